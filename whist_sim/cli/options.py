@@ -1,0 +1,72 @@
+"""Click options shared by several commands: every rule option of :class:`whist_sim.rules.Rules`."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import click
+
+from ..rules import THREE_PLAYER_DECKS, Rules, RulesError
+
+_HELP = {
+    "pass_is_final": "a seat that passed may not bid again in that auction (RULES §2)",
+    "frisch": "four passes lead to a Frisch; --no-frisch throws the deal in (RULES §3)",
+    "frisch_raises_minimum": "each Frisch raises the minimum bid by one (RULES §3)",
+    "frisch_directions": "receivers of Frisch 1,2,3: left,left,left or left,across,right (RULES §3)",
+    "made_bonus": "points added to t*t for a made contract (RULES §6)",
+    "miss_per_trick": "points lost per trick over or under a missed contract (RULES §6)",
+    "zero_under": "points for a made zero in an under deal (RULES §6)",
+    "zero_over": "points for a made zero in an over deal (RULES §6)",
+    "zero_fail_first": "points for a missed zero, first trick (RULES §6)",
+    "zero_fail_refund": "points back per trick after the first on a missed zero (RULES §6)",
+    "revoke_penalty": "points a proven revoke costs (RULES §5)",
+    "target": "game target score (RULES §7)",
+    "players": "3 or 4 players (RULES §8)",
+    "three_player_deck": "deck for three players (RULES §8)",
+}
+
+
+def rule_options(func):
+    """Decorate a click command with one option per rule field; passes ``rules=Rules(...)``."""
+    defaults = Rules()
+    fields = dataclasses.fields(Rules)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        values = {f.name: kwargs.pop(f.name) for f in fields}
+        values = {k: v for k, v in values.items() if v is not None}
+        try:
+            kwargs["rules"] = Rules(**values)
+        except RulesError as e:
+            raise click.BadParameter(str(e), param_hint="rule options") from None
+        return func(*args, **kwargs)
+
+    for f in reversed(fields):
+        name = f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        help_text = _HELP[f.name]
+        if isinstance(default, bool):
+            opt = click.option(
+                f"--{name}/--no-{name}", f.name, default=None, help=f"{help_text} [default: {default}]"
+            )
+        elif f.name == "three_player_deck":
+            opt = click.option(
+                f"--{name}", f.name, type=click.Choice(THREE_PLAYER_DECKS), default=None,
+                help=f"{help_text} [default: {default}]",
+            )
+        elif f.name == "frisch_directions":
+            opt = click.option(
+                f"--{name}", f.name, default=None, help=f"{help_text} [default: {','.join(default)}]"
+            )
+        elif f.name == "players":
+            opt = click.option(
+                f"--{name}", f.name, type=click.IntRange(3, 4), default=None,
+                help=f"{help_text} [default: {default}]",
+            )
+        else:
+            opt = click.option(
+                f"--{name}", f.name, type=int, default=None, help=f"{help_text} [default: {default}]"
+            )
+        wrapper = opt(wrapper)
+    return wrapper
