@@ -7,11 +7,12 @@ Encoding (public: it is stored in result files and used by every kernel):
 * a **hand** (any set of cards) is a ``uint64`` bitmask: bit ``i`` is card ``i``.
 * a **deal** is a sequence of hands by seat (seat 0 first).
 
-Text notation (RULES §9): a card is rank then suit (``AS``, ``TH``, ``2C``; ``10`` is accepted for ``T``
-and the symbols ♣♦♥♠ for ``CDHS``). A hand is written either with suit labels, highest suit first
-(``S:AKQ2 H:K3 D:QJ54 C:872``) or in bridge PBN form (``AKQ2.K3.QJ54.872``: spades.hearts.diamonds.clubs);
-a void is ``-`` or empty. A deal is ``0:hand hand hand hand`` (the hands in seat order starting at the
-named seat), and the bridge form ``N:`` (N, E, S, W = seats 0, 1, 2, 3) is accepted too.
+Text notation (RULES §9): a card is rank then suit (``AS``, ``TH``, ``2C``; ``10`` is accepted
+for ``T`` and the symbols ♣♦♥♠ for ``CDHS``). A hand is written either with suit labels, highest
+suit first (``S:AKQ2 H:K3 D:QJ54 C:872``) or in bridge PBN form (``AKQ2.K3.QJ54.872``:
+spades.hearts.diamonds.clubs); a void is ``-`` or empty. A deal is ``0:hand hand hand hand`` (the
+hands in seat order starting at the named seat), and the bridge form ``N:`` (N, E, S, W = seats
+0, 1, 2, 3) is accepted too.
 
 Every malformed input raises :class:`NotationError` naming the offending part; nothing is guessed.
 """
@@ -156,8 +157,10 @@ class CardSet:
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
             card = parse_card(card)
-        return isinstance(card, (int, np.integer)) and 0 <= card < N_CARDS and bool(
-            self.mask >> int(card) & 1
+        return (
+            isinstance(card, (int, np.integer))
+            and 0 <= card < N_CARDS
+            and bool(self.mask >> int(card) & 1)
         )
 
     def __iter__(self) -> Iterator[int]:

@@ -26,7 +26,7 @@ class RulesError(ValueError):
 class Rules:
     """Rule options of RULES.md; defaults are the rule book's.
 
-    Seats are 0..players-1, clockwise; the player to the left of seat ``s`` is ``(s + 1) % players``.
+    Seats are 0..players-1, clockwise; the player to the left of seat ``s`` is ``(s+1) % players``.
     Points are game points as in RULES §6.
     """
 
@@ -34,7 +34,9 @@ class Rules:
     pass_is_final: bool = False  # a player who passed may not bid again in that auction
     # §3 Frisch
     frisch: bool = True  # four passes lead to a Frisch (else the deal is thrown in at once)
-    frisch_raises_minimum: bool = True  # each Frisch raises the minimum bid by one (5 -> 6 -> 7 -> 8)
+    frisch_raises_minimum: bool = (
+        True  # each Frisch raises the minimum bid by one (5 -> 6 -> 7 -> 8)
+    )
     frisch_directions: tuple[str, ...] = ("left", "left", "left")  # receiver of Frisch 1, 2, 3
     # §6 scoring
     made_bonus: int = 10  # b > 0 made: t*t + made_bonus
@@ -49,12 +51,16 @@ class Rules:
     target: int = 500  # game ends when a player reaches this total
     # §8 three players
     players: int = 4  # 4, or 3 for the three-player variants
-    three_player_deck: str = "no_suit"  # 'no_suit' (clubs removed), 'no_low' (2-5 removed), 'one_random'
+    three_player_deck: str = (
+        "no_suit"  # 'no_suit' (clubs removed), 'no_low' (2-5 removed), 'one_random'
+    )
 
     def __post_init__(self):
         if isinstance(self.frisch_directions, str):
             object.__setattr__(
-                self, "frisch_directions", tuple(d.strip() for d in self.frisch_directions.split(","))
+                self,
+                "frisch_directions",
+                tuple(d.strip() for d in self.frisch_directions.split(",")),
             )
         else:
             object.__setattr__(self, "frisch_directions", tuple(self.frisch_directions))

@@ -13,7 +13,7 @@ _HELP = {
     "pass_is_final": "a seat that passed may not bid again in that auction (RULES §2)",
     "frisch": "four passes lead to a Frisch; --no-frisch throws the deal in (RULES §3)",
     "frisch_raises_minimum": "each Frisch raises the minimum bid by one (RULES §3)",
-    "frisch_directions": "receivers of Frisch 1,2,3: left,left,left or left,across,right (RULES §3)",
+    "frisch_directions": "receivers of Frisch 1,2,3, e.g. left,across,right (RULES §3)",
     "made_bonus": "points added to t*t for a made contract (RULES §6)",
     "miss_per_trick": "points lost per trick over or under a missed contract (RULES §6)",
     "zero_under": "points for a made zero in an under deal (RULES §6)",
@@ -48,25 +48,41 @@ def rule_options(func):
         help_text = _HELP[f.name]
         if isinstance(default, bool):
             opt = click.option(
-                f"--{name}/--no-{name}", f.name, default=None, help=f"{help_text} [default: {default}]"
+                f"--{name}/--no-{name}",
+                f.name,
+                default=None,
+                help=f"{help_text} [default: {default}]",
             )
         elif f.name == "three_player_deck":
             opt = click.option(
-                f"--{name}", f.name, type=click.Choice(THREE_PLAYER_DECKS), default=None,
+                f"--{name}",
+                f.name,
+                type=click.Choice(THREE_PLAYER_DECKS),
+                default=None,
                 help=f"{help_text} [default: {default}]",
             )
         elif f.name == "frisch_directions":
             opt = click.option(
-                f"--{name}", f.name, default=None, help=f"{help_text} [default: {','.join(default)}]"
+                f"--{name}",
+                f.name,
+                default=None,
+                help=f"{help_text} [default: {','.join(default)}]",
             )
         elif f.name == "players":
             opt = click.option(
-                f"--{name}", f.name, type=click.IntRange(3, 4), default=None,
+                f"--{name}",
+                f.name,
+                type=click.IntRange(3, 4),
+                default=None,
                 help=f"{help_text} [default: {default}]",
             )
         else:
             opt = click.option(
-                f"--{name}", f.name, type=int, default=None, help=f"{help_text} [default: {default}]"
+                f"--{name}",
+                f.name,
+                type=int,
+                default=None,
+                help=f"{help_text} [default: {default}]",
             )
         wrapper = opt(wrapper)
     return wrapper
