@@ -1,0 +1,401 @@
+"""Small statistics helpers: confidence intervals for rates and means, mergeable moments.
+
+Shared by the reports, the tournaments and the advisor, so everything here is general: no Whist in
+it. Conventions:
+
+* ``confidence`` is the two-sided coverage, a fraction in ``(0, 1)`` (``0.95`` = 95 %).
+* Interval functions accept scalars or array-likes and broadcast like numpy; they return floats for
+  scalar input and ``numpy.ndarray`` otherwise. A group with no observations (``n == 0``) gets
+  ``nan`` bounds, never an error, so a table can hold empty groups.
+* Means and variances can be computed from *sums* (``n``, ``sum x``, ``sum x**2``), which add up
+  across chunks of data; that is how reports stream datasets larger than memory.
+* Only the standard library and numpy are used: the normal quantile comes from
+  :class:`statistics.NormalDist`; Student's t and the beta distribution are computed here from the
+  regularized incomplete beta function (continued fraction, accurate to about 1e-12).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+__all__ = [
+    "Moments",
+    "beta_cdf",
+    "beta_quantile",
+    "diff_interval",
+    "mean_interval",
+    "mean_interval_from_sums",
+    "proportion_interval",
+    "regularized_beta",
+    "t_cdf",
+    "t_quantile",
+    "weighted_quantile",
+    "wilson_interval",
+    "z_value",
+]
+
+PROPORTION_METHODS = ("wilson", "wilson_cc", "clopper_pearson", "jeffreys")
+
+
+def _check_confidence(confidence: float) -> float:
+    c = float(confidence)
+    if not 0.0 < c < 1.0:
+        raise ValueError(
+            f"confidence must be a fraction between 0 and 1 (e.g. 0.95), got {confidence!r}"
+        )
+    return c
+
+
+def _out(x: np.ndarray, scalar: bool):
+    return float(x) if scalar else x
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """The standard-normal quantile for a two-sided interval: ``z_value(0.95) = 1.95996...``."""
+    c = _check_confidence(confidence)
+    return NormalDist().inv_cdf(0.5 + c / 2.0)
+
+
+# --------------------------------------------------------------------------- proportions
+
+
+def _counts(successes, n) -> tuple[np.ndarray, np.ndarray, bool]:
+    scalar = np.ndim(successes) == 0 and np.ndim(n) == 0
+    k = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    k, m = np.broadcast_arrays(k, m)
+    bad = (k < 0) | (m < 0) | (k > m) | ~np.isfinite(k) | ~np.isfinite(m)
+    if np.any(bad):
+        i = np.flatnonzero(bad.ravel())[0]
+        raise ValueError(
+            f"need 0 <= successes <= n, got successes={k.ravel()[i]:g}, n={m.ravel()[i]:g}"
+        )
+    return k, m, scalar
+
+
+def wilson_interval(successes, n, confidence: float = 0.95, correction: bool = False):
+    """Wilson score interval for a binomial rate ``successes / n``.
+
+    ``correction=True`` applies the continuity correction (Newcombe 1998, method 4), which is a bit
+    wider and never undercovers badly for small ``n``. Returns ``(low, high)`` as fractions in
+    ``[0, 1]``; ``nan`` where ``n == 0``.
+
+    >>> [round(x, 4) for x in wilson_interval(8, 10)]
+    [0.4902, 0.9433]
+    """
+    k, m, scalar = _counts(successes, n)
+    z = z_value(confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / m
+        if not correction:
+            denom = 1.0 + z * z / m
+            centre = (p + z * z / (2 * m)) / denom
+            half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
+            low, high = centre - half, centre + half
+            low = np.where(k == 0, 0.0, low)  # exact at the boundaries (no rounding residue)
+            high = np.where(k == m, 1.0, high)
+        else:
+            q = 1.0 - p
+            a = 2 * m * p + z * z
+            b = 2 * (m + z * z)
+            low = (a - 1 - z * np.sqrt(np.maximum(z * z - 2 - 1 / m + 4 * p * (m * q + 1), 0))) / b
+            high = (a + 1 + z * np.sqrt(np.maximum(z * z + 2 - 1 / m + 4 * p * (m * q - 1), 0))) / b
+            low = np.where(k == 0, 0.0, low)
+            high = np.where(k == m, 1.0, high)
+    low = np.where(m > 0, np.clip(low, 0.0, 1.0), np.nan)
+    high = np.where(m > 0, np.clip(high, 0.0, 1.0), np.nan)
+    return _out(low, scalar), _out(high, scalar)
+
+
+def proportion_interval(successes, n, confidence: float = 0.95, method: str = "wilson"):
+    """Confidence interval for a binomial rate by ``method``.
+
+    ``"wilson"`` (default; good coverage, closed form, vectorised), ``"wilson_cc"`` (with
+    continuity correction), ``"clopper_pearson"`` (exact: guaranteed coverage, conservative) or
+    ``"jeffreys"`` (equal-tailed Beta(k + 1/2, n - k + 1/2) interval). Returns ``(low, high)``.
+    """
+    if method == "wilson":
+        return wilson_interval(successes, n, confidence)
+    if method == "wilson_cc":
+        return wilson_interval(successes, n, confidence, correction=True)
+    if method not in PROPORTION_METHODS:
+        raise ValueError(
+            f"unknown interval method {method!r} (use one of {', '.join(PROPORTION_METHODS)})"
+        )
+    k, m, scalar = _counts(successes, n)
+    alpha = 1.0 - _check_confidence(confidence)
+    low = np.full(k.shape, np.nan)
+    high = np.full(k.shape, np.nan)
+    for idx in np.ndindex(k.shape):
+        kk, mm = k[idx], m[idx]
+        if mm == 0:
+            continue
+        if method == "clopper_pearson":
+            low[idx] = 0.0 if kk == 0 else beta_quantile(alpha / 2, kk, mm - kk + 1)
+            high[idx] = 1.0 if kk == mm else beta_quantile(1 - alpha / 2, kk + 1, mm - kk)
+        else:  # jeffreys, with the usual convention at the boundaries
+            low[idx] = 0.0 if kk == 0 else beta_quantile(alpha / 2, kk + 0.5, mm - kk + 0.5)
+            high[idx] = 1.0 if kk == mm else beta_quantile(1 - alpha / 2, kk + 0.5, mm - kk + 0.5)
+    return _out(low, scalar), _out(high, scalar)
+
+
+# --------------------------------------------------------------------------- beta and t
+
+
+def _beta_cf(x: float, a: float, b: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = 1.0
+    d = 1.0 - qab * x / qap
+    d = tiny if abs(d) < tiny else d
+    d = 1.0 / d
+    h = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = tiny if abs(d) < tiny else d
+        c = 1.0 + aa / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = tiny if abs(d) < tiny else d
+        c = 1.0 + aa / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            return h
+    raise ArithmeticError(f"incomplete beta did not converge for x={x}, a={a}, b={b}")
+
+
+def regularized_beta(x: float, a: float, b: float) -> float:
+    """The regularized incomplete beta function ``I_x(a, b)`` for ``a, b > 0``, ``0 <= x <= 1``."""
+    if a <= 0 or b <= 0:
+        raise ValueError(f"beta parameters must be positive, got a={a}, b={b}")
+    if not 0.0 <= x <= 1.0:
+        raise ValueError(f"x must be in [0, 1], got {x}")
+    if x == 0.0 or x == 1.0:
+        return x
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    front = math.exp(log_front)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_cf(x, a, b) / a
+    return 1.0 - front * _beta_cf(1.0 - x, b, a) / b
+
+
+def beta_cdf(x: float, a: float, b: float) -> float:
+    """Cumulative distribution function of Beta(a, b) at ``x`` (clipped to [0, 1])."""
+    return regularized_beta(min(max(float(x), 0.0), 1.0), a, b)
+
+
+def _bisect(f, target: float, lo: float, hi: float) -> float:
+    """Root of the increasing function ``f(x) = target`` in ``[lo, hi]`` to machine precision."""
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if f(mid) < target:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def beta_quantile(p: float, a: float, b: float) -> float:
+    """The ``p``-quantile of Beta(a, b): the ``x`` with ``I_x(a, b) = p``."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if p in (0.0, 1.0):
+        return p
+    return _bisect(lambda x: regularized_beta(x, a, b), p, 0.0, 1.0)
+
+
+def t_cdf(t: float, df: float) -> float:
+    """Cumulative distribution function of Student's t with ``df > 0`` degrees of freedom."""
+    if df <= 0:
+        raise ValueError(f"degrees of freedom must be positive, got {df}")
+    if math.isinf(df):
+        return NormalDist().cdf(t)
+    tail = 0.5 * regularized_beta(df / (df + t * t), df / 2.0, 0.5)
+    return 1.0 - tail if t > 0 else tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p``-quantile of Student's t: ``t_quantile(0.975, 10) = 2.228...``."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be strictly between 0 and 1, got {p}")
+    if df <= 0:
+        raise ValueError(f"degrees of freedom must be positive, got {df}")
+    if math.isinf(df) or df > 1e7:
+        return NormalDist().inv_cdf(p)
+    if p == 0.5:
+        return 0.0
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    # two-sided tail probability 2 (1 - p) = I_x(df/2, 1/2) with x = df / (df + t^2)
+    x = beta_quantile(2.0 * (1.0 - p), df / 2.0, 0.5)
+    return math.sqrt(df * (1.0 - x) / x)
+
+
+def _t_multiplier(df: np.ndarray, confidence: float) -> np.ndarray:
+    """Two-sided t quantile per degrees of freedom (Cornish-Fisher expansion for df > 1000)."""
+    c = _check_confidence(confidence)
+    out = np.full(df.shape, np.nan)
+    z = z_value(c)
+    cache: dict[float, float] = {}
+    for idx in np.ndindex(df.shape):
+        d = df[idx]
+        if not d >= 1:
+            continue
+        if d > 1000:
+            out[idx] = z * (1 + (1 + z * z) / (4 * d))  # first Cornish-Fisher term: error < 1e-4
+        else:
+            if d not in cache:
+                cache[d] = t_quantile(0.5 + c / 2.0, d)
+            out[idx] = cache[d]
+    return out
+
+
+# --------------------------------------------------------------------------- means
+
+
+def mean_interval_from_sums(n, total, total_sq, confidence: float = 0.95):
+    """Mean, sample standard deviation and t interval from ``n``, ``sum x`` and ``sum x**2``.
+
+    Sums add across chunks, so this is how a streamed mean gets its interval. Returns
+    ``(mean, sd, low, high)`` in the units of ``x``; ``mean`` is ``nan`` for ``n == 0`` and
+    ``sd``/bounds are ``nan`` for ``n < 2``. Exact for integer data summed as int64 (up to about
+    9e15 for ``sum x**2``).
+    """
+    scalar = np.ndim(n) == 0 and np.ndim(total) == 0 and np.ndim(total_sq) == 0
+    m, s, ss = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (n, total, total_sq)))
+    if np.any(m < 0):
+        raise ValueError("n must be >= 0")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(m > 0, s / m, np.nan)
+        var = np.where(m > 1, (ss - s * s / m) / (m - 1), np.nan)
+        sd = np.sqrt(np.maximum(var, 0.0))
+        half = _t_multiplier(m - 1, confidence) * sd / np.sqrt(m)
+    return (
+        _out(mean, scalar),
+        _out(sd, scalar),
+        _out(mean - half, scalar),
+        _out(mean + half, scalar),
+    )
+
+
+def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95):
+    """Mean, sample sd and t interval ``(mean, sd, low, high)`` of a 1-d sample."""
+    x = np.asarray(values, dtype=float).ravel()
+    if np.any(~np.isfinite(x)):
+        raise ValueError("values must be finite numbers")
+    mo = Moments.of(x)
+    return mo.mean, mo.sd, *mo.interval(confidence)
+
+
+def diff_interval(mean_a, se_a, mean_b, se_b, confidence: float = 0.95):
+    """Normal (Welch, large-sample) interval for ``mean_a - mean_b`` from the means and their
+    standard errors. Returns ``(diff, low, high)``."""
+    scalar = all(np.ndim(v) == 0 for v in (mean_a, se_a, mean_b, se_b))
+    ma, sa, mb, sb = (np.asarray(v, dtype=float) for v in (mean_a, se_a, mean_b, se_b))
+    z = z_value(confidence)
+    d = ma - mb
+    half = z * np.sqrt(sa * sa + sb * sb)
+    return _out(d, scalar), _out(d - half, scalar), _out(d + half, scalar)
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Count, mean and sum of squared deviations of a sample, mergeable without loss (Chan et al.).
+
+    ``a + b`` is the moments of the two samples together, so a sample can be summarised one chunk
+    at a time in bounded memory. Numerically stable (no ``sum x**2`` cancellation).
+    """
+
+    n: int = 0
+    mean: float = math.nan
+    m2: float = 0.0  # sum of squared deviations from the mean
+
+    @classmethod
+    def of(cls, values: Sequence[float] | np.ndarray) -> Moments:
+        x = np.asarray(values, dtype=float).ravel()
+        if x.size == 0:
+            return cls()
+        mu = float(x.mean())
+        return cls(int(x.size), mu, float(((x - mu) ** 2).sum()))
+
+    def __add__(self, other: Moments) -> Moments:
+        if not isinstance(other, Moments):
+            return NotImplemented
+        if other.n == 0:
+            return self
+        if self.n == 0:
+            return other
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        mean = self.mean + delta * other.n / n
+        m2 = self.m2 + other.m2 + delta * delta * self.n * other.n / n
+        return Moments(n, mean, m2)
+
+    @property
+    def var(self) -> float:
+        """Sample variance (``n - 1`` denominator); ``nan`` for ``n < 2``."""
+        return self.m2 / (self.n - 1) if self.n > 1 else math.nan
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(self.var) if self.n > 1 else math.nan
+
+    @property
+    def se(self) -> float:
+        """Standard error of the mean."""
+        return self.sd / math.sqrt(self.n) if self.n > 1 else math.nan
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Student-t interval for the mean, ``(low, high)``; ``nan`` for ``n < 2``."""
+        _check_confidence(confidence)
+        if self.n < 2:
+            return math.nan, math.nan
+        half = t_quantile(0.5 + confidence / 2.0, self.n - 1) * self.se
+        return self.mean - half, self.mean + half
+
+
+def weighted_quantile(values, weights, q):
+    """Quantiles of a distribution given as distinct ``values`` with counts ``weights``.
+
+    Uses the inverted empirical CDF (the smallest value whose cumulative share reaches ``q``), so
+    the result is always one of ``values``; ``q`` is a fraction or an array of fractions in [0, 1].
+    Zero weights are ignored; an empty distribution gives ``nan``.
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    w = np.asarray(weights, dtype=float).ravel()
+    if v.shape != w.shape:
+        raise ValueError(f"values and weights differ in length ({v.size} vs {w.size})")
+    if np.any(w < 0):
+        raise ValueError("weights must be >= 0")
+    qs = np.asarray(q, dtype=float)
+    if np.any((qs < 0) | (qs > 1)):
+        raise ValueError("quantile levels must be in [0, 1]")
+    keep = w > 0
+    v, w = v[keep], w[keep]
+    if v.size == 0:
+        res = np.full(qs.shape, np.nan)
+        return float(res) if qs.ndim == 0 else res
+    order = np.argsort(v, kind="stable")
+    v, w = v[order], w[order]
+    cum = np.cumsum(w) / w.sum()
+    idx = np.searchsorted(cum, qs - 1e-12, side="left")
+    res = v[np.minimum(idx, v.size - 1)]
+    return float(res) if qs.ndim == 0 else res
