@@ -1,0 +1,25 @@
+"""The readable reference engine: the executable form of RULES.md (not the fast path).
+
+* :class:`DealState` (:mod:`.state`): one deal by phases, its legal actions, ``apply``;
+* policies (:mod:`.policies`): ``random`` and ``heuristic`` exactly as docs/ENGINE.md §4-5;
+* :func:`play_deal` / :class:`DealTrace` (:mod:`.play`): one deal from ``(seed, deal)``;
+* :func:`play_game` / :class:`GameResult` (:mod:`.game`): deals to the target score (RULES §7);
+* :mod:`.record`: JSON game records (RULES §10) and :func:`replay_record`;
+* :mod:`.text`: readable renderings of traces and replay results.
+"""
+
+from .game import GameResult, play_game
+from .play import DealTrace, play_deal
+from .policies import Policy, get_policy
+from .state import DealState, IllegalAction
+
+__all__ = [
+    "DealState",
+    "DealTrace",
+    "GameResult",
+    "IllegalAction",
+    "Policy",
+    "get_policy",
+    "play_deal",
+    "play_game",
+]

@@ -1,0 +1,276 @@
+"""The two baseline policies of docs/ENGINE.md §4-5, in readable Python.
+
+A policy is any callable ``policy(state: DealState, rng: DealRng) -> action`` returning a legal
+action for ``state.to_move`` (see :mod:`whist_sim.engine.state` for the action encodings). All seats
+of a deal share the deal's one random stream, so a policy must draw from ``rng`` exactly as its
+specification says, or the compiled engine will no longer reproduce the reference engine.
+
+* ``random``: uniform over the legal actions, one draw per decision (three for a Frisch pass).
+* ``heuristic``: hand evaluation in quarter tricks and simple card play; it never draws.
+
+Estimates are integers in **quarter tricks** (``q``): 4 q = one trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
+from ..rng import DealRng
+from ..rules import FRISCH_CARDS
+from .state import PASS, DealState, bid_code
+
+Policy = Callable[[DealState, DealRng], int]
+
+# --------------------------------------------------------------------------- random (ENGINE §4)
+
+
+def random_policy(state: DealState, rng: DealRng) -> int:
+    """Uniform random legal action (docs/ENGINE.md §4).
+
+    Every decision draws exactly once: ``legal[rng.below(len(legal))]`` over the legal actions in
+    the order of :meth:`DealState.legal_actions`. A Frisch pass is three decisions: the
+    ``below(H)``-th card (ascending) of the hand, then the ``below(H - 1)``-th of the remaining
+    cards, then the ``below(H - 2)``-th.
+    """
+    if state.phase == "frisch":
+        rest = cards_of(state.hand(state.to_move))
+        mask = 0
+        for _ in range(FRISCH_CARDS):
+            card = rest.pop(rng.below(len(rest)))
+            mask |= 1 << card
+        return mask
+    legal = state.legal_actions()
+    if not legal:
+        raise ValueError(f"no action to choose: the deal is {state.phase}")
+    return legal[rng.below(len(legal))]
+
+
+# --------------------------------------------------------------------------- estimates (ENGINE §5)
+
+ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+
+
+def est_q(hand: int, strain: int) -> int:
+    """Trick estimate of ``hand`` with ``strain`` as trump (0..3 suit, 4 = NT), in quarter tricks.
+
+    Per suit ``s`` of length ``L`` (honours only if held): A +4; K +3 if ``L >= 2`` else +1;
+    Q +2 if ``L >= 3``. In the trump suit also J +1 if ``L >= 4`` and length ``4 * (L - 3)`` if
+    ``L > 3``. In NT, length ``2 * (L - 4)`` for ``L > 4``. With a trump suit of length ``T >= 1``,
+    ruffing value (void 8, singleton 4, doubleton 2 in each other suit) capped at ``4 * (T - 1)``.
+    """
+    total = 0
+    for s in range(4):
+        length = suit_length(hand, s)
+
+        def has(rank: int, s: int = s) -> bool:
+            return bool(hand >> (13 * s + rank) & 1)
+
+        if has(ACE):
+            total += 4
+        if has(KING):
+            total += 3 if length >= 2 else 1
+        if has(QUEEN) and length >= 3:
+            total += 2
+        if s == strain:
+            if has(JACK) and length >= 4:
+                total += 1
+            if length > 3:
+                total += 4 * (length - 3)
+        if strain == NT and length > 4:
+            total += 2 * (length - 4)
+    if strain != NT:
+        trumps = suit_length(hand, strain)
+        if trumps >= 1:
+            ruff = 0
+            for s in range(4):
+                if s == strain:
+                    continue
+                ruff += {0: 8, 1: 4, 2: 2}.get(suit_length(hand, s), 0)
+            total += min(ruff, 4 * (trumps - 1))
+    return total
+
+
+def est(hand: int, strain: int, n_tricks: int = 13) -> int:
+    """Whole tricks: ``(est_q + 2) // 4`` (quarter tricks rounded), capped at ``n_tricks``."""
+    return min((est_q(hand, strain) + 2) // 4, n_tricks)
+
+
+def best_strain(hand: int, n_tricks: int = 13) -> int:
+    """The strain with the largest :func:`est`; ties go to the higher strain (NT highest)."""
+    best = 0
+    for t in range(5):
+        if est(hand, t, n_tricks) >= est(hand, best, n_tricks):
+            best = t
+    return best
+
+
+# --------------------------------------------------------------------------- heuristic (ENGINE §5)
+
+
+def heuristic_call(state: DealState) -> int:
+    """Auction: bid the cheapest legal level in the best strain if it is within the estimate."""
+    seat = state.to_move
+    if state.legal_actions() == [PASS]:  # pass_is_final after a pass, or nothing beats the bid
+        return PASS
+    hand = state.hand(seat)
+    n_tricks = state.n_tricks
+    best = best_strain(hand, n_tricks)
+    level = state.min_level
+    while bid_code(level, best) <= state.highest_bid:
+        level += 1
+    if level <= est(hand, best, n_tricks) and level <= state.rules.max_level:
+        return bid_code(level, best)
+    return PASS
+
+
+def frisch_key(hand: int, card: int) -> int:
+    """Frisch order: ``rank * 64 + suit_length * 4 + suit`` (smallest is passed first)."""
+    s = suit_of(card)
+    return rank_of(card) * 64 + suit_length(hand, s) * 4 + s
+
+
+def heuristic_frisch(state: DealState) -> int:
+    """Frisch: pass the three cards with the smallest :func:`frisch_key` (low, short suits)."""
+    hand = state.hand(state.to_move)
+    chosen = sorted(cards_of(hand), key=lambda c: frisch_key(hand, c))[:FRISCH_CARDS]
+    mask = 0
+    for c in chosen:
+        mask |= 1 << c
+    return mask
+
+
+def heuristic_contract(state: DealState) -> int:
+    """Contract: the estimate in the trump strain, adjusted for the declarer's level and hook."""
+    seat = state.to_move
+    hand = state.hand(seat)
+    n = state.n_tricks
+    q = est_q(hand, state.trump)
+    want = est(hand, state.trump, n)
+    if seat == state.declarer:
+        want = max(want, state.level)
+    elif q < 4:
+        want = 0
+    legal = state.legal_actions()
+    if want in legal:
+        return want
+    # the wanted number is the last bidder's forbidden number
+    if q >= 4 * want and want + 1 <= n:
+        choice = want + 1
+    else:
+        choice = want - 1
+    low = state.level if seat == state.declarer else 0
+    if choice < low:
+        choice = want + 1
+    return choice
+
+
+def card_order(card: int) -> int:
+    """Order for "highest"/"lowest" in play: ``rank * 4 + suit`` (rank first, then suit)."""
+    return rank_of(card) * 4 + suit_of(card)
+
+
+def _lowest(cards: list[int]) -> int:
+    return min(cards, key=card_order)
+
+
+def _highest(cards: list[int]) -> int:
+    return max(cards, key=card_order)
+
+
+def heuristic_card(state: DealState) -> int:
+    """Play: take tricks while the contract is not yet made, otherwise duck (docs/ENGINE.md §5)."""
+    seat = state.to_move
+    hand = state.hand(seat)
+    need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
+    wants = need > 0
+    trump = state.trump
+    cards = cards_of(hand)
+    if not state.current_trick:  # leading
+        return _highest(cards) if wants else _lowest(cards)
+    last = len(state.current_trick) == state.players - 1
+    led = state.led_suit
+    follow = cards_of(hand & SUIT_MASKS[led])
+    if follow:
+        winners = [c for c in follow if state.would_win(c)]
+        if wants:
+            if winners:
+                return _lowest(winners) if last else _highest(winners)
+            return _lowest(follow)
+        losers = [c for c in follow if not state.would_win(c)]
+        if losers:
+            return _highest(losers)
+        return _highest(follow) if last else _lowest(follow)
+    # void in the led suit
+    trumps = [c for c in cards if suit_of(c) == trump]  # empty in NT
+    others = [c for c in cards if suit_of(c) != trump]
+    if wants:
+        winning_trumps = [c for c in trumps if state.would_win(c)]
+        if winning_trumps:
+            return _lowest(winning_trumps)
+        if others:
+            return _lowest(others)
+        return _lowest(trumps)
+    if others:
+        return _highest(others)
+    losing_trumps = [c for c in trumps if not state.would_win(c)]
+    if losing_trumps:
+        return _highest(losing_trumps)
+    return _lowest(trumps)
+
+
+def heuristic_policy(state: DealState, rng: DealRng) -> int:
+    """The documented baseline of docs/ENGINE.md §5; never draws from ``rng``."""
+    if state.phase == "auction":
+        return heuristic_call(state)
+    if state.phase == "frisch":
+        return heuristic_frisch(state)
+    if state.phase == "contracts":
+        return heuristic_contract(state)
+    if state.phase == "play":
+        return heuristic_card(state)
+    raise ValueError(f"no action to choose: the deal is {state.phase}")
+
+
+# --------------------------------------------------------------------------- registry
+
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    "heuristic": heuristic_policy,
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform random legal action, one draw per decision (docs/ENGINE.md §4)",
+    "heuristic": "quarter-trick hand estimate and simple card play, no draws (docs/ENGINE.md §5)",
+}
+
+
+def get_policy(policy: str | Policy) -> Policy:
+    """The policy named ``policy`` (``'random'``, ``'heuristic'``); a callable is returned as is."""
+    if callable(policy):
+        return policy
+    try:
+        return POLICIES[policy]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown policy {policy!r} (use one of {', '.join(sorted(POLICIES))} or a callable)"
+        ) from None
+
+
+__all__ = [
+    "DESCRIPTIONS",
+    "POLICIES",
+    "Policy",
+    "best_strain",
+    "card_order",
+    "est",
+    "est_q",
+    "frisch_key",
+    "get_policy",
+    "heuristic_call",
+    "heuristic_card",
+    "heuristic_contract",
+    "heuristic_frisch",
+    "heuristic_policy",
+    "random_policy",
+]

@@ -1,0 +1,597 @@
+"""One deal of Israeli Whist as a state machine: the executable form of RULES.md.
+
+A :class:`DealState` moves through the phases of a deal::
+
+    auction --(a bid and P-1 passes)--> contracts --> play --> scored
+       |  ^
+       |  '-- frisch <--(P passes, Frisch allowed and fewer than 3 played)
+       '--(P passes, no Frisch left)--> thrown_in
+
+In every phase, :meth:`DealState.legal_actions` lists what the seat to move
+(:attr:`DealState.to_move`) may do, in the order of docs/ENGINE.md §3, and :meth:`DealState.apply`
+performs one action or raises :class:`IllegalAction` naming the rule it breaks.
+Actions are plain integers:
+
+* auction: a call code, ``0`` = pass, a bid ``(n, strain)`` = ``5 * n + strain``
+  (strain 0..3 = C, D, H, S; 4 = NT), so codes compare like bids (RULES §2);
+* frisch: the bitmask of the three cards the seat to move lays down (RULES §3);
+* contracts: the number of tricks bid, ``0..n_tricks`` (RULES §4);
+* play: a card code ``13 * suit + rank`` (RULES §5).
+
+Seats are ``0..P-1`` clockwise (``P = rules.players``); hands are ``int`` bitmasks over card codes.
+Nothing here is random: dealing from a random stream lives in :func:`deal_hands`.
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from collections.abc import Sequence
+from itertools import combinations
+
+from ..cards import (
+    N_CARDS,
+    NT,
+    STRAINS,
+    SUIT_MASKS,
+    SUITS,
+    card_str,
+    cards_of,
+    format_hand,
+    rank_of,
+    suit_of,
+)
+from ..rng import DealRng
+from ..rules import FIRST_MIN_LEVEL, FRISCH_CARDS, MAX_FRISCH, Rules
+from ..scoring import score
+
+PHASES = ("auction", "frisch", "contracts", "play", "scored", "thrown_in")
+PASS = 0
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+class IllegalAction(ValueError):
+    """An action that the rules (RULES.md) do not allow in the current state."""
+
+
+# --------------------------------------------------------------------------- calls
+
+
+def bid_code(level: int, strain: int) -> int:
+    """Call code ``5 * level + strain`` of a bid (strain 0..3 = C, D, H, S; 4 = NT)."""
+    return 5 * level + strain
+
+
+def call_level(code: int) -> int:
+    """Level ``n`` of a bid code (0 for pass)."""
+    return code // 5
+
+
+def call_strain(code: int) -> int:
+    """Strain of a bid code (0..3 = C, D, H, S; 4 = NT)."""
+    return code % 5
+
+
+def call_str(code: int) -> str:
+    """``'pass'``, ``'5C'``, ``'9NT'``: the notation of RULES §10."""
+    if code == PASS:
+        return "pass"
+    return f"{call_level(code)}{STRAINS[call_strain(code)]}"
+
+
+def strain_str(strain: int) -> str:
+    """``'C'``, ``'D'``, ``'H'``, ``'S'`` or ``'NT'``."""
+    return STRAINS[strain]
+
+
+# --------------------------------------------------------------------------- dealing
+
+
+def shuffled_deck(rules: Rules, rng: DealRng) -> list[int]:
+    """The deck of ``rules`` shuffled with ``rng`` exactly as docs/ENGINE.md §3 step 1.
+
+    The deck is the card codes of ``rules.deck_mask`` ascending; Fisher-Yates from the top:
+    for ``j`` from ``len - 1`` down to ``1``, swap ``deck[j]`` with ``deck[rng.below(j + 1)]``.
+    """
+    deck = cards_of(rules.deck_mask)
+    for j in range(len(deck) - 1, 0, -1):
+        k = rng.below(j + 1)
+        deck[j], deck[k] = deck[k], deck[j]
+    return deck
+
+
+def deal_hands(rules: Rules, rng: DealRng) -> tuple[tuple[int, ...], int]:
+    """Shuffle and deal (docs/ENGINE.md §3 step 1).
+
+    Returns ``(hands, removed_card)``: the hand bitmasks by seat and, for the ``one_random``
+    three-player deck, the removed card (``deck[51]``), else ``-1``.
+    """
+    deck = shuffled_deck(rules, rng)
+    h = rules.hand_size
+    hands = tuple(sum(1 << c for c in deck[s * h : (s + 1) * h]) for s in range(rules.players))
+    removed = -1
+    if rules.players == 3 and rules.three_player_deck == "one_random":
+        removed = deck[51]
+    return hands, removed
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+class DealState:
+    """The state of one deal, from the first call to the score (RULES §2-§6).
+
+    Create it with the hands as dealt (``DealState(rules, dealer, hands)``) or from a random
+    stream (:meth:`DealState.deal`). Policies and tools read it through the properties below;
+    only :meth:`apply` changes it. The state knows every hand: a bot that should only see its
+    own cards must restrict itself to ``state.hand(state.to_move)`` and the public history.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        hands: Sequence[int],
+        removed_card: int = -1,
+    ) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
+        p = rules.players
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p:
+            raise ValueError(f"dealer must be a seat in 0..{p - 1}, got {dealer!r}")
+        hands = tuple(int(h) for h in hands)
+        if len(hands) != p:
+            raise ValueError(f"{len(hands)} hands given, the rules need {p} players")
+        seen = 0
+        for s, h in enumerate(hands):
+            if h < 0 or h >> N_CARDS:
+                raise ValueError(f"hand of seat {s}: mask has bits outside the 52 cards")
+            if h.bit_count() != rules.hand_size:
+                raise ValueError(
+                    f"hand of seat {s} has {h.bit_count()} cards, expected {rules.hand_size}"
+                )
+            outside = h & ~rules.deck_mask
+            if outside:
+                raise ValueError(
+                    f"hand of seat {s}: {_cards_text(outside)} not in this deck "
+                    f"({rules.three_player_deck})"
+                )
+            if h & seen:
+                raise ValueError(f"hand of seat {s}: {_cards_text(h & seen)} already dealt")
+            seen |= h
+        if removed_card == -1 and rules.players == 3 and rules.three_player_deck == "one_random":
+            rest = rules.deck_mask & ~seen
+            removed_card = cards_of(rest)[0] if rest.bit_count() == 1 else -1
+
+        self.rules: Rules = rules
+        self.dealer: int = dealer
+        self.dealt: tuple[int, ...] = hands
+        self.removed_card: int = removed_card
+        self._hands: list[int] = list(hands)
+        self.phase: str = "auction"
+        self.first_caller: int = (dealer + 1) % p
+        self.to_move: int = self.first_caller
+        # auction (RULES §2), across all Frisch rounds
+        self.calls: list[int] = []
+        self._auction_calls: list[int] = []  # calls of the current auction only
+        self._passed: set[int] = set()  # seats that passed in the current auction
+        self.highest_bid: int = PASS
+        self.highest_bidder: int = -1
+        self.min_level: int = FIRST_MIN_LEVEL
+        # Frisch (RULES §3)
+        self.frisch: list[tuple[int, ...]] = []  # completed Frisches: masks passed, by seat
+        self._frisch_choice: list[int | None] = [None] * p
+        # result of the auction
+        self.declarer: int = -1
+        self.trump: int = -1
+        self.level: int = 0
+        # contracts (RULES §4)
+        self._contracts: list[int | None] = [None] * p
+        # play (RULES §5)
+        self.plays: list[int] = []
+        self._trick: list[tuple[int, int]] = []  # (seat, card) of the trick in progress
+        self.leader: int = -1
+        self.tricks_taken: list[int] = [0] * p
+        self.completed_tricks: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        self.revokes: list[tuple[int, int]] = []  # (index in plays, seat) of penalised revokes
+        self.scores: tuple[int, ...] = ()
+
+    @classmethod
+    def deal(cls, rules: Rules, rng: DealRng, dealer: int) -> DealState:
+        """A fresh deal: the hands are dealt from ``rng`` as docs/ENGINE.md §3 step 1."""
+        hands, removed = deal_hands(rules, rng)
+        return cls(rules, dealer, hands, removed)
+
+    def clone(self) -> DealState:
+        """An independent copy (for bots that look ahead)."""
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ read-only views
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def n_tricks(self) -> int:
+        """Tricks in this deal: 13, or 12 / 17 in some three-player decks (RULES §8)."""
+        return self.rules.n_tricks
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Current hand masks by seat (after Frisch exchanges, minus cards played)."""
+        return tuple(self._hands)
+
+    def hand(self, seat: int) -> int:
+        """Current hand mask of ``seat``."""
+        return self._hands[seat]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal is scored or thrown in."""
+        return self.phase in ("scored", "thrown_in")
+
+    @property
+    def frisch_count(self) -> int:
+        """Number of Frisches completed so far (0..3)."""
+        return len(self.frisch)
+
+    @property
+    def auction_calls(self) -> tuple[int, ...]:
+        """The calls of the current auction (since the last Frisch)."""
+        return tuple(self._auction_calls)
+
+    @property
+    def contracts(self) -> tuple[int | None, ...]:
+        """Contracts by seat; ``None`` for a seat that has not bid yet."""
+        return tuple(self._contracts)
+
+    @property
+    def contract_order(self) -> tuple[int, ...]:
+        """Seats in contract-bidding order: the declarer first, then clockwise (RULES §4)."""
+        if self.declarer < 0:
+            return ()
+        return tuple((self.declarer + k) % self.players for k in range(self.players))
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, int], ...]:
+        """The trick in progress as ``(seat, card)`` pairs in playing order."""
+        return tuple(self._trick)
+
+    @property
+    def led_suit(self) -> int:
+        """Suit led to the trick in progress, or -1 before the lead."""
+        return suit_of(self._trick[0][1]) if self._trick else -1
+
+    @property
+    def trick_number(self) -> int:
+        """0-based index of the trick in progress (= tricks completed)."""
+        return len(self.completed_tricks)
+
+    @property
+    def over(self) -> bool:
+        """True when the contracts sum to more than the tricks in the deal (RULES §4, §6)."""
+        if any(c is None for c in self._contracts):
+            return False
+        return sum(self._contracts) > self.n_tricks  # type: ignore[arg-type]
+
+    def trick_winner(self, trick: Sequence[tuple[int, int]] | None = None) -> int:
+        """Seat that wins ``trick`` (default: the trick in progress) as it stands (RULES §5)."""
+        trick = self._trick if trick is None else trick
+        if not trick:
+            raise ValueError("no card has been played to this trick")
+        return trick[_winning_index(trick, self.trump)][0]
+
+    def winning_card(self) -> int:
+        """Card currently winning the trick in progress, or -1 before the lead."""
+        if not self._trick:
+            return -1
+        return self._trick[_winning_index(self._trick, self.trump)][1]
+
+    def would_win(self, card: int) -> bool:
+        """Would ``card``, played now, win the trick as it stands? (docs/ENGINE.md §5).
+
+        A trump beats a non-trump and a lower trump; otherwise a higher card of the led suit
+        wins while no trump has been played. Any card wins an empty trick.
+        """
+        if not self._trick:
+            return True
+        return _beats(card, self.winning_card(), self.led_suit, self.trump)
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[int]:
+        """Legal actions of the seat to move, in the order of docs/ENGINE.md §3.
+
+        auction: pass, then the legal bid codes ascending; frisch: every 3-card mask of the
+        hand, in lexicographic order of the ascending card codes; contracts: the legal numbers
+        ascending; play: the legal card codes ascending; a finished deal: ``[]``.
+        """
+        if self.phase == "auction":
+            return self._legal_calls()
+        if self.phase == "frisch":
+            hand = cards_of(self._hands[self.to_move])
+            return [(1 << a) | (1 << b) | (1 << c) for a, b, c in combinations(hand, FRISCH_CARDS)]
+        if self.phase == "contracts":
+            return self._legal_contracts()
+        if self.phase == "play":
+            return cards_of(self._legal_play_mask())
+        return []
+
+    def _legal_calls(self) -> list[int]:
+        if self.rules.pass_is_final and self.to_move in self._passed:
+            return [PASS]
+        lowest = max(self.highest_bid + 1, bid_code(self.min_level, 0))
+        highest = bid_code(self.rules.max_level, NT)
+        return [PASS, *range(lowest, highest + 1)]
+
+    def _legal_contracts(self) -> list[int]:
+        n = self.n_tricks
+        low = self.level if self.to_move == self.declarer else 0
+        legal = list(range(low, n + 1))
+        forbidden = self.forbidden_contract()
+        if forbidden is not None and forbidden in legal:
+            legal.remove(forbidden)
+        return legal
+
+    def forbidden_contract(self) -> int | None:
+        """The number the seat to move may not bid (RULES §4 hook), or None.
+
+        Only the last contract bidder has one: ``n_tricks - (sum of the others)``.
+        """
+        if self.phase != "contracts":
+            return None
+        if sum(c is None for c in self._contracts) != 1:
+            return None
+        return self.n_tricks - sum(c for c in self._contracts if c is not None)
+
+    def _legal_play_mask(self) -> int:
+        hand = self._hands[self.to_move]
+        if self._trick:
+            follow = hand & SUIT_MASKS[self.led_suit]
+            if follow:
+                return follow
+        return hand
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: int, *, allow_revoke: bool = False) -> None:
+        """Perform ``action`` for the seat to move, or raise :class:`IllegalAction`.
+
+        ``allow_revoke`` (play only) accepts a card of the hand that fails to follow suit: the
+        card stands and the revoke is recorded in :attr:`revokes` for a ``revoke_penalty`` fine
+        (RULES §5, §10 ``revokes: penalize``). Engines never revoke.
+        """
+        try:
+            if isinstance(action, bool):
+                raise TypeError
+            action = operator.index(action)  # int, or a numpy integer
+        except TypeError:
+            raise IllegalAction(f"an action must be a whole number, got {action!r}") from None
+        if self.phase == "auction":
+            self._apply_call(action)
+        elif self.phase == "frisch":
+            self._apply_frisch(action)
+        elif self.phase == "contracts":
+            self._apply_contract(action)
+        elif self.phase == "play":
+            self._apply_card(action, allow_revoke)
+        elif self.phase == "scored":
+            raise IllegalAction("the deal is over: all tricks have been played")
+        else:
+            raise IllegalAction("the deal was thrown in: there is nothing more to do")
+
+    # auction -------------------------------------------------------------
+    def _apply_call(self, code: int) -> None:
+        seat = self.to_move
+        if code != PASS:
+            self._check_bid(seat, code)
+            self.highest_bid = code
+            self.highest_bidder = seat
+        else:
+            self._passed.add(seat)
+        self.calls.append(code)
+        self._auction_calls.append(code)
+        self.to_move = (seat + 1) % self.players
+        self._maybe_end_auction()
+
+    def _check_bid(self, seat: int, code: int) -> None:
+        if code < 0 or code % 5 > NT or code < 5:
+            raise IllegalAction(f"call code {code} is not a call (0 = pass, bid = 5 * n + strain)")
+        text = call_str(code)
+        n = call_level(code)
+        if self.rules.pass_is_final and seat in self._passed:
+            raise IllegalAction(
+                f"{text}: seat {seat} passed earlier in this auction and may not bid again "
+                "(pass_is_final)"
+            )
+        if n > self.rules.max_level:
+            raise IllegalAction(f"{text} is above the highest level {self.rules.max_level}")
+        if n < self.min_level:
+            why = "" if self.min_level == FIRST_MIN_LEVEL else (
+                f" after {self.frisch_count} Frisch{'es' if self.frisch_count > 1 else ''}"
+            )
+            raise IllegalAction(f"{text} is below the minimum level {self.min_level}{why}")
+        if code <= self.highest_bid:
+            raise IllegalAction(f"{text} does not beat {call_str(self.highest_bid)}")
+
+    def _maybe_end_auction(self) -> None:
+        p = self.players
+        calls = self._auction_calls
+        if self.highest_bid == PASS:
+            if len(calls) == p:  # P passes: no bid (RULES §3)
+                self._no_bid()
+            return
+        if len(calls) >= p and all(c == PASS for c in calls[-(p - 1) :]):
+            # a bid followed by P-1 passes (RULES §2)
+            self.declarer = self.highest_bidder
+            self.trump = call_strain(self.highest_bid)
+            self.level = call_level(self.highest_bid)
+            self.phase = "contracts"
+            self.to_move = self.declarer
+
+    def _no_bid(self) -> None:
+        if not self.rules.frisch or self.frisch_count >= MAX_FRISCH:
+            self.phase = "thrown_in"
+            self.to_move = -1
+            self.scores = (0,) * self.players
+            return
+        self.phase = "frisch"
+        self.to_move = self.first_caller
+        self._frisch_choice = [None] * self.players
+
+    # frisch --------------------------------------------------------------
+    def _apply_frisch(self, mask: int) -> None:
+        seat = self.to_move
+        hand = self._hands[seat]
+        if mask < 0 or mask >> N_CARDS:
+            raise IllegalAction(f"Frisch mask {mask:#x} has bits outside the 52 cards")
+        n = mask.bit_count()
+        if n != FRISCH_CARDS:
+            raise IllegalAction(f"seat {seat} passes {n} cards, a Frisch passes {FRISCH_CARDS}")
+        missing = mask & ~hand
+        if missing:
+            raise IllegalAction(f"{_cards_text(missing)} not in seat {seat}'s hand")
+        self._frisch_choice[seat] = mask
+        self.to_move = (seat + 1) % self.players
+        if self.to_move != self.first_caller:
+            return
+        # every seat has chosen: all cards move together (RULES §3)
+        offset = self.rules.direction_offset(self.frisch_count)
+        passed = tuple(int(m) for m in self._frisch_choice)  # type: ignore[arg-type]
+        p = self.players
+        self._hands = [
+            (self._hands[s] & ~passed[s]) | passed[(s - offset) % p] for s in range(p)
+        ]
+        self.frisch.append(passed)
+        if self.rules.frisch_raises_minimum:
+            self.min_level += 1
+        self._auction_calls = []
+        self._passed = set()
+        self.phase = "auction"
+        self.to_move = self.first_caller
+
+    # contracts -----------------------------------------------------------
+    def _apply_contract(self, n: int) -> None:
+        seat = self.to_move
+        if not 0 <= n <= self.n_tricks:
+            raise IllegalAction(f"contract {n} is not in 0..{self.n_tricks}")
+        if seat == self.declarer and n < self.level:
+            raise IllegalAction(
+                f"the declarer's contract {n} is below his auction level {self.level}"
+            )
+        forbidden = self.forbidden_contract()
+        if forbidden is not None and n == forbidden:
+            others = [self._contracts[s] for s in self.contract_order[:-1]]
+            raise IllegalAction(
+                f"seat {seat} bids last and may not make the contracts sum to {self.n_tricks} "
+                f"({' + '.join(str(c) for c in others)} + {n})"
+            )
+        self._contracts[seat] = n
+        self.to_move = (seat + 1) % self.players
+        if all(c is not None for c in self._contracts):
+            self.phase = "play"
+            self.leader = self.declarer
+            self.to_move = self.declarer
+
+    # play ----------------------------------------------------------------
+    def _apply_card(self, card: int, allow_revoke: bool) -> None:
+        seat = self.to_move
+        if not 0 <= card < N_CARDS:
+            raise IllegalAction(f"card code {card} is not in 0..51")
+        hand = self._hands[seat]
+        if not hand >> card & 1:
+            raise IllegalAction(f"{card_str(card)} is not in seat {seat}'s hand")
+        legal = self._legal_play_mask()
+        if not legal >> card & 1:
+            led = self.led_suit
+            if not allow_revoke:
+                raise IllegalAction(
+                    f"seat {seat} must follow {SUIT_NAMES[led]} "
+                    f"(holds {_cards_text(legal)}): {card_str(card)} is a revoke"
+                )
+            self.revokes.append((len(self.plays), seat))
+        self._hands[seat] = hand & ~(1 << card)
+        self.plays.append(card)
+        self._trick.append((seat, card))
+        self.to_move = (seat + 1) % self.players
+        if len(self._trick) < self.players:
+            return
+        winner = self.trick_winner()
+        self.completed_tricks.append((winner, tuple(self._trick)))
+        self.tricks_taken[winner] += 1
+        self._trick = []
+        self.leader = winner
+        self.to_move = winner
+        if len(self.completed_tricks) == self.n_tricks:
+            self._score()
+
+    def _score(self) -> None:
+        over = self.over
+        fines = [0] * self.players
+        for _, seat in self.revokes:
+            fines[seat] += self.rules.revoke_penalty
+        self.scores = tuple(
+            score(self._contracts[s], self.tricks_taken[s], over, self.rules) - fines[s]  # type: ignore[arg-type]
+            for s in range(self.players)
+        )
+        self.phase = "scored"
+        self.to_move = -1
+
+    # ------------------------------------------------------------------ text
+    def describe_action(self, action: int) -> str:
+        """Human text for an action in the current phase (``'5H'``, ``'AS'``, ``'2C 3C 4C'``)."""
+        if self.phase == "auction":
+            return call_str(action)
+        if self.phase == "frisch":
+            return " ".join(card_str(c) for c in cards_of(action))
+        if self.phase == "play":
+            return card_str(action)
+        return str(action)
+
+    def __repr__(self) -> str:
+        hands = " ".join(format_hand(h) for h in self._hands)
+        return (
+            f"DealState(phase={self.phase!r}, dealer={self.dealer}, to_move={self.to_move}, "
+            f"hands='{hands}')"
+        )
+
+
+# --------------------------------------------------------------------------- trick helpers
+
+
+def _beats(card: int, best: int, led: int, trump: int) -> bool:
+    """Does ``card`` beat ``best`` (the card winning so far) in a trick led in ``led``?"""
+    cs, bs = suit_of(card), suit_of(best)
+    if cs == trump:
+        return bs != trump or rank_of(card) > rank_of(best)
+    if bs == trump:
+        return False
+    return cs == led and rank_of(card) > rank_of(best)
+
+
+def _winning_index(trick: Sequence[tuple[int, int]], trump: int) -> int:
+    """Index in ``trick`` of the card that wins it: highest trump, else highest of the led suit."""
+    led = suit_of(trick[0][1])
+    best = 0
+    for i in range(1, len(trick)):
+        if _beats(trick[i][1], trick[best][1], led, trump):
+            best = i
+    return best
+
+
+def _cards_text(mask: int) -> str:
+    return " ".join(card_str(c) for c in cards_of(mask))
+
+
+__all__ = [
+    "PASS",
+    "PHASES",
+    "SUITS",
+    "DealState",
+    "IllegalAction",
+    "bid_code",
+    "call_level",
+    "call_str",
+    "call_strain",
+    "deal_hands",
+    "shuffled_deck",
+    "strain_str",
+]
