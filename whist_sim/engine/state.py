@@ -279,13 +279,13 @@ class DealState:
         trick = self._trick if trick is None else trick
         if not trick:
             raise ValueError("no card has been played to this trick")
-        return trick[_winning_index(trick, self.trump)][0]
+        return trick[winning_index(trick, self.trump)][0]
 
     def winning_card(self) -> int:
         """Card currently winning the trick in progress, or -1 before the lead."""
         if not self._trick:
             return -1
-        return self._trick[_winning_index(self._trick, self.trump)][1]
+        return self._trick[winning_index(self._trick, self.trump)][1]
 
     def would_win(self, card: int) -> bool:
         """Would ``card``, played now, win the trick as it stands? (docs/ENGINE.md §5).
@@ -567,8 +567,9 @@ def _beats(card: int, best: int, led: int, trump: int) -> bool:
     return cs == led and rank_of(card) > rank_of(best)
 
 
-def _winning_index(trick: Sequence[tuple[int, int]], trump: int) -> int:
-    """Index in ``trick`` of the card that wins it: highest trump, else highest of the led suit."""
+def winning_index(trick: Sequence[tuple[int, int]], trump: int) -> int:
+    """Index in ``trick`` (``(seat, card)`` pairs, led card first) of the card that wins it:
+    the highest trump, else the highest card of the led suit (RULES §5). ``trump`` 4 = NT."""
     led = suit_of(trick[0][1])
     best = 0
     for i in range(1, len(trick)):
@@ -594,4 +595,5 @@ __all__ = [
     "deal_hands",
     "shuffled_deck",
     "strain_str",
+    "winning_index",
 ]

@@ -1,0 +1,452 @@
+"""JSON game records (RULES §10): engine traces to records, and records checked and scored.
+
+A record is one JSON object::
+
+    {"dealer": 3,
+     "hands": ["AKQ2.K3.QJ54.872", ...],            # as dealt, by seat, PBN (S.H.D.C)
+     "frisch": [[["2C", "3C", "4C"], ...], ...],     # per Frisch, by seat: the 3 cards passed
+     "calls": ["pass", "5S", "pass", ...],           # every auction call, first = dealer's left
+     "contracts": [7, 0, 3, 4],                      # by seat
+     "play": ["AS", "2S", ...],                      # cards in the order played
+     "revokes": "reject",                            # or "penalize"
+     "rules": {"players": 3, ...}}                   # optional: rule options over the rule book
+
+``frisch``, ``contracts``, ``play``, ``revokes`` and ``rules`` are optional; a record may stop early
+(it is then checked but not scored). :func:`replay_record` drives a :class:`DealState` through the
+record and stops at the first breach, reported as ``"<where>: <why>"`` (``calls[6]: 5H does not
+beat 5S``). Informative fields (``seed``, ``deal``, ``policies``, ``removed_card``, ``comment``)
+are allowed and ignored; any other field is refused, so that a misspelt field is not silently lost.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..cards import (
+    SUIT_SYMBOLS,
+    SUITS,
+    NotationError,
+    card_str,
+    cards_of,
+    format_hand,
+    parse_card,
+    parse_hand,
+)
+from ..rules import FRISCH_CARDS, Rules, RulesError
+from .play import DealTrace
+from .state import PASS, DealState, IllegalAction, bid_code, call_str, strain_str
+
+REVOKE_MODES = ("reject", "penalize")
+REQUIRED_FIELDS = ("dealer", "hands", "calls")
+OPTIONAL_FIELDS = ("frisch", "contracts", "play", "revokes", "rules")
+INFO_FIELDS = ("seed", "deal", "policies", "removed_card", "comment")
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks a rule; the message starts with where."""
+
+
+# --------------------------------------------------------------------------- calls
+
+
+def parse_call(text: str) -> int:
+    """Call code of ``'pass'`` (0) or of a bid ``'5C'``, ``'7h'``, ``'9NT'``, ``'6♠'``.
+
+    Only the notation is checked here (a level of 1..99 and a strain); whether the bid is legal
+    at that point of the auction is the rules' business (:class:`DealState`).
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"call {text!r}: expected text such as 'pass', '5C' or '9NT'")
+    t = text.strip()
+    if t.lower() == "pass":
+        return PASS
+    digits = ""
+    while len(digits) < len(t) and t[len(digits)].isdigit():
+        digits += t[len(digits)]
+    strain_text = t[len(digits) :].upper()
+    if not digits or not strain_text:
+        raise NotationError(f"call {text!r}: expected 'pass' or level then strain, e.g. 5C, 9NT")
+    if strain_text in ("NT", "N"):
+        strain = 4
+    elif strain_text in SUITS:
+        strain = SUITS.index(strain_text)
+    elif strain_text in SUIT_SYMBOLS:
+        strain = SUIT_SYMBOLS.index(strain_text)
+    else:
+        raise NotationError(f"call {text!r}: unknown strain {strain_text!r} (use C D H S NT)")
+    level = int(digits)
+    if not 1 <= level <= 99:
+        raise NotationError(f"call {text!r}: level {level} is not a number of tricks")
+    return bid_code(level, strain)
+
+
+# --------------------------------------------------------------------------- trace -> record
+
+
+def record_from_trace(trace: DealTrace) -> dict[str, Any]:
+    """The RULES §10 record of an engine deal (``whist-sim replay`` accepts it back).
+
+    The record carries the full rule options (``rules``) and, for information, ``seed``, ``deal``
+    and (for the ``one_random`` deck) ``removed_card``.
+    """
+    rec: dict[str, Any] = {
+        "seed": trace.seed,
+        "deal": trace.deal,
+        "dealer": trace.dealer,
+        "hands": [format_hand(h) for h in trace.dealt],
+        "frisch": [[[card_str(c) for c in cards_of(m)] for m in f] for f in trace.frisch],
+        "calls": [call_str(c) for c in trace.calls],
+        "contracts": list(trace.contracts),
+        "play": [card_str(c) for c in trace.plays],
+        "revokes": "reject",
+        "rules": trace.rules.to_dict(),
+    }
+    if trace.removed_card >= 0:
+        rec["removed_card"] = card_str(trace.removed_card)
+    return rec
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass
+class ReplayResult:
+    """What :func:`replay_record` found. Seats are ``0..P-1``; points are game points.
+
+    ``ok`` is False for a refused record (``error`` holds the first breach). A legal record is
+    ``finished`` when it reaches the end of the deal (scored, or thrown in); only then are
+    ``tricks`` and ``scores`` set. ``revokes`` lists ``(index in play, seat)`` of penalised revokes.
+    """
+
+    ok: bool
+    error: str = ""
+    rules: Rules | None = None
+    thrown_in: bool = False
+    finished: bool = False
+    dealer: int = -1
+    declarer: int = -1
+    trump: int = -1
+    level: int = 0
+    contracts: tuple[int, ...] | None = None
+    over: bool | None = None
+    tricks: tuple[int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+    removed_card: int = -1
+    revokes: list[tuple[int, int]] = field(default_factory=list)
+    phase: str = ""
+    state: DealState | None = field(default=None, repr=False)
+
+    def to_json_dict(self, file: str | None = None) -> dict[str, Any]:
+        """The JSON object of ``whist-sim replay --json`` (one per file)."""
+        out: dict[str, Any] = {} if file is None else {"file": file}
+        out["ok"] = self.ok
+        if not self.ok:
+            out["error"] = self.error
+            return out
+        out["thrown_in"] = self.thrown_in
+        if self.thrown_in:
+            out["scores"] = list(self.scores or ())
+            return out
+        if self.declarer >= 0:
+            out["declarer"] = self.declarer
+            out["trump"] = strain_str(self.trump)
+            out["level"] = self.level
+        if self.contracts is not None:
+            out["contracts"] = list(self.contracts)
+            out["over"] = self.over
+        if self.finished:
+            out["tricks"] = list(self.tricks or ())
+            out["scores"] = list(self.scores or ())
+        if self.revokes:
+            out["revokes"] = [{"play": i, "seat": s} for i, s in self.revokes]
+        return out
+
+
+def _refuse(where: str, why: str) -> RecordError:
+    return RecordError(f"{where}: {why}" if where else why)
+
+
+def _whole(value: Any, where: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _refuse(where, f"{what} must be a whole number, got {json.dumps(value)}")
+    return operator.index(value)
+
+
+def _list(value: Any, where: str, what: str) -> list:
+    if not isinstance(value, list):
+        raise _refuse(where, f"{what} must be a list, got {json.dumps(value)}")
+    return value
+
+
+def _record_rules(record: dict, default: Rules) -> Rules:
+    if "rules" not in record or record["rules"] is None:
+        return default
+    d = record["rules"]
+    if not isinstance(d, dict):
+        raise _refuse("rules", "must be an object of rule options, e.g. {\"players\": 3}")
+    try:
+        return Rules.from_dict(d)
+    except (RulesError, TypeError) as e:
+        raise _refuse("rules", str(e)) from None
+
+
+def _record_revokes(record: dict, override: str | None) -> str:
+    if override is not None:
+        if override not in REVOKE_MODES:
+            raise ValueError(f"revokes must be one of {', '.join(REVOKE_MODES)}, got {override!r}")
+        return override
+    mode = record.get("revokes", "reject")
+    if mode is None:
+        return "reject"
+    if mode not in REVOKE_MODES:
+        raise _refuse("revokes", f"{json.dumps(mode)} is not one of {', '.join(REVOKE_MODES)}")
+    return mode
+
+
+def _record_hands(record: dict, rules: Rules) -> list[int]:
+    hands_in = _list(record["hands"], "hands", "hands")
+    p = rules.players
+    if len(hands_in) != p:
+        raise _refuse(
+            "hands", f"{len(hands_in)} hands given, the rules need {p} players (one hand per seat)"
+        )
+    hands: list[int] = []
+    seen = 0
+    for s, text in enumerate(hands_in):
+        where = f"hands[{s}]"
+        try:
+            mask = parse_hand(text)
+        except NotationError as e:
+            raise _refuse(where, str(e)) from None
+        outside = mask & ~rules.deck_mask
+        if outside:
+            raise _refuse(
+                where,
+                f"{' '.join(card_str(c) for c in cards_of(outside))} not in the "
+                f"{rules.three_player_deck} deck",
+            )
+        dup = mask & seen
+        if dup:
+            other = next(i for i, h in enumerate(hands) if h & dup)
+            raise _refuse(
+                where,
+                f"duplicate card {' '.join(card_str(c) for c in cards_of(dup))} "
+                f"(also in hands[{other}])",
+            )
+        if mask.bit_count() != rules.hand_size:
+            raise _refuse(where, f"has {mask.bit_count()} cards, expected {rules.hand_size}")
+        seen |= mask
+        hands.append(mask)
+    return hands
+
+
+def _frisch_mask(entry: Any, where: str, seat: int) -> int:
+    cards = _list(entry, where, "the cards passed")
+    mask = 0
+    for k, text in enumerate(cards):
+        try:
+            c = parse_card(text)
+        except NotationError as e:
+            raise _refuse(f"{where}[{k}]", str(e)) from None
+        if mask >> c & 1:
+            raise _refuse(where, f"duplicate card {card_str(c)}")
+        mask |= 1 << c
+    if len(cards) != FRISCH_CARDS:
+        raise _refuse(
+            where, f"seat {seat} passes {len(cards)} cards, a Frisch passes {FRISCH_CARDS}"
+        )
+    return mask
+
+
+def replay_record(
+    record: Any, rules: Rules | None = None, revokes: str | None = None
+) -> ReplayResult:
+    """Check ``record`` (a parsed RULES §10 object) against the rules and score it.
+
+    ``rules``: the rule options for a record without a ``"rules"`` field (default: the rule
+    book); ``revokes``: ``'reject'`` or ``'penalize'``, overriding the record's ``"revokes"``.
+    A refused record gives ``ok=False`` and the first breach in ``error``; this function does not
+    raise for bad records.
+    """
+    default_rules = Rules() if rules is None else rules
+    try:
+        return _replay(record, default_rules, revokes)
+    except RecordError as e:
+        return ReplayResult(ok=False, error=str(e))
+
+
+def _replay(record: Any, default_rules: Rules, revokes_override: str | None) -> ReplayResult:
+    if not isinstance(record, dict):
+        raise _refuse("", f"a record must be a JSON object, got {type(record).__name__}")
+    missing = [k for k in REQUIRED_FIELDS if k not in record]
+    if missing:
+        raise _refuse("", f"missing field(s): {', '.join(missing)}")
+    unknown = sorted(set(record) - set(REQUIRED_FIELDS + OPTIONAL_FIELDS + INFO_FIELDS))
+    if unknown:
+        raise _refuse(
+            "",
+            f"unknown field(s): {', '.join(unknown)} (a record has "
+            f"{', '.join(REQUIRED_FIELDS + OPTIONAL_FIELDS)})",
+        )
+    rules = _record_rules(record, default_rules)
+    mode = _record_revokes(record, revokes_override)
+    p = rules.players
+    dealer = _whole(record["dealer"], "dealer", "the dealer")
+    if not 0 <= dealer < p:
+        raise _refuse("dealer", f"seat {dealer} is not in 0..{p - 1}")
+    hands = _record_hands(record, rules)
+    state = DealState(rules, dealer, hands)
+
+    calls = _list(record["calls"], "calls", "calls")
+    frisch = record.get("frisch") or []
+    frisch = _list(frisch, "frisch", "frisch")
+    contracts = record.get("contracts") or []
+    contracts = _list(contracts, "contracts", "contracts")
+    play = record.get("play") or []
+    play = _list(play, "play", "play")
+
+    # auction and Frisch (RULES §2, §3)
+    ci = 0
+    while True:
+        if state.phase == "auction" and ci < len(calls):
+            where = f"calls[{ci}]"
+            try:
+                code = parse_call(calls[ci])
+                state.apply(code)
+            except (NotationError, IllegalAction) as e:
+                raise _refuse(where, str(e)) from None
+            ci += 1
+        elif state.phase == "frisch":
+            f = state.frisch_count
+            if f >= len(frisch):
+                if ci < len(calls):
+                    raise _refuse(
+                        f"calls[{ci}]",
+                        f"the first {p} calls of the auction were passes, so Frisch {f + 1} "
+                        f"came first, but the record has no frisch[{f}]",
+                    )
+                break  # the record stops at a Frisch
+            entry = _list(frisch[f], f"frisch[{f}]", "a Frisch")
+            if len(entry) != p:
+                raise _refuse(f"frisch[{f}]", f"{len(entry)} entries, one per seat ({p}) needed")
+            for _ in range(p):
+                seat = state.to_move
+                where = f"frisch[{f}][{seat}]"
+                mask = _frisch_mask(entry[seat], where, seat)
+                try:
+                    state.apply(mask)
+                except IllegalAction as e:
+                    raise _refuse(where, str(e)) from None
+        else:
+            break
+    if ci < len(calls):
+        why = "the deal was thrown in" if state.phase == "thrown_in" else "the auction is over"
+        raise _refuse(f"calls[{ci}]", f"{why}; no more calls are allowed")
+    if len(frisch) > state.frisch_count:
+        f = state.frisch_count
+        raise _refuse(f"frisch[{f}]", f"no Frisch {f + 1} took place in the calls")
+
+    # contracts (RULES §4)
+    if contracts:
+        if state.phase != "contracts":
+            why = "the deal was thrown in" if state.phase == "thrown_in" else (
+                "the auction is not over"
+            )
+            raise _refuse("contracts", f"given, but {why}")
+        if len(contracts) != p:
+            raise _refuse("contracts", f"{len(contracts)} contracts, one per seat ({p}) needed")
+        for seat in state.contract_order:
+            where = f"contracts[{seat}]"
+            n = _whole(contracts[seat], where, "a contract")
+            try:
+                state.apply(n)
+            except IllegalAction as e:
+                raise _refuse(where, str(e)) from None
+
+    # play (RULES §5)
+    if play:
+        if state.phase != "play":
+            raise _refuse("play", "given, but the contracts are not complete")
+        for i, text in enumerate(play):
+            where = f"play[{i}]"
+            if state.phase != "play":
+                raise _refuse(where, f"the deal is over after {i} cards")
+            try:
+                state.apply(parse_card(text), allow_revoke=(mode == "penalize"))
+            except (NotationError, IllegalAction) as e:
+                raise _refuse(where, str(e)) from None
+
+    return _result(state)
+
+
+def _result(state: DealState) -> ReplayResult:
+    res = ReplayResult(
+        ok=True,
+        rules=state.rules,
+        thrown_in=state.phase == "thrown_in",
+        finished=state.is_over,
+        dealer=state.dealer,
+        declarer=state.declarer,
+        trump=state.trump,
+        level=state.level,
+        removed_card=state.removed_card,
+        revokes=list(state.revokes),
+        phase=state.phase,
+        state=state,
+    )
+    if res.thrown_in:
+        res.scores = (0,) * state.players
+        return res
+    if state.phase in ("play", "scored"):
+        res.contracts = tuple(state.contracts)  # type: ignore[arg-type]
+        res.over = state.over
+    if state.phase == "scored":
+        res.tricks = tuple(state.tricks_taken)
+        res.scores = tuple(state.scores)
+    return res
+
+
+def load_record(path: str | Path) -> Any:
+    """Read and parse a record file (``'-'`` = standard input); raises :class:`RecordError`."""
+    try:
+        if str(path) == "-":
+            import sys
+
+            text = sys.stdin.read()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the file: {e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(
+            f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
+        ) from None
+
+
+def replay_file(
+    path: str | Path, rules: Rules | None = None, revokes: str | None = None
+) -> ReplayResult:
+    """:func:`replay_record` of the record in file ``path``; an unreadable file is refused."""
+    try:
+        record = load_record(path)
+    except RecordError as e:
+        return ReplayResult(ok=False, error=str(e))
+    return replay_record(record, rules, revokes)
+
+
+__all__ = [
+    "REVOKE_MODES",
+    "RecordError",
+    "ReplayResult",
+    "load_record",
+    "parse_call",
+    "record_from_trace",
+    "replay_file",
+    "replay_record",
+]
