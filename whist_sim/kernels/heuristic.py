@@ -1,0 +1,301 @@
+"""The compiled ``heuristic`` policy (docs/ENGINE.md §5). It makes no random draws.
+
+Hand estimates are integers in quarter tricks (``est_q``); ``est = min((est_q + 2) // 4, N)``.
+Card order for "highest" / "lowest" is ``rank * 4 + suit``. Winning "now" means beating the card
+that wins the current trick so far (``st[S_BEST_CARD]``).
+
+The bidding side caches ``est_q`` of all five strains per seat in the seat's bid scratch
+(``st[S_SCRATCH + SCRATCH_PER_SEAT * seat + 0..4]``, keyed by the hand in
+``hm[H_SCRATCH + SCRATCH_PER_SEAT * seat]``): the estimate depends on the hand only, and a hand is
+looked at by several auction calls and the contract.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import jit
+from .bits import ALL_ONES, SUIT_MASK, ZERO, bit, clz, ctz, highest_bit, popcount
+from .layout import (
+    H_HAND,
+    H_SCRATCH,
+    R_MAXLEVEL,
+    R_NTRICKS,
+    R_PASS_FINAL,
+    R_PLAYERS,
+    S_BEST_CARD,
+    S_CONTRACT,
+    S_HIGH,
+    S_LED,
+    S_MINLEVEL,
+    S_PASSED,
+    S_POS,
+    S_SCRATCH,
+    S_TRICKS,
+    S_TRUMP,
+    SCRATCH_PER_SEAT,
+)
+
+SUIT_BITS = np.uint64(0x1FFF)
+NO_CARD = 99
+
+
+# ---------------------------------------------------------------------------- estimates
+
+
+@jit(inline="always")
+def _suit_parts(hand, s):
+    """(length, honour q, trump extra q, NT extra q, ruff value q) of suit ``s`` of ``hand``."""
+    sb = (hand >> np.uint64(13 * s)) & SUIT_BITS
+    n = popcount(sb)
+    h = 0
+    if (sb >> np.uint64(12)) & np.uint64(1):
+        h += 4
+    if (sb >> np.uint64(11)) & np.uint64(1):
+        h += 3 if n >= 2 else 1
+    if (sb >> np.uint64(10)) & np.uint64(1) and n >= 3:
+        h += 2
+    tx = 0
+    if (sb >> np.uint64(9)) & np.uint64(1) and n >= 4:
+        tx += 1
+    if n > 3:
+        tx += 4 * (n - 3)
+    ntx = 2 * (n - 4) if n > 4 else 0
+    ruff = 8 if n == 0 else (4 if n == 1 else (2 if n == 2 else 0))
+    return n, h, tx, ntx, ruff
+
+
+@jit
+def est_q_all(hand):
+    """``est_q(hand, t)`` for t = C, D, H, S, NT (a 5-tuple of quarter tricks), ENGINE.md §5."""
+    n0, h0, t0, x0, r0 = _suit_parts(hand, 0)
+    n1, h1, t1, x1, r1 = _suit_parts(hand, 1)
+    n2, h2, t2, x2, r2 = _suit_parts(hand, 2)
+    n3, h3, t3, x3, r3 = _suit_parts(hand, 3)
+    hon = h0 + h1 + h2 + h3
+    rsum = r0 + r1 + r2 + r3
+    q0 = hon + t0 + _ruff(n0, rsum - r0)
+    q1 = hon + t1 + _ruff(n1, rsum - r1)
+    q2 = hon + t2 + _ruff(n2, rsum - r2)
+    q3 = hon + t3 + _ruff(n3, rsum - r3)
+    q4 = hon + x0 + x1 + x2 + x3
+    return q0, q1, q2, q3, q4
+
+
+@jit(inline="always")
+def _ruff(trumps, value):
+    if trumps < 1:
+        return 0
+    cap = 4 * (trumps - 1)
+    return value if value < cap else cap
+
+
+@jit
+def est_q(hand, strain):
+    """Quarter-trick estimate of ``hand`` with ``strain`` as trump (4 = NT)."""
+    q = est_q_all(hand)
+    if strain == 0:
+        return q[0]
+    if strain == 1:
+        return q[1]
+    if strain == 2:
+        return q[2]
+    if strain == 3:
+        return q[3]
+    return q[4]
+
+
+@jit(inline="always")
+def est_from_q(q, n_tricks):
+    """Tricks from quarter tricks: ``min((q + 2) // 4, n_tricks)``."""
+    e = (q + 2) // 4
+    return e if e < n_tricks else n_tricks
+
+
+@jit(inline="always")
+def _cached_q(st, hm, seat):
+    """Fill the seat's estimate cache for its current hand; return the cache's base slot."""
+    base = S_SCRATCH + SCRATCH_PER_SEAT * seat
+    hand = hm[H_HAND + seat]
+    key = H_SCRATCH + SCRATCH_PER_SEAT * seat
+    if hm[key] != hand:
+        q = est_q_all(hand)
+        st[base] = q[0]
+        st[base + 1] = q[1]
+        st[base + 2] = q[2]
+        st[base + 3] = q[3]
+        st[base + 4] = q[4]
+        hm[key] = hand
+    return base
+
+
+# ---------------------------------------------------------------------------- bidding
+
+
+@jit
+def heuristic_call(st, hm, rp, seat, rng):
+    """Auction: bid the best strain at the lowest legal level if the estimate reaches it."""
+    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
+        return 0
+    n_tricks = rp[R_NTRICKS]
+    base = _cached_q(st, hm, seat)
+    best = 0
+    best_est = -1
+    for t in range(5):
+        e = est_from_q(st[base + t], n_tricks)
+        if e >= best_est:
+            best_est = e
+            best = t
+    high = st[S_HIGH]
+    n = st[S_MINLEVEL]
+    if high > 0:
+        n0 = high // 5
+        if 5 * n0 + best <= high:
+            n0 += 1
+        if n0 > n:
+            n = n0
+    if n <= best_est and n <= rp[R_MAXLEVEL]:
+        return 5 * n + best
+    return 0
+
+
+@jit
+def heuristic_frisch(st, hm, rp, seat, rng):
+    """Frisch: the three cards with the smallest ``rank * 64 + suit_length * 4 + suit``."""
+    hand = hm[H_HAND + seat]
+    k1 = k2 = k3 = 1 << 30
+    for s in range(4):
+        sb = (hand >> np.uint64(13 * s)) & SUIT_BITS
+        n = popcount(sb)
+        for _ in range(3):
+            if sb == ZERO:
+                break
+            r = ctz(sb)
+            sb &= sb - np.uint64(1)
+            key = r * 64 + n * 4 + s
+            if key < k3:
+                if key < k2:
+                    k3 = k2
+                    if key < k1:
+                        k2 = k1
+                        k1 = key
+                    else:
+                        k2 = key
+                else:
+                    k3 = key
+    out = ZERO
+    for key in (k1, k2, k3):
+        out |= bit(13 * (key & 3) + (key >> 6))
+    return out
+
+
+@jit
+def heuristic_contract(st, hm, rp, seat, lo, forbidden, rng):
+    """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number."""
+    n_tricks = rp[R_NTRICKS]
+    base = _cached_q(st, hm, seat)
+    q = st[base + st[S_TRUMP]]
+    want = est_from_q(q, n_tricks)
+    if lo == 0 and q < 4:
+        want = 0
+    if want < lo:
+        want = lo
+    if want == forbidden:
+        if q >= 4 * want and want + 1 <= n_tricks:
+            want += 1
+        elif want - 1 < lo:
+            want += 1
+        else:
+            want -= 1
+    return want
+
+
+# ---------------------------------------------------------------------------- play
+
+
+@jit(inline="always")
+def lowest_card(m):
+    """Card of ``m`` (non-empty) with the smallest ``rank * 4 + suit``."""
+    best = NO_CARD
+    bkey = 1 << 30
+    for s in range(4):
+        sb = (m >> np.uint64(13 * s)) & SUIT_BITS
+        if sb != ZERO:
+            r = ctz(sb)
+            key = r * 4 + s
+            if key < bkey:
+                bkey = key
+                best = 13 * s + r
+    return best
+
+
+@jit(inline="always")
+def highest_card(m):
+    """Card of ``m`` (non-empty) with the largest ``rank * 4 + suit``."""
+    best = NO_CARD
+    bkey = -1
+    for s in range(4):
+        sb = (m >> np.uint64(13 * s)) & SUIT_BITS
+        if sb != ZERO:
+            r = 63 - clz(sb)
+            key = r * 4 + s
+            if key > bkey:
+                bkey = key
+                best = 13 * s + r
+    return best
+
+
+@jit(inline="always")
+def winning_now(m, best_card, trump):
+    """The cards of ``m`` that would beat ``best_card`` (trump suit ``trump``, 4 = NT)."""
+    bs = best_card // 13
+    above = (ALL_ONES << np.uint64(best_card + 1)) & SUIT_MASK[bs]
+    w = m & above
+    if trump < 4 and bs != trump:
+        w |= m & SUIT_MASK[trump]
+    return w
+
+
+@jit
+def heuristic_card(st, hm, rp, seat, legal, rng):
+    """Play: win cheaply while the contract needs tricks, else duck (ENGINE.md §5, Play)."""
+    hand = hm[H_HAND + seat]
+    wants = st[S_CONTRACT + seat] - st[S_TRICKS + seat] > 0
+    pos = st[S_POS]
+    if pos == 0:
+        if wants:
+            return highest_card(hand)
+        return lowest_card(hand)
+    trump = st[S_TRUMP]
+    best = st[S_BEST_CARD]
+    last = pos == rp[R_PLAYERS] - 1
+    led_cards = hand & SUIT_MASK[st[S_LED]]
+    if led_cards != ZERO:
+        # following suit: one suit, so rank order is bit order
+        w = winning_now(led_cards, best, trump)
+        if wants:
+            if w != ZERO:
+                return ctz(w) if last else highest_bit(w)
+            return ctz(led_cards)
+        nw = led_cards & ~w
+        if nw != ZERO:
+            return highest_bit(nw)
+        return highest_bit(led_cards) if last else ctz(led_cards)
+    # void in the led suit
+    tm = SUIT_MASK[trump] if trump < 4 else ZERO
+    trumps = hand & tm
+    other = hand & ~tm
+    if wants:
+        tw = winning_now(trumps, best, trump) & tm
+        if tw != ZERO:
+            return ctz(tw)
+        if other != ZERO:
+            return lowest_card(other)
+        return ctz(trumps)
+    if other != ZERO:
+        return highest_card(other)
+    tw = winning_now(trumps, best, trump)
+    tnw = trumps & ~tw
+    if tnw != ZERO:
+        return highest_bit(tnw)
+    return ctz(trumps)

@@ -1,0 +1,143 @@
+"""The deal state of the compiled engine: plain arrays and the meaning of each slot.
+
+Every phase function and every compiled policy works on the same four arrays, allocated once per
+batch (never per deal) and reused deal after deal:
+
+``st`` (``int64[ST_SIZE]``)
+    scalar fields of the deal (``S_*`` slots), per-seat fields (``S_CONTRACT + seat`` ...), the
+    move record (``S_CALLS + i``, ``S_PLAYS + i``) and a per-seat scratch area for policies
+    (``S_SCRATCH + SCRATCH_PER_SEAT * seat + j``).
+``hm`` (``uint64[HM_SIZE]``)
+    card masks: hands as dealt, current hands, hands at the start of play, the Frisch passes, the
+    cards of the current trick and all played cards, and a per-seat masks scratch for policies.
+``rp`` (``int64[RP_SIZE]``)
+    the rule options of :class:`whist_sim.rules.Rules` as integers (``R_*`` slots); built by
+    :func:`rules_array`.
+``rng`` (``uint64[1]``)
+    the state of the deal's random stream (:mod:`whist_sim.kernels.rng`).
+
+Conventions (docs/ENGINE.md §1): cards ``13 * suit + rank``, hands ``uint64`` masks, strains 0..3 =
+C, D, H, S and 4 = NT, calls ``0`` = pass and ``5 * n + strain`` for a bid, seats clockwise.
+Fields that do not apply hold ``-1`` (declarer and trump of a thrown-in deal, no card led yet).
+
+Callers that need other deal loops (fixed hands, counterfactual contracts) reuse the phase functions
+of :mod:`whist_sim.kernels.phases` on these arrays; they can snapshot a deal by copying ``st``,
+``hm`` and ``rng``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules import FIRST_MIN_LEVEL, MAX_FRISCH, Rules
+
+MAX_SEATS = 4
+MAX_CALLS = 256  # auction calls of one deal across all rounds; the longest legal deal needs < 200
+MAX_PLAYS = 64  # cards played in one deal (at most 52)
+SCRATCH_PER_SEAT = 16
+N_PARAMS = 8  # parameters per seat and decision kind (parameterised policies)
+
+# ---------------------------------------------------------------- st: int64 slots
+S_DEAL = 0  # deal index in the run
+S_DEALER = 1  # dealer seat
+S_FIRST = 2  # first caller of every auction round: (dealer + 1) % P
+S_HIGH = 3  # highest bid code in the current auction round, 0 = none yet
+S_HIGH_SEAT = 4  # seat that made it, -1 = none
+S_MINLEVEL = 5  # minimum auction level n of the current round (5, raised by Frisches)
+S_PASSED = 6  # bit s set: seat s has passed in the current auction round
+S_NFRISCH = 7  # Frisches played so far
+S_THROWN = 8  # 1 if the deal was thrown in
+S_NCALLS = 9  # auction calls made so far (all rounds); the calls are at S_CALLS
+S_DECLARER = 10  # declarer seat, -1 if none (yet)
+S_TRUMP = 11  # 0..3 suit, 4 = NT, -1 if none (yet)
+S_LEVEL = 12  # auction level of the winning bid, 0 if none
+S_REMOVED = 13  # card removed by the one_random deck, else -1
+S_BIDSUM = 14  # sum of the contracts (valid after the contract phase)
+S_OVER = 15  # 1 if bid_sum > n_tricks
+S_NCONTRACTS = 16  # contracts bid so far in the contract phase
+S_TRICK = 17  # index of the current trick, 0-based
+S_LEADER = 18  # seat that led the current trick
+S_POS = 19  # position of the player to act in the trick (0 = leader .. P-1 = last)
+S_LED = 20  # suit led to the current trick, -1 before the lead
+S_BEST_CARD = 21  # card winning the current trick so far, -1 before the lead
+S_BEST_SEAT = 22  # seat that played it, -1 before the lead
+S_NPLAYS = 23  # cards played so far; the cards are at S_PLAYS
+S_FORCE_SEAT = 24  # contract phase: seat whose contract is forced (-1 = none)
+S_FORCE_VALUE = 25  # ... to this value (must be legal for that seat; consumes no draw)
+S_CONTRACT = 32  # + seat: contract, -1 before it is bid
+S_TRICKS = 36  # + seat: tricks taken so far
+S_SCORE = 40  # + seat: score of the deal
+S_CALLS = 64  # + i: i-th auction call of the deal
+S_PLAYS = S_CALLS + MAX_CALLS  # + i: i-th card played
+S_SCRATCH = S_PLAYS + MAX_PLAYS  # + SCRATCH_PER_SEAT * seat + j: policy scratch of seat
+ST_SIZE = S_SCRATCH + SCRATCH_PER_SEAT * MAX_SEATS
+
+# ---------------------------------------------------------------- hm: uint64 slots
+H_DEALT = 0  # + seat: hand as dealt (before Frisch)
+H_HAND = 4  # + seat: current hand
+H_START = 8  # + seat: hand at the start of play (after Frisch)
+H_FRISCH = 12  # + 4 * f + seat: the cards seat passed in Frisch f (0-based)
+H_TRICK = 24  # cards of the current trick
+H_PLAYED = 25  # all cards played in earlier tricks
+H_SCRATCH = 32  # + SCRATCH_PER_SEAT * seat + j: policy scratch of seat (masks)
+HM_SIZE = H_SCRATCH + SCRATCH_PER_SEAT * MAX_SEATS
+
+# ---------------------------------------------------------------- rp: int64 rule slots
+R_PLAYERS = 0
+R_NTRICKS = 1  # tricks per deal = cards per hand = highest level/contract
+R_HAND = 2
+R_MAXLEVEL = 3
+R_ONE_RANDOM = 4  # 1: the last deck card (deck[51]) is removed (three_player_deck=one_random)
+R_FRISCH = 5
+R_RAISES = 6  # frisch_raises_minimum
+R_PASS_FINAL = 7
+R_DIR = 8  # + f: seat offset of the receiver in Frisch f
+R_MADE_BONUS = 11
+R_MISS = 12
+R_ZERO_UNDER = 13
+R_ZERO_OVER = 14
+R_ZERO_FAIL_FIRST = 15
+R_ZERO_FAIL_REFUND = 16
+R_MAX_FRISCH = 17
+R_FIRST_MIN = 18
+R_DECK_SIZE = 19
+RP_SIZE = 20
+
+
+def rules_array(rules: Rules) -> np.ndarray:
+    """The ``rp`` array of ``rules`` (int64, slots ``R_*``)."""
+    rp = np.zeros(RP_SIZE, dtype=np.int64)
+    rp[R_PLAYERS] = rules.players
+    rp[R_NTRICKS] = rules.n_tricks
+    rp[R_HAND] = rules.hand_size
+    rp[R_MAXLEVEL] = rules.max_level
+    rp[R_ONE_RANDOM] = int(rules.players == 3 and rules.three_player_deck == "one_random")
+    rp[R_FRISCH] = int(rules.frisch)
+    rp[R_RAISES] = int(rules.frisch_raises_minimum)
+    rp[R_PASS_FINAL] = int(rules.pass_is_final)
+    for f in range(MAX_FRISCH):
+        rp[R_DIR + f] = rules.direction_offset(f)
+    rp[R_MADE_BONUS] = rules.made_bonus
+    rp[R_MISS] = rules.miss_per_trick
+    rp[R_ZERO_UNDER] = rules.zero_under
+    rp[R_ZERO_OVER] = rules.zero_over
+    rp[R_ZERO_FAIL_FIRST] = rules.zero_fail_first
+    rp[R_ZERO_FAIL_REFUND] = rules.zero_fail_refund
+    rp[R_MAX_FRISCH] = MAX_FRISCH
+    rp[R_FIRST_MIN] = FIRST_MIN_LEVEL
+    rp[R_DECK_SIZE] = int(rules.deck_mask).bit_count()
+    return rp
+
+
+def deck_array(rules: Rules) -> np.ndarray:
+    """The card codes of ``rules.deck_mask``, ascending (int64): the deck before the shuffle."""
+    m = int(rules.deck_mask)
+    return np.array([c for c in range(52) if m >> c & 1], dtype=np.int64)
+
+
+def new_state() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fresh ``(st, hm, rng)`` arrays for one thread of deals."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    hm = np.zeros(HM_SIZE, dtype=np.uint64)
+    rng = np.zeros(1, dtype=np.uint64)
+    return st, hm, rng

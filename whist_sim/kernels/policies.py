@@ -1,0 +1,62 @@
+"""Dispatchers of the compiled engine: one per decision kind, switching on the policy id.
+
+The deal loop (:mod:`whist_sim.kernels.phases`) asks these four functions for every decision; each
+switches on the integer id of the seat's policy (:mod:`whist_sim.policies` holds the registry) and
+passes the seat's parameter row ``par`` (``float64[N_PARAMS]``) to parameterised policies.
+
+Every compiled policy sees the whole deal state (``st``, ``hm``, ``rp``: see
+:mod:`whist_sim.kernels.layout`) and the random stream ``rng``, and must only read what its seat may
+know (its own hand, the calls, the contracts, the cards played). A policy may keep per-seat caches
+in its seat's scratch slots: bidding strategies use scratch slots 0..7, play policies 8..15.
+
+Signatures (all ints are int64):
+
+* ``choose_call(pid, par, st, hm, rp, seat, rng) -> call`` (0 = pass, else ``5 * n + strain``);
+* ``choose_frisch(pid, par, st, hm, rp, seat, rng) -> uint64`` mask of the three cards passed;
+* ``choose_contract(pid, par, st, hm, rp, seat, lo, forbidden, rng) -> contract`` in ``lo..N``,
+  not ``forbidden`` (``-1`` when nothing is forbidden);
+* ``choose_card(pid, par, st, hm, rp, seat, legal, rng) -> card`` from the mask ``legal``.
+
+To add a policy: one ``elif pid == ...`` branch per decision kind it makes. Keep bidding and play
+dispatch separate: a bidding strategy that simulates play (``montecarlo``) calls the play phase,
+which only reaches ``choose_card``, so the compiled call graph stays free of cycles.
+"""
+
+from __future__ import annotations
+
+from ..policies import BID_HEURISTIC, PLAY_HEURISTIC
+from ._numba import jit
+from .heuristic import heuristic_call, heuristic_card, heuristic_contract, heuristic_frisch
+from .random_policy import random_call, random_card, random_contract, random_frisch
+
+
+@jit
+def choose_call(pid, par, st, hm, rp, seat, rng):
+    """Auction call of ``seat`` under bidding strategy ``pid``."""
+    if pid == BID_HEURISTIC:
+        return heuristic_call(st, hm, rp, seat, rng)
+    return random_call(st, hm, rp, seat, rng)
+
+
+@jit
+def choose_frisch(pid, par, st, hm, rp, seat, rng):
+    """The three cards ``seat`` passes in a Frisch, under bidding strategy ``pid``."""
+    if pid == BID_HEURISTIC:
+        return heuristic_frisch(st, hm, rp, seat, rng)
+    return random_frisch(st, hm, rp, seat, rng)
+
+
+@jit
+def choose_contract(pid, par, st, hm, rp, seat, lo, forbidden, rng):
+    """Contract of ``seat`` under bidding strategy ``pid``."""
+    if pid == BID_HEURISTIC:
+        return heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+    return random_contract(st, hm, rp, seat, lo, forbidden, rng)
+
+
+@jit
+def choose_card(pid, par, st, hm, rp, seat, legal, rng):
+    """Card played by ``seat`` under play policy ``pid`` (``legal``: mask of legal cards)."""
+    if pid == PLAY_HEURISTIC:
+        return heuristic_card(st, hm, rp, seat, legal, rng)
+    return random_card(st, hm, rp, seat, legal, rng)

@@ -1,0 +1,75 @@
+"""The compiled ``random`` policy (docs/ENGINE.md §4): uniform over the legal actions.
+
+Every decision consumes exactly one draw ``below(number of legal actions)``, even when only one
+action is legal; the legal actions are listed as in ENGINE.md §3 (ascending).
+"""
+
+from __future__ import annotations
+
+from ._numba import jit
+from .bits import bit, nth_bit, popcount
+from .layout import (
+    H_HAND,
+    R_HAND,
+    R_MAXLEVEL,
+    R_NTRICKS,
+    R_PASS_FINAL,
+    S_HIGH,
+    S_MINLEVEL,
+    S_PASSED,
+)
+from .rng import below
+
+
+@jit
+def random_call(st, hm, rp, seat, rng):
+    """Auction call: pass (index 0) or the k-th legal bid code, ascending."""
+    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
+        below(rng, 1)
+        return 0
+    lo = st[S_HIGH] + 1
+    floor = 5 * st[S_MINLEVEL]
+    if lo < floor:
+        lo = floor
+    hi = 5 * rp[R_MAXLEVEL] + 4
+    n_bids = hi - lo + 1 if hi >= lo else 0
+    k = below(rng, n_bids + 1)
+    if k == 0:
+        return 0
+    return lo + k - 1
+
+
+@jit
+def random_frisch(st, hm, rp, seat, rng):
+    """Frisch: draws ``below(H)``, ``below(H-1)``, ``below(H-2)`` index the ascending hand."""
+    rest = hm[H_HAND + seat]
+    h = rp[R_HAND]
+    out = rest & ~rest
+    for j in range(3):
+        c = nth_bit(rest, below(rng, h - j))
+        b = bit(c)
+        rest &= ~b
+        out |= b
+    return out
+
+
+@jit
+def random_contract(st, hm, rp, seat, lo, forbidden, rng):
+    """Contract: the k-th of ``lo..N`` ascending, skipping ``forbidden`` (if in range)."""
+    n = rp[R_NTRICKS]
+    count = n - lo + 1
+    skip = lo <= forbidden <= n
+    if skip:
+        count -= 1
+    v = lo + below(rng, count)
+    if skip and v >= forbidden:
+        v += 1
+    return v
+
+
+@jit
+def random_card(st, hm, rp, seat, legal, rng):
+    """Card: the k-th legal card, ascending card code."""
+    return nth_bit(legal, below(rng, popcount(legal)))
+
+

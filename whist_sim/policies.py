@@ -1,0 +1,142 @@
+"""Registry of the compiled engine's policies: names, integer ids, descriptions, parameters.
+
+A seat has a **bidding strategy** (auction calls, Frisch passes and its contract) and a **play
+policy** (the cards it plays). Both are chosen by name; the compiled engine
+(:mod:`whist_sim.kernels.policies`) switches on the integer id. Built-in policies are specified in
+docs/ENGINE.md §4 (``random``) and §5 (``heuristic``).
+
+Adding a policy: give it a new id here (``BID_POLICIES`` or ``PLAY_POLICIES``), write its compiled
+functions in ``whist_sim/kernels/`` and add one branch per decision kind to the dispatchers in
+``whist_sim/kernels/policies.py``. The deal loop does not change. Parameterised policies declare
+their parameters (name, default) here; the engine passes them per seat as a ``float64`` row of
+length :data:`whist_sim.kernels.layout.N_PARAMS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .kernels.layout import N_PARAMS
+
+BID = "bid"
+PLAY = "play"
+
+
+class PolicyError(ValueError):
+    """An unknown policy name, or a seating that does not fit the table."""
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """One registered policy.
+
+    ``params``: ``(name, default)`` pairs, in the order the kernel reads them from its row.
+    """
+
+    name: str
+    id: int
+    kind: str  # BID or PLAY
+    description: str
+    params: tuple[tuple[str, float], ...] = field(default=())
+
+
+# ids are stable: they are compiled into the dispatchers. Never reuse or renumber one.
+BID_RANDOM = 0
+BID_HEURISTIC = 1
+PLAY_RANDOM = 0
+PLAY_HEURISTIC = 1
+
+BID_POLICIES: dict[str, PolicyInfo] = {
+    "random": PolicyInfo(
+        "random", BID_RANDOM, BID,
+        "uniform over the legal calls, Frisch cards and contracts; one draw per decision "
+        "(ENGINE.md §4)",
+    ),
+    "heuristic": PolicyInfo(
+        "heuristic", BID_HEURISTIC, BID,
+        "quarter-trick estimate of the hand per strain: bids its best strain when the estimate "
+        "reaches the level, passes its lowest cards from short suits, contracts its estimate "
+        "(ENGINE.md §5)",
+    ),
+}
+
+PLAY_POLICIES: dict[str, PolicyInfo] = {
+    "random": PolicyInfo(
+        "random", PLAY_RANDOM, PLAY,
+        "uniform over the legal cards; one draw per card (ENGINE.md §4)",
+    ),
+    "heuristic": PolicyInfo(
+        "heuristic", PLAY_HEURISTIC, PLAY,
+        "plays for its contract: wins cheaply while it needs tricks, ducks once it has them "
+        "(ENGINE.md §5)",
+    ),
+}
+
+_REGISTRY: dict[str, dict[str, PolicyInfo]] = {BID: BID_POLICIES, PLAY: PLAY_POLICIES}
+
+
+def policy_names(kind: str) -> list[str]:
+    """Names of the registered policies of ``kind`` (``'bid'`` or ``'play'``)."""
+    return list(_registry(kind))
+
+
+def get_info(name: str, kind: str) -> PolicyInfo:
+    """The registered policy ``name`` of ``kind``; :class:`PolicyError` if there is none."""
+    reg = _registry(kind)
+    if not isinstance(name, str) or name not in reg:
+        raise PolicyError(
+            f"unknown {kind} policy {name!r} (known: {', '.join(reg)})"
+        )
+    return reg[name]
+
+
+def seat_ids(names: Sequence[str], kind: str, players: int) -> np.ndarray:
+    """Policy ids by seat (``int64[players]``) for the names by seat; checks the seating."""
+    if isinstance(names, str):
+        raise PolicyError(
+            f"{kind} policies must be a sequence of {players} names (one per seat), got the "
+            f"string {names!r}"
+        )
+    names = list(names)
+    if len(names) != players:
+        raise PolicyError(
+            f"{kind} policies: {len(names)} name(s) given for {players} seats: {names!r}"
+        )
+    return np.array([get_info(n, kind).id for n in names], dtype=np.int64)
+
+
+def seat_params(
+    names: Sequence[str], kind: str, overrides: Sequence[Mapping[str, float]] | None = None
+) -> np.ndarray:
+    """Parameter rows by seat (``float64[len(names), N_PARAMS]``): defaults, then ``overrides``."""
+    out = np.zeros((len(names), N_PARAMS), dtype=np.float64)
+    for s, n in enumerate(names):
+        info = get_info(n, kind)
+        given = dict(overrides[s]) if overrides is not None else {}
+        pnames = [p for p, _ in info.params]
+        for extra in set(given) - set(pnames):
+            raise PolicyError(f"seat {s}: {kind} policy {n!r} has no parameter {extra!r}")
+        for j, (p, default) in enumerate(info.params):
+            out[s, j] = float(given.get(p, default))
+    return out
+
+
+def describe() -> list[dict[str, object]]:
+    """All registered policies as plain dicts (for ``--help`` texts and reports)."""
+    rows = []
+    for kind, reg in _REGISTRY.items():
+        for info in reg.values():
+            rows.append(
+                {"kind": kind, "name": info.name, "id": info.id, "description": info.description,
+                 "params": dict(info.params)}
+            )
+    return rows
+
+
+def _registry(kind: str) -> dict[str, PolicyInfo]:
+    if kind not in _REGISTRY:
+        raise PolicyError(f"policy kind must be 'bid' or 'play', got {kind!r}")
+    return _REGISTRY[kind]
