@@ -250,7 +250,8 @@ def check_chunk(
             return "its columns do not match the run's schema"
         table = pf.read()
     except (OSError, pa.ArrowException, ValueError) as e:  # truncated, garbled, not Parquet
-        return f"unreadable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        first = str(e).splitlines()[0] if str(e) else ""
+        return f"unreadable: {type(e).__name__}: {first}"
     deal = table.column("deal").to_numpy()
     if not np.array_equal(deal, np.arange(start, start + count, dtype=np.int64)):
         return f"its deal column is not the range {start}..{start + count - 1}"

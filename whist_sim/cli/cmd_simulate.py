@@ -1,0 +1,119 @@
+"""``whist-sim simulate``: play N deals in parallel chunks into a Parquet dataset + manifest."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from ..dataset import DatasetError
+from ..executors import ExecutorError
+from ..rules import RulesError
+from ..simulate import DEFAULT_CHUNK_SIZE, DEFAULT_POLICY, SimulationError, simulate
+from .options import rule_options
+
+
+def _split(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(v.strip() for v in value.split(","))
+
+
+@click.command("simulate")
+@click.option("--deals", type=click.IntRange(min=1), required=True, help="number of deals to play")
+@click.option(
+    "--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
+    help="run seed; deal i uses the random stream (seed, i)",
+)
+@click.option(
+    "--policy", default=None,
+    help=f"bidding strategy of every seat (random, heuristic) [default: {DEFAULT_POLICY}]",
+)
+@click.option("--seats", default=None, help="bidding strategy per seat, e.g. heuristic,random,...")
+@click.option("--play", default=None, help="play policy of every seat [default: as bidding]")
+@click.option("--play-seats", default=None, help="play policy per seat, comma separated")
+@rule_options
+@click.option(
+    "--out", required=True, type=click.Path(file_okay=False),
+    help="output directory (new or empty; or the run to finish with --resume)",
+)
+@click.option(
+    "--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK_SIZE, show_default=True,
+    help="deals per chunk file and per task",
+)
+@click.option(
+    "--threads", type=click.IntRange(min=1), default=None,
+    help="local threads [default: every CPU]; with --cluster local:N, threads per worker",
+)
+@click.option("--resume", is_flag=True, help="finish the run in --out (same options required)")
+@click.option("--store-dealt", is_flag=True, help="also store the hands as dealt (before Frisch)")
+@click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="run the chunks on a running Dask scheduler (tcp://host:8786); see docs/CLUSTER.md",
+)
+@click.option(
+    "--cluster", default=None, metavar="local:N",
+    help="start a local Dask cluster of N worker processes for this run",
+)
+@click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+def command(
+    deals: int,
+    seed: int,
+    policy: str | None,
+    seats: str | None,
+    play: str | None,
+    play_seats: str | None,
+    rules,
+    out: str,
+    chunk_size: int,
+    threads: int | None,
+    resume: bool,
+    store_dealt: bool,
+    scheduler: str | None,
+    cluster: str | None,
+    progress: bool,
+) -> None:
+    """Simulate DEALS deals into a Parquet dataset: one file per chunk plus manifest.json.
+
+    The dataset depends only on the seed, rules and policies (not on chunk size, threads or
+    workers). Ctrl-C keeps every finished chunk; run the same command with --resume to finish.
+    Load the result with whist_sim.load(DIR).
+    """
+    if policy is not None and seats is not None:
+        raise click.UsageError("give --policy (all seats) or --seats (per seat), not both")
+    if play is not None and play_seats is not None:
+        raise click.UsageError("give --play (all seats) or --play-seats (per seat), not both")
+    if scheduler is not None and cluster is not None:
+        raise click.UsageError("give --scheduler or --cluster, not both")
+    bid = _split(seats) if seats is not None else policy
+    play_names = _split(play_seats) if play_seats is not None else play
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("whist-sim: %(message)s"))
+    logger = logging.getLogger("whist_sim")
+    logger.addHandler(handler)
+    try:
+        manifest = simulate(
+            out, deals, seed, rules=rules, bid=bid, play=play_names, chunk_size=chunk_size,
+            threads=threads, resume=resume, store_dealt=store_dealt, progress=progress,
+            scheduler=scheduler, cluster=cluster,
+        )
+    except KeyboardInterrupt:
+        click.echo(
+            f"\ninterrupted: every finished chunk in {out} is kept; run the same command with "
+            "--resume to finish",
+            err=True,
+        )
+        sys.exit(130)
+    except (SimulationError, DatasetError, ExecutorError, RulesError) as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        logger.removeHandler(handler)
+
+    t = manifest["timings"]
+    rate = f", {t['deals_per_s']:,.0f} deals/s" if t.get("deals_per_s") else ""
+    click.echo(
+        f"{manifest['deals_done']:,} deals in {manifest['n_chunks']} chunk(s) written to {out} "
+        f"({t['wall_s']:.1f} s{rate})"
+    )

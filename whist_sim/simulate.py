@@ -1,0 +1,474 @@
+"""The simulation runner: play N deals in chunks, in parallel, into a Parquet dataset.
+
+``simulate(out, deals, seed, ...)`` splits deals ``0 .. deals-1`` into chunks of ``chunk_size``
+consecutive deals. Chunk ``k`` holds deals ``k*chunk_size ..`` and is played by one call of the
+compiled kernel :func:`whist_sim.kernels.batch.play_batch` (single-threaded, GIL released) and
+written as ``out/chunk-<k>.parquet`` (:mod:`whist_sim.dataset`). Deal ``i`` depends only on
+``(seed, i)``, so the dataset (the chunks concatenated in order) is the same for any chunk size,
+thread count or cluster, and a chunk file is byte-for-byte the same whichever thread or worker
+wrote it.
+
+Chunks are handed out dynamically to an executor (:mod:`whist_sim.executors`): local threads by
+default, or a Dask cluster. Each task plays *and writes* its chunk and returns a small
+:class:`ChunkReceipt`; only a bounded number of chunks is in flight, so memory is bounded by a few
+chunks whatever ``deals`` is. On a cluster the workers therefore write to the output directory
+themselves, which must be on storage shared by the client and every worker (docs/CLUSTER.md).
+
+``out/manifest.json`` records the run: format, package version, the options that define the data
+(seed, deals, chunk_size, rules, bid and play policies per seat, store_dealt), the chunk count,
+the status (``running``, ``interrupted``, ``failed``, ``complete``), deal counts and timings per
+session.
+
+An interrupted run (Ctrl-C, a crash, a killed process) keeps every finished chunk; ``resume=True``
+checks the options against the manifest (refusing, naming the differences, if they differ),
+validates the chunk files present (readable with page checksums, right schema, rows and deal range),
+moves aside any corrupt one (``chunk-00003.parquet.corrupt``: user data is never deleted), and plays
+only the missing or invalid chunks.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .dataset import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MANIFEST_NAME,
+    TEMP_PREFIX,
+    DatasetError,
+    check_chunk,
+    chunk_bounds,
+    chunk_name,
+    chunk_table,
+    load_manifest,
+    n_chunks,
+    remove_temp_files,
+    write_chunk,
+    write_manifest,
+)
+from .executors import Executor, default_threads, make_executor
+from .rules import Rules
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CHUNK_SIZE = 250_000
+DEFAULT_POLICY = "heuristic"
+MAX_SEED = (1 << 64) - 1
+#: manifest keys that define the data; ``resume`` refuses if any differs
+IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt")
+
+
+class SimulationError(ValueError):
+    """Impossible simulation options, or an output directory that cannot take this run."""
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs to play and write any chunk of a run (picklable)."""
+
+    out: str  # absolute path of the output directory (shared by all workers on a cluster)
+    seed: int
+    deals: int
+    chunk_size: int
+    rules: Rules
+    bid: tuple[str, ...]
+    play: tuple[str, ...]
+    store_dealt: bool
+
+
+@dataclass(frozen=True)
+class ChunkReceipt:
+    """What a finished chunk task reports back: its place in the run, file size and timing."""
+
+    index: int
+    start: int  # first deal of the chunk
+    count: int  # deals in the chunk
+    file: str  # file name in the output directory
+    nbytes: int  # size of the written file
+    seconds: float  # wall time of play + write on the worker, seconds
+
+
+def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
+    """Play chunk ``index`` of the run ``task`` and write its Parquet file atomically.
+
+    A top-level function (so Dask can ship it to workers). Idempotent: running it twice writes the
+    same bytes to the same file name.
+    """
+    from .kernels.batch import play_batch
+
+    t0 = time.perf_counter()
+    start, count = chunk_bounds(index, task.deals, task.chunk_size)
+    arrays = play_batch(
+        task.seed, start, count, task.rules, task.bid, task.play, store_dealt=task.store_dealt
+    )
+    table = chunk_table(arrays, task.rules.players, task.store_dealt, index, start)
+    del arrays
+    name = chunk_name(index)
+    target = Path(task.out) / name
+    try:
+        nbytes = write_chunk(target, table)
+    except FileNotFoundError:
+        raise SimulationError(
+            f"cannot write {target} on host {os.uname().nodename}: the output directory must exist "
+            "on storage shared by the client and every worker (docs/CLUSTER.md)"
+        ) from None
+    return ChunkReceipt(index, start, count, name, nbytes, time.perf_counter() - t0)
+
+
+# --------------------------------------------------------------------------- option checks
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SimulationError(f"{name} must be a whole number, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        raise SimulationError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def known_policies(kind: str = "bid") -> tuple[str, ...]:
+    """Names of the built-in policies of ``kind`` (``"bid"`` or ``"play"``) the engine can play."""
+    from . import policies
+
+    return tuple(policies.policy_names(kind))
+
+
+def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
+    what = "bidding" if kind == "bid" else "play"
+    if value is None:
+        value = DEFAULT_POLICY
+    names = (value,) * players if isinstance(value, str) else tuple(value)
+    if len(names) != players:
+        raise SimulationError(
+            f"{what} policies name {len(names)} seat(s) ({','.join(map(str, names))}), but "
+            f"players={players} needs one per seat ({players})"
+        )
+    known = known_policies(kind)
+    for s, n in enumerate(names):
+        if not isinstance(n, str) or n not in known:
+            raise SimulationError(
+                f"unknown {what} policy {n!r} for seat {s}; known {what} policies: "
+                f"{', '.join(known)}"
+            )
+    return names
+
+
+def _identity(
+    seed: int,
+    deals: int,
+    chunk_size: int,
+    rules: Rules,
+    bid: tuple[str, ...],
+    play: tuple[str, ...],
+    store_dealt: bool,
+) -> dict[str, Any]:
+    return {
+        "seed": seed,
+        "deals": deals,
+        "chunk_size": chunk_size,
+        "rules": rules.to_dict(),
+        "bid": list(bid),
+        "play": list(play),
+        "store_dealt": store_dealt,
+    }
+
+
+def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    diffs = []
+    for key in IDENTITY_KEYS:
+        a, b = old.get(key), new[key]
+        if key == "rules" and isinstance(a, dict):
+            for k in sorted(set(a) | set(b)):
+                if a.get(k) != b.get(k):
+                    diffs.append(f"rules.{k}: run {a.get(k)!r}, now {b.get(k)!r}")
+        elif a != b:
+            diffs.append(f"{key}: run {a!r}, now {b!r}")
+    return diffs
+
+
+def _user_files(out: Path) -> list[str]:
+    return sorted(p.name for p in out.iterdir() if not p.name.startswith(TEMP_PREFIX))
+
+
+def _prepare_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, Any] | None:
+    """Check the output directory; return the existing manifest when resuming, else None."""
+    if out.exists() and not out.is_dir():
+        raise SimulationError(f"output {out} exists and is not a directory")
+    if not out.exists():
+        try:
+            out.mkdir(parents=True)
+        except OSError as e:
+            raise SimulationError(f"cannot create output directory {out}: {e}") from None
+        return None
+    files = _user_files(out)
+    if MANIFEST_NAME not in files:
+        if files:
+            shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
+            raise SimulationError(
+                f"output directory {out} is not empty and holds no whist-sim run "
+                f"(found {shown}); choose a new or empty directory"
+            )
+        return None
+    try:
+        manifest = load_manifest(out)
+    except DatasetError as e:
+        raise SimulationError(f"output directory {out}: {e}") from None
+    if not resume:
+        raise SimulationError(
+            f"output directory {out} already holds a whist-sim run (status: "
+            f"{manifest.get('status')}); pass --resume to finish it, or choose a new directory"
+        )
+    diffs = _differences(manifest, identity)
+    if diffs:
+        raise SimulationError(
+            f"cannot resume {out}: the options differ from the run's manifest:\n  "
+            + "\n  ".join(diffs)
+            + "\nrun with the run's options, or choose a new directory"
+        )
+    return manifest
+
+
+def _quarantine(path: Path) -> Path:
+    """Move a corrupt file aside as ``<name>.corrupt`` (``.corrupt.1``, ... if taken)."""
+    target = path.with_name(path.name + ".corrupt")
+    n = 0
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt.{n}")
+    os.replace(path, target)
+    return target
+
+
+def _scan_chunks(
+    out: Path, task: ChunkTask, total: int, threads: int
+) -> tuple[list[int], list[dict[str, str]]]:
+    """Validate a run's chunk files; return the indices still to play and what was moved aside."""
+
+    def check(index: int) -> tuple[int, str | None]:
+        start, count = chunk_bounds(index, task.deals, task.chunk_size)
+        reason = check_chunk(
+            out / chunk_name(index), index, start, count, task.rules.players, task.store_dealt
+        )
+        return index, reason
+
+    todo, moved = [], []
+    with ThreadPoolExecutor(max(1, threads)) as pool:
+        for index, reason in pool.map(check, range(total)):
+            if reason is None:
+                continue
+            todo.append(index)
+            if reason != "missing":
+                path = out / chunk_name(index)
+                dest = _quarantine(path)
+                log.warning("%s is invalid (%s): moved it to %s; playing it again", path, reason,
+                            dest.name)
+                moved.append({"file": path.name, "reason": reason, "moved_to": dest.name})
+    return todo, moved
+
+
+# --------------------------------------------------------------------------- the runner
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def simulate(
+    out: str | Path,
+    deals: int,
+    seed: int,
+    rules: Rules | None = None,
+    bid: str | Sequence[str] | None = None,
+    play: str | Sequence[str] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    threads: int | None = None,
+    resume: bool = False,
+    store_dealt: bool = False,
+    progress: bool = True,
+    *,
+    scheduler: str | None = None,
+    cluster: str | None = None,
+    executor: Executor | None = None,
+    on_chunk: Callable[[ChunkReceipt], None] | None = None,
+) -> dict[str, Any]:
+    """Simulate deals ``0 .. deals-1`` of run ``seed`` into the Parquet dataset directory ``out``.
+
+    Parameters
+    ----------
+    out: output directory; created if missing; must be new or empty unless ``resume``.
+    deals: number of deals (>= 1). Deal ``i`` uses the random stream ``(seed, i)``; its dealer is
+        ``i % rules.players``.
+    seed: run seed, 0 .. 2**64-1.
+    rules: rule options (default: the rule book, ``Rules()``).
+    bid: bidding strategy (auction calls, Frisch passes, contract) per seat, or one name for every
+        seat; default ``"heuristic"``. Names: :func:`known_policies`.
+    play: play policy per seat, or one name for all; default: the same as ``bid``.
+    chunk_size: deals per chunk file and per task (>= 1). Memory is a few chunks' results.
+    threads: local threads (default: every CPU); with ``cluster`` the threads per worker.
+    resume: finish the run already in ``out`` (same options required; missing or invalid chunks are
+        played, valid ones kept). On a new or empty directory it simply starts the run.
+    store_dealt: also store the hands as dealt (``dealt_s`` columns).
+    progress: show a tqdm progress bar (deals/s, ETA) on stderr.
+    scheduler: address of a running Dask scheduler to run the chunks on.
+    cluster: ``"local:N"`` to start a local Dask cluster of N worker processes for this run.
+    executor: an already started executor to use instead (the caller closes it).
+    on_chunk: called in the calling thread with each :class:`ChunkReceipt` as chunks finish.
+
+    Returns the manifest (also written to ``out/manifest.json``). On KeyboardInterrupt or an error
+    the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
+    exception propagates; ``resume=True`` finishes the run later.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise SimulationError(f"rules must be a Rules object, got {type(rules).__name__}")
+    deals = _check_int("deals", deals, 1)
+    seed = _check_int("seed", seed, 0, MAX_SEED)
+    chunk_size = _check_int("chunk size", chunk_size, 1)
+    if threads is not None:
+        _check_int("threads", threads, 1)
+    bid_t = _seat_policies("bid", bid, rules.players)
+    play_t = _seat_policies("play", bid_t if play is None else play, rules.players)
+    store_dealt = bool(store_dealt)
+    if executor is not None and (scheduler is not None or cluster is not None):
+        raise SimulationError("give an executor, or a scheduler / cluster, not both")
+
+    out = Path(out).expanduser().resolve()
+    identity = _identity(seed, deals, chunk_size, rules, bid_t, play_t, store_dealt)
+    previous = _prepare_dir(out, identity, resume)
+    total = n_chunks(deals, chunk_size)
+    task = ChunkTask(str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt)
+
+    remove_temp_files(out)
+    moved: list[dict[str, str]] = []
+    if previous is not None:
+        todo, moved = _scan_chunks(out, task, total, threads or default_threads())
+        manifest = dict(previous)
+    else:
+        todo = list(range(total))
+        manifest = {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            **identity,
+            "n_chunks": total,
+            "chunk_files": "chunk-{index:05d}.parquet",
+            "created": _now(),
+            "sessions": [],
+        }
+    done_chunks = total - len(todo)
+    done_deals = deals - sum(chunk_bounds(i, deals, chunk_size)[1] for i in todo)
+
+    own_executor = executor is None
+    session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0}
+    if moved:
+        session["moved_aside"] = moved
+    compute_s = 0.0
+
+    def save(status: str, error: str | None = None) -> dict[str, Any]:
+        session["wall_s"] = round(time.perf_counter() - t0, 3)
+        session["compute_s"] = round(compute_s, 3)
+        session["deals_per_s"] = round(session["deals"] / session["wall_s"], 1) if session[
+            "wall_s"
+        ] > 0 and session["deals"] else None
+        sessions = [*manifest.get("sessions", []), session]
+        wall = sum(s.get("wall_s", 0.0) for s in sessions)
+        ran = sum(s.get("deals", 0) for s in sessions)
+        m = {
+            **manifest,
+            "package_version": __version__,
+            "status": status,
+            "chunks_done": done_chunks,
+            "deals_done": done_deals,
+            "sessions": sessions,
+            "timings": {
+                "wall_s": round(wall, 3),
+                "compute_s": round(sum(s.get("compute_s", 0.0) for s in sessions), 3),
+                "deals_per_s": round(ran / wall, 1) if wall > 0 and ran else None,
+            },
+        }
+        if error:
+            m["error"] = error
+        else:
+            m.pop("error", None)
+        if status == "complete":
+            m["finished"] = _now()
+        write_manifest(out, m)
+        return m
+
+    t0 = time.perf_counter()
+    save("running")
+    if not todo:
+        return save("complete")
+
+    from tqdm.auto import tqdm
+
+    bar = tqdm(
+        total=deals,
+        initial=done_deals,
+        unit="deal",
+        unit_scale=True,
+        smoothing=0.05,
+        disable=not progress,
+        desc="simulate",
+        dynamic_ncols=True,
+    )
+    ex: Executor | None = executor
+    results = None
+    status, error = "complete", None
+    try:
+        if ex is None:
+            ex = make_executor(threads=threads, scheduler=scheduler, cluster=cluster)
+        session["executor"] = ex.description
+        results = ex.map_unordered(functools.partial(run_chunk, task), todo)
+        for _, receipt in results:
+            target = out / receipt.file
+            if not target.is_file() or target.stat().st_size != receipt.nbytes:
+                raise SimulationError(
+                    f"a worker wrote {receipt.file} but it is not in {out} as written: the output "
+                    "directory must be on storage shared by the client and every worker "
+                    "(docs/CLUSTER.md)"
+                )
+            done_chunks += 1
+            done_deals += receipt.count
+            session["chunks"] += 1
+            session["deals"] += receipt.count
+            compute_s += receipt.seconds
+            bar.update(receipt.count)
+            if on_chunk is not None:
+                on_chunk(receipt)
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    except BaseException as e:
+        status, error = "failed", f"{type(e).__name__}: {e}"
+        raise
+    finally:
+        bar.close()
+        try:
+            if results is not None:
+                results.close()  # cancels queued chunks; running local chunks finish and are kept
+            if own_executor and ex is not None:
+                ex.close()
+        finally:
+            final = save(status, error)
+    return final
+
+
+__all__ = [
+    "ChunkReceipt",
+    "ChunkTask",
+    "SimulationError",
+    "known_policies",
+    "run_chunk",
+    "simulate",
+]
