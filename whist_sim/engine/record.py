@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import (
-    SUIT_SYMBOLS,
-    SUITS,
     NotationError,
     card_str,
     cards_of,
@@ -38,7 +36,7 @@ from ..cards import (
 )
 from ..rules import FRISCH_CARDS, Rules, RulesError
 from .play import DealTrace
-from .state import PASS, DealState, IllegalAction, bid_code, call_str, strain_str
+from .state import DealState, IllegalAction, call_str, parse_call, strain_str
 
 REVOKE_MODES = ("reject", "penalize")
 REQUIRED_FIELDS = ("dealer", "hands", "calls")
@@ -48,40 +46,6 @@ INFO_FIELDS = ("seed", "deal", "policies", "removed_card", "comment")
 
 class RecordError(ValueError):
     """A record that is malformed or breaks a rule; the message starts with where."""
-
-
-# --------------------------------------------------------------------------- calls
-
-
-def parse_call(text: str) -> int:
-    """Call code of ``'pass'`` (0) or of a bid ``'5C'``, ``'7h'``, ``'9NT'``, ``'6♠'``.
-
-    Only the notation is checked here (a level of 1..99 and a strain); whether the bid is legal
-    at that point of the auction is the rules' business (:class:`DealState`).
-    """
-    if not isinstance(text, str):
-        raise NotationError(f"call {text!r}: expected text such as 'pass', '5C' or '9NT'")
-    t = text.strip()
-    if t.lower() == "pass":
-        return PASS
-    digits = ""
-    while len(digits) < len(t) and t[len(digits)].isdigit():
-        digits += t[len(digits)]
-    strain_text = t[len(digits) :].upper()
-    if not digits or not strain_text:
-        raise NotationError(f"call {text!r}: expected 'pass' or level then strain, e.g. 5C, 9NT")
-    if strain_text in ("NT", "N"):
-        strain = 4
-    elif strain_text in SUITS:
-        strain = SUITS.index(strain_text)
-    elif strain_text in SUIT_SYMBOLS:
-        strain = SUIT_SYMBOLS.index(strain_text)
-    else:
-        raise NotationError(f"call {text!r}: unknown strain {strain_text!r} (use C D H S NT)")
-    level = int(digits)
-    if not 1 <= level <= 99:
-        raise NotationError(f"call {text!r}: level {level} is not a number of tricks")
-    return bid_code(level, strain)
 
 
 # --------------------------------------------------------------------------- trace -> record

@@ -34,10 +34,15 @@ from ..cards import (
     NT,
     STRAINS,
     SUIT_MASKS,
+    SUIT_SYMBOLS,
     SUITS,
+    NotationError,
     card_str,
     cards_of,
     format_hand,
+    parse_card,
+    parse_deal,
+    parse_hand,
     rank_of,
     suit_of,
 )
@@ -82,6 +87,37 @@ def call_str(code: int) -> str:
 def strain_str(strain: int) -> str:
     """``'C'``, ``'D'``, ``'H'``, ``'S'`` or ``'NT'``."""
     return STRAINS[strain]
+
+
+def parse_call(text: str) -> int:
+    """Call code of ``'pass'`` (0) or of a bid ``'5C'``, ``'7h'``, ``'9NT'``, ``'6♠'``.
+
+    Only the notation is checked here (a level of 1..99 and a strain); whether the bid is legal
+    at that point of the auction is the rules' business (:class:`DealState`).
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"call {text!r}: expected text such as 'pass', '5C' or '9NT'")
+    t = text.strip()
+    if t.lower() == "pass":
+        return PASS
+    digits = ""
+    while len(digits) < len(t) and t[len(digits)].isdigit():
+        digits += t[len(digits)]
+    strain_text = t[len(digits) :].upper()
+    if not digits or not strain_text:
+        raise NotationError(f"call {text!r}: expected 'pass' or level then strain, e.g. 5C, 9NT")
+    if strain_text in ("NT", "N"):
+        strain = 4
+    elif strain_text in SUITS:
+        strain = SUITS.index(strain_text)
+    elif strain_text in SUIT_SYMBOLS:
+        strain = SUIT_SYMBOLS.index(strain_text)
+    else:
+        raise NotationError(f"call {text!r}: unknown strain {strain_text!r} (use C D H S NT)")
+    level = int(digits)
+    if not 1 <= level <= 99:
+        raise NotationError(f"call {text!r}: level {level} is not a number of tricks")
+    return bid_code(level, strain)
 
 
 # --------------------------------------------------------------------------- dealing
@@ -201,6 +237,47 @@ class DealState:
         """A fresh deal: the hands are dealt from ``rng`` as docs/ENGINE.md §3 step 1."""
         hands, removed = deal_hands(rules, rng)
         return cls(rules, dealer, hands, removed)
+
+    @classmethod
+    def from_text(
+        cls, hands: str | Sequence[str], dealer: int = 0, rules: Rules | None = None
+    ) -> DealState:
+        """A deal from hands in RULES §9 notation: a deal string ``'0:h0 h1 h2 h3'`` or one hand
+        string per seat (PBN ``'AKQ2.K3.QJ54.872'`` or ``'S:AKQ2 H:K3 D:QJ54 C:872'``)."""
+        rules = Rules() if rules is None else rules
+        if isinstance(hands, str):
+            masks = parse_deal(hands, players=rules.players, size=rules.hand_size)
+        else:
+            masks = [parse_hand(h, size=rules.hand_size) for h in hands]
+        return cls(rules, dealer, masks)
+
+    def apply_text(self, *actions: str | int) -> DealState:
+        """Apply actions written as text, in order: calls (``'pass'``, ``'5S'``), Frisch passes
+        (``'2C 3C 4C'``), contracts (``7`` or ``'7'``) and cards (``'AS'``). Returns ``self``.
+
+        Raises :class:`IllegalAction` (or :class:`NotationError` for unreadable text).
+        """
+        for a in actions:
+            if isinstance(a, int) and not isinstance(a, bool):
+                self.apply(a)
+            elif self.phase == "auction":
+                self.apply(parse_call(a))
+            elif self.phase == "frisch":
+                mask = 0
+                for tok in a.replace(",", " ").split():
+                    mask |= 1 << parse_card(tok)
+                self.apply(mask)
+            elif self.phase == "contracts":
+                try:
+                    n = int(a)
+                except ValueError:
+                    raise NotationError(f"contract {a!r}: expected a number of tricks") from None
+                self.apply(n)
+            elif self.phase == "play":
+                self.apply(parse_card(a))
+            else:
+                self.apply(0)  # raises: the deal is over
+        return self
 
     def clone(self) -> DealState:
         """An independent copy (for bots that look ahead)."""
@@ -592,6 +669,7 @@ __all__ = [
     "call_level",
     "call_str",
     "call_strain",
+    "parse_call",
     "deal_hands",
     "shuffled_deck",
     "strain_str",
