@@ -1,0 +1,113 @@
+"""RULES.md §8 — three-player variants: the three decks, the trick count, hook and over/under."""
+
+import pytest
+
+from whist_sim import Rules
+from whist_sim.cards import cards_of
+from whist_sim.engine import DealState, IllegalAction, play_deal
+from whist_sim.engine.state import deal_hands
+from whist_sim.rng import DealRng
+
+DECKS = {"no_suit": (39, 13), "no_low": (36, 12), "one_random": (51, 17)}
+
+
+@pytest.mark.parametrize("deck", sorted(DECKS))
+def test_deck_sizes_and_hand_sizes(deck):
+    # §8: no_suit 39 cards, 13 each; no_low 36, 12 each; one_random 51, 17 each
+    rules = Rules(players=3, three_player_deck=deck)
+    n_cards, hand = DECKS[deck]
+    for i in range(5):
+        hands, removed = deal_hands(rules, DealRng(9, i))
+        assert len(hands) == 3 and all(h.bit_count() == hand for h in hands)
+        union = hands[0] | hands[1] | hands[2]
+        assert union.bit_count() == n_cards
+        assert rules.n_tricks == hand
+        if deck == "no_suit":
+            assert union & 0x1FFF == 0  # ENGINE §3: the clubs are removed
+        if deck == "no_low":
+            assert all(c % 13 >= 4 for c in cards_of(union))  # no 2, 3, 4, 5
+        if deck == "one_random":
+            assert 0 <= removed < 52 and cards_of(((1 << 52) - 1) & ~union) == [removed]
+        else:
+            assert removed == -1
+
+
+def test_one_random_removes_a_different_card_per_deal():
+    # §8: one random card removed each deal
+    rules = Rules(players=3, three_player_deck="one_random")
+    removed = {deal_hands(rules, DealRng(1, i))[1] for i in range(40)}
+    assert len(removed) > 10
+
+
+@pytest.mark.parametrize("deck", sorted(DECKS))
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_full_three_player_deals(deck, policy):
+    # §8: other rules as above: tricks sum to the trick count, the hook uses the trick count
+    rules = Rules(players=3, three_player_deck=deck)
+    n = rules.n_tricks
+    played = 0
+    for i in range(25):
+        t = play_deal(5, i, rules, policies=(policy,) * 3)
+        assert t.dealer == i % 3
+        if t.thrown_in:
+            continue
+        played += 1
+        assert len(t.plays) == 3 * n and len(set(t.plays)) == 3 * n
+        assert sum(t.tricks) == n
+        assert sum(t.contracts) != n  # the last bidder may not make the sum the trick count
+        assert t.over == (sum(t.contracts) > n)
+        assert t.contracts[t.declarer] >= t.level and t.level <= n
+    assert played
+
+
+def test_auction_and_contracts_go_up_to_the_trick_count():
+    # §8 with §2/§4: n and contracts run up to the number of tricks (17 with one_random)
+    rules = Rules(players=3, three_player_deck="one_random")
+    s = DealState.deal(rules, DealRng(2, 0), dealer=0)
+    assert s.legal_actions()[-1] == 5 * 17 + 4  # 17NT
+    s.apply_text("17NT", "pass", "pass")
+    assert s.legal_actions() == [17]  # the declarer must bid at least his level
+    s.apply(17)
+    assert s.legal_actions() == list(range(18))
+    s.apply(0)
+    assert 0 not in s.legal_actions()  # 17 + 0 + 0 = 17 is the trick count: hooked
+    with pytest.raises(IllegalAction, match="sum to 17"):
+        s.apply(0)
+
+
+def test_auction_ends_after_two_passes_and_frisch_after_three():
+    # §8: other rules as above, for three players: a bid then the two others pass; all three
+    # pass for a Frisch (ENGINE §3: P - 1 passes, P passes)
+    rules = Rules(players=3)
+    s = DealState.deal(rules, DealRng(3, 0), dealer=2)
+    s.apply_text("pass", "pass", "pass")
+    assert s.phase == "frisch"
+    for _ in range(3):
+        s.apply(s.legal_actions()[0])
+    s.apply_text("6S", "pass", "pass")
+    assert s.phase == "contracts" and s.declarer == 0
+
+
+def test_frisch_right_with_three_players_is_offset_two():
+    # §3 with §8: 'right' is the seat before, (s + 2) % 3; 'across' needs four players
+    rules = Rules(players=3, frisch_directions="right,left,right")
+    s = DealState.deal(rules, DealRng(3, 1), dealer=0)
+    s.apply_text("pass", "pass", "pass")
+    before, laid = s.hands, {}
+    for _ in range(3):
+        laid[s.to_move] = s.legal_actions()[-1]
+        s.apply(laid[s.to_move])
+    for seat in range(3):
+        assert s.hand(seat) == (before[seat] & ~laid[seat]) | laid[(seat + 1) % 3]
+    from whist_sim import RulesError
+
+    with pytest.raises(RulesError, match="across"):
+        Rules(players=3, frisch_directions="left,across,left")
+
+
+def test_three_player_hands_must_come_from_the_deck():
+    # §8/§9: a club in a no_suit deal is refused with a clear message
+    rules = Rules(players=3)
+    with pytest.raises(ValueError, match="not in this deck"):
+        DealState.from_text(["AKQJT98765432...", "-.AKQJT98765432..", "..AKQJT9876543.2"],
+                            rules=rules)
