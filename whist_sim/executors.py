@@ -36,6 +36,7 @@ R = TypeVar("R")
 
 IN_FLIGHT_PER_SLOT = 2  # tasks submitted ahead per parallel slot: enough to keep slots busy
 WORKER_WAIT_S = 60.0  # how long to wait for a first worker on a scheduler
+CONNECT_TIMEOUT_S = 15  # how long to try to reach a scheduler
 
 
 class ExecutorError(RuntimeError):
@@ -136,6 +137,8 @@ class DaskExecutor(Executor):
       :meth:`close`;
     * ``client``: an existing :class:`distributed.Client` (not closed by :meth:`close`).
 
+    ``workers`` (addresses) restricts the tasks to those workers.
+
     Task functions and items must be picklable and importable on the workers (top-level functions of
     an installed package, not of a test module or ``__main__``).
     """
@@ -147,6 +150,7 @@ class DaskExecutor(Executor):
         threads_per_worker: int = 1,
         client: Any = None,
         worker_wait_s: float = WORKER_WAIT_S,
+        workers: list[str] | None = None,
     ):
         given = [x is not None for x in (scheduler, local_workers, client)]
         if sum(given) != 1:
@@ -157,6 +161,7 @@ class DaskExecutor(Executor):
             raise ExecutorError("Dask runs need the 'distributed' package") from None
         self._cluster = None
         self._own_client = client is None
+        self.workers = list(workers) if workers is not None else None
         if client is not None:
             self.client = client
             self.description = f"dask:{client.scheduler.address}"
@@ -178,7 +183,7 @@ class DaskExecutor(Executor):
             self.description = f"dask-local:{local_workers}x{threads_per_worker}"
         else:
             try:
-                self.client = distributed.Client(scheduler, timeout=f"{int(worker_wait_s)}s")
+                self.client = distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
             except (OSError, TimeoutError, ValueError) as e:
                 raise ExecutorError(
                     f"cannot connect to the Dask scheduler at {scheduler}: {e}"
@@ -194,7 +199,10 @@ class DaskExecutor(Executor):
             ) from None
 
     def slots(self) -> int:
-        return max(1, sum(self.client.nthreads().values()))
+        nthreads = self.client.nthreads()
+        if self.workers is not None:
+            nthreads = {w: n for w, n in nthreads.items() if w in self.workers}
+        return max(1, sum(nthreads.values()))
 
     def worker_pids(self) -> dict[str, int]:
         """Process id of every worker, by worker address (for tests and diagnostics)."""
@@ -216,7 +224,9 @@ class DaskExecutor(Executor):
                     item = next(it)
                 except StopIteration:
                     return
-                fut = self.client.submit(fn, item, key=f"{prefix}-{item}", pure=False)
+                fut = self.client.submit(
+                    fn, item, key=f"{prefix}-{item}", pure=False, workers=self.workers
+                )
                 pending[fut] = item
                 ac.add(fut)
 
@@ -254,6 +264,28 @@ def parse_cluster(spec: str) -> int:
     return int(m.group(1))
 
 
+def check_executor_options(
+    threads: int | None = None, scheduler: str | None = None, cluster: str | None = None
+) -> None:
+    """Raise :class:`ExecutorError` for options :func:`make_executor` would refuse (cheap check)."""
+    if scheduler is not None and cluster is not None:
+        raise ExecutorError("give either a scheduler address or a local cluster, not both")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise ExecutorError(f"threads must be a whole number >= 1, got {threads!r}")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ExecutorError(f"scheduler address must be text like tcp://host:8786, got "
+                                f"{scheduler!r}")
+        if threads is not None:
+            raise ExecutorError(
+                "threads cannot be set for a running scheduler: its workers set their own threads "
+                "(dask worker --nthreads)"
+            )
+    if cluster is not None:
+        parse_cluster(cluster)
+
+
 def make_executor(
     threads: int | None = None, scheduler: str | None = None, cluster: str | None = None
 ) -> Executor:
@@ -265,14 +297,8 @@ def make_executor(
     * ``scheduler=ADDRESS``: a running Dask scheduler (``threads`` must not be given: workers set
       their own with ``dask worker --nthreads``).
     """
-    if scheduler is not None and cluster is not None:
-        raise ExecutorError("give either a scheduler address or a local cluster, not both")
+    check_executor_options(threads, scheduler, cluster)
     if scheduler is not None:
-        if threads is not None:
-            raise ExecutorError(
-                "threads cannot be set for a running scheduler: its workers set their own threads "
-                "(dask worker --nthreads)"
-            )
         return DaskExecutor(scheduler=scheduler)
     if cluster is not None:
         n = parse_cluster(cluster)

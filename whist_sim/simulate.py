@@ -39,6 +39,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tqdm.auto import tqdm
+
 from . import __version__
 from .dataset import (
     FORMAT_NAME,
@@ -56,7 +58,7 @@ from .dataset import (
     write_chunk,
     write_manifest,
 )
-from .executors import Executor, default_threads, make_executor
+from .executors import Executor, check_executor_options, default_threads, make_executor
 from .rules import Rules
 
 log = logging.getLogger(__name__)
@@ -201,15 +203,11 @@ def _user_files(out: Path) -> list[str]:
     return sorted(p.name for p in out.iterdir() if not p.name.startswith(TEMP_PREFIX))
 
 
-def _prepare_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, Any] | None:
+def _check_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, Any] | None:
     """Check the output directory; return the existing manifest when resuming, else None."""
     if out.exists() and not out.is_dir():
         raise SimulationError(f"output {out} exists and is not a directory")
     if not out.exists():
-        try:
-            out.mkdir(parents=True)
-        except OSError as e:
-            raise SimulationError(f"cannot create output directory {out}: {e}") from None
         return None
     files = _user_files(out)
     if MANIFEST_NAME not in files:
@@ -342,17 +340,19 @@ def simulate(
     store_dealt = bool(store_dealt)
     if executor is not None and (scheduler is not None or cluster is not None):
         raise SimulationError("give an executor, or a scheduler / cluster, not both")
+    check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
 
     out = Path(out).expanduser().resolve()
     identity = _identity(seed, deals, chunk_size, rules, bid_t, play_t, store_dealt)
-    previous = _prepare_dir(out, identity, resume)
+    previous = _check_dir(out, identity, resume)
     total = n_chunks(deals, chunk_size)
     task = ChunkTask(str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt)
 
-    remove_temp_files(out)
-    moved: list[dict[str, str]] = []
+    session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0}
     if previous is not None:
         todo, moved = _scan_chunks(out, task, total, threads or default_threads())
+        if moved:
+            session["moved_aside"] = moved
         manifest = dict(previous)
     else:
         todo = list(range(total))
@@ -365,87 +365,50 @@ def simulate(
             "created": _now(),
             "sessions": [],
         }
-    done_chunks = total - len(todo)
-    done_deals = deals - sum(chunk_bounds(i, deals, chunk_size)[1] for i in todo)
-
-    own_executor = executor is None
-    session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0}
-    if moved:
-        session["moved_aside"] = moved
-    compute_s = 0.0
+    progress_state = {
+        "chunks_done": total - len(todo),
+        "deals_done": deals - sum(chunk_bounds(i, deals, chunk_size)[1] for i in todo),
+    }
+    t0 = time.perf_counter()
 
     def save(status: str, error: str | None = None) -> dict[str, Any]:
-        session["wall_s"] = round(time.perf_counter() - t0, 3)
-        session["compute_s"] = round(compute_s, 3)
-        session["deals_per_s"] = round(session["deals"] / session["wall_s"], 1) if session[
-            "wall_s"
-        ] > 0 and session["deals"] else None
-        sessions = [*manifest.get("sessions", []), session]
-        wall = sum(s.get("wall_s", 0.0) for s in sessions)
-        ran = sum(s.get("deals", 0) for s in sessions)
-        m = {
-            **manifest,
-            "package_version": __version__,
-            "status": status,
-            "chunks_done": done_chunks,
-            "deals_done": done_deals,
-            "sessions": sessions,
-            "timings": {
-                "wall_s": round(wall, 3),
-                "compute_s": round(sum(s.get("compute_s", 0.0) for s in sessions), 3),
-                "deals_per_s": round(ran / wall, 1) if wall > 0 and ran else None,
-            },
-        }
-        if error:
-            m["error"] = error
-        else:
-            m.pop("error", None)
-        if status == "complete":
-            m["finished"] = _now()
+        wall = time.perf_counter() - t0
+        session["wall_s"] = round(wall, 3)
+        session["compute_s"] = round(session.get("compute_s", 0.0), 3)
+        session["deals_per_s"] = round(session["deals"] / wall, 1) if session["deals"] else None
+        m = _finish_manifest(manifest, session, status, error, **progress_state)
         write_manifest(out, m)
         return m
 
-    t0 = time.perf_counter()
-    save("running")
-    if not todo:
-        return save("complete")
-
-    from tqdm.auto import tqdm
-
-    bar = tqdm(
-        total=deals,
-        initial=done_deals,
-        unit="deal",
-        unit_scale=True,
-        smoothing=0.05,
-        disable=not progress,
-        desc="simulate",
-        dynamic_ncols=True,
-    )
-    ex: Executor | None = executor
+    # Start the executor before writing anything: a cluster that cannot start leaves no trace.
+    ex = executor
+    if todo and ex is None:
+        ex = make_executor(threads=threads, scheduler=scheduler, cluster=cluster)
+    own_executor = executor is None
     results = None
     status, error = "complete", None
+    bar = None
     try:
-        if ex is None:
-            ex = make_executor(threads=threads, scheduler=scheduler, cluster=cluster)
-        session["executor"] = ex.description
-        results = ex.map_unordered(functools.partial(run_chunk, task), todo)
-        for _, receipt in results:
-            target = out / receipt.file
-            if not target.is_file() or target.stat().st_size != receipt.nbytes:
-                raise SimulationError(
-                    f"a worker wrote {receipt.file} but it is not in {out} as written: the output "
-                    "directory must be on storage shared by the client and every worker "
-                    "(docs/CLUSTER.md)"
-                )
-            done_chunks += 1
-            done_deals += receipt.count
-            session["chunks"] += 1
-            session["deals"] += receipt.count
-            compute_s += receipt.seconds
-            bar.update(receipt.count)
-            if on_chunk is not None:
-                on_chunk(receipt)
+        _make_dir(out)
+        remove_temp_files(out)
+        save("running")
+        if todo:
+            session["executor"] = ex.description
+            bar = tqdm(
+                total=deals, initial=progress_state["deals_done"], unit="deal", unit_scale=True,
+                smoothing=0.05, disable=not progress, desc="simulate", dynamic_ncols=True,
+            )
+            results = ex.map_unordered(functools.partial(run_chunk, task), todo)
+            for _, receipt in results:
+                _check_receipt(out, receipt)
+                progress_state["chunks_done"] += 1
+                progress_state["deals_done"] += receipt.count
+                session["chunks"] += 1
+                session["deals"] += receipt.count
+                session["compute_s"] = session.get("compute_s", 0.0) + receipt.seconds
+                bar.update(receipt.count)
+                if on_chunk is not None:
+                    on_chunk(receipt)
     except KeyboardInterrupt:
         status = "interrupted"
         raise
@@ -453,15 +416,69 @@ def simulate(
         status, error = "failed", f"{type(e).__name__}: {e}"
         raise
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         try:
             if results is not None:
                 results.close()  # cancels queued chunks; running local chunks finish and are kept
             if own_executor and ex is not None:
                 ex.close()
         finally:
-            final = save(status, error)
+            if out.is_dir() and (out / MANIFEST_NAME).exists():
+                if status == "complete":
+                    remove_temp_files(out)  # leftovers of attempts on workers that died
+                final = save(status, error)
     return final
+
+
+def _check_receipt(out: Path, receipt: ChunkReceipt) -> None:
+    """The chunk a task reports must be in ``out`` as written (catches unshared cluster storage)."""
+    target = out / receipt.file
+    if not target.is_file() or target.stat().st_size != receipt.nbytes:
+        raise SimulationError(
+            f"a worker wrote {receipt.file} but it is not in {out} as written: the output "
+            "directory must be on storage shared by the client and every worker (docs/CLUSTER.md)"
+        )
+
+
+def _make_dir(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimulationError(f"cannot create output directory {out}: {e}") from None
+
+
+def _finish_manifest(
+    manifest: dict[str, Any],
+    session: dict[str, Any],
+    status: str,
+    error: str | None,
+    chunks_done: int,
+    deals_done: int,
+) -> dict[str, Any]:
+    """The manifest after this session: counts, status and timings summed over all sessions."""
+    sessions = [*manifest.get("sessions", []), dict(session)]
+    wall = sum(s.get("wall_s", 0.0) for s in sessions)
+    ran = sum(s.get("deals", 0) for s in sessions)
+    m = {
+        **manifest,
+        "package_version": __version__,
+        "status": status,
+        "chunks_done": chunks_done,
+        "deals_done": deals_done,
+        "sessions": sessions,
+        "timings": {
+            "wall_s": round(wall, 3),
+            "compute_s": round(sum(s.get("compute_s", 0.0) for s in sessions), 3),
+            "deals_per_s": round(ran / wall, 1) if wall > 0 and ran else None,
+        },
+    }
+    m.pop("error", None)
+    if error:
+        m["error"] = error
+    if status == "complete":
+        m["finished"] = _now()
+    return m
 
 
 __all__ = [
