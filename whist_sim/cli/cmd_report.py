@@ -1,0 +1,71 @@
+"""``whist-sim report``: tables and charts of a simulation dataset (Markdown, CSV, PNG, HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..dataset import DatasetError
+from ..reports import ReportError, build_report, parse_formats, summary, tally_dataset, write_report
+from ..reports.render import FORMATS, markdown_table
+
+
+def _formats(ctx, param, value: str) -> tuple[str, ...]:
+    try:
+        return parse_formats(value)
+    except ReportError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+@click.command("report")
+@click.argument("data", type=click.Path(file_okay=False))
+@click.option(
+    "--out", "out", type=click.Path(file_okay=False), default=None,
+    help="report directory [default: DATA/report]",
+)
+@click.option(
+    "--format", "formats", default=",".join(FORMATS), show_default=True, callback=_formats,
+    help="comma-separated output formats: md, csv, png, html",
+)
+@click.option("--title", default=None, help="report title [default: whist-sim report: DATA]")
+@click.option("--dpi", type=click.IntRange(50, 300), default=100, show_default=True,
+              help="resolution of the PNG charts (dots per inch)")
+@click.option("--partial", is_flag=True, help="report on the finished chunks of an unfinished run")
+@click.option("--progress/--no-progress", default=True, help="show a progress bar over chunks")
+def command(
+    data: str,
+    out: str | None,
+    formats: tuple[str, ...],
+    title: str | None,
+    dpi: int,
+    partial: bool,
+    progress: bool,
+) -> None:
+    """Report on the simulation dataset in DATA (a directory written by `whist-sim simulate`).
+
+    Reads the dataset one chunk file at a time and only the columns it needs, so runs larger than
+    memory work. Writes report.md, tables/*.csv, charts/*.png and a self-contained report.html
+    into --out, and prints the headline numbers.
+    """
+    out_dir = Path(out) if out is not None else Path(data) / "report"
+    try:
+        tally = tally_dataset(data, partial=partial, progress=progress)
+        if tally.n_deals == 0:
+            raise click.ClickException(f"{data}: the dataset has no finished chunk to report on")
+        report = build_report(
+            tally,
+            title=title or f"whist-sim report: {data}",
+            source=data,
+            command=f"whist-sim report {data}"
+            + (f" --out {out}" if out else "")
+            + f" --format {','.join(formats)}",
+        )
+        written = write_report(report, out_dir, formats, dpi=dpi)
+    except (DatasetError, ReportError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(markdown_table(summary(tally), tally.players))
+    click.echo(f"\nwrote {len(written)} files to {out_dir}")
+    for p in written:
+        if p.suffix in (".md", ".html"):
+            click.echo(f"  {p}")

@@ -1,0 +1,97 @@
+"""Reports on simulation datasets: tables (pure pandas), charts and renderers.
+
+Tables are pure functions of a result DataFrame (what :func:`whist_sim.load` returns) or of a
+:class:`Tally`, the additive counts of a dataset that :func:`tally_dataset` accumulates one chunk
+file at a time (so datasets larger than memory work)::
+
+    import whist_sim
+    from whist_sim import reports
+
+    df = whist_sim.load("data/default")
+    reports.contract_success(df, by="position")      # n, made, rate, ci_low, ci_high
+
+    t = reports.tally_dataset("data/default")        # streamed; same tables, any size
+    reports.zero_value_by_hcp(t)
+
+Renderers are separate: :func:`build_report` assembles the tables and charts of a full report,
+:func:`write_report` writes it as Markdown, CSV, PNG and a self-contained HTML page. See
+docs/REPORTS.md.
+"""
+
+from .render import (
+    FORMATS,
+    html_table,
+    markdown_table,
+    parse_formats,
+    render_html,
+    render_markdown,
+    table_cells,
+    write_report,
+)
+from .report import ChartItem, Report, Section, TableItem, build_report, provenance
+from .tables import (
+    DEFAULT_HCP_BANDS,
+    GROUP_KEYS,
+    bid_sum_distribution,
+    calibration_error,
+    contract_success,
+    contract_vs_tricks,
+    failed_zero_outcomes,
+    frisch_distribution,
+    frisch_effect,
+    hooked_cost,
+    level_distribution,
+    misses_per_deal,
+    over_under,
+    score_distribution,
+    score_summary,
+    strain_distribution,
+    summary,
+    zero_bids,
+    zero_success,
+    zero_value_by_hcp,
+)
+from .tally import ReportError, Tally, as_tally, hcp, needed_columns, tally_dataset
+
+__all__ = [
+    "FORMATS",
+    "ChartItem",
+    "Report",
+    "Section",
+    "TableItem",
+    "build_report",
+    "html_table",
+    "markdown_table",
+    "parse_formats",
+    "provenance",
+    "render_html",
+    "render_markdown",
+    "table_cells",
+    "write_report",
+    "DEFAULT_HCP_BANDS",
+    "GROUP_KEYS",
+    "ReportError",
+    "Tally",
+    "as_tally",
+    "bid_sum_distribution",
+    "calibration_error",
+    "contract_success",
+    "contract_vs_tricks",
+    "failed_zero_outcomes",
+    "frisch_distribution",
+    "frisch_effect",
+    "hcp",
+    "hooked_cost",
+    "level_distribution",
+    "misses_per_deal",
+    "needed_columns",
+    "over_under",
+    "score_distribution",
+    "score_summary",
+    "strain_distribution",
+    "summary",
+    "tally_dataset",
+    "zero_bids",
+    "zero_success",
+    "zero_value_by_hcp",
+]

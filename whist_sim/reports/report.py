@@ -1,0 +1,241 @@
+"""The full report of a dataset: which tables and charts, in which sections, with what provenance.
+
+:func:`build_report` is pure (a tally in, a :class:`Report` value out: tables as DataFrames and
+charts as functions that draw a figure); :mod:`whist_sim.reports.render` writes it out as
+Markdown, CSV, PNG and HTML (:func:`write_report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .. import __version__
+from ..rules import Rules, RulesError
+from . import charts, tables
+from .labels import position_label
+from .tally import Tally, as_tally
+
+
+@dataclass(frozen=True)
+class TableItem:
+    """One table of a report: ``name`` is its file stem (``<name>.csv``)."""
+
+    name: str
+    title: str
+    data: pd.DataFrame
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ChartItem:
+    """One chart of a report: ``draw()`` returns a new figure; ``name`` is its file stem."""
+
+    name: str
+    title: str
+    draw: Callable[[], Figure]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    text: str
+    items: tuple[TableItem | ChartItem, ...]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report: title, provenance (``meta``: label -> text), sections, the player count."""
+
+    title: str
+    meta: dict[str, str]
+    sections: tuple[Section, ...]
+    players: int = 4
+    n_tricks: int = 13
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def tables(self) -> list[TableItem]:
+        return [i for s in self.sections for i in s.items if isinstance(i, TableItem)]
+
+    def charts(self) -> list[ChartItem]:
+        return [i for s in self.sections for i in s.items if isinstance(i, ChartItem)]
+
+
+def _rules_text(manifest: Mapping[str, Any] | None) -> str:
+    if not manifest or not isinstance(manifest.get("rules"), Mapping):
+        return "unknown"
+    try:
+        return str(Rules.from_dict(dict(manifest["rules"])))
+    except (RulesError, TypeError):
+        return "invalid rules in manifest"
+
+
+def provenance(
+    t: Tally,
+    source: str | None = None,
+    command: str | None = None,
+    extra: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The lines that say where a report comes from: run options, versions, command, ``extra``."""
+    m = t.manifest or {}
+    meta: dict[str, str] = {}
+    if source:
+        meta["dataset"] = source
+    if command:
+        meta["command"] = command
+    for key, label in (("deals", "deals in run"), ("seed", "seed")):
+        if key in m:
+            meta[label] = f"{m[key]:,}" if key == "deals" else str(m[key])
+    if m.get("status") and m.get("status") != "complete":
+        meta["run status"] = f"{m['status']} (a partial run: only its finished chunks are counted)"
+    meta["deals reported"] = f"{t.n_deals:,}"
+    meta["rules"] = _rules_text(m)
+    meta["policies by seat"] = ", ".join(f"{s}: {p}" for s, p in enumerate(t.policies))
+    ver = m.get("package_version") or m.get("version")
+    if ver:
+        meta["simulated with"] = f"whist-sim {ver}"
+    meta["reported with"] = f"whist-sim {__version__}"
+    meta.update(extra or {})
+    return meta
+
+
+def build_report(
+    data: pd.DataFrame | Tally,
+    title: str = "whist-sim report",
+    source: str | None = None,
+    command: str | None = None,
+    extra_meta: Mapping[str, str] | None = None,
+) -> Report:
+    """Assemble every table and chart of the standard report from a DataFrame or a tally.
+
+    ``source`` (the dataset as the user named it), ``command`` (the command line that made the
+    report) and ``extra_meta`` (more label -> text lines) go into the provenance lines; pass
+    relative paths.
+    """
+    t = as_tally(data)
+    P, N = t.players, t.n_tricks
+    T = tables
+
+    success_contract = T.contract_success(t, "contract")
+    success_over_pos = T.contract_success(t, ["over", "position"])
+    score_pos = T.score_summary(t, "position")
+    score_dist = T.score_distribution(t, "contract")
+    bid_sums = T.bid_sum_distribution(t)
+    zero_hcp = T.zero_value_by_hcp(t)
+    heat = T.contract_vs_tricks(t)
+    fr_effect = T.frisch_effect(t)
+
+    headline = Section(
+        "Headline numbers",
+        "Rates are fractions of the observations in `n` (players or deals) with 95 % confidence "
+        "intervals (Wilson for rates, Student t for means). Scores are game points (RULES §6).",
+        (TableItem("summary", "Headline numbers", T.summary(t)),),
+    )
+    success = Section(
+        "Contract success",
+        "A contract is made when the player takes exactly the tricks he bid (RULES §6). Bidding "
+        f"position: 1st = the declarer, who bids first, .. {P}th = the last bidder, who is "
+        "'hooked' (his contract may not make the sum equal the tricks in the deal, RULES §4). "
+        "Counted over played deals, one entry per player.",
+        (
+            TableItem("success_by_contract", "Success rate by contract", success_contract),
+            ChartItem("success_by_contract", "Success rate by contract",
+                      lambda: charts.success_by_contract(success_contract)),
+            TableItem("success_by_position", "Success rate by bidding position",
+                      T.contract_success(t, "position")),
+            TableItem("success_by_trump", "Success rate by trump strain",
+                      T.contract_success(t, "trump")),
+            TableItem("success_by_role", "Declarer vs. others", T.contract_success(t, "role")),
+            TableItem("declarer_success_by_trump", "Declarer's success by trump strain",
+                      T.contract_success(t, ["role", "trump"]).xs("declarer", level="role")),
+            TableItem("score_by_seat", "Mean score per deal by seat", T.score_summary(t, "seat"),
+                      "points per played deal"),
+            TableItem("score_by_position", "Mean score per deal by bidding position", score_pos,
+                      "points per played deal"),
+            ChartItem("score_by_position", "Mean score by bidding position",
+                      lambda: charts.score_by_position(score_pos, P)),
+            TableItem("score_distribution", "Score distribution by contract", score_dist,
+                      "points; quantiles are scores that occurred"),
+            ChartItem("score_distribution", "Score distribution by contract",
+                      lambda: charts.score_distribution(score_dist)),
+        ),
+    )
+    overunder = Section(
+        "Over and under deals",
+        f"A deal is *over* when the contracts sum to more than {N} tricks and *under* when they "
+        f"sum to less; {N} itself is impossible (RULES §4). Shares are of played deals.",
+        (
+            TableItem("over_under", "Over vs. under deals", T.over_under(t)),
+            TableItem("bid_sum", "Distribution of the sum of contracts", bid_sums),
+            ChartItem("bid_sum", "Sum of contracts per deal",
+                      lambda: charts.bid_sum_histogram(bid_sums, N)),
+            TableItem("success_by_over_position", "Success by bidding position, under vs. over",
+                      success_over_pos),
+            ChartItem("success_by_over_position", "Success by position, under vs. over",
+                      lambda: charts.over_under_by_position(success_over_pos, P)),
+            TableItem("misses_per_deal", "Players missing their contract per deal",
+                      T.misses_per_deal(t), "share of the deals of that kind"),
+            TableItem("hooked_cost", "The cost of being the last (hooked) bidder",
+                      T.hooked_cost(t),
+                      f"hooked = the {position_label(P - 1, P).split()[0]} (last) bidder; others "
+                      "= the non-declarers before him; cost = mean score of the others minus "
+                      "the hooked bidder's, in points per deal"),
+        ),
+    )
+    zeros = Section(
+        "Zero bids",
+        "Zero contracts among non-declarers (the declarer's contract is at least his auction "
+        "level). A zero is made with no trick at all; it scores +50 under and +25 over by default, "
+        "a failed zero -50 for the first trick and +10 back for each further trick (RULES §6). "
+        "HCP: A=4 K=3 Q=2 J=1 of the hand at the start of play.",
+        (
+            TableItem("zero_bids_by_position", "How often zero is bid, by over/under and position",
+                      T.zero_bids(t, ["over", "position"])),
+            TableItem("zero_success", "Zero bids made, under vs. over", T.zero_success(t, "over")),
+            TableItem("zero_value_by_hcp", "Zero vs. non-zero bids on comparable hands",
+                      zero_hcp, "mean score per deal (points) by HCP band"),
+            ChartItem("zero_value_by_hcp", "Zero-bid value by HCP band",
+                      lambda: charts.zero_value_by_hcp(zero_hcp)),
+            TableItem("failed_zeros", "Failed zero bids: tricks taken", T.failed_zero_outcomes(t)),
+        ),
+    )
+    auction = Section(
+        "Auction and Frisch",
+        "The winning bid's strain and level (RULES §2); Frisch = all four passed, three cards "
+        "passed and a new auction with a higher minimum (RULES §3). After a third Frisch four "
+        "passes throw the deal in.",
+        (
+            TableItem("trump", "Trump strain of played deals", T.strain_distribution(t)),
+            TableItem("level", "Auction level of played deals", T.level_distribution(t)),
+            TableItem("frisch", "Frisches per deal and thrown-in deals", T.frisch_distribution(t)),
+            TableItem("frisch_effect", "How Frisch changes levels and success", fr_effect),
+            ChartItem("frisch_effect", "Success by number of Frisches",
+                      lambda: charts.frisch_effect(fr_effect)),
+        ),
+    )
+    calibration = Section(
+        "Calibration",
+        "How well contracts predict the tricks taken: rows are contracts, columns tricks taken "
+        "(counts of players); the error is tricks minus contract.",
+        (
+            TableItem("contract_vs_tricks", "Contract vs. tricks taken (players)", heat),
+            ChartItem("contract_vs_tricks", "Contract vs. tricks taken",
+                      lambda: charts.contract_vs_tricks(heat)),
+            TableItem("calibration_by_policy", "Mean absolute error by policy",
+                      T.calibration_error(t, "policy"), "tricks per player and deal"),
+            TableItem("calibration_by_position", "Mean absolute error by bidding position",
+                      T.calibration_error(t, "position"), "tricks per player and deal"),
+        ),
+    )
+    return Report(
+        title,
+        provenance(t, source, command, extra_meta),
+        (headline, success, overunder, zeros, auction, calibration),
+        players=P,
+        n_tricks=N,
+    )

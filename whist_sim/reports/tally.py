@@ -1,0 +1,380 @@
+"""Accumulated counts of a simulation dataset: the additive summary all report tables come from.
+
+A :class:`Tally` holds three *count cubes*, DataFrames with one row per distinct combination of
+small integer keys and a count ``n``:
+
+* ``players``: one entry per player and played deal, keys ``seat, position, contract, tricks,
+  score, over, trump, frisch`` (``position`` = bidding position, 0 = declarer .. P-1 = the hooked
+  last bidder, ``(seat - declarer) % P``; ``over`` is 0/1);
+* ``hands``: one entry per player and played deal, keys ``position, hcp, contract, tricks, score,
+  over`` (``hcp`` = high-card points of the hand at the start of play, A=4 K=3 Q=2 J=1);
+* ``deals``: one entry per deal, keys ``thrown_in, frisch, trump, level, bid_sum, over, missed``
+  (``missed`` = players whose tricks differ from their contract; trump/bid_sum/missed are -1 and
+  level is 0 for a thrown-in deal, as in the result schema).
+
+Counts add up, so the tally of a dataset is the sum of the tallies of its chunks (``a + b``):
+:func:`tally_dataset` reads one chunk file at a time and only the columns it needs, so datasets
+larger than memory work. Every table in :mod:`whist_sim.reports.tables` is a pure function of a
+tally, and also accepts a result DataFrame (it tallies it first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..rules import Rules, RulesError
+
+PLAYER_KEYS = ("seat", "position", "contract", "tricks", "score", "over", "trump", "frisch")
+HAND_KEYS = ("position", "hcp", "contract", "tricks", "score", "over")
+DEAL_KEYS = ("thrown_in", "frisch", "trump", "level", "bid_sum", "over", "missed")
+DEAL_COLUMNS = ("declarer", "trump", "level", "frisch", "thrown_in", "bid_sum", "over")
+SEAT_COLUMNS = ("hand", "contract", "tricks", "score")
+
+# bits of the honours: rank 12 = A, 11 = K, 10 = Q, 9 = J in each of the four suits
+_HCP_WEIGHTS = {12: 4, 11: 3, 10: 2, 9: 1}
+
+
+class ReportError(ValueError):
+    """Data that cannot be reported on (missing columns, mixed runs, bad options)."""
+
+
+def needed_columns(players: int) -> list[str]:
+    """The result-schema columns a tally reads, for ``players`` seats."""
+    return list(DEAL_COLUMNS) + [f"{c}_{s}" for c in SEAT_COLUMNS for s in range(players)]
+
+
+def hcp(hands: np.ndarray | Sequence[int]) -> np.ndarray:
+    """High-card points (A=4, K=3, Q=2, J=1) of each hand bitmask (docs/ENGINE.md §1), vectorised.
+
+    ``hands``: an array of ``uint64`` masks (bit ``13*suit + rank``). Returns ``int8`` points
+    (0..37 for a 13-card hand).
+    """
+    h = np.asarray(hands, dtype=np.uint64)
+    out = np.zeros(h.shape, dtype=np.int8)
+    for rank, weight in _HCP_WEIGHTS.items():
+        for suit in range(4):
+            bit = (h >> np.uint64(13 * suit + rank)) & np.uint64(1)
+            out += bit.astype(np.int8) * np.int8(weight)
+    return out
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    """Number of set bits of each ``uint64`` mask (cards in a hand), vectorised."""
+    x = np.asarray(masks, dtype=np.uint64).copy()
+    x -= (x >> np.uint64(1)) & np.uint64(0x5555555555555555)
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+
+
+def count_rows(keys: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """Count the distinct combinations of integer key arrays (all the same length).
+
+    Returns a DataFrame with one column per key (int64) and ``n`` (int64), sorted by the keys.
+    Fast for many rows: the keys are packed into one int64 code and counted with ``np.unique``.
+    """
+    names = list(keys)
+    arrays = [np.asarray(keys[k]).astype(np.int64, copy=False) for k in names]
+    size = len(arrays[0]) if arrays else 0
+    if size == 0:
+        return pd.DataFrame({k: np.zeros(0, np.int64) for k in (*names, "n")})
+    lows = [int(a.min()) for a in arrays]
+    spans = [int(a.max()) - lo + 1 for a, lo in zip(arrays, lows, strict=True)]
+    if float(np.prod([float(s) for s in spans])) >= 2.0**62:
+        raise ReportError("too many distinct key combinations to count")
+    code = np.zeros(size, dtype=np.int64)
+    for a, lo, span in zip(arrays, lows, spans, strict=True):
+        code = code * span + (a - lo)
+    uniq, counts = np.unique(code, return_counts=True)
+    cols: dict[str, np.ndarray] = {}
+    rest = uniq
+    for name, lo, span in reversed(list(zip(names, lows, spans, strict=True))):
+        cols[name] = rest % span + lo
+        rest = rest // span
+    out = pd.DataFrame({k: cols[k] for k in names})
+    out["n"] = counts.astype(np.int64)
+    return out
+
+
+def _merge_cubes(a: pd.DataFrame, b: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    if a.empty:
+        return b.copy()
+    if b.empty:
+        return a.copy()
+    both = pd.concat([a, b], ignore_index=True)
+    return both.groupby(list(keys), as_index=False, sort=True)["n"].sum()
+
+
+def policy_labels(manifest: Mapping[str, Any] | None, players: int) -> tuple[str, ...]:
+    """One label per seat naming its policies, from a dataset manifest.
+
+    A seat whose bidding and play policies have the same name gets that name (``"heuristic"``);
+    otherwise ``"<bid>/<play>"``. Without policy information every seat is ``"unknown"``.
+    """
+    if not manifest:
+        return ("unknown",) * players
+    src: Mapping[str, Any] = manifest
+    if isinstance(manifest.get("policies"), Mapping):
+        src = manifest["policies"]
+    bid, play = src.get("bid"), src.get("play")
+    if not isinstance(bid, Sequence) or isinstance(bid, str):
+        bid = None
+    if not isinstance(play, Sequence) or isinstance(play, str):
+        play = None
+    if bid is None and play is None:
+        return ("unknown",) * players
+    bid = list(bid) if bid is not None else ["?"] * players
+    play = list(play) if play is not None else ["?"] * players
+    if len(bid) != players or len(play) != players:
+        return ("unknown",) * players
+    return tuple(str(b) if b == p else f"{b}/{p}" for b, p in zip(bid, play, strict=True))
+
+
+def _players_in(df: pd.DataFrame) -> int:
+    for p in (4, 3):
+        if all(f"contract_{s}" in df.columns for s in range(p)):
+            return p
+    raise ReportError(
+        "the data has no per-seat columns contract_0 .. contract_2: "
+        "is it a whist-sim result DataFrame (whist_sim.load)?"
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Tally:
+    """Additive counts of a (part of a) simulation dataset; see the module docstring.
+
+    ``players`` is the number of seats, ``n_tricks`` the tricks per deal, ``policies`` one label per
+    seat (:func:`policy_labels`). ``manifest`` is the dataset manifest when known (not compared
+    when adding). Build one with :meth:`from_frame` or :func:`tally_dataset`; add tallies of
+    chunks of the same run with ``+``.
+    """
+
+    players: int
+    n_tricks: int
+    policies: tuple[str, ...]
+    player_counts: pd.DataFrame
+    hand_counts: pd.DataFrame
+    deal_counts: pd.DataFrame
+    manifest: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def n_deals(self) -> int:
+        """Number of deals tallied (thrown-in deals included)."""
+        return int(self.deal_counts["n"].sum())
+
+    @property
+    def n_played(self) -> int:
+        """Number of deals that were played (not thrown in)."""
+        d = self.deal_counts
+        return int(d.loc[d["thrown_in"] == 0, "n"].sum())
+
+    @classmethod
+    def empty(
+        cls,
+        players: int = 4,
+        n_tricks: int = 13,
+        policies: Sequence[str] | None = None,
+        manifest: dict[str, Any] | None = None,
+    ) -> Tally:
+        """A tally of no deals (the start of an accumulation)."""
+
+        def cube(keys: Sequence[str]) -> pd.DataFrame:
+            return pd.DataFrame({k: np.zeros(0, np.int64) for k in (*keys, "n")})
+
+        return cls(
+            players,
+            n_tricks,
+            tuple(policies) if policies is not None else ("unknown",) * players,
+            cube(PLAYER_KEYS),
+            cube(HAND_KEYS),
+            cube(DEAL_KEYS),
+            manifest,
+        )
+
+    @classmethod
+    def from_frame(cls, df: pd.DataFrame, manifest: Mapping[str, Any] | None = None) -> Tally:
+        """Tally a result DataFrame (the schema of :mod:`whist_sim.dataset`, one row per deal).
+
+        The manifest (for the rules and the policies) is taken from ``manifest`` or else from
+        ``df.attrs["manifest"]``; without one, the player count comes from the columns and the
+        tricks per deal from the hand sizes.
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise ReportError(f"expected a result DataFrame, got {type(df).__name__}")
+        if manifest is None:
+            manifest = df.attrs.get("manifest")
+        manifest = dict(manifest) if manifest else None
+        players, n_tricks = _shape_of(df, manifest)
+        missing = [c for c in needed_columns(players) if c not in df.columns]
+        if missing:
+            raise ReportError(
+                f"the data lacks column(s) {', '.join(missing)} needed for reports "
+                "(load the dataset with these columns, or all of them)"
+            )
+        policies = policy_labels(manifest, players)
+        return cls(
+            players,
+            n_tricks,
+            policies,
+            *_cubes(df, players),
+            manifest,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Same game, policies and counts (the manifest is not compared)."""
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return (self.players, self.n_tricks, self.policies) == (
+            other.players, other.n_tricks, other.policies
+        ) and all(
+            a.reset_index(drop=True).astype(np.int64).equals(b.reset_index(drop=True)
+                                                             .astype(np.int64))
+            for a, b in ((self.player_counts, other.player_counts),
+                         (self.hand_counts, other.hand_counts),
+                         (self.deal_counts, other.deal_counts))
+        )
+
+    __hash__ = None  # type: ignore[assignment]  (mutable DataFrames inside)
+
+    def __add__(self, other: Tally) -> Tally:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        if (self.players, self.n_tricks) != (other.players, other.n_tricks):
+            raise ReportError(
+                f"cannot add tallies of different games ({self.players} players / "
+                f"{self.n_tricks} tricks vs {other.players} / {other.n_tricks})"
+            )
+        if self.policies != other.policies:
+            raise ReportError(
+                f"cannot add tallies of different policies ({', '.join(self.policies)} vs "
+                f"{', '.join(other.policies)})"
+            )
+        return Tally(
+            self.players,
+            self.n_tricks,
+            self.policies,
+            _merge_cubes(self.player_counts, other.player_counts, PLAYER_KEYS),
+            _merge_cubes(self.hand_counts, other.hand_counts, HAND_KEYS),
+            _merge_cubes(self.deal_counts, other.deal_counts, DEAL_KEYS),
+            self.manifest if self.manifest is not None else other.manifest,
+        )
+
+
+def _shape_of(df: pd.DataFrame, manifest: Mapping[str, Any] | None) -> tuple[int, int]:
+    if manifest and isinstance(manifest.get("rules"), Mapping):
+        try:
+            rules = Rules.from_dict(dict(manifest["rules"]))
+        except (RulesError, TypeError) as e:
+            raise ReportError(f"the manifest's rules are invalid: {e}") from None
+        return rules.players, rules.n_tricks
+    players = _players_in(df)
+    if "hand_0" in df.columns and len(df):
+        sizes = np.unique(popcount(df["hand_0"].to_numpy()))
+        if sizes.size != 1:
+            raise ReportError(f"hands of different sizes {list(sizes)} in one dataset")
+        return players, int(sizes[0])
+    return players, Rules(players=players).n_tricks
+
+
+def _cubes(df: pd.DataFrame, players: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    thrown = df["thrown_in"].to_numpy().astype(bool)
+    trump = df["trump"].to_numpy()
+    frisch = df["frisch"].to_numpy()
+    over = df["over"].to_numpy().astype(np.int64)
+    contract = np.stack([df[f"contract_{s}"].to_numpy() for s in range(players)], axis=1)
+    tricks = np.stack([df[f"tricks_{s}"].to_numpy() for s in range(players)], axis=1)
+    missed = np.where(thrown, -1, (contract != tricks).sum(axis=1))
+    deals = count_rows(
+        {
+            "thrown_in": thrown,
+            "frisch": frisch,
+            "trump": np.where(thrown, -1, trump),
+            "level": np.where(thrown, 0, df["level"].to_numpy()),
+            "bid_sum": np.where(thrown, -1, df["bid_sum"].to_numpy()),
+            "over": np.where(thrown, 0, over),
+            "missed": missed,
+        }
+    )
+    played = ~thrown
+    k = int(played.sum())
+    declarer = df["declarer"].to_numpy()[played].astype(np.int64)
+    if k and (declarer.min() < 0 or declarer.max() >= players):
+        raise ReportError("a played deal has no valid declarer seat (column declarer)")
+    seats = np.arange(players, dtype=np.int64)
+    seat = np.broadcast_to(seats, (k, players))
+    position = (seat - declarer[:, None]) % players
+    rep = lambda a: np.repeat(a[played], players)  # noqa: E731  deal value for each player row
+    hands = np.stack([df[f"hand_{s}"].to_numpy() for s in range(players)], axis=1)[played]
+    scores = np.stack([df[f"score_{s}"].to_numpy() for s in range(players)], axis=1)[played]
+    common = {
+        "contract": contract[played].ravel(),
+        "tricks": tricks[played].ravel(),
+        "score": scores.ravel(),
+        "over": rep(over),
+    }
+    if k and (common["contract"].min() < 0 or common["tricks"].min() < 0):
+        raise ReportError("a played deal has a negative contract or trick count")
+    player_cube = count_rows(
+        {
+            "seat": seat.ravel(),
+            "position": position.ravel(),
+            **common,
+            "trump": rep(trump),
+            "frisch": rep(frisch),
+        }
+    )
+    player_cube = player_cube[list(PLAYER_KEYS) + ["n"]]
+    hand_cube = count_rows({"position": position.ravel(), "hcp": hcp(hands.ravel()), **common})
+    hand_cube = hand_cube[list(HAND_KEYS) + ["n"]]
+    return player_cube, hand_cube, deals
+
+
+def tally_dataset(
+    path: str | Path,
+    partial: bool = False,
+    progress: bool = False,
+    on_chunk: Callable[[int], None] | None = None,
+) -> Tally:
+    """Tally a dataset directory written by ``simulate``, one chunk file at a time.
+
+    Reads only the columns the reports need (:func:`needed_columns`), so memory is bounded by one
+    chunk whatever the size of the run. ``partial=True`` accepts an unfinished run (its finished
+    chunks). ``progress`` shows a tqdm bar over chunks; ``on_chunk(rows)`` is called after each.
+    """
+    from ..dataset import iter_chunks, load_manifest  # the dataset layer is optional for tables
+
+    manifest = load_manifest(path)
+    try:
+        rules = Rules.from_dict(dict(manifest["rules"]))
+    except (KeyError, TypeError, RulesError) as e:
+        raise ReportError(f"{path}: the manifest has no valid rules ({e})") from None
+    total = Tally.empty(rules.players, rules.n_tricks, policy_labels(manifest, rules.players),
+                        manifest)
+    chunks = iter_chunks(path, columns=needed_columns(rules.players), partial=partial)
+    if progress:
+        from tqdm.auto import tqdm
+
+        chunks = tqdm(chunks, total=manifest.get("n_chunks"), desc="report", unit="chunk")
+    for df in chunks:
+        total = total + Tally.from_frame(df, manifest)
+        if on_chunk is not None:
+            on_chunk(len(df))
+    return total
+
+
+def as_tally(data: pd.DataFrame | Tally) -> Tally:
+    """``data`` itself if it is a :class:`Tally`, else the tally of a result DataFrame."""
+    if isinstance(data, Tally):
+        return data
+    if isinstance(data, pd.DataFrame):
+        return Tally.from_frame(data)
+    raise ReportError(
+        f"expected a result DataFrame (whist_sim.load) or a Tally, got {type(data).__name__}"
+    )
