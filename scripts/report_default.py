@@ -1,0 +1,78 @@
+"""Analysis: the standard report of the default run, written to RESULTS/default/.
+
+    python scripts/report_default.py --data data/default --out results
+
+Reads the dataset made by ``scripts/run_default.py`` (``make run``) one chunk at a time and writes
+``RESULTS/default/report.md`` with its PNG charts (``charts/``) and CSV tables (``tables/``).
+Everything is computed by :mod:`whist_sim.reports`; this script only chooses the title, the
+sub-directory and the provenance line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from whist_sim.dataset import DatasetError
+from whist_sim.reports import ReportError, build_report, tally_dataset, write_report
+
+NAME = "default"  # sub-directory of the results directory
+TITLE = "Israeli Whist: the default heuristic run"
+FORMATS = ("md", "png", "csv")  # committed to results/: small files only (no HTML with images)
+DPI = 100
+
+
+def git_revision() -> str | None:
+    """The repository's commit (short hash), marked when the work tree has uncommitted changes."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               check=True, capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return f"{rev} (with uncommitted changes)" if dirty else rev
+
+
+def write_default_report(
+    data: str | Path, out: str | Path, command: str, progress: bool = True
+) -> list[Path]:
+    """Tally the dataset ``data`` and write its report to ``out/default``; return the files."""
+    tally = tally_dataset(data, progress=progress)
+    rev = git_revision()
+    report = build_report(tally, title=TITLE, source=str(data), command=command,
+                          extra_meta={"code (git commit)": rev} if rev else None)
+    target = Path(out) / NAME
+    written = write_report(report, target, FORMATS, dpi=DPI)
+    return written
+
+
+def command_line(script: str, argv: list[str]) -> str:
+    """The command as the user typed it, with the script named relative to the repository."""
+    return " ".join(["python", f"scripts/{Path(script).name}", *argv])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default="data/default", help="dataset directory")
+    parser.add_argument("--out", default="results", help="results directory")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    raw = sys.argv[1:] if argv is None else argv
+    try:
+        written = write_default_report(
+            args.data, args.out, command_line(__file__, raw), progress=not args.no_progress
+        )
+    except (DatasetError, ReportError) as e:
+        print(f"report_default: {e}\n(run `make run` first to simulate the default dataset)",
+              file=sys.stderr)
+        return 1
+    print(f"report_default: wrote {len(written)} files to {Path(args.out) / NAME}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The main job (``make run``): simulate the default workload and write its report.
+
+    python scripts/run_default.py --data data/default --out results
+
+The default workload: 1,000,000 deals, seed 2026, the ``heuristic`` policy at every seat (bidding
+and play), the rule book's default rules. The run is started with ``resume=True``: a complete
+dataset with the same options in DATA is reused as it is (so a second ``make run`` only re-checks
+the chunk files and rewrites the report), an interrupted one is finished, and a dataset made with
+other options is refused with the differences named. The report goes to ``OUT/default/``
+(``scripts/report_default.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from report_default import NAME, command_line, write_default_report
+
+from whist_sim.dataset import DatasetError
+from whist_sim.reports import ReportError
+from whist_sim.rules import Rules
+from whist_sim.simulate import SimulationError, simulate
+
+DEALS = 1_000_000
+SEED = 2026
+POLICY = "heuristic"
+
+
+def run(
+    data: str | Path,
+    out: str | Path,
+    command: str,
+    deals: int = DEALS,
+    seed: int = SEED,
+    threads: int | None = None,
+    progress: bool = True,
+) -> list[Path]:
+    """Simulate (or reuse) the default dataset in ``data``, then write its report under ``out``."""
+    rules = Rules()
+    manifest = simulate(
+        data,
+        deals=deals,
+        seed=seed,
+        rules=rules,
+        bid=(POLICY,) * rules.players,
+        play=(POLICY,) * rules.players,
+        threads=threads,
+        resume=True,
+        progress=progress,
+    )
+    if manifest.get("status") != "complete":
+        status = manifest.get("status")
+        raise SimulationError(f"the run in {data} did not complete (status {status})")
+    return write_default_report(data, out, command, progress=progress)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default="data/default", help="dataset directory")
+    parser.add_argument("--out", default="results", help="results directory")
+    parser.add_argument("--deals", type=int, default=DEALS, help=f"deals (default {DEALS:,})")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"run seed (default {SEED})")
+    parser.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    args = parser.parse_args(argv)
+    raw = sys.argv[1:] if argv is None else argv
+    try:
+        written = run(
+            args.data,
+            args.out,
+            command_line(__file__, raw),
+            deals=args.deals,
+            seed=args.seed,
+            threads=args.threads,
+            progress=not args.no_progress,
+        )
+    except SimulationError as e:
+        print(
+            f"run_default: {e}\n(to start over, delete {args.data} or choose another --data)",
+            file=sys.stderr,
+        )
+        return 1
+    except (DatasetError, ReportError) as e:
+        print(f"run_default: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nrun_default: interrupted; run it again to resume", file=sys.stderr)
+        return 130
+    print(f"run_default: wrote {len(written)} files to {Path(args.out) / NAME}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
