@@ -12,6 +12,13 @@
   and change results between builds.
 * ``boundscheck=False`` (numba's default, stated explicitly): the layouts are fixed and tested;
   index checks in the per-card loop would cost a large share of the run time.
+* ``_nrt=False``: no numba reference counting. Every array passed to a function costs an atomic
+  increment and decrement per call otherwise (numba's NRT), and the policies are called once per
+  decision with the whole deal state: measured, this more than tripled the time per deal. The
+  price: kernels cannot allocate arrays; the Python layer allocates all scratch once per batch
+  (``jit(_nrt=True)`` for the few helpers that allocate, such as test helpers). ``_nrt`` is a
+  numba target option (leading underscore); if a numba version drops it, it is left out here and
+  the engine stays correct, only slower.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numba
+from numba.core.cpu import CPUTargetOptions
 
 NUMBA_OPTIONS: dict[str, Any] = {
     "cache": True,
@@ -27,7 +35,10 @@ NUMBA_OPTIONS: dict[str, Any] = {
     "error_model": "numpy",
     "fastmath": False,
     "boundscheck": False,
+    "_nrt": False,
 }
+if not hasattr(CPUTargetOptions, "_nrt"):  # pragma: no cover - depends on the numba version
+    del NUMBA_OPTIONS["_nrt"]
 
 
 def jit(func: Callable | None = None, **overrides: Any):
@@ -36,6 +47,8 @@ def jit(func: Callable | None = None, **overrides: Any):
     Usable bare (``@jit``) or called (``@jit(inline="always")``).
     """
     options = {**NUMBA_OPTIONS, **overrides}
+    if "_nrt" not in NUMBA_OPTIONS:
+        options.pop("_nrt", None)
     if func is None:
         return numba.njit(**options)
     return numba.njit(**options)(func)

@@ -20,7 +20,6 @@ from .layout import (
     H_DEALT,
     H_FRISCH,
     H_START,
-    HM_SIZE,
     MAX_CALLS,
     MAX_PLAYS,
     N_PARAMS,
@@ -39,7 +38,6 @@ from .layout import (
     S_THROWN,
     S_TRICKS,
     S_TRUMP,
-    ST_SIZE,
     deck_array,
     new_state,
     rules_array,
@@ -52,13 +50,11 @@ _MAX_DEAL = (1 << 63) - 1
 
 @jit
 def _batch_kernel(
-    seed_mix, start, count, rp, deck, pol, par, store_dealt,
+    seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
     o_dealer, o_declarer, o_trump, o_level, o_frisch, o_thrown, o_ncalls, o_removed,
     o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt,
 ):
     """Play ``count`` deals from ``start``; write row ``i - start`` of every output array."""
-    st, hm, rng = _alloc_state()
-    work = np.empty(52, dtype=np.int64)
     p = rp[0]
     for j in range(count):
         deal = start + j
@@ -96,22 +92,11 @@ def _batch_kernel(
 
 
 @jit
-def _alloc_state():
-    """``(st, hm, rng)`` as :func:`whist_sim.kernels.layout.new_state`, in compiled code."""
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    hm = np.zeros(HM_SIZE, dtype=np.uint64)
-    rng = np.zeros(1, dtype=np.uint64)
-    return st, hm, rng
-
-
-@jit
 def _trace_kernel(
-    seed_mix, start, count, rp, deck, pol, par,
+    seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
     t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
 ):
     """Like :func:`_batch_kernel`, recording every move (see :func:`play_traces`)."""
-    st, hm, rng = _alloc_state()
-    work = np.empty(52, dtype=np.int64)
     p = rp[0]
     for j in range(count):
         deal = start + j
@@ -139,6 +124,12 @@ def _trace_kernel(
             t_calls[j, i] = st[S_CALLS + i]
         for i in range(st[S_NPLAYS]):
             t_plays[j, i] = st[S_PLAYS + i]
+
+
+def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """State arrays for one batch (the kernels allocate nothing): ``st, hm, rng, work``."""
+    st, hm, rng = new_state()
+    return st, hm, rng, np.zeros(52, dtype=np.int64)
 
 
 def _check_args(seed, start, count, rules, bid, play):
@@ -203,7 +194,7 @@ def play_batch(
     out_over = np.empty(n, dtype=np.bool_)
     out_dealt = np.empty((p, n if store_dealt else 0), dtype=np.uint64)
     _batch_kernel(
-        seed_mix, start_, count_, rp, deck, pol, par, bool(store_dealt),
+        seed_mix, start_, count_, rp, deck, pol, par, bool(store_dealt), *_scratch(),
         out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
         out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over, out_dealt,
     )
@@ -273,7 +264,7 @@ def play_traces(
     t_plays = np.full((n, MAX_PLAYS), -1, dtype=np.int8)
     t_seat = np.zeros((n, 3, p), dtype=np.int64)
     _trace_kernel(
-        seed_mix, start_, count_, rp, deck, pol, par,
+        seed_mix, start_, count_, rp, deck, pol, par, *_scratch(),
         t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
     )
     return {

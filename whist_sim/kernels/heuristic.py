@@ -132,7 +132,7 @@ def _cached_q(st, hm, seat):
 # ---------------------------------------------------------------------------- bidding
 
 
-@jit
+@jit(inline="always")
 def heuristic_call(st, hm, rp, seat, rng):
     """Auction: bid the best strain at the lowest legal level if the estimate reaches it."""
     if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
@@ -159,7 +159,7 @@ def heuristic_call(st, hm, rp, seat, rng):
     return 0
 
 
-@jit
+@jit(inline="always")
 def heuristic_frisch(st, hm, rp, seat, rng):
     """Frisch: the three cards with the smallest ``rank * 64 + suit_length * 4 + suit``."""
     hand = hm[H_HAND + seat]
@@ -189,7 +189,7 @@ def heuristic_frisch(st, hm, rp, seat, rng):
     return out
 
 
-@jit
+@jit(inline="always")
 def heuristic_contract(st, hm, rp, seat, lo, forbidden, rng):
     """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number."""
     n_tricks = rp[R_NTRICKS]
@@ -256,7 +256,7 @@ def winning_now(m, best_card, trump):
     return w
 
 
-@jit
+@jit(inline="always")
 def heuristic_card(st, hm, rp, seat, legal, rng):
     """Play: win cheaply while the contract needs tricks, else duck (ENGINE.md §5, Play)."""
     hand = hm[H_HAND + seat]

@@ -161,7 +161,7 @@ def auction(st, hm, rp, pol, par, rng):
         st[S_PASSED] = 0
         seat = first
         while True:
-            c = choose_call(pol[0, seat], par[0, seat], st, hm, rp, seat, rng)
+            c = choose_call(pol, par, st, hm, rp, seat, rng)
             st[S_CALLS + ncalls] = c
             ncalls += 1
             st[S_NCALLS] = ncalls
@@ -207,7 +207,7 @@ def frisch(st, hm, rp, pol, par, rng, f):
     first = st[S_FIRST]
     for k in range(p):
         seat = (first + k) % p
-        passed = choose_frisch(pol[0, seat], par[0, seat], st, hm, rp, seat, rng)
+        passed = choose_frisch(pol, par, st, hm, rp, seat, rng)
         hm[H_FRISCH + 4 * f + seat] = passed
     for s in range(p):
         hm[H_HAND + s] &= ~hm[H_FRISCH + 4 * f + s]
@@ -231,7 +231,7 @@ def contracts(st, hm, rp, pol, par, rng):
         if seat == st[S_FORCE_SEAT]:
             c = st[S_FORCE_VALUE]
         else:
-            c = choose_contract(pol[0, seat], par[0, seat], st, hm, rp, seat, lo, forbidden, rng)
+            c = choose_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
         st[S_CONTRACT + seat] = c
         total += c
     st[S_NCONTRACTS] = p
@@ -267,7 +267,7 @@ def play(st, hm, rp, pol, par, rng):
                 legal = hand & SUIT_MASK[led]
                 if legal == ZERO:
                     legal = hand
-            c = choose_card(pol[1, seat], par[1, seat], st, hm, rp, seat, legal, rng)
+            c = choose_card(pol, par, st, hm, rp, seat, legal, rng)
             cb = bit(c)
             hm[H_HAND + seat] = hand ^ cb
             trick |= cb

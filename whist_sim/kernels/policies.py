@@ -1,8 +1,10 @@
 """Dispatchers of the compiled engine: one per decision kind, switching on the policy id.
 
 The deal loop (:mod:`whist_sim.kernels.phases`) asks these four functions for every decision; each
-switches on the integer id of the seat's policy (:mod:`whist_sim.policies` holds the registry) and
-passes the seat's parameter row ``par`` (``float64[N_PARAMS]``) to parameterised policies.
+switches on the integer id of the seat's policy, ``pol[0, seat]`` for bidding decisions and
+``pol[1, seat]`` for cards (:mod:`whist_sim.policies` holds the registry of ids). Parameterised
+policies read their parameters from ``par[0, seat, j]`` (bidding) or ``par[1, seat, j]`` (play),
+``j < N_PARAMS``; pass ``par`` on, do not slice it (a slice costs a reference count per decision).
 
 Every compiled policy sees the whole deal state (``st``, ``hm``, ``rp``: see
 :mod:`whist_sim.kernels.layout`) and the random stream ``rng``, and must only read what its seat may
@@ -11,11 +13,14 @@ in its seat's scratch slots: bidding strategies use scratch slots 0..7, play pol
 
 Signatures (all ints are int64):
 
-* ``choose_call(pid, par, st, hm, rp, seat, rng) -> call`` (0 = pass, else ``5 * n + strain``);
-* ``choose_frisch(pid, par, st, hm, rp, seat, rng) -> uint64`` mask of the three cards passed;
-* ``choose_contract(pid, par, st, hm, rp, seat, lo, forbidden, rng) -> contract`` in ``lo..N``,
+* ``choose_call(pol, par, st, hm, rp, seat, rng) -> call`` (0 = pass, else ``5 * n + strain``);
+* ``choose_frisch(pol, par, st, hm, rp, seat, rng) -> uint64`` mask of the three cards passed;
+* ``choose_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng) -> contract`` in ``lo..N``,
   not ``forbidden`` (``-1`` when nothing is forbidden);
-* ``choose_card(pid, par, st, hm, rp, seat, legal, rng) -> card`` from the mask ``legal``.
+* ``choose_card(pol, par, st, hm, rp, seat, legal, rng) -> card`` from the mask ``legal``.
+
+They are inlined into the deal loop (``inline="always"``), and so are the built-in policies:
+a real call per decision would cost more than the decision itself.
 
 To add a policy: one ``elif pid == ...`` branch per decision kind it makes. Keep bidding and play
 dispatch separate: a bidding strategy that simulates play (``montecarlo``) calls the play phase,
@@ -30,33 +35,33 @@ from .heuristic import heuristic_call, heuristic_card, heuristic_contract, heuri
 from .random_policy import random_call, random_card, random_contract, random_frisch
 
 
-@jit
-def choose_call(pid, par, st, hm, rp, seat, rng):
-    """Auction call of ``seat`` under bidding strategy ``pid``."""
-    if pid == BID_HEURISTIC:
+@jit(inline="always")
+def choose_call(pol, par, st, hm, rp, seat, rng):
+    """Auction call of ``seat`` under its bidding strategy."""
+    if pol[0, seat] == BID_HEURISTIC:
         return heuristic_call(st, hm, rp, seat, rng)
     return random_call(st, hm, rp, seat, rng)
 
 
-@jit
-def choose_frisch(pid, par, st, hm, rp, seat, rng):
-    """The three cards ``seat`` passes in a Frisch, under bidding strategy ``pid``."""
-    if pid == BID_HEURISTIC:
+@jit(inline="always")
+def choose_frisch(pol, par, st, hm, rp, seat, rng):
+    """The three cards ``seat`` passes in a Frisch, under its bidding strategy."""
+    if pol[0, seat] == BID_HEURISTIC:
         return heuristic_frisch(st, hm, rp, seat, rng)
     return random_frisch(st, hm, rp, seat, rng)
 
 
-@jit
-def choose_contract(pid, par, st, hm, rp, seat, lo, forbidden, rng):
-    """Contract of ``seat`` under bidding strategy ``pid``."""
-    if pid == BID_HEURISTIC:
+@jit(inline="always")
+def choose_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
+    """Contract of ``seat`` under its bidding strategy."""
+    if pol[0, seat] == BID_HEURISTIC:
         return heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
     return random_contract(st, hm, rp, seat, lo, forbidden, rng)
 
 
-@jit
-def choose_card(pid, par, st, hm, rp, seat, legal, rng):
-    """Card played by ``seat`` under play policy ``pid`` (``legal``: mask of legal cards)."""
-    if pid == PLAY_HEURISTIC:
+@jit(inline="always")
+def choose_card(pol, par, st, hm, rp, seat, legal, rng):
+    """Card played by ``seat`` under its play policy (``legal``: mask of legal cards)."""
+    if pol[1, seat] == PLAY_HEURISTIC:
         return heuristic_card(st, hm, rp, seat, legal, rng)
     return random_card(st, hm, rp, seat, legal, rng)

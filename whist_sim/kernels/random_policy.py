@@ -21,7 +21,7 @@ from .layout import (
 from .rng import below
 
 
-@jit
+@jit(inline="always")
 def random_call(st, hm, rp, seat, rng):
     """Auction call: pass (index 0) or the k-th legal bid code, ascending."""
     if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
@@ -39,7 +39,7 @@ def random_call(st, hm, rp, seat, rng):
     return lo + k - 1
 
 
-@jit
+@jit(inline="always")
 def random_frisch(st, hm, rp, seat, rng):
     """Frisch: draws ``below(H)``, ``below(H-1)``, ``below(H-2)`` index the ascending hand."""
     rest = hm[H_HAND + seat]
@@ -53,7 +53,7 @@ def random_frisch(st, hm, rp, seat, rng):
     return out
 
 
-@jit
+@jit(inline="always")
 def random_contract(st, hm, rp, seat, lo, forbidden, rng):
     """Contract: the k-th of ``lo..N`` ascending, skipping ``forbidden`` (if in range)."""
     n = rp[R_NTRICKS]
@@ -67,7 +67,7 @@ def random_contract(st, hm, rp, seat, lo, forbidden, rng):
     return v
 
 
-@jit
+@jit(inline="always")
 def random_card(st, hm, rp, seat, legal, rng):
     """Card: the k-th legal card, ascending card code."""
     return nth_bit(legal, below(rng, popcount(legal)))

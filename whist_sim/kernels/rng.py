@@ -62,7 +62,7 @@ def below(rng, n):
     return np.int64(((next64(rng) >> S32) * np.uint64(n)) >> S32)
 
 
-@jit
+@jit(_nrt=True)
 def draws_below(seed, deal, ns):
     """Test helper: ``below(n)`` for each ``n`` of the int64 array ``ns`` on ``(seed, deal)``."""
     rng = np.empty(1, dtype=np.uint64)
@@ -73,7 +73,7 @@ def draws_below(seed, deal, ns):
     return out
 
 
-@jit
+@jit(_nrt=True)
 def draws_raw(seed, deal, count):
     """Test helper: ``count`` raw 64-bit draws of stream ``(seed, deal)``."""
     rng = np.empty(1, dtype=np.uint64)
