@@ -39,6 +39,9 @@ def client():
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        # no dashboard; the scheduler's health/metrics HTTP server on a free loopback port,
+        # not the fixed default 8787 (which a second cluster on this machine would find taken)
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
     )
     c = distributed.Client(cluster)
     c.wait_for_workers(2, timeout=60)
@@ -118,3 +121,12 @@ def test_killed_worker_loses_and_duplicates_nothing(client, embedded, tmp_path, 
     assert victim not in ex.worker_pids().values()
     assert chunk_bytes(tmp_path / "run") == chunk_bytes(embedded)
     assert not list((tmp_path / "run").glob(".tmp-*"))
+
+
+@pytest.mark.slow
+def test_bench_cluster_reports_three_rates():
+    from whist_sim.bench_cluster import bench_cluster
+
+    rates = bench_cluster(deals=4_000, chunk_size=1_000, threads=2)
+    assert set(rates) == {"embedded", "cluster_1w", "cluster_2w"}
+    assert all(r > 0 for r in rates.values())

@@ -178,6 +178,9 @@ class DaskExecutor(Executor):
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                # no dashboard; the scheduler's health/metrics HTTP server on a free loopback
+                # port, not the fixed 8787 (which another cluster on this machine may hold)
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             )
             self.client = distributed.Client(self._cluster)
             self.description = f"dask-local:{local_workers}x{threads_per_worker}"
