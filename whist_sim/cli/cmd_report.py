@@ -7,11 +7,15 @@ from pathlib import Path
 import click
 
 from ..dataset import DatasetError
-from ..reports import ReportError, build_report, parse_formats, summary, tally_dataset, write_report
-from ..reports.render import FORMATS, markdown_table
+
+# whist_sim.reports (pandas tables, matplotlib charts) is imported when the command runs, so the
+# other commands of the CLI start without loading matplotlib.
+FORMATS = ("md", "csv", "png", "html")
 
 
 def _formats(ctx, param, value: str) -> tuple[str, ...]:
+    from ..reports import ReportError, parse_formats
+
     try:
         return parse_formats(value)
     except ReportError as e:
@@ -48,6 +52,15 @@ def command(
     memory work. Writes report.md, tables/*.csv, charts/*.png and a self-contained report.html
     into --out, and prints the headline numbers.
     """
+    from ..reports import (
+        ReportError,
+        build_report,
+        markdown_table,
+        summary,
+        tally_dataset,
+        write_report,
+    )
+
     out_dir = Path(out) if out is not None else Path(data) / "report"
     try:
         tally = tally_dataset(data, partial=partial, progress=progress)
