@@ -251,32 +251,37 @@ class DealState:
             masks = [parse_hand(h, size=rules.hand_size) for h in hands]
         return cls(rules, dealer, masks)
 
+    def parse_action(self, text: str | int) -> int:
+        """The action written as ``text`` for the current phase: a call (``'pass'``, ``'5S'``),
+        a Frisch pass (``'2C 3C 4C'``), a contract (``'7'``) or a card (``'AS'``); an ``int`` is
+        returned as is. Only the notation is checked (:class:`NotationError`), not legality."""
+        if isinstance(text, int) and not isinstance(text, bool):
+            return text
+        if not isinstance(text, str):
+            raise NotationError(f"action {text!r}: expected text")
+        if self.phase == "auction":
+            return parse_call(text)
+        if self.phase == "frisch":
+            mask = 0
+            for tok in text.replace(",", " ").split():
+                mask |= 1 << parse_card(tok)
+            return mask
+        if self.phase == "contracts":
+            try:
+                return int(text)
+            except ValueError:
+                raise NotationError(f"contract {text!r}: expected a number of tricks") from None
+        if self.phase == "play":
+            return parse_card(text)
+        raise IllegalAction(f"the deal is over ({self.phase}): no more actions")
+
     def apply_text(self, *actions: str | int) -> DealState:
-        """Apply actions written as text, in order: calls (``'pass'``, ``'5S'``), Frisch passes
-        (``'2C 3C 4C'``), contracts (``7`` or ``'7'``) and cards (``'AS'``). Returns ``self``.
+        """Apply actions written as text (see :meth:`parse_action`), in order. Returns ``self``.
 
         Raises :class:`IllegalAction` (or :class:`NotationError` for unreadable text).
         """
         for a in actions:
-            if isinstance(a, int) and not isinstance(a, bool):
-                self.apply(a)
-            elif self.phase == "auction":
-                self.apply(parse_call(a))
-            elif self.phase == "frisch":
-                mask = 0
-                for tok in a.replace(",", " ").split():
-                    mask |= 1 << parse_card(tok)
-                self.apply(mask)
-            elif self.phase == "contracts":
-                try:
-                    n = int(a)
-                except ValueError:
-                    raise NotationError(f"contract {a!r}: expected a number of tricks") from None
-                self.apply(n)
-            elif self.phase == "play":
-                self.apply(parse_card(a))
-            else:
-                self.apply(0)  # raises: the deal is over
+            self.apply(self.parse_action(a))
         return self
 
     def clone(self) -> DealState:
