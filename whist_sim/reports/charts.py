@@ -99,8 +99,8 @@ def bid_sum_histogram(table: pd.DataFrame, n_tricks: int = 13,
     colors = np.where(x > n_tricks, _OVER, _UNDER)
     ax.bar(x, share, color=colors, yerr=err, capsize=2)
     ax.axvline(n_tricks, color="0.3", ls=":", lw=1)
-    ax.text(n_tricks, ax.get_ylim()[1] * 0.95, f" {n_tricks}: impossible", fontsize=8,
-            color="0.3", va="top")
+    ax.text(n_tricks - 0.15, ax.get_ylim()[1] * 0.97, f"{n_tricks}: impossible", fontsize=8,
+            color="0.3", va="top", ha="right")
     ax.legend(handles=[Patch(color=_UNDER, label="under"), Patch(color=_OVER, label="over")],
               loc="upper right", bbox_to_anchor=(1.0, 0.9))
     ax.set_xticks(x)
