@@ -147,3 +147,18 @@ def test_deal_json_replays_through_the_command_line(tmp_path_factory, seed, deal
     got = json.loads(rep.output)
     t = play_deal(seed, deal, Rules(players=players), policies=(policy,) * players)
     assert got["ok"] and got["scores"] == list(t.scores)
+
+
+def test_state_views_are_read_only():
+    # the state changes only through apply(): its views cannot be assigned or mutated
+    s = DealState.deal(Rules(), DealRng(1, 0), dealer=0)
+    for name in ("phase", "to_move", "calls", "declarer", "tricks_taken", "scores", "plays"):
+        try:
+            setattr(s, name, None)
+        except AttributeError:
+            continue
+        raise AssertionError(f"{name} is assignable")
+    assert isinstance(s.calls, tuple) and isinstance(s.tricks_taken, tuple)
+    clone = s.clone()
+    clone.apply(0)
+    assert s.calls == () and clone.calls == (0,)

@@ -89,7 +89,7 @@ def test_auction_ends_when_a_bid_is_followed_by_three_passes():
     s.apply_text("pass")
     assert s.phase == "contracts"
     assert (s.declarer, s.trump, s.level) == (3, H, 6)
-    assert s.calls == [0, 25, 0, 32, 0, 0, 0]  # 6H = 5 * 6 + 2
+    assert s.calls == (0, 25, 0, 32, 0, 0, 0)  # 6H = 5 * 6 + 2
 
 
 def test_no_trump_winning_bid_means_no_trump_suit():

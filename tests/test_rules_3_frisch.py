@@ -71,7 +71,7 @@ def test_cards_move_together_to_the_left_after_every_seat_chose():
         giver = (seat - 1) % 4
         expected = (before[seat] & ~mask(PASSES[seat])) | mask(PASSES[giver])
         assert s.hand(seat) == expected
-    assert s.frisch == [tuple(mask(PASSES[seat]) for seat in range(4))]
+    assert s.frisch == (tuple(mask(PASSES[seat]) for seat in range(4)),)
     assert s.phase == "auction" and s.to_move == 0  # a new auction, same first caller
 
 

@@ -44,7 +44,7 @@ def test_rule_book_example_trick_seven_of_diamonds_wins():
     with pytest.raises(IllegalAction, match="must follow clubs"):
         s.apply_text("6D")
     s.apply_text("8C")
-    assert s.tricks_taken == [0, 0, 1, 0]
+    assert s.tricks_taken == (0, 0, 1, 0)
     assert s.leader == 2 and s.to_move == 2  # the winner leads the next trick
 
 
@@ -60,10 +60,10 @@ def test_without_trump_the_highest_card_of_the_led_suit_wins():
     # §5: no trump in the trick -> highest card of the led suit; a discard never wins
     s = in_play(winning="5NT", contracts=(5, 3, 2, 4))
     s.apply_text("9C", "QC", "JS", "8C")  # seat 2, void in clubs, discards: no trump in NT
-    assert s.tricks_taken == [0, 1, 0, 0]
+    assert s.tricks_taken == (0, 1, 0, 0)
     s = in_play(winning="5H", contracts=(5, 3, 2, 4))
     s.apply_text("9C", "QC", "7D", "AC")  # hearts trump: 7D is only a discard
-    assert s.tricks_taken == [0, 0, 0, 1]
+    assert s.tricks_taken == (0, 0, 0, 1)
 
 
 def test_trick_winner_as_it_stands():
@@ -98,7 +98,7 @@ def test_penalised_revoke_stands_and_costs_100():
     s = in_play()
     s.apply_text("9C")
     s.apply(parse_card("AH"), allow_revoke=True)
-    assert s.revokes == [(1, 1)] and s.current_trick[1] == (1, parse_card("AH"))
+    assert s.revokes == ((1, 1),) and s.current_trick[1] == (1, parse_card("AH"))
     while s.phase == "play":
         s.apply(s.legal_actions()[0])
     assert s.phase == "scored" and sum(s.tricks_taken) == 13

@@ -204,33 +204,33 @@ class DealState:
         self.dealt: tuple[int, ...] = hands
         self.removed_card: int = removed_card
         self._hands: list[int] = list(hands)
-        self.phase: str = "auction"
+        self._phase: str = "auction"
         self.first_caller: int = (dealer + 1) % p
-        self.to_move: int = self.first_caller
+        self._to_move: int = self.first_caller
         # auction (RULES §2), across all Frisch rounds
-        self.calls: list[int] = []
+        self._calls: list[int] = []
         self._auction_calls: list[int] = []  # calls of the current auction only
         self._passed: set[int] = set()  # seats that passed in the current auction
-        self.highest_bid: int = PASS
-        self.highest_bidder: int = -1
-        self.min_level: int = FIRST_MIN_LEVEL
+        self._highest_bid: int = PASS
+        self._highest_bidder: int = -1
+        self._min_level: int = FIRST_MIN_LEVEL
         # Frisch (RULES §3)
-        self.frisch: list[tuple[int, ...]] = []  # completed Frisches: masks passed, by seat
+        self._frisch: list[tuple[int, ...]] = []  # completed Frisches: masks passed, by seat
         self._frisch_choice: list[int | None] = [None] * p
         # result of the auction
-        self.declarer: int = -1
-        self.trump: int = -1
-        self.level: int = 0
+        self._declarer: int = -1
+        self._trump: int = -1
+        self._level: int = 0
         # contracts (RULES §4)
         self._contracts: list[int | None] = [None] * p
         # play (RULES §5)
-        self.plays: list[int] = []
+        self._plays: list[int] = []
         self._trick: list[tuple[int, int]] = []  # (seat, card) of the trick in progress
-        self.leader: int = -1
-        self.tricks_taken: list[int] = [0] * p
-        self.completed_tricks: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-        self.revokes: list[tuple[int, int]] = []  # (index in plays, seat) of penalised revokes
-        self.scores: tuple[int, ...] = ()
+        self._leader: int = -1
+        self._tricks_taken: list[int] = [0] * p
+        self._completed_tricks: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        self._revokes: list[tuple[int, int]] = []  # (index in plays, seat) of penalised revokes
+        self._scores: tuple[int, ...] = ()
 
     @classmethod
     def deal(cls, rules: Rules, rng: DealRng, dealer: int) -> DealState:
@@ -259,21 +259,21 @@ class DealState:
             return text
         if not isinstance(text, str):
             raise NotationError(f"action {text!r}: expected text")
-        if self.phase == "auction":
+        if self._phase == "auction":
             return parse_call(text)
-        if self.phase == "frisch":
+        if self._phase == "frisch":
             mask = 0
             for tok in text.replace(",", " ").split():
                 mask |= 1 << parse_card(tok)
             return mask
-        if self.phase == "contracts":
+        if self._phase == "contracts":
             try:
                 return int(text)
             except ValueError:
                 raise NotationError(f"contract {text!r}: expected a number of tricks") from None
-        if self.phase == "play":
+        if self._phase == "play":
             return parse_card(text)
-        raise IllegalAction(f"the deal is over ({self.phase}): no more actions")
+        raise IllegalAction(f"the deal is over ({self._phase}): no more actions")
 
     def apply_text(self, *actions: str | int) -> DealState:
         """Apply actions written as text (see :meth:`parse_action`), in order. Returns ``self``.
@@ -289,6 +289,88 @@ class DealState:
         return copy.deepcopy(self)
 
     # ------------------------------------------------------------------ read-only views
+    @property
+    def phase(self) -> str:
+        """One of ``'auction'``, ``'frisch'``, ``'contracts'``, ``'play'``, ``'scored'``,
+        ``'thrown_in'``."""
+        return self._phase
+
+    @property
+    def to_move(self) -> int:
+        """Seat whose action is due; -1 once the deal is over."""
+        return self._to_move
+
+    @property
+    def calls(self) -> tuple[int, ...]:
+        """Every auction call code so far, across all Frisch rounds (0 = pass)."""
+        return tuple(self._calls)
+
+    @property
+    def highest_bid(self) -> int:
+        """Code of the highest bid in the current auction; 0 if none yet."""
+        return self._highest_bid
+
+    @property
+    def highest_bidder(self) -> int:
+        """Seat of the highest bid in the current auction; -1 if none yet."""
+        return self._highest_bidder
+
+    @property
+    def min_level(self) -> int:
+        """Lowest level a bid may name in the current auction (5, raised by Frisches, §3)."""
+        return self._min_level
+
+    @property
+    def frisch(self) -> tuple[tuple[int, ...], ...]:
+        """Completed Frisches: for each, the 3-card masks passed, by seat."""
+        return tuple(self._frisch)
+
+    @property
+    def declarer(self) -> int:
+        """Seat that won the auction; -1 before that (and if thrown in)."""
+        return self._declarer
+
+    @property
+    def trump(self) -> int:
+        """Trump strain of the deal: 0..3 = C, D, H, S, 4 = NT; -1 before the auction ends."""
+        return self._trump
+
+    @property
+    def level(self) -> int:
+        """The declarer's auction level; 0 before the auction ends."""
+        return self._level
+
+    @property
+    def plays(self) -> tuple[int, ...]:
+        """Cards played so far, in order."""
+        return tuple(self._plays)
+
+    @property
+    def leader(self) -> int:
+        """Seat that led (or leads) the trick in progress; -1 before play."""
+        return self._leader
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks won so far, by seat."""
+        return tuple(self._tricks_taken)
+
+    @property
+    def completed_tricks(self) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+        """Finished tricks in order: ``(winner, ((seat, card), ...))``."""
+        return tuple(self._completed_tricks)
+
+    @property
+    def revokes(self) -> tuple[tuple[int, int], ...]:
+        """Penalised revokes: ``(index in plays, seat)`` (only with ``allow_revoke``)."""
+        return tuple(self._revokes)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points by seat once scored (RULES §6, minus revoke fines); zeros if thrown in;
+        ``()`` before the end."""
+        return self._scores
+
     @property
     def players(self) -> int:
         return self.rules.players
@@ -310,12 +392,12 @@ class DealState:
     @property
     def is_over(self) -> bool:
         """True once the deal is scored or thrown in."""
-        return self.phase in ("scored", "thrown_in")
+        return self._phase in ("scored", "thrown_in")
 
     @property
     def frisch_count(self) -> int:
         """Number of Frisches completed so far (0..3)."""
-        return len(self.frisch)
+        return len(self._frisch)
 
     @property
     def auction_calls(self) -> tuple[int, ...]:
@@ -330,9 +412,9 @@ class DealState:
     @property
     def contract_order(self) -> tuple[int, ...]:
         """Seats in contract-bidding order: the declarer first, then clockwise (RULES §4)."""
-        if self.declarer < 0:
+        if self._declarer < 0:
             return ()
-        return tuple((self.declarer + k) % self.players for k in range(self.players))
+        return tuple((self._declarer + k) % self.players for k in range(self.players))
 
     @property
     def current_trick(self) -> tuple[tuple[int, int], ...]:
@@ -347,7 +429,7 @@ class DealState:
     @property
     def trick_number(self) -> int:
         """0-based index of the trick in progress (= tricks completed)."""
-        return len(self.completed_tricks)
+        return len(self._completed_tricks)
 
     @property
     def over(self) -> bool:
@@ -361,13 +443,13 @@ class DealState:
         trick = self._trick if trick is None else trick
         if not trick:
             raise ValueError("no card has been played to this trick")
-        return trick[winning_index(trick, self.trump)][0]
+        return trick[winning_index(trick, self._trump)][0]
 
     def winning_card(self) -> int:
         """Card currently winning the trick in progress, or -1 before the lead."""
         if not self._trick:
             return -1
-        return self._trick[winning_index(self._trick, self.trump)][1]
+        return self._trick[winning_index(self._trick, self._trump)][1]
 
     def would_win(self, card: int) -> bool:
         """Would ``card``, played now, win the trick as it stands? (docs/ENGINE.md §5).
@@ -377,7 +459,7 @@ class DealState:
         """
         if not self._trick:
             return True
-        return _beats(card, self.winning_card(), self.led_suit, self.trump)
+        return _beats(card, self.winning_card(), self.led_suit, self._trump)
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[int]:
@@ -387,27 +469,27 @@ class DealState:
         hand, in lexicographic order of the ascending card codes; contracts: the legal numbers
         ascending; play: the legal card codes ascending; a finished deal: ``[]``.
         """
-        if self.phase == "auction":
+        if self._phase == "auction":
             return self._legal_calls()
-        if self.phase == "frisch":
-            hand = cards_of(self._hands[self.to_move])
+        if self._phase == "frisch":
+            hand = cards_of(self._hands[self._to_move])
             return [(1 << a) | (1 << b) | (1 << c) for a, b, c in combinations(hand, FRISCH_CARDS)]
-        if self.phase == "contracts":
+        if self._phase == "contracts":
             return self._legal_contracts()
-        if self.phase == "play":
+        if self._phase == "play":
             return cards_of(self._legal_play_mask())
         return []
 
     def _legal_calls(self) -> list[int]:
-        if self.rules.pass_is_final and self.to_move in self._passed:
+        if self.rules.pass_is_final and self._to_move in self._passed:
             return [PASS]
-        lowest = max(self.highest_bid + 1, bid_code(self.min_level, 0))
+        lowest = max(self._highest_bid + 1, bid_code(self._min_level, 0))
         highest = bid_code(self.rules.max_level, NT)
         return [PASS, *range(lowest, highest + 1)]
 
     def _legal_contracts(self) -> list[int]:
         n = self.n_tricks
-        low = self.level if self.to_move == self.declarer else 0
+        low = self._level if self._to_move == self._declarer else 0
         legal = list(range(low, n + 1))
         forbidden = self.forbidden_contract()
         if forbidden is not None and forbidden in legal:
@@ -419,14 +501,14 @@ class DealState:
 
         Only the last contract bidder has one: ``n_tricks - (sum of the others)``.
         """
-        if self.phase != "contracts":
+        if self._phase != "contracts":
             return None
         if sum(c is None for c in self._contracts) != 1:
             return None
         return self.n_tricks - sum(c for c in self._contracts if c is not None)
 
     def _legal_play_mask(self) -> int:
-        hand = self._hands[self.to_move]
+        hand = self._hands[self._to_move]
         if self._trick:
             follow = hand & SUIT_MASKS[self.led_suit]
             if follow:
@@ -447,31 +529,31 @@ class DealState:
             action = operator.index(action)  # int, or a numpy integer
         except TypeError:
             raise IllegalAction(f"an action must be a whole number, got {action!r}") from None
-        if self.phase == "auction":
+        if self._phase == "auction":
             self._apply_call(action)
-        elif self.phase == "frisch":
+        elif self._phase == "frisch":
             self._apply_frisch(action)
-        elif self.phase == "contracts":
+        elif self._phase == "contracts":
             self._apply_contract(action)
-        elif self.phase == "play":
+        elif self._phase == "play":
             self._apply_card(action, allow_revoke)
-        elif self.phase == "scored":
+        elif self._phase == "scored":
             raise IllegalAction("the deal is over: all tricks have been played")
         else:
             raise IllegalAction("the deal was thrown in: there is nothing more to do")
 
     # auction -------------------------------------------------------------
     def _apply_call(self, code: int) -> None:
-        seat = self.to_move
+        seat = self._to_move
         if code != PASS:
             self._check_bid(seat, code)
-            self.highest_bid = code
-            self.highest_bidder = seat
+            self._highest_bid = code
+            self._highest_bidder = seat
         else:
             self._passed.add(seat)
-        self.calls.append(code)
+        self._calls.append(code)
         self._auction_calls.append(code)
-        self.to_move = (seat + 1) % self.players
+        self._to_move = (seat + 1) % self.players
         self._maybe_end_auction()
 
     def _check_bid(self, seat: int, code: int) -> None:
@@ -486,42 +568,42 @@ class DealState:
             )
         if n > self.rules.max_level:
             raise IllegalAction(f"{text} is above the highest level {self.rules.max_level}")
-        if n < self.min_level:
-            why = "" if self.min_level == FIRST_MIN_LEVEL else (
+        if n < self._min_level:
+            why = "" if self._min_level == FIRST_MIN_LEVEL else (
                 f" after {self.frisch_count} Frisch{'es' if self.frisch_count > 1 else ''}"
             )
-            raise IllegalAction(f"{text} is below the minimum level {self.min_level}{why}")
-        if code <= self.highest_bid:
-            raise IllegalAction(f"{text} does not beat {call_str(self.highest_bid)}")
+            raise IllegalAction(f"{text} is below the minimum level {self._min_level}{why}")
+        if code <= self._highest_bid:
+            raise IllegalAction(f"{text} does not beat {call_str(self._highest_bid)}")
 
     def _maybe_end_auction(self) -> None:
         p = self.players
         calls = self._auction_calls
-        if self.highest_bid == PASS:
+        if self._highest_bid == PASS:
             if len(calls) == p:  # P passes: no bid (RULES §3)
                 self._no_bid()
             return
         if len(calls) >= p and all(c == PASS for c in calls[-(p - 1) :]):
             # a bid followed by P-1 passes (RULES §2)
-            self.declarer = self.highest_bidder
-            self.trump = call_strain(self.highest_bid)
-            self.level = call_level(self.highest_bid)
-            self.phase = "contracts"
-            self.to_move = self.declarer
+            self._declarer = self._highest_bidder
+            self._trump = call_strain(self._highest_bid)
+            self._level = call_level(self._highest_bid)
+            self._phase = "contracts"
+            self._to_move = self._declarer
 
     def _no_bid(self) -> None:
         if not self.rules.frisch or self.frisch_count >= MAX_FRISCH:
-            self.phase = "thrown_in"
-            self.to_move = -1
-            self.scores = (0,) * self.players
+            self._phase = "thrown_in"
+            self._to_move = -1
+            self._scores = (0,) * self.players
             return
-        self.phase = "frisch"
-        self.to_move = self.first_caller
+        self._phase = "frisch"
+        self._to_move = self.first_caller
         self._frisch_choice = [None] * self.players
 
     # frisch --------------------------------------------------------------
     def _apply_frisch(self, mask: int) -> None:
-        seat = self.to_move
+        seat = self._to_move
         hand = self._hands[seat]
         if mask < 0 or mask >> N_CARDS:
             raise IllegalAction(f"Frisch mask {mask:#x} has bits outside the 52 cards")
@@ -532,8 +614,8 @@ class DealState:
         if missing:
             raise IllegalAction(f"{_cards_text(missing)} not in seat {seat}'s hand")
         self._frisch_choice[seat] = mask
-        self.to_move = (seat + 1) % self.players
-        if self.to_move != self.first_caller:
+        self._to_move = (seat + 1) % self.players
+        if self._to_move != self.first_caller:
             return
         # every seat has chosen: all cards move together (RULES §3)
         offset = self.rules.direction_offset(self.frisch_count)
@@ -542,22 +624,22 @@ class DealState:
         self._hands = [
             (self._hands[s] & ~passed[s]) | passed[(s - offset) % p] for s in range(p)
         ]
-        self.frisch.append(passed)
+        self._frisch.append(passed)
         if self.rules.frisch_raises_minimum:
-            self.min_level += 1
+            self._min_level += 1
         self._auction_calls = []
         self._passed = set()
-        self.phase = "auction"
-        self.to_move = self.first_caller
+        self._phase = "auction"
+        self._to_move = self.first_caller
 
     # contracts -----------------------------------------------------------
     def _apply_contract(self, n: int) -> None:
-        seat = self.to_move
+        seat = self._to_move
         if not 0 <= n <= self.n_tricks:
             raise IllegalAction(f"contract {n} is not in 0..{self.n_tricks}")
-        if seat == self.declarer and n < self.level:
+        if seat == self._declarer and n < self._level:
             raise IllegalAction(
-                f"the declarer's contract {n} is below his auction level {self.level}"
+                f"the declarer's contract {n} is below his auction level {self._level}"
             )
         forbidden = self.forbidden_contract()
         if forbidden is not None and n == forbidden:
@@ -567,15 +649,15 @@ class DealState:
                 f"({' + '.join(str(c) for c in others)} + {n})"
             )
         self._contracts[seat] = n
-        self.to_move = (seat + 1) % self.players
+        self._to_move = (seat + 1) % self.players
         if all(c is not None for c in self._contracts):
-            self.phase = "play"
-            self.leader = self.declarer
-            self.to_move = self.declarer
+            self._phase = "play"
+            self._leader = self._declarer
+            self._to_move = self._declarer
 
     # play ----------------------------------------------------------------
     def _apply_card(self, card: int, allow_revoke: bool) -> None:
-        seat = self.to_move
+        seat = self._to_move
         if not 0 <= card < N_CARDS:
             raise IllegalAction(f"card code {card} is not in 0..51")
         hand = self._hands[seat]
@@ -589,49 +671,49 @@ class DealState:
                     f"seat {seat} must follow {SUIT_NAMES[led]} "
                     f"(holds {_cards_text(legal)}): {card_str(card)} is a revoke"
                 )
-            self.revokes.append((len(self.plays), seat))
+            self._revokes.append((len(self._plays), seat))
         self._hands[seat] = hand & ~(1 << card)
-        self.plays.append(card)
+        self._plays.append(card)
         self._trick.append((seat, card))
-        self.to_move = (seat + 1) % self.players
+        self._to_move = (seat + 1) % self.players
         if len(self._trick) < self.players:
             return
         winner = self.trick_winner()
-        self.completed_tricks.append((winner, tuple(self._trick)))
-        self.tricks_taken[winner] += 1
+        self._completed_tricks.append((winner, tuple(self._trick)))
+        self._tricks_taken[winner] += 1
         self._trick = []
-        self.leader = winner
-        self.to_move = winner
-        if len(self.completed_tricks) == self.n_tricks:
+        self._leader = winner
+        self._to_move = winner
+        if len(self._completed_tricks) == self.n_tricks:
             self._score()
 
     def _score(self) -> None:
         over = self.over
         fines = [0] * self.players
-        for _, seat in self.revokes:
+        for _, seat in self._revokes:
             fines[seat] += self.rules.revoke_penalty
-        self.scores = tuple(
-            score(self._contracts[s], self.tricks_taken[s], over, self.rules) - fines[s]  # type: ignore[arg-type]
+        self._scores = tuple(
+            score(self._contracts[s], self._tricks_taken[s], over, self.rules) - fines[s]  # type: ignore[arg-type]
             for s in range(self.players)
         )
-        self.phase = "scored"
-        self.to_move = -1
+        self._phase = "scored"
+        self._to_move = -1
 
     # ------------------------------------------------------------------ text
     def describe_action(self, action: int) -> str:
         """Human text for an action in the current phase (``'5H'``, ``'AS'``, ``'2C 3C 4C'``)."""
-        if self.phase == "auction":
+        if self._phase == "auction":
             return call_str(action)
-        if self.phase == "frisch":
+        if self._phase == "frisch":
             return " ".join(card_str(c) for c in cards_of(action))
-        if self.phase == "play":
+        if self._phase == "play":
             return card_str(action)
         return str(action)
 
     def __repr__(self) -> str:
         hands = " ".join(format_hand(h) for h in self._hands)
         return (
-            f"DealState(phase={self.phase!r}, dealer={self.dealer}, to_move={self.to_move}, "
+            f"DealState(phase={self._phase!r}, dealer={self.dealer}, to_move={self._to_move}, "
             f"hands='{hands}')"
         )
 
