@@ -25,16 +25,17 @@ DPI = 100
 
 
 def git_revision() -> str | None:
-    """The repository's commit (short hash), marked when the work tree has uncommitted changes."""
+    """The repository's commit (short hash), marked when the code that makes results (whist_sim/,
+    scripts/) has uncommitted changes; ``None`` outside a git checkout."""
     root = Path(__file__).resolve().parent.parent
     try:
         rev = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, check=True,
                              capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               check=True, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "whist_sim", "scripts"],
+                               cwd=root, check=True, capture_output=True, text=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
-    return f"{rev} (with uncommitted changes)" if dirty else rev
+    return f"{rev} (with uncommitted changes in whist_sim/ or scripts/)" if dirty else rev
 
 
 def write_default_report(
