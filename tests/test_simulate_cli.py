@@ -102,6 +102,21 @@ def test_directory_and_resume_errors(tmp_path):
     assert r.exit_code == 1 and "holds no whist-sim run (found thesis.tex)" in r.output
 
 
+def test_resume_names_a_corrupt_chunk_and_keeps_it(tmp_path, chunk_bytes):
+    out = tmp_path / "run"
+    args = ["--deals", "30", "--seed", "1", "--out", str(out), "--chunk-size", "10",
+            "--no-progress"]
+    assert cli(*args).exit_code == 0
+    good = chunk_bytes(out)
+    (out / "chunk-00001.parquet").write_bytes(b"PAR1 scribbled over")
+    r = cli(*args, "--resume")
+    assert r.exit_code == 0, r.output
+    assert "chunk-00001.parquet is invalid (unreadable" in r.output
+    assert "moved it to chunk-00001.parquet.corrupt" in r.output
+    assert (out / "chunk-00001.parquet.corrupt").read_bytes() == b"PAR1 scribbled over"
+    assert chunk_bytes(out) == good
+
+
 def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path, chunk_bytes):
     """A real Ctrl-C (SIGINT) on the command; --resume then gives the uninterrupted files."""
     deals, size = 300_000, 3_000

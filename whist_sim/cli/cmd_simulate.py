@@ -9,6 +9,7 @@ import click
 
 from ..dataset import DatasetError
 from ..executors import ExecutorError
+from ..policies import policy_names
 from ..rules import RulesError
 from ..simulate import DEFAULT_CHUNK_SIZE, DEFAULT_POLICY, SimulationError, simulate
 from .options import rule_options
@@ -28,7 +29,8 @@ def _split(value: str | None) -> tuple[str, ...] | None:
 )
 @click.option(
     "--policy", default=None,
-    help=f"bidding strategy of every seat (random, heuristic) [default: {DEFAULT_POLICY}]",
+    help=f"bidding strategy of every seat ({', '.join(policy_names('bid'))}) "
+    f"[default: {DEFAULT_POLICY}]",
 )
 @click.option("--seats", default=None, help="bidding strategy per seat, e.g. heuristic,random,...")
 @click.option("--play", default=None, help="play policy of every seat [default: as bidding]")
@@ -74,7 +76,7 @@ def command(
     cluster: str | None,
     progress: bool,
 ) -> None:
-    """Simulate DEALS deals into a Parquet dataset: one file per chunk plus manifest.json.
+    """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus manifest.json.
 
     The dataset depends only on the seed, rules and policies (not on chunk size, threads or
     workers). Ctrl-C keeps every finished chunk; run the same command with --resume to finish.
@@ -108,6 +110,16 @@ def command(
         sys.exit(130)
     except (SimulationError, DatasetError, ExecutorError, RulesError) as e:
         raise click.ClickException(str(e)) from None
+    except Exception as e:
+        # operational failures (lost workers or connections, disk full): not a bug, so no traceback
+        if type(e).__module__.split(".")[0] in ("distributed", "dask") or isinstance(
+            e, (OSError, TimeoutError)
+        ):
+            raise click.ClickException(
+                f"the run stopped: {type(e).__name__}: {e}\nevery finished chunk in {out} is "
+                "kept; run the same command with --resume to finish"
+            ) from None
+        raise
     finally:
         logger.removeHandler(handler)
 
