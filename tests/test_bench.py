@@ -1,0 +1,50 @@
+"""Smoke test of the speed benchmark (tiny budget; no timing assertions)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from whist_sim.bench import SECTIONS, BenchContext, bench_section, run_bench
+from whist_sim.cli import main
+
+REQUIRED = ("random_1t", "heuristic_1t", "random_all", "heuristic_all", "reference_1t",
+            "compile_s", "random_vs_reference")
+
+
+def test_bench_json_has_the_agreed_keys():
+    result = CliRunner().invoke(main, ["bench", "--json", "--seconds", "0.05", "--threads", "2"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in REQUIRED:
+        assert key in data
+        assert data[key] > 0
+    assert data["threads"] == 2
+
+
+def test_bench_text_output_and_sections():
+    result = CliRunner().invoke(main, ["bench", "--seconds", "0.02", "--only", "compile"])
+    assert result.exit_code == 0, result.output
+    assert "compile_s" in result.output and "random_1t" not in result.output
+
+
+def test_bench_rejects_bad_input():
+    runner = CliRunner()
+    bad = runner.invoke(main, ["bench", "--only", "nonsense"])
+    assert bad.exit_code != 0 and "nonsense" in bad.output
+    assert runner.invoke(main, ["bench", "--seconds", "0"]).exit_code != 0
+    with pytest.raises(ValueError, match="seconds"):
+        run_bench(seconds=-1)
+
+
+def test_a_section_can_be_added():
+    @bench_section("test_extra", default=False, help="a test section")
+    def _extra(ctx: BenchContext):
+        return {"extra_rate": ctx.threads * 1.0, "saw_compile": "compile_s" in ctx.results}
+
+    try:
+        out = run_bench(seconds=0.01, threads=1, only=["compile", "test_extra"])
+        assert out["extra_rate"] == 1.0 and out["saw_compile"] is True
+        assert "test_extra" not in [n for n, s in SECTIONS.items() if s.default]
+    finally:
+        SECTIONS.pop("test_extra", None)
