@@ -163,3 +163,17 @@ def test_write_report_refuses_a_file_as_directory(tally, tmp_path):
     f.write_text("x")
     with pytest.raises(R.ReportError, match="not a directory"):
         R.write_report(R.build_report(tally), f, "md")
+
+
+def test_decimals_adapt_to_the_interval():
+    t = pd.DataFrame(
+        {"n": [10**6, 10**6, 40, 10**6], "rate": [0.0029, 0.846, 0.5, 0.000104],
+         "ci_low": [0.0028, 0.845, 0.3, 0.00008], "ci_high": [0.0030, 0.847, 0.7, 0.00013]},
+        index=pd.Index(["a", "b", "c", "d"], name="metric"),
+    )
+    _, rows = R.table_cells(t)
+    assert [r[2] for r in rows] == ["0.29% (0.28-0.30)", "84.6% (84.5-84.7)",
+                                    "50.0% (30.0-70.0)", "0.010% (0.008-0.013)"]
+    m = pd.DataFrame({"n": [10**6], "mean": [6.09], "ci_low": [6.088], "ci_high": [6.092]},
+                     index=pd.Index([0], name="frisch"))
+    assert R.table_cells(m)[1][0][2] == "6.090 (6.088 to 6.092)"

@@ -52,29 +52,49 @@ def _is_pct(name: str) -> bool:
     return "rate" in tokens or "share" in tokens
 
 
-def _num(x, pct: bool, integer: bool = False) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _decimals(v, lo, hi, pct: bool) -> int:
+    """Decimals that show a value and its interval apart: more for narrow intervals and for tiny
+    percentages (at most 4)."""
+    scale = 100.0 if pct else 1.0
+    d = 1 if pct else (2 if _missing(v) or abs(float(v)) < 100 else 1)
+    if not (_missing(lo) or _missing(hi)):
+        w = scale * (float(hi) - float(lo))
+        if 0 < w:
+            d = max(d, math.ceil(-math.log10(w / 2)))  # the interval spans >= 2 last digits
+    if pct and not _missing(v) and 0 < scale * float(v) < 0.1:
+        d = max(d, 1 - math.floor(math.log10(scale * float(v))))
+    return min(d, 4)
+
+
+def _num(x, pct: bool, integer: bool = False, decimals: int | None = None) -> str:
+    if _missing(x):
         return "-"
     if isinstance(x, (bool, np.bool_)):
         return "yes" if x else "no"
     if isinstance(x, str):
         return x
     if pct:
-        return f"{100 * float(x):.1f}%"
+        d = _decimals(x, None, None, True) if decimals is None else decimals
+        return f"{100 * float(x):.{d}f}%"
     if integer or (isinstance(x, (int, np.integer))):
         return f"{int(x):,}"
     v = float(x)
     if v.is_integer() and abs(v) >= 1000:
         return f"{int(v):,}"
-    return f"{v:.2f}" if abs(v) < 100 else f"{v:.1f}"
+    d = _decimals(v, None, None, False) if decimals is None else decimals
+    return f"{v:.{d}f}"
 
 
-def _ci(lo, hi, pct: bool) -> str:
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (lo, hi)):
+def _ci(lo, hi, pct: bool, decimals: int) -> str:
+    if _missing(lo) or _missing(hi):
         return ""
     if pct:
-        return f" ({100 * float(lo):.1f}-{100 * float(hi):.1f})"
-    return f" ({_num(float(lo), False)} to {_num(float(hi), False)})"
+        return f" ({100 * float(lo):.{decimals}f}-{100 * float(hi):.{decimals}f})"
+    return f" ({float(lo):.{decimals}f} to {float(hi):.{decimals}f})"
 
 
 def table_cells(df: pd.DataFrame, players: int = 4) -> tuple[list[str], list[list[str]]]:
@@ -113,11 +133,12 @@ def table_cells(df: pd.DataFrame, players: int = 4) -> tuple[list[str], list[lis
             integer = pd.api.types.is_integer_dtype(df[rc].dtype) or (unit == "count")
             if c == "over" and isinstance(v, (bool, np.bool_)):
                 text = "over" if v else "under"
+            elif c in ci_of and not integer and not _missing(v):
+                lo, hi = rec[ci_of[c][0]], rec[ci_of[c][1]]
+                d = _decimals(v, lo, hi, pct)
+                text = _num(v, pct, decimals=d) + _ci(lo, hi, pct, d)
             else:
                 text = _num(v, pct, integer)
-            if c in ci_of and text != "-":
-                lo, hi = ci_of[c]
-                text += _ci(rec[lo], rec[hi], pct)
             cells.append(text)
         rows.append(cells)
     return heads, rows
