@@ -272,3 +272,15 @@ def test_other_bad_calls_name_the_call(bad):
     # §2: levels 5..13, one Frisch entry per four passes
     err = refused(record(calls=bad, contracts=None, play=None))
     assert err.startswith(f"calls[{len(bad) - 1}]: ") or err.startswith("calls[4]: ")
+
+
+def test_thrown_in_record_takes_no_contracts_or_play():
+    # §3: a thrown-in deal has no play and no score
+    trace = next(t for i in range(400) if (t := play_deal(1, i, policies=("heuristic",) * 4))
+                 .thrown_in)
+    rec = record_from_trace(trace)
+    assert refused(dict(rec, contracts=[1, 2, 3, 4])) == (
+        "contracts: given, but the deal was thrown in")
+    assert refused(dict(rec, play=["AS"])) == "play: given, but the deal was thrown in"
+    assert refused(dict(rec, calls=rec["calls"] + ["pass"])) == (
+        "calls[16]: the deal was thrown in; no more calls are allowed")

@@ -11,6 +11,7 @@
 from .game import GameResult, play_game
 from .play import DealTrace, play_deal
 from .policies import Policy, get_policy
+from .record import ReplayResult, record_from_trace, replay_record
 from .state import DealState, IllegalAction
 
 __all__ = [
@@ -19,7 +20,10 @@ __all__ = [
     "GameResult",
     "IllegalAction",
     "Policy",
+    "ReplayResult",
     "get_policy",
     "play_deal",
     "play_game",
+    "record_from_trace",
+    "replay_record",
 ]

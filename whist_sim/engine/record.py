@@ -334,7 +334,10 @@ def _replay(record: Any, default_rules: Rules, revokes_override: str | None) -> 
     # play (RULES §5)
     if play:
         if state.phase != "play":
-            raise _refuse("play", "given, but the contracts are not complete")
+            why = "the deal was thrown in" if state.phase == "thrown_in" else (
+                "the contracts are not complete"
+            )
+            raise _refuse("play", f"given, but {why}")
         for i, text in enumerate(play):
             where = f"play[{i}]"
             if state.phase != "play":
