@@ -126,6 +126,9 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path, chunk_bytes
         [str(exe), "simulate", "--deals", str(deals), "--seed", "5", "--out", str(out),
          "--chunk-size", str(size), "--threads", "1", "--no-progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy(),
+        # a shell runs background jobs with SIGINT ignored, and children inherit that: give the
+        # command the default disposition so that Python turns SIGINT into KeyboardInterrupt
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while len(list(out.glob("chunk-*.parquet"))) < 2:
