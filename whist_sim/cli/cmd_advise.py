@@ -1,0 +1,86 @@
+"""``whist-sim advise``: which contract to bid with a hand, by simulation (docs/ADVISOR.md)."""
+
+from __future__ import annotations
+
+import click
+
+from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
+from ..policies import policy_names
+from .options import rule_options
+
+
+def _known(values: tuple[str, ...]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for v in values:
+        seat, sep, cards = v.partition(":")
+        try:
+            s = int(seat)
+        except ValueError:
+            s = None
+        if not sep or s is None or not cards.strip():
+            raise click.BadParameter(
+                f"{v!r}: expected SEAT:CARDS, e.g. 1:AS,KH", param_hint="--known"
+            )
+        if s in out:
+            raise click.BadParameter(f"seat {s} given twice", param_hint="--known")
+        out[s] = cards
+    return out
+
+
+@click.command("advise")
+@click.argument("hand")
+@click.option("--trump", default=None, metavar="S|H|D|C|NT",
+              help="trump of the deal: advise the contract; without it, advise the auction call")
+@click.option("--declarer", type=int, default=None, metavar="SEAT",
+              help="seat that won the auction [default: follows from --seat and --bids]")
+@click.option("--level", type=int, default=None, metavar="N",
+              help="declarer's auction level (auction mode: lowest level considered) [default: 5]")
+@click.option("--seat", type=int, default=None, metavar="SEAT",
+              help="your seat (0..3) [default: the next bidder after --bids, or 0]")
+@click.option("--bids", default=None, metavar="B,B,...",
+              help="contracts already bid, in bidding order starting with the declarer, e.g. 7,0")
+@click.option("--play", default="heuristic", show_default=True,
+              help=f"play policy of every seat ({', '.join(policy_names('play'))})")
+@click.option("--bid-policy", default="heuristic", show_default=True,
+              type=click.Choice(MODEL_BID_POLICIES),
+              help="bidding strategy assumed for the other seats")
+@click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
+              help="sampled deals; every candidate bid is played on all of them")
+@click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
+              help="sampled deal j uses the random stream (seed, j)")
+@click.option("--consistent", is_flag=True,
+              help="keep only deals in which the earlier bidders' strategy makes their bids")
+@click.option("--constrain", multiple=True, metavar="SEAT:KEY=RANGE",
+              help="constraint on a hidden hand (repeatable): 1:S=0-2, 2:hcp=12-, 3:void=H")
+@click.option("--known", multiple=True, metavar="SEAT:CARDS",
+              help="cards known to be in another seat's hand (repeatable), e.g. 1:AS,KH")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.95, show_default=True, help="coverage of the intervals")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+              help="local threads (results do not depend on it)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON (schema: docs/ADVISOR.md)")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
+@rule_options
+def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
+            seat: int | None, bids: str | None, play: str, bid_policy: str, deals: int,
+            seed: int, consistent: bool, constrain: tuple[str, ...], known: tuple[str, ...],
+            confidence: float, threads: int, as_json: bool, plot: str | None, rules) -> None:
+    """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
+    "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
+
+    With --trump: for each legal contract, P(make), the expected score with confidence
+    intervals and the trick distribution, played out on the same sampled deals; the
+    recommended bid has the highest expected score. Without --trump: for each strain, what
+    declaring in it is worth, and the best call.
+    """
+    try:
+        a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
+                   bids=bids or (), play=play, bid_policy=bid_policy, deals=deals, seed=seed,
+                   consistent=consistent, constraints=constrain, known=_known(known),
+                   rules=rules, confidence=confidence, threads=threads)
+        if plot:
+            a.plot(plot)
+    except AdviceError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(a.to_json() if as_json else str(a))

@@ -1,0 +1,91 @@
+"""``whist-sim bid-chart``: EV-optimal bids of many sampled hands, by hand class."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..bidchart import (
+    DEFAULT_CHUNK,
+    DEFAULT_DEALS_PER_HAND,
+    DEFAULT_HANDS,
+    ChartError,
+    bid_chart,
+    write_chart_report,
+)
+from ..executors import ExecutorError
+from ..policies import policy_names
+from .options import rule_options
+
+
+def _flag(name: str, value) -> str:
+    opt = name.replace("_", "-")
+    if isinstance(value, bool):
+        return f"--{opt}" if value else f"--no-{opt}"
+    if isinstance(value, (list, tuple)):
+        return f"--{opt} {','.join(map(str, value))}"
+    return f"--{opt} {value}"
+
+
+@click.command("bid-chart")
+@click.option("--hands", type=click.IntRange(min=1), default=DEFAULT_HANDS, show_default=True,
+              help="sampled hands")
+@click.option("--deals-per-hand", type=click.IntRange(min=1), default=DEFAULT_DEALS_PER_HAND,
+              show_default=True, help="sampled deals per hand (every legal bid is played on each)")
+@click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
+              help="run seed")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="output directory: report.md, charts/*.png, hands.parquet (overwritten)")
+@click.option("--bid", default="heuristic", show_default=True,
+              type=click.Choice(("heuristic", "random")),
+              help="bidding strategy of every seat (auction, earlier and later contracts)")
+@click.option("--play", default="heuristic", show_default=True,
+              help=f"play policy of every seat ({', '.join(policy_names('play'))})")
+@click.option("--consistent", is_flag=True,
+              help="sample only deals in which the earlier bidders' strategy makes their bids")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK,
+              show_default=True, help="hands per task")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="local threads [default: every CPU]; with --cluster local:N, per worker")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="run the tasks on a running Dask scheduler (tcp://host:8786)")
+@click.option("--cluster", default=None, metavar="local:N",
+              help="start a local Dask cluster of N worker processes for this run")
+@click.option("--parquet/--no-parquet", default=True, show_default=True,
+              help="also write the per-hand results to hands.parquet")
+@click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@rule_options
+def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play: str,
+            consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
+            cluster: str | None, parquet: bool, progress: bool, rules) -> None:
+    """Bid charts: for --hands sampled hands (each from a deal bid up to the contracts, the
+    player at every bidding position in turn), the contract with the highest expected score
+    over --deals-per-hand sampled deals, aggregated by high-card points x trump length and
+    position, with a zero-bid chart. Writes a Markdown report and heat maps to --out.
+    """
+    if scheduler is not None and cluster is not None:
+        raise click.UsageError("give --scheduler or --cluster, not both")
+    try:
+        df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
+                       bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
+                       threads=threads, scheduler=scheduler, cluster=cluster, progress=progress)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: nothing written", err=True)
+        sys.exit(130)
+    except (ChartError, ExecutorError) as e:
+        raise click.ClickException(str(e)) from None
+    changes = " ".join(_flag(k, v) for k, v in rules.changes().items())
+    command_text = (f"whist-sim bid-chart --hands {hands} --deals-per-hand {deals_per_hand} "
+                    f"--seed {seed} --bid {bid} --play {play}"
+                    + (" --consistent" if consistent else "") + (f" {changes}" if changes else ""))
+    try:
+        written = write_chart_report(df, out, command=command_text, rules=rules, parquet=parquet)
+    except OSError as e:
+        raise click.ClickException(f"cannot write to {out}: {e}") from None
+    a = df.attrs
+    click.echo(
+        f"{len(df):,} hands x {deals_per_hand:,} deals in {a['wall_s']:.1f} s "
+        f"({len(df) / max(a['wall_s'], 1e-9):,.0f} hands/s, {a['executor']}); "
+        f"{len(written)} files written to {out}"
+    )

@@ -1,0 +1,208 @@
+"""Batch kernels of the hand advisor and the bid charts (issue 5), built on
+:mod:`whist_sim.kernels.conditional`.
+
+* :func:`advise_kernel` - sampled deal ``j`` of an advice (stream ``(seed, j)``, docs/ENGINE.md
+  §2) is dealt with the player's hand (and any other known cards) fixed, by rejection until the
+  constraints on the hidden hands (and, with ``consistent``, the earlier bids) hold; then every
+  candidate ``(trump, contract)`` of the player is played out on that same deal
+  (:func:`~whist_sim.kernels.conditional.eval_candidates`). One output column per deal.
+* :func:`accept_kernel` - the acceptance rate of those conditions on independent tries (a pilot
+  that tells impossible or too rare constraints before the main run).
+* :func:`chart_kernel` - bid charts: for hand ``i``, a full deal of the run is played up to the
+  contracts by the bidding strategy (the first of deals ``64 i .. 64 i + 63`` that is not thrown
+  in), the seat at bidding position ``i % P`` is the player, and its candidate contracts are
+  evaluated on ``deals_per_hand`` deals with its hand fixed, the earlier contracts as they were
+  made, trump, declarer and level as in the deal. Sums per hand and contract are returned.
+
+All kernels release the GIL and allocate nothing: the Python layer (``whist_sim/advisor.py``,
+``whist_sim/bidchart.py``) passes every array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import jit
+from .bits import ZERO
+from .conditional import (
+    begin_contracts,
+    consistent_bids,
+    deal_hidden,
+    eval_candidates,
+    satisfies,
+)
+from .layout import (
+    H_START,
+    R_NTRICKS,
+    R_PLAYERS,
+    S_CONTRACT,
+    S_DECLARER,
+    S_LEVEL,
+    S_THROWN,
+    S_TRUMP,
+)
+from .phases import auction, begin_deal, contracts, deal_cards
+from .rng import mix64, stream_start_mixed
+
+CHART_ATTEMPTS = 64  # deals tried per chart hand until one is not thrown in
+CHART_SALT = np.uint64(0xB1D0C4A27E5D3F19)  # separates a chart hand's sampled deals from its deal
+
+
+@jit
+def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, declarer, trump,
+            level, forced, consistent, positions, work, max_tries):
+    """Deal ``deal`` at the contract phase until accepted; the number of tries, or ``-tries``."""
+    tries = 0
+    while tries < max_tries:
+        tries += 1
+        begin_contracts(st, hm, rp, deal, declarer, trump, level)
+        deal_hidden(st, hm, rp, known, deck_mask, work, rng)
+        if check and not satisfies(hm, rp, cons):
+            continue
+        if consistent and not consistent_bids(st, hm, rp, pol, par, rng, forced, positions):
+            continue
+        return tries
+    return -tries
+
+
+@jit
+def advise_kernel(
+    seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump, level,
+    me, forced, consistent, positions, cand_trump, cand_bid, max_tries,
+    st, hm, rng, work, snap_st, snap_hm, res_t, res_s, res_o,
+    o_tricks, o_score, o_over, o_tries,
+):
+    """Sampled deals ``start .. start+count-1``: column ``j - start`` of ``o_*[k, :]`` holds the
+    tricks, score and over flag of candidate ``k`` and ``o_tries`` the deals tried.
+
+    Stops at the first deal not accepted within ``max_tries`` (its ``o_tries`` is negative) and
+    returns the number of deals finished (``count`` when all were).
+    """
+    n_cand = cand_bid.shape[0]
+    for j in range(count):
+        deal = start + j
+        rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
+        tries = _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, declarer,
+                        trump, level, forced, consistent, positions, work, max_tries)
+        o_tries[j] = tries
+        if tries < 0:
+            return j
+        eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
+                        snap_st, snap_hm, res_t, res_s, res_o)
+        for k in range(n_cand):
+            o_tricks[k, j] = res_t[k]
+            o_score[k, j] = res_s[k]
+            o_over[k, j] = res_o[k] != 0
+    return count
+
+
+@jit
+def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump,
+                  level, forced, consistent, positions, st, hm, rng, work):
+    """How many of ``count`` independent tries (stream ``(seed, t)``) meet the conditions."""
+    ok = 0
+    for t in range(count):
+        rng[0] = stream_start_mixed(seed_mix, np.uint64(t))
+        if _sample(st, hm, rp, pol, par, rng, t, known, deck_mask, cons, check, declarer, trump,
+                   level, forced, consistent, positions, work, 1) > 0:
+            ok += 1
+    return ok
+
+
+@jit
+def chart_kernel(
+    seed_mix, start, count, deals_per_hand, rp, deck, deck_mask, pol, par, consistent, max_tries,
+    st, hm, rng, work, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
+    res_t, res_s, res_o,
+    o_scen, o_hand, o_earlier, o_n, o_sum, o_sq, o_made, o_tricks, o_over, o_tries,
+):
+    """Bid-chart hands ``start .. start+count-1`` (row ``i - start`` of every output).
+
+    ``o_scen[i]``: deal index, declarer (-1: every attempt thrown in), trump, level, seat,
+    position; ``o_hand[i]``: the player's hand; ``o_earlier[i, pos]``: contracts of the bidders
+    before it (-1 after). Per contract ``b`` (column): ``o_n`` deals played (0 = illegal bid),
+    ``o_sum`` / ``o_sq`` sum of scores / squared scores, ``o_made`` contracts made, ``o_tricks``
+    sum of tricks, ``o_over`` over deals. ``o_tries``: deals dealt (negative: a deal was not
+    accepted within ``max_tries`` and the hand was abandoned).
+    """
+    p = rp[R_PLAYERS]
+    n = rp[R_NTRICKS]
+    for i in range(count):
+        h = start + i
+        for b in range(n + 1):
+            o_n[i, b] = 0
+            o_sum[i, b] = 0
+            o_sq[i, b] = 0
+            o_made[i, b] = 0
+            o_tricks[i, b] = 0
+            o_over[i, b] = 0
+        for pos in range(p):
+            o_earlier[i, pos] = -1
+        o_tries[i] = 0
+        d = h * CHART_ATTEMPTS
+        for a in range(CHART_ATTEMPTS):
+            d = h * CHART_ATTEMPTS + a
+            rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
+            begin_deal(st, hm, rp, d, d % p)
+            deal_cards(st, hm, rp, deck, work, rng)
+            auction(st, hm, rp, pol, par, rng)
+            if st[S_THROWN] == 0:
+                break
+        o_scen[i, 0] = d
+        if st[S_THROWN] != 0:
+            o_scen[i, 1] = -1
+            continue
+        contracts(st, hm, rp, pol, par, rng)
+        decl = st[S_DECLARER]
+        trump = st[S_TRUMP]
+        level = st[S_LEVEL]
+        position = h % p
+        me = (decl + position) % p
+        o_scen[i, 1] = decl
+        o_scen[i, 2] = trump
+        o_scen[i, 3] = level
+        o_scen[i, 4] = me
+        o_scen[i, 5] = position
+        o_hand[i] = hm[H_START + me]
+        total = 0
+        for s in range(p):
+            forced[s] = -1
+            known[s] = ZERO
+        known[me] = hm[H_START + me]
+        for pos in range(position):
+            seat = (decl + pos) % p
+            forced[seat] = st[S_CONTRACT + seat]
+            o_earlier[i, pos] = forced[seat]
+            total += forced[seat]
+        lo = level if position == 0 else 0
+        forbidden = n - total if position == p - 1 else -1
+        n_cand = 0
+        for b in range(lo, n + 1):
+            if b != forbidden:
+                cand_trump[n_cand] = trump
+                cand_bid[n_cand] = b
+                n_cand += 1
+        hand_mix = mix64(stream_start_mixed(seed_mix, np.uint64(d)) ^ CHART_SALT)
+        tries_total = 0
+        for j in range(deals_per_hand):
+            rng[0] = stream_start_mixed(hand_mix, np.uint64(j))
+            tries = _sample(st, hm, rp, pol, par, rng, j, known, deck_mask, cons, False, decl,
+                            trump, level, forced, consistent, position, work, max_tries)
+            if tries < 0:
+                tries_total = -(tries_total - tries)
+                break
+            tries_total += tries
+            eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
+                            snap_st, snap_hm, res_t, res_s, res_o)
+            for k in range(n_cand):
+                b = cand_bid[k]
+                v = res_s[k]
+                o_n[i, b] += 1
+                o_sum[i, b] += v
+                o_sq[i, b] += v * v
+                o_tricks[i, b] += res_t[k]
+                if res_t[k] == b:
+                    o_made[i, b] += 1
+                if res_o[k] != 0:
+                    o_over[i, b] += 1
+        o_tries[i] = tries_total
