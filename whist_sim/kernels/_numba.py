@@ -19,15 +19,28 @@
   (``jit(_nrt=True)`` for the few helpers that allocate, such as test helpers). ``_nrt`` is a
   numba target option (leading underscore); if a numba version drops it, it is left out here and
   the engine stays correct, only slower.
+
+Cache freshness: numba revalidates a cached function only against the source file that defines it,
+but the deal loop inlines policies and helpers from other files, so after an edit of
+``heuristic.py`` a cached ``phases.play`` would silently run the old code. :func:`_watch_sources`
+therefore adds a fingerprint of every kernel source (``whist_sim/kernels/*.py`` and the Python
+modules whose constants are compiled in) to the freshness stamp of each kernel: any edit recompiles
+all kernels once.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numba
 from numba.core.cpu import CPUTargetOptions
+
+_KERNELS = Path(__file__).resolve().parent
+_WATCHED_EXTRA = ("policies.py", "rng.py", "rules.py")  # in whist_sim/, compiled in as constants
 
 NUMBA_OPTIONS: dict[str, Any] = {
     "cache": True,
@@ -52,3 +65,52 @@ def jit(func: Callable | None = None, **overrides: Any):
     if func is None:
         return numba.njit(**options)
     return numba.njit(**options)(func)
+
+
+def _watched_files() -> list[Path]:
+    return sorted(_KERNELS.glob("*.py")) + [_KERNELS.parent / n for n in _WATCHED_EXTRA]
+
+
+_FINGERPRINT: dict[tuple, bytes] = {}
+
+
+def sources_fingerprint() -> bytes:
+    """SHA-256 over the contents of every watched kernel source (recomputed when one changes)."""
+    files = _watched_files()
+    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files if f.exists())
+    if key not in _FINGERPRINT:
+        h = hashlib.sha256()
+        for f in files:
+            if f.exists():
+                h.update(f.name.encode() + b"\0" + f.read_bytes())
+        _FINGERPRINT.clear()
+        _FINGERPRINT[key] = h.digest()
+    return _FINGERPRINT[key]
+
+
+def _watch_sources() -> None:
+    """Make numba's cache stamp of every kernel function include :func:`sources_fingerprint`."""
+    try:
+        from numba.core import caching
+
+        impl = caching.CacheImpl
+        if getattr(impl, "_whist_sim_watch", False):
+            return
+        wrapped = []
+        for cls in impl._locator_classes:
+
+            def get_source_stamp(self, _base=cls):
+                stamp = _base.get_source_stamp(self)
+                py_file = getattr(self, "_py_file", None)
+                if py_file and Path(os.path.abspath(py_file)).parent == _KERNELS:
+                    return (stamp, sources_fingerprint())
+                return stamp
+
+            wrapped.append(type(cls.__name__, (cls,), {"get_source_stamp": get_source_stamp}))
+        impl._locator_classes = wrapped
+        impl._whist_sim_watch = True
+    except (ImportError, AttributeError):  # pragma: no cover - numba internals moved
+        pass
+
+
+_watch_sources()

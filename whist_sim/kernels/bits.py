@@ -29,6 +29,7 @@ from numba.extending import intrinsic
 from ._numba import jit
 
 SUIT_MASK = np.array([np.uint64(0x1FFF) << np.uint64(13 * s) for s in range(4)], dtype=np.uint64)
+SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)  # suit of each card code
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -43,26 +43,32 @@ NO_CARD = 99
 # ---------------------------------------------------------------------------- estimates
 
 
+def _suit_table() -> np.ndarray:
+    """Per 13-bit suit pattern: length | honour q << 5 | trump extra q << 10 | NT extra q << 16 |
+    ruff value q << 21 (ENGINE.md §5), so that an estimate is four table look-ups."""
+    out = np.zeros(1 << 13, dtype=np.int32)
+    for sb in range(1 << 13):
+        n = sb.bit_count()
+        h = 4 * (sb >> 12 & 1)
+        if sb >> 11 & 1:
+            h += 3 if n >= 2 else 1
+        if sb >> 10 & 1 and n >= 3:
+            h += 2
+        tx = (1 if sb >> 9 & 1 and n >= 4 else 0) + (4 * (n - 3) if n > 3 else 0)
+        ntx = 2 * (n - 4) if n > 4 else 0
+        ruff = {0: 8, 1: 4, 2: 2}.get(n, 0)
+        out[sb] = n | h << 5 | tx << 10 | ntx << 16 | ruff << 21
+    return out
+
+
+SUIT_TABLE = _suit_table()
+
+
 @jit(inline="always")
 def _suit_parts(hand, s):
     """(length, honour q, trump extra q, NT extra q, ruff value q) of suit ``s`` of ``hand``."""
-    sb = (hand >> np.uint64(13 * s)) & SUIT_BITS
-    n = popcount(sb)
-    h = 0
-    if (sb >> np.uint64(12)) & np.uint64(1):
-        h += 4
-    if (sb >> np.uint64(11)) & np.uint64(1):
-        h += 3 if n >= 2 else 1
-    if (sb >> np.uint64(10)) & np.uint64(1) and n >= 3:
-        h += 2
-    tx = 0
-    if (sb >> np.uint64(9)) & np.uint64(1) and n >= 4:
-        tx += 1
-    if n > 3:
-        tx += 4 * (n - 3)
-    ntx = 2 * (n - 4) if n > 4 else 0
-    ruff = 8 if n == 0 else (4 if n == 1 else (2 if n == 2 else 0))
-    return n, h, tx, ntx, ruff
+    v = np.int64(SUIT_TABLE[np.int64((hand >> np.uint64(13 * s)) & SUIT_BITS)])
+    return v & 31, (v >> 5) & 31, (v >> 10) & 63, (v >> 16) & 31, (v >> 21) & 15
 
 
 @jit

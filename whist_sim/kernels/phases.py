@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._numba import jit
-from .bits import SUIT_MASK, ZERO, bit
+from .bits import SUIT_MASK, SUIT_OF, ZERO, bit
 from .layout import (
     H_DEALT,
     H_FRISCH,
@@ -239,6 +239,28 @@ def contracts(st, hm, rp, pol, par, rng):
     st[S_OVER] = 1 if total > n else 0
 
 
+@jit(inline="always")
+def _play_card(st, hm, rp, pol, par, rng, seat, pos, led, best, best_seat, nplays):
+    """One card of the current trick: fill the trick fields, ask the policy, update the hand."""
+    st[S_POS] = pos
+    st[S_LED] = led
+    st[S_BEST_CARD] = best
+    st[S_BEST_SEAT] = best_seat
+    hand = hm[H_HAND + seat]
+    if pos == 0:
+        legal = hand
+    else:
+        follow = hand & SUIT_MASK[led]
+        legal = follow if follow != ZERO else hand
+    c = choose_card(pol, par, st, hm, rp, seat, legal, rng)
+    cb = bit(c)
+    hm[H_HAND + seat] = hand ^ cb
+    hm[H_TRICK] |= cb
+    st[S_PLAYS + nplays] = c
+    st[S_NPLAYS] = nplays + 1
+    return c
+
+
 @jit
 def play(st, hm, rp, pol, par, rng):
     """The tricks (§3.5): declarer leads first, each trick's winner leads the next."""
@@ -250,46 +272,23 @@ def play(st, hm, rp, pol, par, rng):
     for t in range(n):
         st[S_TRICK] = t
         st[S_LEADER] = leader
-        best = -1
-        best_seat = -1
-        led = -1
+        c = _play_card(st, hm, rp, pol, par, rng, leader, 0, -1, -1, -1, nplays)
+        nplays += 1
+        led = SUIT_OF[c]
+        best = c
+        best_seat = leader
         seat = leader
-        trick = ZERO
-        for pos in range(p):
-            st[S_POS] = pos
-            st[S_LED] = led
-            st[S_BEST_CARD] = best
-            st[S_BEST_SEAT] = best_seat
-            hand = hm[H_HAND + seat]
-            if pos == 0:
-                legal = hand
-            else:
-                legal = hand & SUIT_MASK[led]
-                if legal == ZERO:
-                    legal = hand
-            c = choose_card(pol, par, st, hm, rp, seat, legal, rng)
-            cb = bit(c)
-            hm[H_HAND + seat] = hand ^ cb
-            trick |= cb
-            hm[H_TRICK] = trick
-            st[S_PLAYS + nplays] = c
+        for pos in range(1, p):
+            seat = seat + 1 if seat + 1 < p else 0
+            c = _play_card(st, hm, rp, pol, par, rng, seat, pos, led, best, best_seat, nplays)
             nplays += 1
-            st[S_NPLAYS] = nplays
-            cs = c // 13
-            if pos == 0:
-                led = cs
-                best = c
-                best_seat = seat
-            else:
-                bs = best // 13
-                if (cs == bs and c > best) or (cs == trump and bs != trump):
-                    best = c
-                    best_seat = seat
-            seat += 1
-            if seat == p:
-                seat = 0
+            cs = SUIT_OF[c]
+            bs = SUIT_OF[best]
+            beats = ((cs == bs) & (c > best)) | ((cs == trump) & (bs != trump))
+            best = c if beats else best
+            best_seat = seat if beats else best_seat
         st[S_TRICKS + best_seat] += 1
-        hm[H_PLAYED] |= trick
+        hm[H_PLAYED] |= hm[H_TRICK]
         hm[H_TRICK] = ZERO
         leader = best_seat
 
