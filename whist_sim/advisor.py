@@ -55,7 +55,6 @@ from .cards import (
 )
 from .rng import mix64
 from .rules import FIRST_MIN_LEVEL, Rules
-from .stats import mean_interval, mean_interval_from_sums, wilson_interval
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -613,6 +612,8 @@ def summarize(run: RunResult, scen: Scenario, confidence: float = 0.95) -> pd.Da
     """One row per candidate: ``strain``, ``bid``, ``n``, ``p_make`` (+ ``p_make_lo/hi``, Wilson),
     ``ev`` (+ ``ev_lo/hi``, t interval; points), ``ev_sd``, ``e_tricks``, ``p_over``, and the
     trick distribution ``t0 .. tN`` (fractions)."""
+    from .stats import mean_interval_from_sums, wilson_interval
+
     n_tricks = scen.rules.n_tricks
     k, n = run.tricks.shape
     bids = np.array([c[1] for c in scen.candidates])
@@ -817,7 +818,7 @@ def _num(x: Any) -> float | None:
     if x is None:
         return None
     x = float(x)
-    return None if math.isnan(x) else round(x, 6)
+    return None if math.isnan(x) else float(f"{x:.7g}")
 
 
 def advise(
@@ -856,6 +857,8 @@ def advise(
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
+    from .stats import mean_interval
+
     if not 0.0 < confidence < 1.0:
         raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")
     t0 = time.perf_counter()

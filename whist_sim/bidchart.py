@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .cards import STRAINS, SUIT_MASKS
-from .executors import Executor, check_executor_options, make_executor
+from .executors import Executor, ExecutorError, check_executor_options, make_executor
 from .rng import mix64
 from .rules import Rules
 
@@ -184,7 +184,7 @@ def bid_chart(
     if executor is None:
         try:
             check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
-        except ValueError as e:
+        except ExecutorError as e:
             raise ChartError(str(e)) from None
     task = ChartTask(hands, deals_per_hand, seed, rules, bid, play, bool(consistent), chunk_size)
     n_chunks = -(-hands // chunk_size)

@@ -37,6 +37,9 @@ Counterfactual contracts (common random numbers)
     module from its contract decision then keeps the compiled call graph free of cycles (the play
     phase only reaches ``choose_card``).
 
+Import order: this module binds :mod:`whist_sim.kernels.phases` at its end, so a compiled strategy
+imported by the dispatchers may import it.
+
 Conventions: docs/ENGINE.md §1 (cards ``13 * suit + rank``, ``uint64`` hands, strains 0..3 =
 C, D, H, S and 4 = NT); ``forced[seat] = -1`` means "not forced".
 """
@@ -68,7 +71,6 @@ from .layout import (
     S_TRICKS,
     S_TRUMP,
 )
-from .phases import begin_deal, play, score
 from .random_policy import random_contract
 from .rng import below
 
@@ -181,7 +183,7 @@ def begin_contracts(st, hm, rp, deal, declarer, trump, level):
     afterwards (:func:`deal_hidden`).
     """
     p = rp[R_PLAYERS]
-    begin_deal(st, hm, rp, deal, (declarer + p - 1) % p)
+    _phases.begin_deal(st, hm, rp, deal, (declarer + p - 1) % p)
     st[S_DECLARER] = declarer
     st[S_TRUMP] = trump
     st[S_LEVEL] = level
@@ -282,8 +284,15 @@ def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
             rng[0] = r0
         st[S_TRUMP] = cand_trump[k]
         contracts_forced(st, hm, rp, pol, par, rng, forced, me, cand_bid[k])
-        play(st, hm, rp, pol, par, rng)
-        score(st, hm, rp)
+        _phases.play(st, hm, rp, pol, par, rng)
+        _phases.score(st, hm, rp)
         res_tricks[k] = st[S_TRICKS + me]
         res_score[k] = st[S_SCORE + me]
         res_over[k] = st[S_OVER]
+
+
+# The phase functions are reached through their module, bound here at the end: the dispatchers
+# (kernels/policies.py) import compiled strategies, which may import this module, and phases.py
+# imports the dispatchers; binding the module last makes every import order work, and numba looks
+# up ``_phases.play`` etc. when it compiles the functions above.
+from . import phases as _phases  # noqa: E402

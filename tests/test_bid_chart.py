@@ -1,0 +1,157 @@
+"""Bid charts (whist_sim.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py; issue 5).
+
+* Each hand's scenario is the deal of the compiled engine (same seed, deal index): declarer,
+  trump, level, the player's hand at the start of play and the earlier contracts match
+  ``play_batch`` (docs/ENGINE.md §3), the player sits at bidding position ``hand % P``.
+* Legal bids only (RULES §4: the declarer from his level, the hooked last bidder not the number
+  that makes 13); the optimal bid is the argmax of the expected score; zero-best is consistent.
+* Results depend on the seed only: not on chunk size, threads or a Dask cluster.
+* Reports: tables, heat maps, Markdown; CLI and script end to end; bad options.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from whist_sim.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
+from whist_sim.cli import main
+from whist_sim.kernels.batch import play_batch
+from whist_sim.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 31
+H = ("heuristic",) * 4
+
+
+@pytest.fixture(scope="module")
+def chart() -> pd.DataFrame:
+    return bid_chart(hands=24, deals_per_hand=12, seed=SEED, threads=1, chunk_size=7,
+                     progress=False)
+
+
+def test_scenarios_are_the_engines_deals(chart):
+    rules = Rules()
+    assert len(chart) == 24 and list(chart["hand_index"]) == list(range(24))
+    for _, r in chart.iterrows():
+        d = int(r["deal"])
+        assert d // 64 == r["hand_index"]
+        cols = play_batch(SEED, d, 1, rules, H, H)
+        assert not cols["thrown_in"][0]
+        for a in range(d - d % 64, d):  # earlier attempts for this hand were thrown in
+            assert play_batch(SEED, a, 1, rules, H, H)["thrown_in"][0]
+        decl = int(cols["declarer"][0])
+        assert (r["declarer"], r["trump"], r["level"]) == (decl, cols["trump"][0],
+                                                           cols["level"][0])
+        assert r["position"] == r["hand_index"] % 4
+        assert r["seat"] == (decl + r["position"]) % 4
+        assert r["hand"] == cols[f"hand_{int(r['seat'])}"][0]
+        earlier = [int(cols[f"contract_{(decl + k) % 4}"][0]) for k in range(int(r["position"]))]
+        assert r["earlier_sum"] == sum(earlier)
+
+
+def test_legal_bids_and_optimum(chart):
+    ev = chart[[f"ev_{b}" for b in range(14)]].to_numpy()
+    for i, r in chart.reset_index(drop=True).iterrows():
+        legal = ~np.isnan(ev[i])
+        if r["position"] == 0:  # RULES §4: the declarer bids at least his level
+            assert list(np.flatnonzero(legal)) == list(range(int(r["level"]), 14))
+        elif r["position"] == 3:  # RULES §4: the hook
+            assert list(np.flatnonzero(~legal)) == [13 - int(r["earlier_sum"])]
+        else:
+            assert legal.all()
+        assert r["best_bid"] == int(np.nanargmax(ev[i]))
+        assert r["best_ev"] == np.nanmax(ev[i])
+        zero = legal[0] and ev[i, 0] > np.nanmax(ev[i, 1:])
+        assert r["zero_best"] == zero and r["zero_legal"] == legal[0]
+        assert r["deals"] == 12 and r["tries"] == 12
+    assert (chart["best_p_make"].between(0, 1)).all()
+    assert chart["hcp"].between(0, 37).all()
+
+
+def test_results_do_not_depend_on_chunks_or_threads(chart):
+    other = bid_chart(hands=24, deals_per_hand=12, seed=SEED, threads=2, chunk_size=24,
+                      progress=False)
+    pd.testing.assert_frame_equal(chart, other)
+    third = bid_chart(hands=24, deals_per_hand=12, seed=SEED + 1, threads=1, progress=False)
+    assert not chart["best_ev"].equals(third["best_ev"])
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_gives_the_same_chart(chart):
+    pytest.importorskip("distributed")
+    other = bid_chart(hands=24, deals_per_hand=12, seed=SEED, cluster="local:1", chunk_size=5,
+                      progress=False)
+    pd.testing.assert_frame_equal(chart, other)
+    assert other.attrs["executor"].startswith("dask-local")
+
+
+def test_consistent_sampling_rejects_deals():
+    df = bid_chart(hands=8, deals_per_hand=6, seed=SEED, threads=1, consistent=True,
+                   progress=False)
+    later = df[df["position"] > 0]
+    assert (later["tries"] >= 6).all() and (later["tries"] > 6).any()
+    assert (df[df["position"] == 0]["tries"] == 6).all()  # nothing to be consistent with
+
+
+def test_tables_and_report(chart, tmp_path):
+    t = chart_tables(chart, min_n=1)
+    assert list(t["optimal_bid_pos0"].columns) == ["0", "1", "2", "3", "4", "5", "6", "7+", "NT"]
+    total = sum(int(t[f"count_pos{p}"].to_numpy().sum()) for p in range(4))
+    assert total == len(chart)
+    assert set(t["summary"].index.get_level_values("position")) == {0, 1, 2, 3}
+    assert "zero_best_pos0" not in t and "zero_best_pos3" in t
+    files = write_chart_report(chart, tmp_path / "out", command="test", parquet=True)
+    names = {f.name for f in files}
+    assert names == {"report.md", "optimal_bid.png", "expected_tricks.png", "zero_bid.png",
+                     "over_under.png", "hands.parquet"}
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "# Bid charts" in text and "charts/zero_bid.png" in text and "4th (hooked)" in text
+    back = pd.read_parquet(tmp_path / "out" / "hands.parquet")
+    assert len(back) == len(chart)
+
+
+def test_bad_options():
+    with pytest.raises(ChartError, match="hands must be a whole number"):
+        bid_chart(hands=0, progress=False)
+    with pytest.raises(ChartError, match="bid charts use"):
+        bid_chart(hands=2, bid="montecarlo", progress=False)
+    with pytest.raises(ChartError, match="unknown play policy"):
+        bid_chart(hands=2, play="nope", progress=False)
+    with pytest.raises(ChartError, match="local:N"):
+        bid_chart(hands=2, cluster="remote", progress=False)
+
+
+def test_cli_end_to_end(tmp_path):
+    out = tmp_path / "chart"
+    r = CliRunner().invoke(main, ["bid-chart", "--hands", "8", "--deals-per-hand", "4",
+                                  "--seed", "2", "--out", str(out), "--threads", "1",
+                                  "--no-progress", "--zero-over", "30"])
+    assert r.exit_code == 0, r.output
+    assert "8 hands x 4 deals" in r.output
+    assert (out / "report.md").is_file() and (out / "charts" / "optimal_bid.png").is_file()
+    assert "--zero-over 30" in (out / "report.md").read_text()
+    r = CliRunner().invoke(main, ["bid-chart", "--hands", "2", "--out", str(out),
+                                  "--scheduler", "tcp://x:1", "--cluster", "local:1"])
+    assert r.exit_code != 0 and "not both" in r.output and "Traceback" not in r.output
+
+
+def test_script_writes_markdown_and_pngs_only(tmp_path):
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bid_chart.py"), "--data", "unused", "--out",
+         str(tmp_path), "--hands", "8", "--deals-per-hand", "3", "--threads", "1",
+         "--no-progress"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    files = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert files == ["bid_chart/charts/expected_tricks.png", "bid_chart/charts/optimal_bid.png",
+                     "bid_chart/charts/over_under.png", "bid_chart/charts/zero_bid.png",
+                     "bid_chart/report.md"]
+    assert "python scripts/bid_chart.py" in (tmp_path / "bid_chart" / "report.md").read_text()
