@@ -39,6 +39,12 @@ ANALYSES: list[Analysis] = [
         "run_default.py",
         "The default run: 1,000,000 deals, heuristic policy, rule book defaults, seed 2026",
     ),
+    Analysis(
+        "bid_chart",
+        "bid_chart.py",
+        "Bid charts: EV-optimal contract by HCP x trump length and position, zero bids "
+        "(10,000 hands x 200 deals, seed 2026)",
+    ),
 ]
 
 
