@@ -298,7 +298,8 @@ def _classes(df: pd.DataFrame) -> pd.DataFrame:
     tcol = np.where(tl < 0, "NT", np.where(tl >= 7, "7+", tl.astype(str)))
     out = df.copy()
     out["hcp_band"] = pd.Categorical(np.asarray(labels)[band], categories=labels, ordered=True)
-    out["trump_class"] = pd.Categorical(tcol, categories=list(TRUMP_LENGTHS), ordered=True)
+    classes = [c for c in TRUMP_LENGTHS if c != "NT" or (tl < 0).any()]  # NT only if it occurs
+    out["trump_class"] = pd.Categorical(tcol, categories=classes, ordered=True)
     return out
 
 
@@ -316,7 +317,8 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
     Keys (``pos`` = bidding position 0..P-1):
 
     * ``optimal_bid_pos<pos>``: mean optimal contract by HCP band (rows) x trump length (columns;
-      ``NT`` = no-trump deals), cells with fewer than ``min_n`` hands blank;
+      ``NT`` = no-trump deals, left out when there are none), cells with fewer than ``min_n``
+      hands blank;
     * ``expected_tricks_pos<pos>``: mean expected tricks at the optimal contract, same layout;
     * ``count_pos<pos>``: hands per cell;
     * ``zero_best_pos<pos>`` (non-declarer positions): share of hands for which zero beats every
@@ -365,7 +367,9 @@ def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: st
                        aspect="auto", origin="lower")
         for (i, j), v in np.ndenumerate(data):
             if not math.isnan(v):
-                ax.text(j, i, format(v, fmt), ha="center", va="center", fontsize=6)
+                dark = (v - vmin) / (vmax - vmin) < 0.45  # light text on the dark end
+                ax.text(j, i, format(v, fmt), ha="center", va="center", fontsize=7,
+                        color="white" if dark else "black")
         ax.set_xticks(range(len(t.columns)), [str(x) for x in t.columns], fontsize=7)
         ax.set_yticks(range(len(t.index)), [str(x) for x in t.index], fontsize=7)
         ax.set_xlabel("trump length")
@@ -474,7 +478,7 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         "",
         "## Summary by position",
         "",
-        "| position | deals head | hands | mean optimal bid | mean expected tricks | "
+        "| position | deal goes | hands | mean optimal bid | mean expected tricks | "
         "mean best score | zero beats all |",
         "|---|---|---|---|---|---|---|",
     ]
