@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._numba import jit
-from .bits import ALL_ONES, SUIT_MASK, ZERO, bit, clz, ctz, highest_bit, popcount
+from .bits import ALL_ONES, SUIT_MASK, SUIT_OF, ZERO, bit, clz, ctz, highest_bit, popcount
 from .layout import (
     H_HAND,
     H_SCRATCH,
@@ -37,7 +37,6 @@ from .layout import (
 )
 
 SUIT_BITS = np.uint64(0x1FFF)
-NO_CARD = 99
 
 
 # ---------------------------------------------------------------------------- estimates
@@ -219,42 +218,36 @@ def heuristic_contract(st, hm, rp, seat, lo, forbidden, rng):
 # ---------------------------------------------------------------------------- play
 
 
+SENTINEL = np.uint64(1 << 13)  # ctz of an empty suit becomes 13: its key sorts after every card
+
+
 @jit(inline="always")
 def lowest_card(m):
-    """Card of ``m`` (non-empty) with the smallest ``rank * 4 + suit``."""
-    best = NO_CARD
-    bkey = 1 << 30
-    for s in range(4):
-        sb = (m >> np.uint64(13 * s)) & SUIT_BITS
-        if sb != ZERO:
-            r = ctz(sb)
-            key = r * 4 + s
-            if key < bkey:
-                bkey = key
-                best = 13 * s + r
-    return best
+    """Card of ``m`` (non-empty) with the smallest ``rank * 4 + suit`` (branch-free)."""
+    k0 = ctz((m & SUIT_BITS) | SENTINEL) * 4
+    k1 = ctz(((m >> np.uint64(13)) & SUIT_BITS) | SENTINEL) * 4 + 1
+    k2 = ctz(((m >> np.uint64(26)) & SUIT_BITS) | SENTINEL) * 4 + 2
+    k3 = ctz(((m >> np.uint64(39)) & SUIT_BITS) | SENTINEL) * 4 + 3
+    k = min(min(k0, k1), min(k2, k3))
+    return 13 * (k & 3) + (k >> 2)
 
 
 @jit(inline="always")
 def highest_card(m):
-    """Card of ``m`` (non-empty) with the largest ``rank * 4 + suit``."""
-    best = NO_CARD
-    bkey = -1
-    for s in range(4):
-        sb = (m >> np.uint64(13 * s)) & SUIT_BITS
-        if sb != ZERO:
-            r = 63 - clz(sb)
-            key = r * 4 + s
-            if key > bkey:
-                bkey = key
-                best = 13 * s + r
-    return best
+    """Card of ``m`` (non-empty) with the largest ``rank * 4 + suit`` (branch-free)."""
+    # an empty suit has clz 64, so its key 4 * (63 - 64) + s is negative
+    k0 = (63 - clz(m & SUIT_BITS)) * 4
+    k1 = (63 - clz((m >> np.uint64(13)) & SUIT_BITS)) * 4 + 1
+    k2 = (63 - clz((m >> np.uint64(26)) & SUIT_BITS)) * 4 + 2
+    k3 = (63 - clz((m >> np.uint64(39)) & SUIT_BITS)) * 4 + 3
+    k = max(max(k0, k1), max(k2, k3))
+    return 13 * (k & 3) + (k >> 2)
 
 
 @jit(inline="always")
 def winning_now(m, best_card, trump):
     """The cards of ``m`` that would beat ``best_card`` (trump suit ``trump``, 4 = NT)."""
-    bs = best_card // 13
+    bs = SUIT_OF[best_card]
     above = (ALL_ONES << np.uint64(best_card + 1)) & SUIT_MASK[bs]
     w = m & above
     if trump < 4 and bs != trump:
@@ -264,14 +257,18 @@ def winning_now(m, best_card, trump):
 
 @jit(inline="always")
 def heuristic_card(st, hm, rp, seat, legal, rng):
-    """Play: win cheaply while the contract needs tricks, else duck (ENGINE.md §5, Play)."""
+    """Play: win cheaply while the contract needs tricks, else duck (ENGINE.md §5, Play).
+
+    Written with selects rather than branches where the choice depends on the cards: a
+    mispredicted branch costs more than computing both candidates.
+    """
     hand = hm[H_HAND + seat]
     wants = st[S_CONTRACT + seat] - st[S_TRICKS + seat] > 0
     pos = st[S_POS]
     if pos == 0:
-        if wants:
-            return highest_card(hand)
-        return lowest_card(hand)
+        hi = highest_card(hand)
+        lo = lowest_card(hand)
+        return hi if wants else lo
     trump = st[S_TRUMP]
     best = st[S_BEST_CARD]
     last = pos == rp[R_PLAYERS] - 1
@@ -279,20 +276,24 @@ def heuristic_card(st, hm, rp, seat, legal, rng):
     if led_cards != ZERO:
         # following suit: one suit, so rank order is bit order
         w = winning_now(led_cards, best, trump)
-        if wants:
-            if w != ZERO:
-                return ctz(w) if last else highest_bit(w)
-            return ctz(led_cards)
         nw = led_cards & ~w
-        if nw != ZERO:
-            return highest_bit(nw)
-        return highest_bit(led_cards) if last else ctz(led_cards)
+        has_w = w != ZERO
+        has_nw = nw != ZERO
+        target_w = w if has_w else led_cards
+        target_n = nw if has_nw else led_cards
+        target = target_w if wants else target_n
+        high_w = has_w and not last
+        high_n = has_nw or last
+        high = high_w if wants else high_n
+        top = highest_bit(target)
+        bottom = ctz(target)
+        return top if high else bottom
     # void in the led suit
     tm = SUIT_MASK[trump] if trump < 4 else ZERO
     trumps = hand & tm
     other = hand & ~tm
+    tw = winning_now(trumps, best, trump) & tm
     if wants:
-        tw = winning_now(trumps, best, trump) & tm
         if tw != ZERO:
             return ctz(tw)
         if other != ZERO:
@@ -300,7 +301,6 @@ def heuristic_card(st, hm, rp, seat, legal, rng):
         return ctz(trumps)
     if other != ZERO:
         return highest_card(other)
-    tw = winning_now(trumps, best, trump)
     tnw = trumps & ~tw
     if tnw != ZERO:
         return highest_bit(tnw)
