@@ -46,6 +46,11 @@ class PolicyInfo:
 # ids are stable: they are compiled into the dispatchers. Never reuse or renumber one.
 BID_RANDOM = 0
 BID_HEURISTIC = 1
+BID_HCP = 2
+BID_LTC = 3
+BID_CAUTIOUS = 4
+BID_AGGRESSIVE = 5
+BID_MONTECARLO = 6
 PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
 
@@ -60,6 +65,42 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "quarter-trick estimate of the hand per strain: bids its best strain when the estimate "
         "reaches the level, passes its lowest cards from short suits, contracts its estimate "
         "(ENGINE.md §5)",
+    ),
+    # Strategies of issue 6 (docs/STRATEGIES.md; kernels in whist_sim/kernels/strategies.py and
+    # whist_sim/kernels/strategy_montecarlo.py).
+    "hcp": PolicyInfo(
+        "hcp", BID_HCP, BID,
+        "high-card-point table: A=4 K=3 Q=2 J=1 plus trump length, shortness and NT length "
+        "points, divided by points_per_trick; bids its best strain when the rounded estimate "
+        "reaches the level + margin, contracts the rounded estimate, zero below zero_below tricks",
+        (("points_per_trick", 4.0), ("trump_length", 4.0), ("shortness", 1.0),
+         ("nt_length", 2.0), ("margin", 0.0), ("zero_below", 1.0)),
+    ),
+    "ltc": PolicyInfo(
+        "ltc", BID_LTC, BID,
+        "losing-trick count: trumps that are not losers plus side_weight x the side-suit winners "
+        "(top cards that are not losers); passes from its shortest suits in a Frisch",
+        (("side_weight", 0.8), ("nt_length", 0.5), ("margin", 0.0), ("zero_below", 1.0)),
+    ),
+    "cautious": PolicyInfo(
+        "cautious", BID_CAUTIOUS, BID,
+        "the heuristic's estimate, shaded down: bids in the auction only with a trick to spare, "
+        "contracts its estimate rounded down, and bids zero on weak hands (under 2.5 tricks as a "
+        "non-declarer)",
+        (("margin_q", 4.0), ("shift_q", 2.0), ("zero_below_q", 10.0), ("forbidden_up", 0.0)),
+    ),
+    "aggressive": PolicyInfo(
+        "aggressive", BID_AGGRESSIVE, BID,
+        "the heuristic's estimate, pushed up: bids one level above its estimate in the auction, "
+        "contracts one more than its estimate rounded down, rarely bids zero",
+        (("margin_q", -4.0), ("shift_q", -2.0), ("zero_below_q", 2.0), ("forbidden_up", 1.0)),
+    ),
+    "montecarlo": PolicyInfo(
+        "montecarlo", BID_MONTECARLO, BID,
+        "samples n layouts of the hidden cards given its own hand, plays each out with the "
+        "heuristic for every candidate call or contract (same samples) and takes the best mean "
+        "score; draws only from its own sub-stream",
+        (("n", 32.0), ("calls", 1.0), ("span", 13.0), ("slack", 2.0)),
     ),
 }
 

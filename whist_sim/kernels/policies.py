@@ -29,10 +29,27 @@ which only reaches ``choose_card``, so the compiled call graph stays free of cyc
 
 from __future__ import annotations
 
-from ..policies import BID_HEURISTIC, PLAY_HEURISTIC
+from ..policies import (
+    BID_AGGRESSIVE,
+    BID_CAUTIOUS,
+    BID_HCP,
+    BID_HEURISTIC,
+    BID_LTC,
+    BID_MONTECARLO,
+    PLAY_HEURISTIC,
+)
 from ._numba import jit
 from .heuristic import heuristic_call, heuristic_card, heuristic_contract, heuristic_frisch
 from .random_policy import random_call, random_card, random_contract, random_frisch
+from .strategies import (
+    hcp_call,
+    hcp_contract,
+    ltc_call,
+    ltc_contract,
+    ltc_frisch,
+    shaded_call,
+    shaded_contract,
+)
 
 
 @jit(inline="always")
@@ -40,6 +57,14 @@ def choose_call(pol, par, st, hm, rp, seat, rng):
     """Auction call of ``seat`` under its bidding strategy."""
     if pol[0, seat] == BID_HEURISTIC:
         return heuristic_call(st, hm, rp, seat, rng)
+    elif pol[0, seat] == BID_HCP:
+        return hcp_call(st, hm, rp, seat, par)
+    elif pol[0, seat] == BID_LTC:
+        return ltc_call(st, hm, rp, seat, par)
+    elif pol[0, seat] == BID_CAUTIOUS or pol[0, seat] == BID_AGGRESSIVE:
+        return shaded_call(st, hm, rp, seat, par)
+    elif pol[0, seat] == BID_MONTECARLO:
+        return _mc.mc_call(par, st, hm, rp, seat, rng)
     return random_call(st, hm, rp, seat, rng)
 
 
@@ -47,6 +72,11 @@ def choose_call(pol, par, st, hm, rp, seat, rng):
 def choose_frisch(pol, par, st, hm, rp, seat, rng):
     """The three cards ``seat`` passes in a Frisch, under its bidding strategy."""
     if pol[0, seat] == BID_HEURISTIC:
+        return heuristic_frisch(st, hm, rp, seat, rng)
+    elif pol[0, seat] == BID_LTC:
+        return ltc_frisch(st, hm, rp, seat)
+    elif (pol[0, seat] == BID_HCP or pol[0, seat] == BID_CAUTIOUS
+          or pol[0, seat] == BID_AGGRESSIVE or pol[0, seat] == BID_MONTECARLO):
         return heuristic_frisch(st, hm, rp, seat, rng)
     return random_frisch(st, hm, rp, seat, rng)
 
@@ -56,6 +86,14 @@ def choose_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """Contract of ``seat`` under its bidding strategy."""
     if pol[0, seat] == BID_HEURISTIC:
         return heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+    elif pol[0, seat] == BID_HCP:
+        return hcp_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pol[0, seat] == BID_LTC:
+        return ltc_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pol[0, seat] == BID_CAUTIOUS or pol[0, seat] == BID_AGGRESSIVE:
+        return shaded_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pol[0, seat] == BID_MONTECARLO:
+        return _mc.mc_contract(par, st, hm, rp, seat, lo, forbidden, rng)
     return random_contract(st, hm, rp, seat, lo, forbidden, rng)
 
 
@@ -65,3 +103,9 @@ def choose_card(pol, par, st, hm, rp, seat, legal, rng):
     if pol[1, seat] == PLAY_HEURISTIC:
         return heuristic_card(st, hm, rp, seat, legal, rng)
     return random_card(st, hm, rp, seat, legal, rng)
+
+
+# The montecarlo strategy simulates deals through the play phase, and the phases import this module:
+# its module is bound here, after the dispatchers exist, and numba looks up ``_mc.mc_call`` /
+# ``_mc.mc_contract`` when it compiles them (any import order works).
+from . import strategy_montecarlo as _mc  # noqa: E402

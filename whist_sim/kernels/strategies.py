@@ -1,0 +1,384 @@
+"""Compiled bidding strategies beyond the baseline: ``hcp``, ``ltc``, ``cautious``, ``aggressive``.
+
+A bidding strategy makes three kinds of decision (see :mod:`whist_sim.kernels.policies`): the
+auction call, the three Frisch cards, and the contract. Every strategy here is deterministic: it
+draws nothing from the deal's random stream (``rng`` is accepted for the common signature and
+never touched), so a seat playing one of them leaves the deal, and every other seat's random
+decisions, exactly as they would be.
+
+Two families:
+
+* **Estimators** (``hcp``, ``ltc``): a trick estimate per strain in (fractional) tricks, then the
+  shared decisions :func:`estimate_call` (bid the best strain at the lowest legal level when the
+  rounded estimate reaches the level plus a margin) and :func:`estimate_contract` (the rounded
+  estimate; zero for a weak non-declarer; off the forbidden number towards the estimate).
+* **Shaded heuristic** (``cautious``, ``aggressive``): the baseline's quarter-trick estimate
+  (docs/ENGINE.md §5) with a safety margin in the auction, a shift of the contract and a zero
+  threshold, read from the seat's parameter row. The two names are the same function with other
+  defaults.
+
+Parameters come from ``par[0, seat, j]`` (bidding row of the seat), in the order declared in the
+registry (:mod:`whist_sim.policies`). Conventions: docs/ENGINE.md §1 (cards ``13 * suit + rank``,
+hands ``uint64`` masks, strains 0..3 = C, D, H, S and 4 = NT, calls ``5 * n + strain``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._numba import jit
+from .bits import ZERO, bit, ctz, popcount
+from .heuristic import est_q_all
+from .layout import (
+    H_HAND,
+    R_MAXLEVEL,
+    R_NTRICKS,
+    R_PASS_FINAL,
+    S_HIGH,
+    S_MINLEVEL,
+    S_PASSED,
+    S_TRUMP,
+)
+
+SUIT_BITS = np.uint64(0x1FFF)
+ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+
+
+# ---------------------------------------------------------------------------- shared decisions
+
+
+@jit(inline="always")
+def lowest_level(st, strain):
+    """The smallest level ``n`` at which a bid in ``strain`` beats the highest bid so far."""
+    n = st[S_MINLEVEL]
+    high = st[S_HIGH]
+    if high > 0:
+        n0 = high // 5
+        if 5 * n0 + strain <= high:
+            n0 += 1
+        if n0 > n:
+            n = n0
+    return n
+
+
+@jit(inline="always")
+def round_half_up(x):
+    """``floor(x + 0.5)`` as an int64."""
+    return np.int64(math.floor(x + 0.5))
+
+
+@jit(inline="always")
+def estimate_call(st, rp, seat, est, margin):
+    """Auction call from trick estimates ``est`` (5-tuple of floats, strains C, D, H, S, NT).
+
+    The best strain is the one with the largest estimate (ties: the higher strain). Bid it at the
+    lowest legal level ``n`` when ``round(est) >= n + margin`` and ``n <= max_level``; else pass.
+    With ``pass_is_final`` a seat that passed passes.
+    """
+    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
+        return 0
+    best = 0
+    best_est = est[0]
+    for t in range(1, 5):
+        if est[t] >= best_est:
+            best_est = est[t]
+            best = t
+    n = lowest_level(st, best)
+    if n <= rp[R_MAXLEVEL] and round_half_up(best_est) >= n + margin:
+        return 5 * n + best
+    return 0
+
+
+@jit(inline="always")
+def estimate_contract(rp, est, lo, forbidden, zero_below):
+    """Contract from a trick estimate ``est`` in trumps (float tricks).
+
+    ``round(est)`` clipped to ``lo..N``; a non-declarer (``lo == 0``) whose estimate is below
+    ``zero_below`` bids zero. If that number is ``forbidden`` (RULES §4, the last bidder), move one
+    towards the estimate: up when ``est`` is at or above it (and up is possible), else down (or up
+    when down would fall below ``lo``).
+    """
+    n_tricks = rp[R_NTRICKS]
+    want = round_half_up(est)
+    if want > n_tricks:
+        want = n_tricks
+    if want < 0:
+        want = 0
+    if lo == 0 and est < zero_below:
+        want = 0
+    if want < lo:
+        want = lo
+    if want == forbidden:
+        if est >= want and want + 1 <= n_tricks:
+            want += 1
+        elif want - 1 < lo:
+            want += 1
+        else:
+            want -= 1
+    return want
+
+
+@jit(inline="always")
+def suit_bits(hand, s):
+    """The 13-bit rank pattern of suit ``s`` of ``hand`` (bit ``r`` = rank ``r``, 0 = 2)."""
+    return (hand >> np.uint64(13 * s)) & SUIT_BITS
+
+
+@jit(inline="always")
+def has_rank(sb, r):
+    """1 if the suit pattern ``sb`` holds rank ``r``, else 0."""
+    return np.int64((sb >> np.uint64(r)) & np.uint64(1))
+
+
+# ---------------------------------------------------------------------------- hcp
+# Parameters (registry order): points_per_trick, trump_length, shortness, nt_length, margin,
+# zero_below.
+
+
+@jit(inline="always")
+def hcp_estimates(hand, par, seat):
+    """Tricks per strain from high-card points (A=4, K=3, Q=2, J=1) plus distribution points.
+
+    Suit strain ``t`` with ``T`` trumps: HCP + ``trump_length`` per trump beyond three +
+    ``shortness`` x (void 3, singleton 2, doubleton 1) over the side suits, the shortness points
+    capped at ``3 * (T - 2)`` (none with two trumps or fewer). NT: HCP + ``nt_length`` per card
+    beyond four in every suit. Tricks = points / ``points_per_trick``.
+    """
+    ppt = par[0, seat, 0]
+    trump_len = par[0, seat, 1]
+    short_w = par[0, seat, 2]
+    nt_len = par[0, seat, 3]
+    hcp = 0.0
+    long_nt = 0.0
+    l0 = popcount(suit_bits(hand, 0))
+    l1 = popcount(suit_bits(hand, 1))
+    l2 = popcount(suit_bits(hand, 2))
+    l3 = popcount(suit_bits(hand, 3))
+    lens = (l0, l1, l2, l3)
+    s0 = 3.0 if l0 == 0 else (2.0 if l0 == 1 else (1.0 if l0 == 2 else 0.0))
+    s1 = 3.0 if l1 == 0 else (2.0 if l1 == 1 else (1.0 if l1 == 2 else 0.0))
+    s2 = 3.0 if l2 == 0 else (2.0 if l2 == 1 else (1.0 if l2 == 2 else 0.0))
+    s3 = 3.0 if l3 == 0 else (2.0 if l3 == 1 else (1.0 if l3 == 2 else 0.0))
+    short = (s0, s1, s2, s3)
+    for s in range(4):
+        sb = suit_bits(hand, s)
+        hcp += 4 * has_rank(sb, ACE) + 3 * has_rank(sb, KING) + 2 * has_rank(sb, QUEEN) \
+            + has_rank(sb, JACK)
+        if lens[s] > 4:
+            long_nt += lens[s] - 4
+    total_short = s0 + s1 + s2 + s3
+    e0 = _hcp_suit(hcp, lens[0], total_short - short[0], trump_len, short_w) / ppt
+    e1 = _hcp_suit(hcp, lens[1], total_short - short[1], trump_len, short_w) / ppt
+    e2 = _hcp_suit(hcp, lens[2], total_short - short[2], trump_len, short_w) / ppt
+    e3 = _hcp_suit(hcp, lens[3], total_short - short[3], trump_len, short_w) / ppt
+    e4 = (hcp + nt_len * long_nt) / ppt
+    return e0, e1, e2, e3, e4
+
+
+@jit(inline="always")
+def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
+    pts = hcp
+    if trumps > 3:
+        pts += trump_len * (trumps - 3)
+    if trumps > 2:
+        cap = 3.0 * (trumps - 2)
+        v = short_w * side_short
+        pts += v if v < cap else cap
+    return pts
+
+
+@jit(inline="always")
+def hcp_call(st, hm, rp, seat, par):
+    """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
+    est = hcp_estimates(hm[H_HAND + seat], par, seat)
+    return estimate_call(st, rp, seat, est, np.int64(par[0, seat, 4]))
+
+
+@jit(inline="always")
+def hcp_contract(st, hm, rp, seat, lo, forbidden, par):
+    """``hcp`` contract: :func:`estimate_contract` on the estimate in trumps."""
+    est = hcp_estimates(hm[H_HAND + seat], par, seat)
+    return estimate_contract(rp, est[st[S_TRUMP]], lo, forbidden, par[0, seat, 5])
+
+
+# ---------------------------------------------------------------------------- ltc
+# Parameters (registry order): side_weight, nt_length, margin, zero_below.
+
+
+@jit(inline="always")
+def ltc_losers(sb):
+    """Losing-trick count of one suit: missing A, K, Q among its first ``min(length, 3)`` cards.
+
+    Void 0; singleton: 0 with the ace, else 1; doubleton: AK 0, A or K 1, else 2; three or more:
+    3 minus the number of A, K, Q held.
+    """
+    n = popcount(sb)
+    a = has_rank(sb, ACE)
+    k = has_rank(sb, KING)
+    q = has_rank(sb, QUEEN)
+    if n == 0:
+        return 0
+    if n == 1:
+        return 1 - a
+    if n == 2:
+        return 2 - a - k
+    return 3 - a - k - q
+
+
+@jit(inline="always")
+def ltc_estimates(hand, par, seat):
+    """Tricks per strain from the losing-trick count.
+
+    A suit's *winners* are its first ``min(length, 3)`` cards minus its losers. Suit strain ``t``:
+    every trump that is not a loser (``T - losers``) plus ``side_weight`` x the winners of the
+    side suits. NT: ``side_weight`` x all winners + ``nt_length`` per card beyond four.
+    """
+    side_w = par[0, seat, 0]
+    nt_len = par[0, seat, 1]
+    sb0 = suit_bits(hand, 0)
+    sb1 = suit_bits(hand, 1)
+    sb2 = suit_bits(hand, 2)
+    sb3 = suit_bits(hand, 3)
+    lens = (popcount(sb0), popcount(sb1), popcount(sb2), popcount(sb3))
+    loss = (ltc_losers(sb0), ltc_losers(sb1), ltc_losers(sb2), ltc_losers(sb3))
+    w = (min(lens[0], 3) - loss[0], min(lens[1], 3) - loss[1], min(lens[2], 3) - loss[2],
+         min(lens[3], 3) - loss[3])
+    total_w = w[0] + w[1] + w[2] + w[3]
+    long_nt = 0
+    for s in range(4):
+        if lens[s] > 4:
+            long_nt += lens[s] - 4
+    e0 = (lens[0] - loss[0]) + side_w * (total_w - w[0])
+    e1 = (lens[1] - loss[1]) + side_w * (total_w - w[1])
+    e2 = (lens[2] - loss[2]) + side_w * (total_w - w[2])
+    e3 = (lens[3] - loss[3]) + side_w * (total_w - w[3])
+    e4 = side_w * total_w + nt_len * long_nt
+    return e0, e1, e2, e3, e4
+
+
+@jit(inline="always")
+def ltc_call(st, hm, rp, seat, par):
+    """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
+    est = ltc_estimates(hm[H_HAND + seat], par, seat)
+    return estimate_call(st, rp, seat, est, np.int64(par[0, seat, 2]))
+
+
+@jit(inline="always")
+def ltc_contract(st, hm, rp, seat, lo, forbidden, par):
+    """``ltc`` contract: :func:`estimate_contract` on the estimate in trumps."""
+    est = ltc_estimates(hm[H_HAND + seat], par, seat)
+    return estimate_contract(rp, est[st[S_TRUMP]], lo, forbidden, par[0, seat, 3])
+
+
+@jit(inline="always")
+def ltc_frisch(st, hm, rp, seat):
+    """``ltc`` Frisch: the three cards with the smallest ``suit_length * 64 + rank * 4 + suit``.
+
+    Shortest suits first (lowest card first within a suit), to make voids and singletons, which
+    the losing-trick count values; lengths are taken before passing.
+    """
+    hand = hm[H_HAND + seat]
+    k1 = k2 = k3 = 1 << 30
+    for s in range(4):
+        sb = suit_bits(hand, s)
+        n = popcount(sb)
+        for _ in range(3):
+            if sb == ZERO:
+                break
+            r = ctz(sb)
+            sb &= sb - np.uint64(1)
+            key = n * 64 + r * 4 + s
+            if key < k3:
+                if key < k2:
+                    k3 = k2
+                    if key < k1:
+                        k2 = k1
+                        k1 = key
+                    else:
+                        k2 = key
+                else:
+                    k3 = key
+    out = ZERO
+    for key in (k1, k2, k3):
+        out |= bit(13 * (key & 3) + ((key >> 2) & 15))
+    return out
+
+
+# ---------------------------------------------------------------------------- shaded heuristic
+# Parameters (registry order): margin_q, shift_q, zero_below_q, forbidden_up.
+
+
+@jit(inline="always")
+def _est_q(hand, t):
+    q = est_q_all(hand)
+    if t == 0:
+        return q[0]
+    if t == 1:
+        return q[1]
+    if t == 2:
+        return q[2]
+    if t == 3:
+        return q[3]
+    return q[4]
+
+
+@jit(inline="always")
+def _tricks_q(q, n_tricks):
+    """``clip((q + 2) // 4, 0, n_tricks)``: tricks from quarter tricks, rounded half up."""
+    e = (q + 2) // 4
+    if e < 0:
+        return 0
+    return e if e < n_tricks else n_tricks
+
+
+@jit(inline="always")
+def shaded_call(st, hm, rp, seat, par):
+    """Auction: the heuristic's best strain, bid when ``est(q - margin_q)`` reaches the level.
+
+    ``margin_q`` > 0 asks for a safety margin (``cautious``), < 0 bids above the estimate
+    (``aggressive``); 0 is the heuristic's auction.
+    """
+    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
+        return 0
+    n_tricks = rp[R_NTRICKS]
+    q = est_q_all(hm[H_HAND + seat])
+    best = 0
+    best_q = q[0]
+    best_e = _tricks_q(q[0], n_tricks)
+    for t in range(1, 5):
+        e = _tricks_q(q[t], n_tricks)
+        if e >= best_e:
+            best_e = e
+            best_q = q[t]
+            best = t
+    n = lowest_level(st, best)
+    margin = np.int64(par[0, seat, 0])
+    if n <= rp[R_MAXLEVEL] and _tricks_q(best_q - margin, n_tricks) >= n:
+        return 5 * n + best
+    return 0
+
+
+@jit(inline="always")
+def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
+    """Contract: ``est(q - shift_q)`` in trumps; zero for a non-declarer below ``zero_below_q``.
+
+    A forbidden number (the last bidder) moves up when ``forbidden_up`` is 1 (and up is possible),
+    else down (up when down would fall below ``lo``).
+    """
+    n_tricks = rp[R_NTRICKS]
+    q = _est_q(hm[H_HAND + seat], st[S_TRUMP])
+    shift = np.int64(par[0, seat, 1])
+    want = _tricks_q(q - shift, n_tricks)
+    if lo == 0 and q < np.int64(par[0, seat, 2]):
+        want = 0
+    if want < lo:
+        want = lo
+    if want == forbidden:
+        up = par[0, seat, 3] != 0.0
+        if (up and want + 1 <= n_tricks) or want - 1 < lo:
+            want += 1
+        else:
+            want -= 1
+    return want

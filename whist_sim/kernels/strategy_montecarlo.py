@@ -1,0 +1,373 @@
+"""The compiled ``montecarlo`` bidding strategy: pick the call or contract with the best mean score
+over a quick self-simulation of the seat's own hand.
+
+At a decision, the seat samples ``n`` layouts of the hidden cards uniformly given its own hand (the
+cards of the deck it does not hold are shuffled and dealt to the other seats, each getting as many
+cards as it holds now; with the ``one_random`` deck the card left over is the removed one). For
+every candidate action it plays each sample out from the current state with the ``heuristic``
+bidding strategy and play policy at every seat (its own later decisions included) and adds up its
+own score (RULES §6; a thrown-in deal scores 0). The candidate with the best total wins; ties go to
+the first candidate (pass, or the lowest contract). All candidates are evaluated on the *same*
+samples (common random numbers), so their comparison is not blurred by sampling noise.
+
+* **Auction call**: candidates are pass and, for every strain whose heuristic estimate
+  (docs/ENGINE.md §5) is at least the lowest legal level minus ``slack``, the bid in that strain at
+  the lowest legal level. The sampled deal is continued from the current auction round: the rest of
+  the auction (and any Frisch) by the heuristic, then contracts, play and score.
+* **Contract**: candidates are the legal contracts within ``span`` of the heuristic's contract
+  (``span = 13``: all of them); the trump, declarer, level and earlier contracts are those of the
+  real deal, the later bidders bid by the heuristic (the last one hooked, RULES §4).
+* **Frisch**: the heuristic's three cards (no simulation).
+
+Parameters (``par[0, seat, j]``, registry order): ``n`` samples per decision (0 = play as the
+heuristic), ``calls`` (1 = simulate the auction calls, 0 = heuristic calls), ``span``, ``slack``.
+
+Random numbers: the strategy never draws from the deal's stream (drawing would change the deal for
+every later random decision). Each decision has its own counter-based sub-stream, started from
+``mix64(rng_state ^ mix64((seat + 1) * K + (decision + 1) * GOLDEN))`` where ``rng_state`` is the
+deal stream's state at the decision (read, not advanced) and ``decision`` is the index of the call
+in the deal (``S_NCALLS``) or ``MAX_CALLS + bidding position`` for the contract. Results therefore
+depend only on ``(seed, deal)`` and the seating, never on chunking or threads.
+
+Known simplification: the sampler conditions on the seat's own hand only. It does not use the calls
+made so far, the cards it passed in a Frisch (it knows where they went), or the earlier contracts,
+as information about the other hands.
+
+Implementation: the decisions allocate their scratch (a few small arrays) per decision, so they
+are compiled with numba's reference counting on (``_nrt=True``) and are not inlined; the deal loop
+itself stays allocation-free. The rollouts call the built-in heuristic directly and the play phase
+through the module :mod:`whist_sim.kernels.phases` (which imports the dispatchers, which import this
+module: the module object is bound here, its functions are looked up when numba compiles), so the
+compiled call graph has no cycle (the play phase only reaches ``choose_card``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..policies import BID_HEURISTIC, PLAY_HEURISTIC
+from . import phases as _phases
+from ._numba import jit
+from .bits import ONE, ZERO, bit, ctz, popcount
+from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract, heuristic_frisch
+from .layout import (
+    H_FRISCH,
+    H_HAND,
+    H_START,
+    HM_SIZE,
+    MAX_CALLS,
+    N_PARAMS,
+    R_DIR,
+    R_FRISCH,
+    R_MAX_FRISCH,
+    R_MAXLEVEL,
+    R_NTRICKS,
+    R_PASS_FINAL,
+    R_PLAYERS,
+    R_RAISES,
+    S_BIDSUM,
+    S_CALLS,
+    S_CONTRACT,
+    S_DECLARER,
+    S_FIRST,
+    S_HIGH,
+    S_HIGH_SEAT,
+    S_LEVEL,
+    S_MINLEVEL,
+    S_NCALLS,
+    S_NCONTRACTS,
+    S_NFRISCH,
+    S_OVER,
+    S_PASSED,
+    S_REMOVED,
+    S_SCORE,
+    S_THROWN,
+    S_TRUMP,
+    ST_SIZE,
+)
+from .rng import GOLDEN, below, mix64
+from .strategies import lowest_level
+
+SEAT_KEY = np.uint64(0xD1B54A32D192ED03)
+CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
+
+
+@jit(inline="always")
+def substream(state, seat, decision):
+    """Start state of the sub-stream of ``seat``'s decision number ``decision`` (see module doc)."""
+    key = np.uint64(seat + 1) * SEAT_KEY + np.uint64(decision + 1) * GOLDEN
+    return mix64(state ^ mix64(key))
+
+
+@jit
+def sample_hidden(st, hm, rp, seat, sub, buf, out_hm):
+    """Deal the cards ``seat`` does not hold uniformly to the other seats into ``out_hm``.
+
+    Every other seat ``s`` gets ``popcount(hm[H_HAND + s])`` cards (``out_hm[H_HAND + s]``); the
+    seat's own hand is copied. The deck is every card in a hand now plus the removed card of the
+    ``one_random`` deck (its composition is public). ``buf``: int64 scratch of 52; draws from the
+    sub-stream ``sub`` only.
+    """
+    p = rp[R_PLAYERS]
+    deck = ZERO
+    for s in range(p):
+        deck |= hm[H_HAND + s]
+    if st[S_REMOVED] >= 0:
+        deck |= bit(st[S_REMOVED])
+    x = deck & ~hm[H_HAND + seat]
+    m = 0
+    while x != ZERO:
+        buf[m] = ctz(x)
+        x &= x - ONE
+        m += 1
+    pos = 0
+    for s in range(p):
+        if s == seat:
+            out_hm[H_HAND + s] = hm[H_HAND + s]
+            continue
+        hand = ZERO
+        for _ in range(popcount(hm[H_HAND + s])):
+            k = pos + below(sub, m - pos)
+            t = buf[pos]
+            buf[pos] = buf[k]
+            buf[k] = t
+            hand |= bit(buf[pos])
+            pos += 1
+        out_hm[H_HAND + s] = hand
+
+
+@jit
+def _frisch_heuristic(st, hm, rp, rrng, f):
+    """Frisch number ``f`` with the heuristic's passes at every seat (docs/ENGINE.md §3.3)."""
+    p = rp[R_PLAYERS]
+    first = st[S_FIRST]
+    for k in range(p):
+        seat = (first + k) % p
+        hm[H_FRISCH + 4 * f + seat] = heuristic_frisch(st, hm, rp, seat, rrng)
+    for s in range(p):
+        hm[H_HAND + s] &= ~hm[H_FRISCH + 4 * f + s]
+    off = rp[R_DIR + f]
+    for s in range(p):
+        hm[H_HAND + (s + off) % p] |= hm[H_FRISCH + 4 * f + s]
+
+
+@jit
+def _contracts_from(st, hm, rp, rrng, first_pos, total):
+    """Contract phase from bidding position ``first_pos`` on, every bidder by the heuristic.
+
+    ``total``: sum of the contracts of the earlier positions (already in ``st``).
+    """
+    p = rp[R_PLAYERS]
+    n = rp[R_NTRICKS]
+    decl = st[S_DECLARER]
+    for pos in range(first_pos, p):
+        seat = (decl + pos) % p
+        lo = st[S_LEVEL] if pos == 0 else 0
+        forbidden = n - total if pos == p - 1 else -1
+        st[S_NCONTRACTS] = pos
+        c = heuristic_contract(st, hm, rp, seat, lo, forbidden, rrng)
+        st[S_CONTRACT + seat] = c
+        total += c
+    st[S_NCONTRACTS] = p
+    st[S_BIDSUM] = total
+    st[S_OVER] = 1 if total > n else 0
+
+
+@jit
+def _play_out(st, hm, rp, rpol, rpar, rrng, seat):
+    """Play and score the deal (heuristic play at every seat); ``seat``'s score."""
+    _phases.play(st, hm, rp, rpol, rpar, rrng)
+    _phases.score(st, hm, rp)
+    return st[S_SCORE + seat]
+
+
+@jit
+def finish_from_call(st, hm, rp, rpol, rpar, rrng, seat, call):
+    """Continue the deal in ``st``/``hm`` after ``seat`` calls ``call``; return ``seat``'s score.
+
+    The state must be at ``seat``'s turn in an auction round (as the dispatcher sees it). The rest
+    of the auction, any Frisch, the contracts and the play follow the heuristic at every seat.
+    """
+    p = rp[R_PLAYERS]
+    first = st[S_FIRST]
+    ncalls = st[S_NCALLS]
+    start = p * st[S_NFRISCH]  # every earlier round was P passes
+    high = st[S_HIGH]
+    high_seat = st[S_HIGH_SEAT]
+    passes = 0
+    i = ncalls - 1
+    while i >= start and st[S_CALLS + i] == 0:
+        passes += 1
+        i -= 1
+    n_round = ncalls - start
+    c = call
+    cur = seat
+    while True:
+        while True:
+            if ncalls < MAX_CALLS:
+                st[S_CALLS + ncalls] = c
+            ncalls += 1
+            st[S_NCALLS] = ncalls
+            n_round += 1
+            if c == 0:
+                passes += 1
+                st[S_PASSED] |= 1 << cur
+                if high == 0:
+                    if n_round == p:
+                        break
+                elif passes == p - 1:
+                    break
+            else:
+                high = c
+                high_seat = cur
+                passes = 0
+                st[S_HIGH] = c
+                st[S_HIGH_SEAT] = cur
+            cur = cur + 1 if cur + 1 < p else 0
+            c = heuristic_call(st, hm, rp, cur, rrng)
+        if high > 0:
+            break
+        nf = st[S_NFRISCH]
+        if rp[R_FRISCH] == 0 or nf >= rp[R_MAX_FRISCH]:
+            st[S_THROWN] = 1
+            return 0
+        _frisch_heuristic(st, hm, rp, rrng, nf)
+        st[S_NFRISCH] = nf + 1
+        if rp[R_RAISES] != 0:
+            st[S_MINLEVEL] += 1
+        high = 0
+        high_seat = -1
+        passes = 0
+        n_round = 0
+        st[S_HIGH] = 0
+        st[S_HIGH_SEAT] = -1
+        st[S_PASSED] = 0
+        cur = first
+        c = heuristic_call(st, hm, rp, cur, rrng)
+    st[S_DECLARER] = high_seat
+    st[S_LEVEL] = high // 5
+    st[S_TRUMP] = high % 5
+    for s in range(p):
+        hm[H_START + s] = hm[H_HAND + s]
+    _contracts_from(st, hm, rp, rrng, 0, 0)
+    return _play_out(st, hm, rp, rpol, rpar, rrng, seat)
+
+
+@jit
+def finish_from_contract(st, hm, rp, rpol, rpar, rrng, seat, contract):
+    """Continue the deal after ``seat`` bids ``contract``; return ``seat``'s score.
+
+    The state must be at ``seat``'s turn in the contract phase (``S_NCONTRACTS`` = its position).
+    """
+    p = rp[R_PLAYERS]
+    decl = st[S_DECLARER]
+    pos = st[S_NCONTRACTS]
+    total = contract
+    for k in range(pos):
+        total += st[S_CONTRACT + (decl + k) % p]
+    st[S_CONTRACT + seat] = contract
+    _contracts_from(st, hm, rp, rrng, pos + 1, total)
+    return _play_out(st, hm, rp, rpol, rpar, rrng, seat)
+
+
+@jit
+def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
+             base_st, base_hm, rst, rhm, buf, sub, rrng, rpol, rpar, totals):
+    """Total score of ``seat`` per candidate over ``n_samples`` sampled layouts; the best one.
+
+    ``is_call``: candidates are auction calls (else contracts). Scratch arrays are the caller's.
+    Returns the candidate (not its index) with the largest total; ties go to the first.
+    """
+    for i in range(ST_SIZE):
+        base_st[i] = st[i]
+    for i in range(HM_SIZE):
+        base_hm[i] = hm[i]
+    sub[0] = substream(rng[0], seat, decision)
+    for c in range(n_cands):
+        totals[c] = 0.0
+    for _ in range(n_samples):
+        sample_hidden(st, hm, rp, seat, sub, buf, base_hm)
+        for c in range(n_cands):
+            for i in range(ST_SIZE):
+                rst[i] = base_st[i]
+            for i in range(HM_SIZE):
+                rhm[i] = base_hm[i]
+            if is_call:
+                v = finish_from_call(rst, rhm, rp, rpol, rpar, rrng, seat, cands[c])
+            else:
+                v = finish_from_contract(rst, rhm, rp, rpol, rpar, rrng, seat, cands[c])
+            totals[c] += v
+    best = 0
+    for c in range(1, n_cands):
+        if totals[c] > totals[best]:
+            best = c
+    return cands[best]
+
+
+@jit(_nrt=True)
+def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
+    """Allocate the scratch of one decision and :func:`evaluate` it."""
+    p = rp[R_PLAYERS]
+    rpol = np.empty((2, p), dtype=np.int64)
+    for s in range(p):
+        rpol[0, s] = BID_HEURISTIC
+        rpol[1, s] = PLAY_HEURISTIC
+    rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    return evaluate(
+        st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
+        np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
+        np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
+        np.empty(52, dtype=np.int64), np.empty(1, dtype=np.uint64),
+        np.zeros(1, dtype=np.uint64), rpol, rpar, np.empty(n_cands, dtype=np.float64),
+    )
+
+
+@jit(_nrt=True)
+def mc_call(par, st, hm, rp, seat, rng):
+    """``montecarlo`` auction call of ``seat`` (see the module doc). Draws nothing from ``rng``."""
+    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
+        return 0
+    n_samples = np.int64(par[0, seat, 0])
+    if n_samples < 1 or par[0, seat, 1] == 0.0:
+        return heuristic_call(st, hm, rp, seat, rng)
+    slack = np.int64(par[0, seat, 3])
+    n_tricks = rp[R_NTRICKS]
+    q = est_q_all(hm[H_HAND + seat])
+    cands = np.empty(6, dtype=np.int64)
+    cands[0] = 0
+    n_cands = 1
+    for t in range(5):
+        n = lowest_level(st, t)
+        if n <= rp[R_MAXLEVEL] and est_from_q(q[t], n_tricks) >= n - slack:
+            cands[n_cands] = 5 * n + t
+            n_cands += 1
+    if n_cands == 1:
+        return 0
+    return _run(st, hm, rp, seat, rng, cands, n_cands, True, st[S_NCALLS], n_samples)
+
+
+@jit(_nrt=True)
+def mc_contract(par, st, hm, rp, seat, lo, forbidden, rng):
+    """``montecarlo`` contract of ``seat`` in ``lo..N``, not ``forbidden``. Draws nothing."""
+    want = heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+    n_samples = np.int64(par[0, seat, 0])
+    if n_samples < 1:
+        return want
+    span = np.int64(par[0, seat, 2])
+    n_tricks = rp[R_NTRICKS]
+    cands = np.empty(n_tricks + 1, dtype=np.int64)
+    n_cands = 0
+    for c in range(lo, n_tricks + 1):
+        if c != forbidden and abs(c - want) <= span:
+            cands[n_cands] = c
+            n_cands += 1
+    if n_cands == 1:
+        return cands[0]
+    decision = CONTRACT_DECISION + st[S_NCONTRACTS]
+    return _run(st, hm, rp, seat, rng, cands, n_cands, False, decision, n_samples)
+
+
+@jit(inline="always")
+def mc_frisch(st, hm, rp, seat, rng):
+    """``montecarlo`` Frisch: the heuristic's three cards."""
+    return heuristic_frisch(st, hm, rp, seat, rng)
