@@ -118,6 +118,23 @@ def test_tables_and_report(chart, tmp_path):
     assert len(back) == len(chart)
 
 
+def test_zero_share_counts_only_hands_that_may_bid_zero():
+    """RULES §4: a hooked bidder whose predecessors sum to 13 may not bid zero; such hands are
+    not counted in the zero-bid chart."""
+    rows = pd.DataFrame({
+        "position": [3, 3, 3, 1], "hcp": [1, 2, 0, 1], "trump_len": [1, 1, 1, 1],
+        "best_bid": [0, 2, 1, 0], "best_e_tricks": [0.1, 1.5, 0.9, 0.2],
+        "best_ev": [50.0, 12.0, -10.0, 50.0], "over": [False, True, False, False],
+        "zero_legal": [True, True, False, True], "zero_best": [True, False, False, True],
+    })
+    t = chart_tables(rows, min_n=1)
+    assert t["zero_best_pos3"].loc["0-2", "1"] == 0.5
+    assert t["optimal_bid_pos3"].loc["0-2", "1"] == 1.0
+    assert t["count_pos3"].loc["0-2", "1"] == 3
+    assert t["zero_best_pos1"].loc["0-2", "1"] == 1.0
+    assert np.isnan(t["zero_best_pos2"].to_numpy(float)).all()
+
+
 def test_bad_options():
     with pytest.raises(ChartError, match="hands must be a whole number"):
         bid_chart(hands=0, progress=False)

@@ -306,7 +306,7 @@ def _classes(df: pd.DataFrame) -> pd.DataFrame:
 def _pivot(df: pd.DataFrame, value: str, min_n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     g = df.groupby(["hcp_band", "trump_class"], observed=False)[value]
     mean = g.mean().unstack("trump_class")
-    count = g.size().unstack("trump_class")
+    count = g.count().unstack("trump_class")  # hands with a value (NaN: not applicable)
     return mean.where(count >= min_n), count
 
 
@@ -321,8 +321,8 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
       hands blank;
     * ``expected_tricks_pos<pos>``: mean expected tricks at the optimal contract, same layout;
     * ``count_pos<pos>``: hands per cell;
-    * ``zero_best_pos<pos>`` (non-declarer positions): share of hands for which zero beats every
-      other contract;
+    * ``zero_best_pos<pos>`` (non-declarer positions): share of the hands that may bid zero for
+      which zero beats every other contract;
     * ``summary``: per position and under/over: hands, mean optimal bid, mean expected tricks,
       mean best expected score, zero-best share;
     * ``by_hcp_over``: mean optimal bid by HCP band x (position, under/over).
@@ -334,7 +334,9 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
         out[f"optimal_bid_pos{pos}"], out[f"count_pos{pos}"] = _pivot(part, "best_bid", min_n)
         out[f"expected_tricks_pos{pos}"] = _pivot(part, "best_e_tricks", min_n)[0]
         if pos > 0:
-            z = part.assign(zb=part["zero_best"].astype(float))
+            # only hands that may bid zero (the hooked bidder may not when the others sum to N)
+            z = part.assign(zb=np.where(part["zero_legal"], part["zero_best"].astype(float),
+                                        np.nan))
             out[f"zero_best_pos{pos}"] = _pivot(z, "zb", min_n)[0]
     c = c.assign(zb=np.where(c["zero_legal"], c["zero_best"].astype(float), np.nan))
     out["summary"] = c.groupby(["position", "over"]).agg(
