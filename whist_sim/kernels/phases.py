@@ -74,7 +74,7 @@ from .layout import (
     S_TRUMP,
 )
 from .policies import choose_call, choose_card, choose_contract, choose_frisch
-from .rng import below, stream_start_mixed
+from .rng import GOLDEN, S32, mix64, stream_start_mixed
 
 
 @jit
@@ -124,11 +124,14 @@ def deal_cards(st, hm, rp, deck, work, rng):
     n = deck.shape[0]
     for j in range(n):
         work[j] = deck[j]
+    state = rng[0]  # a local copy of the stream state: no store / reload per draw
     for j in range(n - 1, 0, -1):
-        k = below(rng, j + 1)
+        state += GOLDEN
+        k = np.int64(((mix64(state) >> S32) * np.uint64(j + 1)) >> S32)  # rng.below(j + 1)
         t = work[j]
         work[j] = work[k]
         work[k] = t
+    rng[0] = state
     p = rp[R_PLAYERS]
     h = rp[R_HAND]
     for s in range(p):
