@@ -29,6 +29,7 @@ from whist_sim.cli import main
 from whist_sim.engine import DealState, get_policy
 from whist_sim.engine.play import run_deal
 from whist_sim.kernels.advise_batch import _sample
+from whist_sim.kernels.batch import play_traces
 from whist_sim.kernels.conditional import (
     begin_contracts,
     contracts_forced,
@@ -168,6 +169,31 @@ def test_auction_mode_candidates_agree_with_the_reference_engine():
                                    "heuristic")
             ii = 4 * i
             assert (run.tricks[ii, j], run.score[ii, j], int(run.over[ii, j])) == ref
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "hcp", "ltc", "cautious", "aggressive"])
+def test_model_contract_is_the_strategys_contract(strategy):
+    """The other bidders' model bids what the strategy bids in the engine's own deals (these
+    strategies make no random draws for contracts): the contracts of play_traces, replayed with
+    the declarer's contract given and the others modelled (RULES §4 order and hook)."""
+    rules = Rules()
+    seat4 = (strategy,) * 4
+    tr = play_traces(17, 0, 60, rules, seat4, ("heuristic",) * 4)
+    pol, par = seating(rules, strategy, "heuristic")
+    rp = rules_array(rules)
+    st, hm, rng = new_state()
+    checked = 0
+    for j in np.flatnonzero(~tr["thrown_in"]):
+        decl = int(tr["declarer"][j])
+        begin_contracts(st, hm, rp, j, decl, int(tr["trump"][j]), int(tr["level"][j]))
+        for s in range(4):
+            hm[H_HAND + s] = tr["hands"][j, s]
+        rng[0] = np.uint64(j)  # not used by these strategies
+        contracts_forced(st, hm, rp, pol, par, rng, np.full(4, -1, np.int64), decl,
+                         int(tr["contracts"][j, decl]))
+        assert [int(st[S_CONTRACT + s]) for s in range(4)] == list(tr["contracts"][j])
+        checked += 1
+    assert checked > 40
 
 
 def test_later_bidders_are_hooked():
@@ -329,6 +355,7 @@ def test_acceptance_rate_of_a_constraint_is_reported():
     ({"trump": "S", "constraints": ["1:S=7-3"]}, "must satisfy 0 <= low <= high"),
     ({"trump": "S", "known": {1: "AS"}}, "already in another hand"),
     ({"trump": "S", "bid_policy": "montecarlo"}, "models the other bidders"),
+    ({"trump": "S", "bid_policy": "nonsense"}, "models the other bidders"),
     ({"trump": "S", "play": "nonsense"}, "unknown play policy"),
     ({"trump": "S", "deals": 0}, "deals must be a whole number"),
     ({"consistent": True}, "consistent sampling needs earlier contract bids"),

@@ -69,7 +69,8 @@ __all__ = [
 ]
 
 DEFAULT_DEALS = 10_000
-MODEL_BID_POLICIES = ("random", "heuristic")  # bidding strategies the opponents' model supports
+#: bidding strategies the model of the other bidders supports (kernels.conditional.model_contract)
+MODEL_BID_POLICIES = ("heuristic", "random", "hcp", "ltc", "cautious", "aggressive")
 PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of the conditions
 MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
@@ -486,7 +487,7 @@ def _arrays(scen: Scenario, bid_policy: str, play: str):
     if bid_policy not in MODEL_BID_POLICIES:
         raise AdviceError(
             f"bid policy {bid_policy!r}: the advisor models the other bidders with "
-            f"{' or '.join(MODEL_BID_POLICIES)}"
+            f"one of {', '.join(MODEL_BID_POLICIES)}"
         )
     try:
         pol = np.empty((2, p), dtype=np.int64)
@@ -847,9 +848,9 @@ def advise(
     contracts already bid in bidding order starting with the declarer (``[7, 0]`` or ``"7,0"``);
     ``seat``: the player (default: the next bidder after ``bids``; checked when both are given).
     ``play``: the play policy of every seat; ``bid_policy``: the bidding strategy of the other
-    seats (``heuristic`` or ``random``). ``deals``: sampled deals (each candidate is played on all
-    of them); ``seed``: deal ``j`` uses stream ``(seed, j)``. ``consistent``: keep only deals in
-    which the earlier bidders' strategy would have made the bids actually made.
+    seats (one of :data:`MODEL_BID_POLICIES`). ``deals``: sampled deals (each candidate is played
+    on all of them); ``seed``: deal ``j`` uses stream ``(seed, j)``. ``consistent``: keep only
+    deals in which the earlier bidders' strategy would have made the bids actually made.
     ``constraints``: on the hidden hands, e.g. ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
     :func:`parse_constraint`) or ``{1: {"hcp": (10, 15)}}``; ``known``: cards known to be in
     other seats' hands, ``{1: "AS KH"}``. ``confidence``: coverage of the intervals.

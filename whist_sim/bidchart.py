@@ -150,7 +150,8 @@ def bid_chart(
     """Evaluate ``hands`` sampled hands with ``deals_per_hand`` deals each (see the module doc).
 
     ``bid``: the bidding strategy of every seat (auction, earlier contracts, later bidders'
-    model: ``heuristic`` or ``random``); ``play``: the play policy of every seat.
+    model: one of :data:`whist_sim.advisor.MODEL_BID_POLICIES`); ``play``: the play policy of
+    every seat.
     ``consistent``: sample only deals in which the earlier bidders' strategy makes their
     contracts. ``threads`` / ``scheduler`` / ``cluster`` choose the executor as for ``simulate``
     (``executor``: an already started one, not closed here).
@@ -174,7 +175,7 @@ def bid_chart(
     seed = _check("seed", seed, 0, (1 << 64) - 1)
     chunk_size = _check("chunk size", chunk_size, 1, 10**7)
     if bid not in MODEL_BID_POLICIES:
-        raise ChartError(f"bid policy {bid!r}: bid charts use {' or '.join(MODEL_BID_POLICIES)}")
+        raise ChartError(f"bid policy {bid!r}: bid charts use {', '.join(MODEL_BID_POLICIES)}")
     try:
         get_info(play, "play")
     except PolicyError as e:

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..advisor import MODEL_BID_POLICIES
 from ..bidchart import (
     DEFAULT_CHUNK,
     DEFAULT_DEALS_PER_HAND,
@@ -38,7 +39,7 @@ def _flag(name: str, value) -> str:
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="output directory: report.md, charts/*.png, hands.parquet (overwritten)")
 @click.option("--bid", default="heuristic", show_default=True,
-              type=click.Choice(("heuristic", "random")),
+              type=click.Choice(MODEL_BID_POLICIES),
               help="bidding strategy of every seat (auction, earlier and later contracts)")
 @click.option("--play", default="heuristic", show_default=True,
               help=f"play policy of every seat ({', '.join(policy_names('play'))})")

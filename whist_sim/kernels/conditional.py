@@ -31,8 +31,9 @@ Counterfactual contracts (common random numbers)
     result vectors. :func:`consistent_bids` tells whether the earlier bidders' strategy would have
     made the contracts actually made (bid-consistent sampling).
 
-    The other seats' contracts come from :func:`model_contract`, which calls the built-in bidding
-    strategies (``random``, ``heuristic``) directly rather than through the dispatcher
+    The other seats' contracts come from :func:`model_contract`, which calls the bidding
+    strategies that do not simulate (``random``, ``heuristic``, ``hcp``, ``ltc``, ``cautious``,
+    ``aggressive``) directly rather than through the dispatcher
     :func:`whist_sim.kernels.policies.choose_contract`: a bidding strategy that itself calls this
     module from its contract decision then keeps the compiled call graph free of cycles (the play
     phase only reaches ``choose_card``).
@@ -48,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..policies import BID_HEURISTIC
+from ..policies import BID_AGGRESSIVE, BID_CAUTIOUS, BID_HCP, BID_HEURISTIC, BID_LTC
 from ._numba import jit
 from .bits import ONE, SUIT_MASK, ZERO, bit, ctz, popcount
 from .heuristic import heuristic_contract
@@ -73,6 +74,7 @@ from .layout import (
 )
 from .random_policy import random_contract
 from .rng import below
+from .strategies import hcp_contract, ltc_contract, shaded_contract
 
 # ---------------------------------------------------------------- constraint array columns
 CONS_MIN = 0  # + suit: minimum length of that suit
@@ -191,9 +193,18 @@ def begin_contracts(st, hm, rp, deal, declarer, trump, level):
 
 @jit(inline="always")
 def model_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    """Contract of ``seat`` by its bidding strategy (built-in ``random`` / ``heuristic`` only)."""
-    if pol[0, seat] == BID_HEURISTIC:
+    """Contract of ``seat`` by its bidding strategy: ``heuristic``, ``hcp``, ``ltc``,
+    ``cautious``, ``aggressive``, else ``random`` (strategies that simulate, such as
+    ``montecarlo``, are not modelled: the caller refuses them)."""
+    pid = pol[0, seat]
+    if pid == BID_HEURISTIC:
         return heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+    elif pid == BID_HCP:
+        return hcp_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pid == BID_LTC:
+        return ltc_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
+        return shaded_contract(st, hm, rp, seat, lo, forbidden, par)
     return random_contract(st, hm, rp, seat, lo, forbidden, rng)
 
 
