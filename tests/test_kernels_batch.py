@@ -113,3 +113,15 @@ def test_registry():
         assert len(set(ids)) == len(ids)  # ids are unique per kind
     with pytest.raises(PolicyError, match="kind"):
         policy_names("cards")
+
+
+@pytest.mark.parametrize("players, store_dealt", [(4, False), (4, True), (3, True)])
+def test_columns_are_the_dataset_schema(players, store_dealt):
+    # interface C is documented and owned by whist_sim/dataset.py: same names, order and dtypes
+    from whist_sim.dataset import columns
+
+    rules = Rules(players=players)
+    res = play_batch(2, 0, 4, rules, ("random",) * players, ("heuristic",) * players,
+                     store_dealt=store_dealt)
+    assert [(k, v.dtype) for k, v in res.items()] == [
+        (name, np.dtype(dt)) for name, dt in columns(players, store_dealt)]

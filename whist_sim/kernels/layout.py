@@ -6,7 +6,8 @@ batch (never per deal) and reused deal after deal:
 ``st`` (``int64[ST_SIZE]``)
     scalar fields of the deal (``S_*`` slots), per-seat fields (``S_CONTRACT + seat`` ...), the
     move record (``S_CALLS + i``, ``S_PLAYS + i``) and a per-seat scratch area for policies
-    (``S_SCRATCH + SCRATCH_PER_SEAT * seat + j``).
+    (``S_SCRATCH + SCRATCH_PER_SEAT * seat + j``: slots ``j`` 0..7 belong to the seat's bidding
+    strategy, 8..15 to its play policy; the same split holds for ``H_SCRATCH`` in ``hm``).
 ``hm`` (``uint64[HM_SIZE]``)
     card masks: hands as dealt, current hands, hands at the start of play, the Frisch passes, the
     cards of the current trick and all played cards, and a per-seat masks scratch for policies.
