@@ -45,6 +45,12 @@ ANALYSES: list[Analysis] = [
         "Bid charts: EV-optimal contract by HCP x trump length and position, zero bids "
         "(10,000 hands x 200 deals, seed 2026)",
     ),
+    Analysis(
+        "tournament",
+        "tournament.py",
+        "Strategy tournaments: every built-in bidding strategy against a heuristic field and a "
+        "round robin of the best four (1,000,000 duplicate deals each, seed 2026)",
+    ),
 ]
 
 
