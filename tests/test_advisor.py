@@ -277,6 +277,23 @@ def test_results_depend_on_the_seed_only():
     assert not a.table.equals(c.table)
 
 
+def test_blocks_and_threads_do_not_change_results(monkeypatch):
+    import whist_sim.advisor as advisor
+
+    kw = dict(trump="C", declarer=0, bids=[5, 1], deals=61, seed=3)
+    a = advise(HAND, **kw)
+    monkeypatch.setattr(advisor, "BLOCK", 7)
+    b = advise(HAND, threads=2, **kw)
+    assert a.table.equals(b.table) and a.ev_diff == b.ev_diff
+
+
+def test_a_single_deal_has_no_intervals_but_an_answer():
+    a = advise(HAND, trump="S", declarer=3, bids=[6], deals=1)
+    assert a.ev_diff_ci is None and np.isnan(a.table["ev_lo"]).all()
+    assert "recommended bid:" in str(a)
+    assert json.loads(a.to_json())["bids"][0]["ev_ci"] == [None, None]
+
+
 def test_auction_mode():
     a = advise(HAND, deals=300, seed=4)
     assert a.mode == "auction" and list(a.strains.index) == ["C", "D", "H", "S", "NT"]

@@ -71,6 +71,7 @@ __all__ = [
 DEFAULT_DEALS = 10_000
 #: bidding strategies the model of the other bidders supports (kernels.conditional.model_contract)
 MODEL_BID_POLICIES = ("heuristic", "random", "hcp", "ltc", "cautious", "aggressive")
+BLOCK = 20_000  # sampled deals per kernel call (bounds the scratch of a thread)
 PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of the conditions
 MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
@@ -566,20 +567,28 @@ def run_scenario(
     seed_mix = np.uint64(mix64(seed))
 
     def chunk(bounds: tuple[int, int]) -> int:
+        """Deals ``a..b-1`` in blocks (bounded scratch); negative: a deal was not accepted."""
         a, b = bounds
         st, hm, rng = new_state()
         work = np.zeros(52, dtype=np.int64)
         snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
         res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
-        t_out, s_out = np.empty((k, b - a), np.int64), np.empty((k, b - a), np.int64)
-        o_out = np.empty((k, b - a), np.bool_)
-        done = K.advise_kernel(
-            seed_mix, np.int64(a), np.int64(b - a), *common, np.int64(scen.seat), forced,
-            consistent, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
-            st, hm, rng, work, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[a:b],
-        )
-        tricks[:, a:b], score[:, a:b], over[:, a:b] = t_out, s_out, o_out
-        return int(done) - (b - a)
+        size = min(BLOCK, b - a)
+        t_out, s_out = np.empty((k, size), np.int8), np.empty((k, size), np.int16)
+        o_out = np.empty((k, size), np.bool_)
+        for lo in range(a, b, BLOCK):
+            m = min(BLOCK, b - lo)
+            done = K.advise_kernel(
+                seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
+                consistent, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
+                st, hm, rng, work, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[lo:lo + m],
+            )
+            if done < m:
+                return -1
+            tricks[:, lo:lo + m] = t_out[:, :m]
+            score[:, lo:lo + m] = s_out[:, :m]
+            over[:, lo:lo + m] = o_out[:, :m]
+        return 0
 
     step = -(-deals // threads)
     parts = [(a, min(a + step, deals)) for a in range(0, deals, step)]
