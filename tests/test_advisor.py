@@ -452,3 +452,11 @@ def test_cli_bad_input(args, message):
     assert r.exit_code != 0
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+def test_bench_advisor_keys():
+    from whist_sim.advisor import bench_advisor
+
+    r = bench_advisor(hands=4, deals_per_hand=2, threads=1)
+    assert set(r) == {"advise_warm_s", "bid_chart_hands_per_s"}
+    assert r["advise_warm_s"] > 0 and r["bid_chart_hands_per_s"] > 0

@@ -1039,9 +1039,9 @@ def bench_advisor(hands: int = 200, deals_per_hand: int = 200,
     from .bidchart import bid_chart
 
     hand = "AKQ2.K3.QJ54.872"
-    advise(hand, trump="S", declarer=3, level=5, deals=50)  # warm: compile or load
+    advise(hand, trump="S", declarer=3, bids=[6], deals=50)  # warm: compile or load
     t0 = time.perf_counter()
-    advise(hand, trump="S", declarer=3, level=5, deals=DEFAULT_DEALS)
+    advise(hand, trump="S", declarer=3, bids=[6], deals=DEFAULT_DEALS)
     warm = time.perf_counter() - t0
     bid_chart(hands=8, deals_per_hand=4, seed=1, threads=1, progress=False)  # warm
     t0 = time.perf_counter()
