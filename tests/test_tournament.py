@@ -308,3 +308,15 @@ def test_bad_options_are_refused(tmp_path):
         kw.update(extra)
         with pytest.raises(TournamentError, match=words):
             tournament(**kw)
+
+
+def test_strategy_parameters_reach_the_engine(one_thread):
+    """A spec's parameters change its seat's decisions only: hcp with a margin of three tricks
+    declares far less often than plain hcp, and montecarlo with no samples ties the heuristic."""
+    s = tournament(["hcp:margin=3", "hcp"], 300, SEED, rotations=4, progress=False,
+                   executor=one_thread)
+    a, b = s["strategies"]
+    assert a["name"] == "hcp:margin=3" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
+    s = tournament(["montecarlo:n=0", "heuristic"], 300, SEED, progress=False,
+                   executor=one_thread)
+    assert s["pairs"][0]["diff"] == 0.0

@@ -38,8 +38,9 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     ("montecarlo", "calls"): (0, 1, True),
     ("montecarlo", "span"): (0, 17, True),
     ("montecarlo", "slack"): (0, 17, True),
-    ("cautious", "forbidden_up"): (0, 1, True),
-    ("aggressive", "forbidden_up"): (0, 1, True),
+    **{(name, key): lim for name in ("cautious", "aggressive") for key, lim in (
+        ("margin_q", (-52, 52, True)), ("shift_q", (-52, 52, True)),
+        ("zero_below_q", (0, 53, True)), ("forbidden_up", (0, 1, True)))},
 }
 
 

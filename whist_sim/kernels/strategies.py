@@ -193,7 +193,7 @@ def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
 def hcp_call(st, hm, rp, seat, par):
     """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
     est = hcp_estimates(hm[H_HAND + seat], par, seat)
-    return estimate_call(st, rp, seat, est, np.int64(par[0, seat, 4]))
+    return estimate_call(st, rp, seat, est, par[0, seat, 4])
 
 
 @jit(inline="always")
@@ -262,7 +262,7 @@ def ltc_estimates(hand, par, seat):
 def ltc_call(st, hm, rp, seat, par):
     """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
     est = ltc_estimates(hm[H_HAND + seat], par, seat)
-    return estimate_call(st, rp, seat, est, np.int64(par[0, seat, 2]))
+    return estimate_call(st, rp, seat, est, par[0, seat, 2])
 
 
 @jit(inline="always")
