@@ -137,6 +137,14 @@ def field_chart(rows: list[dict[str, Any]]) -> bytes:
     ax.barh(y, means, xerr=err, capsize=3, color=colors, error_kw={"elinewidth": 1})
     ax.set_yticks(y, [f"{r['name']} ({r['deals']:,} deals)" for r in rows])
     ax.axvline(0, color="0.3", lw=0.8)
+    inner = [r["ci"][0] for r in rows if r["ci"][0] > -40]  # random is far off: keep the scale
+    left = min(-5.0, min(inner) - 3.0) if inner else None
+    if left is not None and means.min() < left:
+        ax.set_xlim(left=left)
+        for yi, m in zip(y, means, strict=True):
+            if m < left:
+                ax.text(left + 0.3, yi, f"{m:.1f} (off scale)", va="center", ha="left",
+                        color="white", fontsize=8)
     ax.set_xlabel("mean score per deal against three heuristic players (points)")
     ax.set_title("Field tournaments: one strategy vs three heuristics, 4 rotations")
     return figure_png(fig)
