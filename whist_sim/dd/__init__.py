@@ -1,0 +1,36 @@
+"""Double-dummy solver: every hand visible, every player playing perfectly (docs/DD.md).
+
+Objectives (RULES §5 trick play; hands are ``uint64`` masks by seat, docs/ENGINE.md §1):
+
+* ``bridge``: tricks of a partnership (seats ``s`` and ``s+2``) against the other two;
+* ``whist-max``: the most tricks seat ``p`` can guarantee against the other three together;
+* ``whist-min``: the fewest tricks seat ``p`` can hold itself to when the other three push tricks
+  on it;
+* ``whist-exact``: for each ``k``, whether ``p`` can make exactly ``k`` tricks against the other
+  three.
+
+>>> from whist_sim.cards import parse_deal
+>>> from whist_sim.dd import solve
+>>> solve(parse_deal("0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ."), trump=4, leader=0, objective="whist-max")
+4
+"""
+
+from .solver import (
+    DEFAULT_TT_BITS,
+    OBJECTIVES,
+    DDError,
+    bridge_table,
+    solve,
+    solve_batch,
+    whist_summary,
+)
+
+__all__ = [
+    "DEFAULT_TT_BITS",
+    "DDError",
+    "OBJECTIVES",
+    "bridge_table",
+    "solve",
+    "solve_batch",
+    "whist_summary",
+]

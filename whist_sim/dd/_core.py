@@ -1,0 +1,985 @@
+"""The compiled double-dummy search (numba; plain arrays and ``uint64`` masks only).
+
+Conventions (docs/DD.md tells the whole story):
+
+* A position is four hand masks (bit ``13 * suit + rank``, docs/ENGINE.md §1) at a trick boundary,
+  the seat on lead and the trump (0..3, or 4 = no-trump).
+* Inside the search the hands are kept in **canonical form**: in every suit the cards still in play
+  are moved to the top ranks (the highest live card gets rank 12, the next rank 11, ...). Only the
+  order of cards within a suit matters to the play (RULES §5), so a position and its canonical form
+  have the same game tree. After each trick the four played cards are squeezed out again. Cards that
+  are touching in canonical form are equivalent (equivalent-rank reduction); the transposition table
+  is keyed on the canonical form, which merges positions that differ only in played-out ranks.
+* **Counting question** (mode 0): the seats ``win`` (bit mask) have their tricks counted, the seats
+  ``mx`` try to make that count large and the others try to make it small. ``_search`` answers the
+  null-window question "is the count at least ``target``?"; ``solve_count`` finds the value with a
+  few such searches (MTD(f)). Bridge: ``win = mx = {s, s+2}``; whist-max of p: ``win = mx = {p}``;
+  whist-min of p: ``win = {p}``, ``mx`` = the other three.
+* **Exact question** (mode 1): "can seat p make exactly ``need`` more tricks when the other three
+  play together against it?" An AND/OR search: the question is not monotone in ``need``.
+
+The search is iterative (an explicit stack of card plays, one row per depth of the workspace), so
+no numba function calls itself.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ._bits import INLINE, NJIT, ctz, high_bit, popcount
+
+U = np.uint64
+SUIT_BITS = U(0x1FFF)
+SUITM = np.array([U(0x1FFF) << U(13 * s) for s in range(4)], dtype=np.uint64)
+_TOPS = 0
+_BOTS = 0
+for _s in range(4):
+    _TOPS |= 1 << (13 * _s + 12)
+    _BOTS |= 1 << (13 * _s)
+NOT_TOPS = U(((1 << 52) - 1) & ~_TOPS)
+NOT_BOTS = U(((1 << 52) - 1) & ~_BOTS)
+FULL = U((1 << 52) - 1)
+
+MAX_DEPTH = 56  # card plays in a deal (52) plus slack: rows of the workspace
+MOVE_SLOTS = 16  # a hand has at most 13 distinct moves
+
+# workspace columns (int64)
+C_K = 0  # position in the trick of the player to move (0 = leader)
+C_LD = 1  # leader of the current trick
+C_TG = 2  # target (mode 0) or need (mode 1) counted from the start of the current trick
+C_N = 3  # number of candidate moves
+C_I = 4  # index of the move being searched
+C_SLOT = 5  # transposition-table slot of a trick-boundary node
+C_R = 6  # tricks remaining at a trick boundary
+C_CARD = 7  # card played at this depth
+N_COLS = 8
+
+# stats slots
+ST_NODES = 0  # trick-boundary nodes searched (after the cheap cut-offs)
+ST_TT_HITS = 1  # trick-boundary nodes answered by a transposition table
+ST_GEN = 2  # current generation of the transposition tables (see ``new_tables``)
+ST_PLAYS = 3  # card plays tried
+N_STATS = 4
+
+MODE_COUNT = 0
+MODE_EXACT = 1
+
+
+# --------------------------------------------------------------------------- tables
+
+WAYS = 8  # entries per bucket of the transposition table
+_HT = 0
+for _s in range(4):
+    _HT |= 0b11 << (13 * _s + 11)
+HASH_TOP = U(_HT)  # the top two ranks of each suit: their owners go into the bucket hash
+
+
+def new_tables(tt_bits: int = 20):
+    """Allocate one thread's transposition table (``2**tt_bits`` entries) and stats array.
+
+    An entry holds a proof about a trick-boundary position *pattern*: the suit lengths of every
+    hand, the leader, the question, and the owners of only the cards that mattered to the proof
+    (the top cards of each suit down to the lowest that won a trick by rank); lower cards are
+    wildcards.
+    Entries carry a generation stamp: bumping ``stats[ST_GEN]`` empties the table in O(1).
+    Memory: about 50 bytes per entry.
+    """
+    size = 1 << tt_bits
+    table = (
+        np.zeros(size, np.uint64),  # suit lengths of the four hands (16 nibbles)
+        np.zeros(size, np.uint64),  # meta: leader, question (mx, flip, mode)
+        np.zeros(size, np.uint64),  # relevant cards (canonical positions)
+        np.zeros(size, np.uint64),  # owner low bit of the relevant cards
+        np.zeros(size, np.uint64),  # owner high bit of the relevant cards
+        np.zeros(size, np.int16),  # mode 0: lower bound; mode 1: mask of makeable k
+        np.zeros(size, np.int16),  # mode 0: upper bound; mode 1: mask of unmakeable k
+        np.full(size, -1, np.int8),  # best lead (canonical card) or -1
+        np.zeros(size, np.int8),  # tricks remaining (replacement priority)
+        np.zeros(size, np.uint32),  # generation
+    )
+    stats = np.zeros(N_STATS, np.int64)
+    return table, stats
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+@numba.njit(**INLINE)
+def _bit(card):
+    return U(1) << U(card)
+
+
+@numba.njit(**NJIT)
+def canonical(abs_hands):
+    """Canonical form of four disjoint hands (``uint64[4]``): each suit's live cards at the top."""
+    out = np.zeros(4, np.uint64)
+    for s in range(4):
+        pos = 12
+        for r in range(12, -1, -1):
+            b = U(1) << U(13 * s + r)
+            for q in range(4):
+                if abs_hands[q] & b:
+                    out[q] |= U(1) << U(13 * s + pos)
+                    pos -= 1
+                    break
+    return out
+
+
+@numba.njit(**INLINE)
+def _squeeze_one(h, c):
+    """Close the hole of card ``c`` in canonical mask ``h``: the suit's lower cards move up one."""
+    below = ((U(1) << U(c)) - U(1)) & SUITM[c // 13]
+    return (h & ~below) | ((h & below) << U(1))
+
+
+@numba.njit(**INLINE)
+def _unsqueeze_one(h, c):
+    """Inverse of ``_squeeze_one``: open a hole at ``c`` (the suit's cards at or below go down)."""
+    le = ((U(2) << U(c)) - U(1)) & SUITM[c // 13]
+    return (h & ~le) | ((h & le) >> U(1))
+
+
+@numba.njit(**INLINE)
+def _sort4(a0, a1, a2, a3):
+    if a0 > a1:
+        a0, a1 = a1, a0
+    if a2 > a3:
+        a2, a3 = a3, a2
+    if a0 > a2:
+        a0, a2 = a2, a0
+    if a1 > a3:
+        a1, a3 = a3, a1
+    if a1 > a2:
+        a1, a2 = a2, a1
+    return a0, a1, a2, a3
+
+
+@numba.njit(**INLINE)
+def _beats(c, w, trump):
+    """Does card ``c`` beat the card ``w`` currently winning the trick (RULES §5)?"""
+    cs = c // 13
+    ws = w // 13
+    if cs == ws:
+        return c > w
+    return cs == trump
+
+
+@numba.njit(**INLINE)
+def _trick(c0, c1, c2, c3, trump):
+    """(index in play order of the winning card, relevance mask) of a complete trick.
+
+    The relevance mask holds the winning card when it beat another card of its own suit by rank
+    (then its rank matters to the result); a card that won alone in its suit needs no rank.
+    """
+    w = c0
+    wi = 0
+    if _beats(c1, w, trump):
+        w = c1
+        wi = 1
+    if _beats(c2, w, trump):
+        w = c2
+        wi = 2
+    if _beats(c3, w, trump):
+        w = c3
+        wi = 3
+    ws = w // 13
+    n_same = (c0 // 13 == ws) + (c1 // 13 == ws) + (c2 // 13 == ws) + (c3 // 13 == ws)
+    rel = _bit(w) if n_same > 1 else U(0)
+    return wi, rel
+
+
+@numba.njit(**INLINE)
+def _close_up(rel, h0, h1, h2, h3):
+    """Close a relevance mask upwards in each suit: every live card above a relevant one too."""
+    out = U(0)
+    live = h0 | h1 | h2 | h3
+    for s in range(4):
+        x = rel & SUITM[s]
+        if x:
+            low = U(ctz(x))
+            out |= live & SUITM[s] & ~((U(1) << low) - U(1))
+    return out
+
+
+@numba.njit(**INLINE)
+def _legal(h, led):
+    """Legal cards of hand ``h`` when suit ``led`` was led (-1: leading), RULES §5."""
+    if led < 0:
+        return h
+    follow = h & SUITM[led]
+    return follow if follow else h
+
+
+@numba.njit(**INLINE)
+def _merged_runs(legal):
+    """The lowest card of every run of two or more touching legal cards.
+
+    Searching one card per run is exact only while the run's cards stay touching, so a result
+    that relied on it depends on the whole run: the run's lowest card is relevant.
+    """
+    tops = legal & ~((legal >> U(1)) & NOT_TOPS)
+    bottoms = legal & ~((legal << U(1)) & NOT_BOTS)
+    return bottoms & ~tops
+
+
+@numba.njit(**INLINE)
+def _len_sig(h0, h1, h2, h3):
+    """The 16 suit lengths of the four hands, one nibble each."""
+    sig = U(0)
+    for s in range(4):
+        m = SUITM[s]
+        sig |= U(popcount(h0 & m)) << U(16 * s)
+        sig |= U(popcount(h1 & m)) << U(16 * s + 4)
+        sig |= U(popcount(h2 & m)) << U(16 * s + 8)
+        sig |= U(popcount(h3 & m)) << U(16 * s + 12)
+    return sig
+
+
+@numba.njit(**INLINE)
+def _bucket(sig, meta, olo, ohi, bits_mask):
+    """First entry of the bucket of a position: a hash of its suit lengths, the question and the
+    owners of the top cards of each suit (``HASH_TOP``).
+
+    An entry is stored in the bucket of the position it was proved in, so it is found from
+    positions that share those top owners (a pattern that ignores them is found less often: a loss
+    of reuse, never of correctness); the full pattern is checked on every probe.
+    """
+    top = ((olo & HASH_TOP) << U(1)) ^ ((ohi & HASH_TOP) * U(3))
+    h = (sig * U(0x9E3779B97F4A7C15)) ^ (meta * U(0xC2B2AE3D27D4EB4F))
+    h ^= top * U(0xFF51AFD7ED558CCD)
+    h ^= h >> U(29)
+    h *= U(0x94D049BB133111EB)
+    h ^= h >> U(32)
+    return np.int64(h & bits_mask) & ~np.int64(WAYS - 1)
+
+
+@numba.njit(**INLINE)
+def _top_run(x):
+    """Length of the run of set bits of the 13-bit suit ``x`` downwards from rank 12."""
+    y = (~x) & SUIT_BITS
+    if y == 0:
+        return 13
+    return 12 - high_bit(y)
+
+
+@numba.njit(**INLINE)
+def _above(b):
+    """Mask of the bits strictly above bit ``b`` (all 52 bits when ``b < 0``)."""
+    if b < 0:
+        return FULL
+    return FULL & ~((U(2) << U(b)) - U(1))
+
+
+@numba.njit(**INLINE)
+def _hand(h0, h1, h2, h3, q):
+    if q == 0:
+        return h0
+    if q == 1:
+        return h1
+    if q == 2:
+        return h2
+    return h3
+
+
+@numba.njit(**NJIT)
+def _quick_tricks(h0, h1, h2, h3, leader, trump, opp_mask):
+    """``(tricks, relevance)``: what the leader can cash at once from the top of his suits.
+
+    ``opp_mask``: the seats (bit mask) whose winning a trick would not count for the leader. In a
+    suit contract a side-suit winner counts only while every such seat holding a trump must follow.
+    The relevance mask holds the cashed top cards.
+    """
+    h = _hand(h0, h1, h2, h3, leader)
+    opp_trumps = False
+    if trump < 4:
+        for q in range(4):
+            if (opp_mask >> q) & 1 and _hand(h0, h1, h2, h3, q) & SUITM[trump]:
+                opp_trumps = True
+    qt = 0
+    rel = U(0)
+    for s in range(4):
+        run = _top_run((h >> U(13 * s)) & SUIT_BITS)
+        if run == 0:
+            continue
+        if trump == 4 or s == trump or not opp_trumps:
+            cnt = run
+        else:
+            cnt = run
+            for q in range(4):
+                hq = _hand(h0, h1, h2, h3, q)
+                if (opp_mask >> q) & 1 and hq & SUITM[trump]:
+                    ln = popcount(hq & SUITM[s])
+                    if ln < cnt:
+                        cnt = ln
+        if cnt > 0:
+            qt += cnt
+            rel |= U(1) << U(13 * s + 13 - run)  # the lowest card of the run (closed up later)
+    return qt, rel
+
+
+@numba.njit(**NJIT)
+def _trump_floor(h0, h1, h2, h3, trump, side_mask):
+    """``(tricks, relevance)``: tricks the seats ``side_mask`` must win with their trumps that are
+    above every opposing trump.
+
+    Each such trump wins the trick it is played to, whatever anyone does; two players' high trumps
+    may fall in the same trick, so the most that one player of the side holds is the sure minimum.
+    Relevance: the trumps down to the highest opposing one.
+    """
+    if trump >= 4:
+        return 0, U(0)
+    tm = SUITM[trump]
+    opp = U(0)
+    for q in range(4):
+        if not (side_mask >> q) & 1:
+            opp |= _hand(h0, h1, h2, h3, q) & tm
+    hb = high_bit(opp)
+    above = _above(hb) & tm
+    best = 0
+    for q in range(4):
+        if (side_mask >> q) & 1:
+            n = popcount(_hand(h0, h1, h2, h3, q) & above)
+            if n > best:
+                best = n
+    rel = U(1) << U(hb) if hb >= 0 else U(0)
+    return best, rel
+
+
+@numba.njit(**NJIT)
+def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
+    """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
+
+    The leader's quick tricks count only when he wants them (a maximiser in ``win``, or a
+    minimiser outside it). ``*_rel``: the cards each bound relies on.
+    """
+    lo, lo_rel = _trump_floor(h0, h1, h2, h3, trump, win)
+    f, hi_rel = _trump_floor(h0, h1, h2, h3, trump, 15 ^ win)
+    hi = r - f
+    in_win = (win >> leader) & 1
+    in_mx = (mx >> leader) & 1
+    if in_win and in_mx:
+        qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, 15 ^ win)
+        if qt > lo:
+            lo = qt
+            lo_rel = qrel
+    elif not in_win and not in_mx:
+        qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, win)
+        if r - qt < hi:
+            hi = r - qt
+            hi_rel = qrel
+    return lo, lo_rel, hi, hi_rel
+
+
+@numba.njit(**NJIT)
+def _tt_probe(table, gen, sig, meta, olo, ohi, bucket):
+    """Combine every entry matching a position: ``(a_or, a_rel, b_or, b_rel, lo, lo_rel, hi,
+    hi_rel, best)``.
+
+    Mode 0 entries give the tightest ``lo``/``hi`` bounds (with the relevance of the entry that
+    gave each); mode 1 entries give the union of proved makeable (``a``) and unmakeable (``b``)
+    masks, with the union of their relevances.
+    """
+    tsig, tmeta, trel, tolo, tohi, ta, tb, tbest, tr, tgen = table
+    lo = -1
+    hi = 99
+    lo_rel = U(0)
+    hi_rel = U(0)
+    a_or = 0
+    b_or = 0
+    a_rel = U(0)
+    b_rel = U(0)
+    best = -1
+    for j in range(WAYS):
+        e = bucket + j
+        if tgen[e] != gen or tsig[e] != sig or tmeta[e] != meta:
+            continue
+        rel = trel[e]
+        if ((olo ^ tolo[e]) | (ohi ^ tohi[e])) & rel:
+            continue
+        a = np.int64(ta[e])
+        b = np.int64(tb[e])
+        if (meta >> U(7)) & U(1):
+            if a:
+                a_or |= a
+                a_rel |= rel
+            if b:
+                b_or |= b
+                b_rel |= rel
+        else:
+            if a > lo:
+                lo = a
+                lo_rel = rel
+            if b < hi:
+                hi = b
+                hi_rel = rel
+        if tbest[e] >= 0:
+            best = np.int64(tbest[e])
+    return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
+
+
+@numba.njit(**NJIT)
+def _tt_store(table, gen, sig, meta, olo, ohi, bucket, rel, r, is_exact, val, tg, best):
+    """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``."""
+    tsig, tmeta, trel, tolo, tohi, ta, tb, tbest, tr, tgen = table
+    plo = olo & rel
+    phi = ohi & rel
+    victim = -1
+    vr = 99
+    for j in range(WAYS):
+        e = bucket + j
+        if tgen[e] != gen:
+            if vr > -1:
+                victim = e
+                vr = -1
+            continue
+        if tsig[e] == sig and tmeta[e] == meta and trel[e] == rel and tolo[e] == plo \
+                and tohi[e] == phi:
+            victim = e
+            break
+        if tr[e] < vr:
+            victim = e
+            vr = tr[e]
+    e = victim
+    if not (tgen[e] == gen and tsig[e] == sig and tmeta[e] == meta and trel[e] == rel
+            and tolo[e] == plo and tohi[e] == phi):
+        tsig[e] = sig
+        tmeta[e] = meta
+        trel[e] = rel
+        tolo[e] = plo
+        tohi[e] = phi
+        tgen[e] = gen
+        tr[e] = r
+        tbest[e] = -1
+        if is_exact:
+            ta[e] = 0
+            tb[e] = 0
+        else:
+            ta[e] = 0
+            tb[e] = r
+    if is_exact:
+        if val:
+            ta[e] = np.int64(ta[e]) | (1 << tg)
+        else:
+            tb[e] = np.int64(tb[e]) | (1 << tg)
+    else:
+        if val:
+            if tg > ta[e]:
+                ta[e] = tg
+        elif tg - 1 < tb[e]:
+            tb[e] = tg - 1
+    if best >= 0:
+        tbest[e] = best
+
+
+# --------------------------------------------------------------------------- move ordering
+
+
+@numba.njit(**INLINE)
+def _can_beat(hq, x, led, trump):
+    """Could a player holding ``hq`` beat card ``x`` in a trick led in suit ``led``?"""
+    xs = x // 13
+    follow = hq & SUITM[led]
+    if follow:
+        if xs != led:
+            return False  # x is a ruff; q must follow suit
+        return high_bit(follow) > x
+    if trump == 4:
+        return False
+    tr = hq & SUITM[trump]
+    if tr == 0:
+        return False
+    if xs == trump:
+        return high_bit(tr) > x
+    return True
+
+
+@numba.njit(**NJIT)
+def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, row, scores):
+    """Write the ordered candidate cards of the player to move into ``row``; return their number.
+
+    Only one card of each run of touching cards is listed (equivalent ranks). ``t0..t2``: the
+    cards already played to this trick (``k`` of them). ``good``: the seats the mover would like
+    to see win this trick. ``best_card``: a card to try first (from the transposition table) or
+    -1. The order only affects speed, never a result.
+    """
+    player = (leader + k) & 3
+    h = _hand(h0, h1, h2, h3, player)
+    led = -1
+    if k == 0:
+        legal = h
+    else:
+        led = t0 // 13
+        legal = h & SUITM[led]
+        if legal == 0:
+            legal = h
+    reps = legal & ~((legal >> U(1)) & NOT_TOPS)  # the top card of every run
+    mover_good = (good >> player) & 1
+    w = -1
+    w_good = 0
+    if k > 0:
+        w = t0
+        wi = 0
+        if k > 1 and _beats(t1, w, trump):
+            w = t1
+            wi = 1
+        if k > 2 and _beats(t2, w, trump):
+            w = t2
+            wi = 2
+        w_good = (good >> ((leader + wi) & 3)) & 1
+    n = 0
+    m = reps
+    while m:
+        c = ctz(m)
+        m &= m - U(1)
+        s = c // 13
+        r = c - 13 * s
+        if c == best_card:
+            sc = 100000
+        elif k == 0:
+            top_bit = U(1) << U(13 * s + 12)
+            top_owner = -1
+            for q in range(4):
+                if _hand(h0, h1, h2, h3, q) & top_bit:
+                    top_owner = q
+            top_good = top_owner >= 0 and (good >> top_owner) & 1
+            # can a seat we do not want to win ruff this suit?
+            ruff_risk = False
+            if trump < 4 and s != trump:
+                for q in range(4):
+                    if q != player and not (good >> q) & 1:
+                        hq = _hand(h0, h1, h2, h3, q)
+                        if hq & SUITM[s] == 0 and hq & SUITM[trump]:
+                            ruff_risk = True
+            if mover_good:
+                if top_owner == player and r == 12:
+                    sc = 9000 if not ruff_risk else 5000
+                    if s == trump:
+                        sc += 200
+                elif top_good:
+                    sc = (8000 if not ruff_risk else 4500) - r
+                else:
+                    sc = 3000 - r
+                    # a suit where the side has the next cards is better than one it does not
+                    side = U(0)
+                    for q in range(4):
+                        if (good >> q) & 1:
+                            side |= _hand(h0, h1, h2, h3, q)
+                    sc += 20 * popcount(side & SUITM[s] & ~(U(1) << U(c)))
+                    if ruff_risk:
+                        sc -= 500
+            else:
+                # the mover wants someone else to take the trick: lead low, into their winners
+                sc = 5000 - 2 * r
+                if top_good:
+                    sc += 1000
+        else:
+            b = _beats(c, w, trump)
+            last = k == 3
+            # would the card stand against the players still to play who should not win?
+            sure = b
+            if b and not last:
+                for j in range(k + 1, 4):
+                    q = (leader + j) & 3
+                    if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), c, led, trump):
+                        sure = False
+            if mover_good:
+                if w_good:
+                    # a partner is winning: play low, do not overtake
+                    sc = 6000 - r - (2000 if b else 0)
+                elif sure:
+                    sc = 9000 - r  # the cheapest card that surely wins
+                elif b:
+                    sc = 5000 + r  # try to win: highest first
+                else:
+                    sc = 4000 - r
+            else:
+                if not b:
+                    sc = 8000 + r  # dump the highest card that does not win
+                else:
+                    sc = 3000 - r
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            row[j] = row[j - 1]
+            j -= 1
+        scores[j] = sc
+        row[j] = c
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- the search
+
+
+@numba.njit(**INLINE)
+def _meta(leader, mx, flip, mode):
+    return U(leader) | (U(mx) << U(2)) | (U(flip) << U(6)) | (U(mode) << U(7))
+
+
+@numba.njit(**NJIT)
+def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
+    """One null-window search from the canonical position ``root`` (``uint64[4]``).
+
+    Mode 0: can the seats ``mx`` make the seats ``win`` take at least ``target`` tricks?
+    Mode 1: can seat ``p`` make exactly ``target`` tricks against the other three?
+    ``ws``: the workspace (see ``solve_rows``); ``table``: the transposition table.
+
+    Every resolved node also yields a *relevance* mask: the cards whose ranks the answer depends on
+    (see docs/DD.md); a trick-boundary node stores its answer for every position that agrees with
+    it on those cards and on the suit lengths.
+    """
+    WH, WI, WM, SC, WR, WK = ws
+    tmask = U(table[0].shape[0] - 1)
+    gen = U(stats[ST_GEN])
+    me = 1 << p
+    if mode == MODE_EXACT:
+        win = me
+        mx = me
+    flip = np.int64(win != mx)
+    d = 0
+    for q in range(4):
+        WH[0, q] = root[q]
+    WI[0, C_K] = 0
+    WI[0, C_LD] = leader
+    WI[0, C_TG] = target
+    val = False
+    rel = U(0)
+    idx = 0
+    while True:
+        # ---------------------------------------------------------------- enter the node at d
+        h0 = WH[d, 0]
+        h1 = WH[d, 1]
+        h2 = WH[d, 2]
+        h3 = WH[d, 3]
+        k = WI[d, C_K]
+        ld = WI[d, C_LD]
+        tg = WI[d, C_TG]
+        resolved = False
+        best = -1
+        if k == 0:
+            r = popcount(_hand(h0, h1, h2, h3, ld))
+            WI[d, C_R] = r
+            rel = U(0)
+            if mode == MODE_COUNT:
+                if tg <= 0:
+                    resolved = True
+                    val = True
+                elif tg > r:
+                    resolved = True
+                    val = False
+            elif tg < 0 or tg > r:
+                resolved = True
+                val = False
+            elif r == 0:
+                resolved = True
+                val = True
+            if not resolved and r == 1:
+                c0 = ctz(_hand(h0, h1, h2, h3, ld))
+                c1 = ctz(_hand(h0, h1, h2, h3, (ld + 1) & 3))
+                c2 = ctz(_hand(h0, h1, h2, h3, (ld + 2) & 3))
+                c3 = ctz(_hand(h0, h1, h2, h3, (ld + 3) & 3))
+                wi, rel = _trick(c0, c1, c2, c3, trump)
+                got = (win >> ((ld + wi) & 3)) & 1
+                resolved = True
+                val = got >= tg if mode == MODE_COUNT else got == tg
+            if not resolved:
+                sig = _len_sig(h0, h1, h2, h3)
+                olo = h1 | h3
+                ohi = h2 | h3
+            if not resolved and mode == MODE_COUNT:
+                meta = _meta(ld, mx, flip, MODE_COUNT)
+                bucket = _bucket(sig, meta, olo, ohi, tmask)
+                WI[d, C_SLOT] = bucket
+                WK[d, 0] = sig
+                WK[d, 1] = meta
+                _, _, _, _, lo, lo_rel, hi, hi_rel, best = _tt_probe(
+                    table, gen, sig, meta, olo, ohi, bucket
+                )
+                if lo >= tg:
+                    resolved = True
+                    val = True
+                    rel = lo_rel
+                    stats[ST_TT_HITS] += 1
+                elif hi < tg:
+                    resolved = True
+                    val = False
+                    rel = hi_rel
+                    stats[ST_TT_HITS] += 1
+                else:
+                    blo, blo_rel, bhi, bhi_rel = _bounds(h0, h1, h2, h3, ld, trump, win, mx, r)
+                    if blo >= tg:
+                        resolved = True
+                        val = True
+                        rel = _close_up(blo_rel, h0, h1, h2, h3)
+                    elif bhi < tg:
+                        resolved = True
+                        val = False
+                        rel = _close_up(bhi_rel, h0, h1, h2, h3)
+            elif not resolved:
+                # exact: sure tricks either way
+                f, frel = _trump_floor(h0, h1, h2, h3, trump, me)
+                if tg < f:
+                    resolved = True
+                    val = False
+                    rel = _close_up(frel, h0, h1, h2, h3)
+                if not resolved:
+                    f, frel = _trump_floor(h0, h1, h2, h3, trump, 15 ^ me)
+                    if tg > r - f:
+                        resolved = True
+                        val = False
+                        rel = _close_up(frel, h0, h1, h2, h3)
+                if not resolved and ld == p:
+                    qt, qrel = _quick_tricks(h0, h1, h2, h3, ld, trump, 15 ^ me)
+                    if qt == r:
+                        # every card of p wins whatever he leads: he takes them all
+                        resolved = True
+                        val = tg == r
+                        rel = _close_up(qrel, h0, h1, h2, h3)
+                if not resolved:
+                    # bounds known from the whist-max / whist-min searches of this position
+                    meta = _meta(ld, me, 0, MODE_COUNT)
+                    _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_probe(
+                        table, gen, sig, meta, olo, ohi, _bucket(sig, meta, olo, ohi, tmask)
+                    )
+                    if tg > hi:
+                        resolved = True
+                        val = False
+                        rel = hi_rel
+                if not resolved:
+                    meta = _meta(ld, 15 ^ me, 1, MODE_COUNT)
+                    _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_probe(
+                        table, gen, sig, meta, olo, ohi, _bucket(sig, meta, olo, ohi, tmask)
+                    )
+                    if tg < lo:
+                        resolved = True
+                        val = False
+                        rel = lo_rel
+                if not resolved:
+                    meta = _meta(ld, me, 0, MODE_EXACT)
+                    bucket = _bucket(sig, meta, olo, ohi, tmask)
+                    WI[d, C_SLOT] = bucket
+                    WK[d, 0] = sig
+                    WK[d, 1] = meta
+                    a_or, a_rel, b_or, b_rel, _, _, _, _, _ = _tt_probe(
+                        table, gen, sig, meta, olo, ohi, bucket
+                    )
+                    if (a_or >> tg) & 1:
+                        resolved = True
+                        val = True
+                        rel = a_rel
+                        stats[ST_TT_HITS] += 1
+                    elif (b_or >> tg) & 1:
+                        resolved = True
+                        val = False
+                        rel = b_rel
+                        stats[ST_TT_HITS] += 1
+            if not resolved:
+                stats[ST_NODES] += 1
+        if not resolved:
+            player = (ld + k) & 3
+            if mode == MODE_COUNT:
+                good = win if (mx >> player) & 1 else 15 ^ win
+            else:
+                # if p still wants tricks he tries to win this one and the others try to stop
+                # him; if he wants none, the roles turn round
+                p_wants = tg > 0
+                if player == p:
+                    good = me if p_wants else 15 ^ me
+                else:
+                    good = 15 ^ me if p_wants else me
+            t0 = WI[d - k, C_CARD] if k > 0 else -1
+            t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
+            t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
+            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, WM[d], SC)
+            WI[d, C_N] = n
+            WI[d, C_I] = 0
+            WR[d] = U(0)
+            idx = 0
+        else:
+            # ------------------------------------------------------------ return (val, rel) upwards
+            found = False
+            while not found:
+                if d == 0:
+                    return val
+                d -= 1
+                k = WI[d, C_K]
+                ld = WI[d, C_LD]
+                if k == 3:
+                    # the child is the next trick's position: map its relevance back to this
+                    # trick's ranks and add the rank that won this trick, if one did
+                    c0 = WI[d - 3, C_CARD]
+                    c1 = WI[d - 2, C_CARD]
+                    c2 = WI[d - 1, C_CARD]
+                    c3 = WI[d, C_CARD]
+                    a0, a1, a2, a3 = _sort4(c0, c1, c2, c3)
+                    rel = _unsqueeze_one(rel, a3)
+                    rel = _unsqueeze_one(rel, a2)
+                    rel = _unsqueeze_one(rel, a1)
+                    rel = _unsqueeze_one(rel, a0)
+                    _, trel = _trick(c0, c1, c2, c3, trump)
+                    rel |= trel
+                player = (ld + k) & 3
+                maxi = (mx >> player) & 1 == 1
+                if val == maxi:
+                    cut = WM[d, WI[d, C_I]]
+                else:
+                    WR[d] |= rel
+                    idx = WI[d, C_I] + 1
+                    if idx < WI[d, C_N]:
+                        WI[d, C_I] = idx
+                        found = True
+                        break
+                    cut = -1
+                    val = not maxi
+                    # every move was needed: the answer also relies on the merged equal ranks
+                    led = WI[d - k, C_CARD] // 13 if k > 0 else -1
+                    rel = WR[d] | _merged_runs(_legal(WH[d, player], led))
+                if k == 0:
+                    # a trick-boundary node resolved by search: store what it proved
+                    h0 = WH[d, 0]
+                    h1 = WH[d, 1]
+                    h2 = WH[d, 2]
+                    h3 = WH[d, 3]
+                    rel = _close_up(rel, h0, h1, h2, h3)
+                    _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3, WI[d, C_SLOT],
+                              rel, WI[d, C_R], mode == MODE_EXACT, val, WI[d, C_TG], cut)
+            h0 = WH[d, 0]
+            h1 = WH[d, 1]
+            h2 = WH[d, 2]
+            h3 = WH[d, 3]
+            k = WI[d, C_K]
+            ld = WI[d, C_LD]
+            tg = WI[d, C_TG]
+        # ---------------------------------------------------------------- play move idx at d
+        player = (ld + k) & 3
+        c = WM[d, idx]
+        WI[d, C_CARD] = c
+        stats[ST_PLAYS] += 1
+        b = _bit(c)
+        if player == 0:
+            h0 ^= b
+        elif player == 1:
+            h1 ^= b
+        elif player == 2:
+            h2 ^= b
+        else:
+            h3 ^= b
+        if k == 3:
+            c0 = WI[d - 3, C_CARD]
+            c1 = WI[d - 2, C_CARD]
+            c2 = WI[d - 1, C_CARD]
+            wi, _ = _trick(c0, c1, c2, c, trump)
+            wseat = (ld + wi) & 3
+            a0, a1, a2, a3 = _sort4(c0, c1, c2, c)
+            for cc in (a0, a1, a2, a3):
+                h0 = _squeeze_one(h0, cc)
+                h1 = _squeeze_one(h1, cc)
+                h2 = _squeeze_one(h2, cc)
+                h3 = _squeeze_one(h3, cc)
+            WI[d + 1, C_K] = 0
+            WI[d + 1, C_LD] = wseat
+            WI[d + 1, C_TG] = tg - ((win >> wseat) & 1)
+        else:
+            WI[d + 1, C_K] = k + 1
+            WI[d + 1, C_LD] = ld
+            WI[d + 1, C_TG] = tg
+        WH[d + 1, 0] = h0
+        WH[d + 1, 1] = h1
+        WH[d + 1, 2] = h2
+        WH[d + 1, 3] = h3
+        d += 1
+
+
+# --------------------------------------------------------------------------- drivers
+
+
+@numba.njit(**NJIT)
+def solve_count(hands, leader, trump, win, mx, ws, table, stats):
+    """Tricks of the seats ``win`` from the canonical position ``hands`` when the seats ``mx``
+    maximise them and the others minimise them; MTD(f)-style null-window searches."""
+    r = popcount(hands[leader])
+    if r == 0:
+        return 0
+    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r)
+    guess = (lo + hi + 1) // 2
+    while lo < hi:
+        t = guess
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats):
+            lo = t
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+    return lo
+
+
+@numba.njit(**NJIT)
+def solve_exact(hands, leader, trump, p, lo, hi, out, ws, table, stats):
+    """Fill ``out[k]`` (bool): can seat ``p`` make exactly ``k`` tricks from here?
+
+    ``lo``/``hi`` are p's whist-min and whist-max; outside them the answer is always False.
+    """
+    for k in range(out.shape[0]):
+        out[k] = False
+    for k in range(lo, hi + 1):
+        out[k] = _search(MODE_EXACT, hands, leader, k, trump, 1 << p, 1 << p, p, ws, table, stats)
+
+
+OBJ_BRIDGE = 0
+OBJ_WHIST_MAX = 1
+OBJ_WHIST_MIN = 2
+OBJ_WHIST_EXACT = 3
+
+
+@numba.njit(**NJIT)
+def solve_rows(hands, trump, leader, seat, objective, out, out_exact, table, stats):
+    """Solve every row of ``hands`` (``uint64[n, 4]``, real cards) for one objective.
+
+    ``out[i]``: the tricks (int8) for bridge / whist-max / whist-min; for whist-exact ``out`` gets
+    whist-max and ``out_exact[i, k]`` whether seat ``seat[i]`` can make exactly ``k`` tricks.
+    Consecutive rows with the same hands and trump share the transposition table (a table of
+    strains x leaders, or the four seats of one deal, costs much less than independent solves).
+    """
+    n = hands.shape[0]
+    ws = (
+        np.zeros((MAX_DEPTH, 4), np.uint64),  # hands by depth
+        np.zeros((MAX_DEPTH, N_COLS), np.int64),  # integer columns by depth
+        np.zeros((MAX_DEPTH, MOVE_SLOTS), np.int64),  # ordered candidate moves by depth
+        np.zeros(MOVE_SLOTS, np.int64),  # move scores (scratch)
+        np.zeros(MAX_DEPTH, np.uint64),  # relevance gathered by depth
+        np.zeros((MAX_DEPTH, 2), np.uint64),  # table key (lengths, meta) by depth
+    )
+    for i in range(n):
+        same = (
+            i > 0
+            and trump[i] == trump[i - 1]
+            and hands[i, 0] == hands[i - 1, 0]
+            and hands[i, 1] == hands[i - 1, 1]
+            and hands[i, 2] == hands[i - 1, 2]
+            and hands[i, 3] == hands[i - 1, 3]
+        )
+        if not same:
+            stats[ST_GEN] += 1
+        canon = canonical(hands[i])
+        ld = np.int64(leader[i])
+        tr = np.int64(trump[i])
+        s = np.int64(seat[i])
+        me = np.int64(1) << s
+        if objective == OBJ_BRIDGE:
+            team = me | (np.int64(1) << ((s + 2) & 3))
+            out[i] = solve_count(canon, ld, tr, team, team, ws, table, stats)
+        elif objective == OBJ_WHIST_MAX:
+            out[i] = solve_count(canon, ld, tr, me, me, ws, table, stats)
+        elif objective == OBJ_WHIST_MIN:
+            out[i] = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
+        else:
+            hi = solve_count(canon, ld, tr, me, me, ws, table, stats)
+            lo = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
+            out[i] = hi
+            # nothing to search when lo > hi: then p can make no number exactly
+            solve_exact(canon, ld, tr, s, lo, hi, out_exact[i], ws, table, stats)

@@ -1,0 +1,258 @@
+"""Python layer of the double-dummy solver: validation, threads, tables of results.
+
+Every function takes hands as four ``uint64``-style masks by seat (docs/ENGINE.md §1), all of the
+same size (a position at a trick boundary: 13 cards each for a full deal, fewer for an ending).
+Trump is ``0..3`` (C, D, H, S) or ``4`` (no-trump); seats are ``0..3`` clockwise; results count
+tricks of the remaining play (``0..cards per hand``). See docs/DD.md for the objectives.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..cards import STRAINS, card_str, cards_of
+from . import _core
+
+OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
+_OBJ_CODE = {
+    "bridge": _core.OBJ_BRIDGE,
+    "whist-max": _core.OBJ_WHIST_MAX,
+    "whist-min": _core.OBJ_WHIST_MIN,
+    "whist-exact": _core.OBJ_WHIST_EXACT,
+}
+MAX_TRICKS = 13
+DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 50 MB
+
+_local = threading.local()
+
+
+class DDError(ValueError):
+    """Bad input to the double-dummy solver (the message names the problem)."""
+
+
+def _tables(tt_bits: int):
+    """This thread's transposition tables (allocated once per thread and size, then reused)."""
+    cache = getattr(_local, "tables", None)
+    if cache is None:
+        cache = _local.tables = {}
+    if tt_bits not in cache:
+        cache[tt_bits] = _core.new_tables(tt_bits)
+    return cache[tt_bits]
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _as_hands(hands) -> np.ndarray:
+    arr = np.asarray(hands)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise DDError(f"hands must have shape (n, 4) (four hands by seat), got {arr.shape}")
+    if arr.dtype.kind not in "ui":
+        raise DDError(f"hands must be integer bit masks, got dtype {arr.dtype}")
+    if arr.dtype.kind == "i" and (arr < 0).any():
+        raise DDError("hands must be non-negative bit masks")
+    arr = arr.astype(np.uint64)
+    if (arr >> np.uint64(52)).any():
+        raise DDError("a hand mask has bits outside the 52 cards")
+    return np.ascontiguousarray(arr)
+
+
+def _popcount(arr: np.ndarray) -> np.ndarray:
+    """Bits set in each ``uint64`` of ``arr`` (int64, same shape); works on numpy 1.26 and 2.x."""
+    bits = np.unpackbits(np.ascontiguousarray(arr, dtype=np.uint64).view(np.uint8))
+    return bits.reshape(*arr.shape, 64).sum(axis=-1, dtype=np.int64)
+
+
+def _check_positions(arr: np.ndarray) -> None:
+    sizes = _popcount(arr)
+    bad = np.flatnonzero((sizes != sizes[:, :1]).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        raise DDError(
+            f"row {i}: the four hands must hold the same number of cards (a trick boundary), "
+            f"got {sizes[i].tolist()}"
+        )
+    if (sizes[:, 0] > MAX_TRICKS).any():
+        i = int(np.flatnonzero(sizes[:, 0] > MAX_TRICKS)[0])
+        raise DDError(f"row {i}: hands of {sizes[i, 0]} cards; at most {MAX_TRICKS}")
+    union = arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]
+    overlap = _popcount(union) != sizes.sum(axis=1)
+    if overlap.any():
+        i = int(np.flatnonzero(overlap)[0])
+        row = [int(x) for x in arr[i]]
+        dup = 0
+        seen = 0
+        for h in row:
+            dup |= seen & h
+            seen |= h
+        cards = " ".join(card_str(c) for c in cards_of(dup))
+        raise DDError(f"row {i}: card(s) {cards} held by two seats")
+
+
+def _per_row(value, n: int, name: str, lo: int, hi: int) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "ui" and not (arr.dtype.kind == "b"):
+        raise DDError(f"{name} must be whole numbers in {lo}..{hi}, got dtype {arr.dtype}")
+    arr = np.broadcast_to(arr.astype(np.int64), (n,)) if arr.ndim == 0 else arr.astype(np.int64)
+    if arr.shape != (n,):
+        raise DDError(f"{name} must be one value or one per deal ({n}), got shape {arr.shape}")
+    if arr.size and (arr.min() < lo or arr.max() > hi):
+        bad = arr[(arr < lo) | (arr > hi)][0]
+        raise DDError(f"{name} {bad} is not in {lo}..{hi}")
+    return np.ascontiguousarray(arr.astype(np.int8))
+
+
+# --------------------------------------------------------------------------- batch API
+
+
+def _run_chunk(hands, trump, leader, seat, code, out, out_exact, tt_bits) -> None:
+    table, stats = _tables(tt_bits)
+    _core.solve_rows(hands, trump, leader, seat, code, out, out_exact, table, stats)
+
+
+def solve_batch(
+    hands,
+    trump,
+    leader,
+    objective: str,
+    seat=0,
+    *,
+    threads: int | None = None,
+    tt_bits: int = DEFAULT_TT_BITS,
+) -> np.ndarray:
+    """Solve many positions double dummy, in parallel threads, for one objective.
+
+    Parameters
+    ----------
+    hands: ``uint64[n, 4]``, the hand masks of seats 0..3 (same number of cards each, at most 13).
+    trump: ``int8[n]`` or one int: 0..3 = C, D, H, S; 4 = no-trump.
+    leader: ``int8[n]`` or one int: the seat that leads to the first (remaining) trick.
+    objective: ``"bridge"`` (tricks of the partnership ``seat`` + ``seat+2``), ``"whist-max"`` (the
+        most tricks ``seat`` can guarantee against the other three), ``"whist-min"`` (the fewest
+        tricks ``seat`` can hold himself to when the other three push tricks on him) or
+        ``"whist-exact"``.
+    seat: ``int8[n]`` or one int, the seat the objective is about.
+    threads: worker threads (default: the CPU count); each keeps its own tables.
+    tt_bits: log2 of the transposition-table slots per thread.
+
+    Returns
+    -------
+    ``int8[n]`` tricks, or for ``"whist-exact"`` a ``bool[n, 14]`` array whose entry ``[i, k]``
+    tells whether ``seat`` can make exactly ``k`` tricks of the remaining ones against the other
+    three.
+
+    Rows that repeat the previous row's hands and trump reuse its transposition tables, so order a
+    table of strains x leaders (or the seats of one deal) as consecutive rows.
+    """
+    if objective not in _OBJ_CODE:
+        raise DDError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    if not isinstance(tt_bits, int) or not 10 <= tt_bits <= 26:
+        raise DDError(f"tt_bits must be a whole number in 10..26, got {tt_bits!r}")
+    arr = _as_hands(hands)
+    n = arr.shape[0]
+    _check_positions(arr)
+    tr = _per_row(trump, n, "trump", 0, 4)
+    ld = _per_row(leader, n, "leader", 0, 3)
+    st = _per_row(seat, n, "seat", 0, 3)
+    code = _OBJ_CODE[objective]
+    out = np.zeros(n, np.int8)
+    out_exact = np.zeros((n, MAX_TRICKS + 1), np.bool_)
+    if threads is None:
+        threads = os.cpu_count() or 1
+    if not isinstance(threads, int) or threads < 1:
+        raise DDError(f"threads must be a whole number >= 1, got {threads!r}")
+    threads = min(threads, max(1, n))
+    if threads == 1 or n < 2:
+        _run_chunk(arr, tr, ld, st, code, out, out_exact, tt_bits)
+    else:
+        # several chunks per thread balance the load; chunk edges never split a run of equal rows
+        # in a way that matters for results (only for table reuse)
+        n_chunks = min(n, threads * 4)
+        edges = np.linspace(0, n, n_chunks + 1).astype(np.int64)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            futures = [
+                pool.submit(
+                    _run_chunk,
+                    arr[a:b], tr[a:b], ld[a:b], st[a:b], code, out[a:b], out_exact[a:b], tt_bits,
+                )
+                for a, b in zip(edges[:-1], edges[1:], strict=True)
+                if b > a
+            ]
+            for f in futures:
+                f.result()
+    if objective == "whist-exact":
+        return out_exact
+    return out
+
+
+# --------------------------------------------------------------------------- one deal
+
+
+def _one(hands: Sequence[int]) -> np.ndarray:
+    if len(hands) != 4:
+        raise DDError(f"expected four hands by seat, got {len(hands)}")
+    try:
+        arr = np.array([[int(h) for h in hands]], dtype=np.uint64)
+    except (OverflowError, ValueError, TypeError):
+        raise DDError(f"hands must be four bit masks in 0..2**52-1, got {list(hands)!r}") from None
+    return arr
+
+
+def solve(hands: Sequence[int], trump: int, leader: int, objective: str, seat: int = 0):
+    """One position: tricks (``int``) for bridge / whist-max / whist-min, or for ``whist-exact``
+    the sorted list of every ``k`` that ``seat`` can make exactly.
+
+    Arguments as in :func:`solve_batch`.
+    """
+    res = solve_batch(_one(hands), trump, leader, objective, seat, threads=1)
+    if objective == "whist-exact":
+        return [int(k) for k in np.flatnonzero(res[0])]
+    return int(res[0])
+
+
+def bridge_table(hands: Sequence[int]) -> dict[str, list[int]]:
+    """The classic double-dummy table of a deal, by the bridge convention.
+
+    ``table[X][d]`` = tricks taken by declarer ``d``'s side (seats ``d`` and ``d+2``) with strain
+    ``X`` (``"C"``, ``"D"``, ``"H"``, ``"S"``, ``"NT"``) when the seat on ``d``'s left
+    (``d+1``) leads.
+    """
+    arr = _one(hands)
+    rows = np.repeat(arr, 20, axis=0)
+    trump = np.repeat(np.arange(5), 4)
+    declarer = np.tile(np.arange(4), 5)
+    leader = (declarer + 1) % 4
+    res = solve_batch(rows, trump, leader, "bridge", declarer, threads=1)
+    return {STRAINS[t]: [int(x) for x in res[4 * t : 4 * t + 4]] for t in range(5)}
+
+
+def whist_summary(
+    hands: Sequence[int], trump: int, leader: int, seats: Sequence[int] = (0, 1, 2, 3)
+) -> dict[int, dict[str, object]]:
+    """Whist analysis of one position for each of ``seats``.
+
+    Returns ``{seat: {"max": int, "min": int, "exact": [k, ...]}}``: the most tricks the seat can
+    guarantee against the other three, the fewest it can hold itself to when they push tricks on it,
+    and every number of tricks it can make exactly against them (see docs/DD.md).
+    """
+    arr = _one(hands)
+    seats = [int(s) for s in seats]
+    for s in seats:
+        if not 0 <= s <= 3:
+            raise DDError(f"seat {s} is not in 0..3")
+    k = len(seats)
+    rows = np.repeat(arr, k, axis=0)
+    mx = solve_batch(rows, trump, leader, "whist-max", seats, threads=1)
+    mn = solve_batch(rows, trump, leader, "whist-min", seats, threads=1)
+    ex = solve_batch(rows, trump, leader, "whist-exact", seats, threads=1)
+    return {
+        s: {"max": int(mx[i]), "min": int(mn[i]), "exact": [int(j) for j in np.flatnonzero(ex[i])]}
+        for i, s in enumerate(seats)
+    }
