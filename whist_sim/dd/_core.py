@@ -212,15 +212,25 @@ def _legal(h, led):
 
 
 @numba.njit(**INLINE)
-def _merged_runs(legal):
-    """The lowest card of every run of two or more touching legal cards.
+def _extend_runs(rel, legal):
+    """Extend the closed relevance ``rel`` of a node whose moves were all searched.
 
-    Searching one card per run is exact only while the run's cards stay touching, so a result
-    that relied on it depends on the whole run: the run's lowest card is relevant.
+    The search tried one card of each run of touching legal cards. Below the relevant cards every
+    card is a wildcard and any one stands for any other, but a run that crosses the lowest relevant
+    card was searched as one move only because its cards touch: the whole run becomes relevant.
     """
-    tops = legal & ~((legal >> U(1)) & NOT_TOPS)
-    bottoms = legal & ~((legal << U(1)) & NOT_BOTS)
-    return bottoms & ~tops
+    out = rel
+    for s in range(4):
+        x = rel & SUITM[s]
+        if x == 0:
+            continue
+        low = ctz(x)
+        if low == 13 * s or not (legal >> U(low)) & U(1) or not (legal >> U(low - 1)) & U(1):
+            continue
+        gaps = ~legal & ((U(1) << U(low)) - U(1)) & SUITM[s]
+        bottom = high_bit(gaps) + 1 if gaps else 13 * s
+        out |= ((U(1) << U(low)) - U(1)) & ~((U(1) << U(bottom)) - U(1))
+    return out
 
 
 @numba.njit(**INLINE)
@@ -834,7 +844,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     val = not maxi
                     # every move was needed: the answer also relies on the merged equal ranks
                     led = WI[d - k, C_CARD] // 13 if k > 0 else -1
-                    rel = WR[d] | _merged_runs(_legal(WH[d, player], led))
+                    rel = _close_up(WR[d], WH[d, 0], WH[d, 1], WH[d, 2], WH[d, 3])
+                    rel = _extend_runs(rel, _legal(WH[d, player], led))
                 if k == 0:
                     # a trick-boundary node resolved by search: store what it proved
                     h0 = WH[d, 0]
