@@ -244,6 +244,32 @@ def _reference(ctx: BenchContext) -> Result:
     return out
 
 
+# ---------------------------------------------------------------- sections of other modules
+# Each calls the benchmark function of the module it measures; keys are documented there.
+
+
+@bench_section("advisor", help="advise() warm, 10,000 deals per bid; bid-chart hands per second")
+def _advisor(ctx: BenchContext) -> Result:
+    from .advisor import bench_advisor
+
+    return bench_advisor(threads=ctx.threads)
+
+
+@bench_section("tournament", help="4-strategy all-seatings tournament vs. the engine's heuristic")
+def _tournament(ctx: BenchContext) -> Result:
+    from .tournament import bench_tournament
+
+    return bench_tournament(ctx.seconds, ctx.rules)
+
+
+@bench_section("cluster", help="simulate embedded vs. a local Dask cluster of 1 and 2 workers")
+def _cluster(ctx: BenchContext) -> Result:
+    from .bench_cluster import bench_cluster
+
+    out = bench_cluster(rules=ctx.rules)
+    return {f"cluster_{k}" if k == "embedded" else k: v for k, v in out.items()}
+
+
 def format_results(results: Result) -> str:
     """Human-readable lines of ``run_bench`` results."""
     lines = []
@@ -251,7 +277,9 @@ def format_results(results: Result) -> str:
         if isinstance(v, bool) or v is None:
             text = str(v)
         elif isinstance(v, float):
-            if k.endswith("_s") or k == "seconds":
+            if k.endswith("_per_s"):
+                text = f"{v:,.0f} /s"
+            elif k.endswith("_s") or k == "seconds":
                 text = f"{v:.2f} s"
             elif "scaling" in k or "_vs_" in k:  # ratios
                 text = f"{v:.2f}x"
@@ -259,5 +287,5 @@ def format_results(results: Result) -> str:
                 text = f"{v:,.0f} deals/s"
         else:
             text = str(v)
-        lines.append(f"{k:<26} {text}")
+        lines.append(f"{k:<34} {text}")
     return "\n".join(lines)
