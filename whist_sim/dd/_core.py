@@ -191,8 +191,12 @@ def _trick(c0, c1, c2, c3, trump):
 
 @numba.njit(**INLINE)
 def _close_up(rel, h0, h1, h2, h3):
-    """Close a relevance mask upwards in each suit: every live card above a relevant one too."""
-    out = U(0)
+    """Close a relevance mask upwards in each suit: every live card above a relevant one too.
+
+    Inside a trick the relevant cards may include cards already on the table (not in any hand):
+    they are kept.
+    """
+    out = rel
     live = h0 | h1 | h2 | h3
     for s in range(4):
         x = rel & SUITM[s]

@@ -1,0 +1,165 @@
+"""``whist-sim dd``: double-dummy analysis of one deal (or of every deal in a file).
+
+Bridge mode answers the classic question (tricks of a partnership, best play by all four), with the
+bridge world's table convention; whist mode answers the Israeli Whist questions for one seat against
+the other three (docs/DD.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from ..cards import STRAINS, SUIT_SYMBOLS, NotationError, format_deal, parse_deal
+from ..dd import DDError, bridge_table, solve, whist_summary
+
+_COMPASS = "NESW"
+
+
+def _parse_strain(value: str) -> int:
+    v = value.strip()
+    up = v.upper()
+    if up in ("NT", "N", "NOTRUMP", "NO-TRUMP"):
+        return 4
+    if up in STRAINS:
+        return STRAINS.index(up)
+    if len(v) == 1 and v in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(v)
+    if v.isdigit() and 0 <= int(v) <= 4:
+        return int(v)
+    raise click.BadParameter(
+        f"unknown strain {value!r} (use C, D, H, S or NT, or 0..4)", param_hint="--trump"
+    )
+
+
+def _parse_seat(value: str, name: str) -> int:
+    v = value.strip().upper()
+    if v in _COMPASS and v:
+        return _COMPASS.index(v)
+    if v.isdigit() and 0 <= int(v) <= 3:
+        return int(v)
+    raise click.BadParameter(f"unknown seat {value!r} (use 0..3 or N, E, S, W)", param_hint=name)
+
+
+def _deals(deal: str | None, file: Path | None) -> Iterator[tuple[str, str]]:
+    """(where, text) of every deal to analyse."""
+    if deal is not None:
+        yield "DEAL", deal
+    if file is not None:
+        try:
+            lines = file.read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise click.BadParameter(
+                f"cannot read {file}: {e.strerror}", param_hint="--file"
+            ) from None
+        for i, line in enumerate(lines, start=1):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield f"{file}:{i}", text
+
+
+def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: int | None,
+             table: bool) -> dict:
+    hands = parse_deal(text)
+    sizes = {int(h).bit_count() for h in hands}
+    if len(sizes) != 1:
+        raise DDError(
+            "the four hands must hold the same number of cards (a position at a trick boundary), "
+            f"got {[int(h).bit_count() for h in hands]}"
+        )
+    out: dict = {"deal": format_deal(hands), "mode": mode}
+    if mode == "bridge":
+        if table:
+            out["table"] = bridge_table(hands)
+            return out
+        t = 4 if trump is None else trump
+        declarer = 0 if seat is None else seat
+        ld = (declarer + 1) % 4 if leader is None else leader
+        out.update(
+            trump=STRAINS[t],
+            declarer=declarer,
+            leader=ld,
+            tricks=solve(hands, t, ld, "bridge", declarer),
+        )
+        return out
+    ld = 0 if leader is None else leader
+    t = 4 if trump is None else trump
+    out.update(trump=STRAINS[t], leader=ld)
+    if table:
+        summary = whist_summary(hands, t, ld)
+        out["seats"] = [summary[s] for s in range(4)]
+        return out
+    p = 0 if seat is None else seat
+    out.update(seat=p, **whist_summary(hands, t, ld, [p])[p])
+    return out
+
+
+def _render(res: dict) -> str:
+    lines = [f"deal {res['deal']}"]
+    if res["mode"] == "bridge":
+        if "table" in res:
+            lines.append("tricks for declarer's side, the player on declarer's left leading:")
+            lines.append("       " + "".join(f"{s:>4}" for s in STRAINS))
+            for d in range(4):
+                row = "".join(f"{res['table'][s][d]:>4}" for s in STRAINS)
+                lines.append(f"  {_COMPASS[d]} ({d})" + row)
+        else:
+            d = res["declarer"]
+            lines.append(
+                f"{res['trump']}, seat {res['leader']} leads: seats {d} and {(d + 2) % 4} take "
+                f"{res['tricks']} tricks"
+            )
+        return "\n".join(lines)
+    if "seats" in res:
+        lines.append(f"{res['trump']}, seat {res['leader']} leads:")
+        lines.append("  seat  whist-max  whist-min  exactly makeable")
+        for i, c in enumerate(res["seats"]):
+            exact = ", ".join(map(str, c["exact"])) or "none"
+            lines.append(f"  {i:>4}  {c['max']:>9}  {c['min']:>9}  {exact}")
+        return "\n".join(lines)
+    exact = ", ".join(map(str, res["exact"])) or "none"
+    lines.append(f"{res['trump']}, seat {res['leader']} leads; seat {res['seat']}:")
+    lines.append(f"  whist-max {res['max']} (the most it can guarantee against the other three)")
+    lines.append(f"  whist-min {res['min']} (the fewest it can hold itself to)")
+    lines.append(f"  exactly makeable: {exact}")
+    return "\n".join(lines)
+
+
+@click.command("dd")
+@click.argument("deal", required=False)
+@click.option("--trump", "trump_text", default=None,
+              help="trump: C, D, H, S or NT [default: NT; with --table: every strain]")
+@click.option("--leader", "leader_text", default=None,
+              help="seat that leads to the first trick, 0..3 or N/E/S/W "
+                   "[bridge: declarer's left; whist: 0]")
+@click.option("--mode", type=click.Choice(["bridge", "whist"]), default="bridge", show_default=True,
+              help="bridge: tricks of a partnership; whist: one seat against the other three")
+@click.option("--seat", "seat_text", default=None,
+              help="bridge: the declarer (tricks of seats p and p+2); whist: the seat analysed "
+                   "[default: 0]")
+@click.option("--table", is_flag=True,
+              help="bridge: every strain x declarer; whist: every seat")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object per deal (for programs)")
+@click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="read deals from a file, one per line ('#' starts a comment)")
+def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file):
+    """Double-dummy analysis of DEAL (every hand visible, perfect play by all).
+
+    DEAL is four hands in seat order, '0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 ...', or bridge PBN
+    'N:...' (N, E, S, W = seats 0, 1, 2, 3). Hands may be shorter than 13 cards (an ending) but
+    must all be the same size. See docs/DD.md for the questions and the JSON format.
+    """
+    if deal is None and file is None:
+        raise click.UsageError("give a DEAL or --file F")
+    trump = None if trump_text is None else _parse_strain(trump_text)
+    leader = None if leader_text is None else _parse_seat(leader_text, "--leader")
+    seat = None if seat_text is None else _parse_seat(seat_text, "--seat")
+    for where, text in _deals(deal, file):
+        try:
+            res = _analyse(text, mode, trump, leader, seat, table)
+        except (NotationError, DDError) as e:
+            raise click.BadParameter(str(e), param_hint=where) from None
+        click.echo(json.dumps(res) if as_json else _render(res))

@@ -1,0 +1,122 @@
+"""Benchmark of the double-dummy solver (called by ``whist-sim bench``; never by tests).
+
+:func:`run_bench` times single-threaded solves of random full 13-card deals and of small endings
+(and, when the optional ``endplay`` package with Bo Haglund's DDS is installed, the same bridge
+solves by DDS) and returns plain numbers. Deals come from ``numpy.random.default_rng(seed)``, so a
+run is reproducible; timings are wall-clock and noisy on a shared machine.
+"""
+
+from __future__ import annotations
+
+import time
+from statistics import median
+
+import numpy as np
+
+from ..cards import format_hand
+from .bruteforce import brute_force, clear_cache
+from .solver import solve_batch
+
+
+def _random_positions(rng: np.random.Generator, n: int, cards: int) -> np.ndarray:
+    out = np.zeros((n, 4), np.uint64)
+    for i in range(n):
+        perm = rng.permutation(52)[: 4 * cards]
+        for s in range(4):
+            m = 0
+            for c in perm[s * cards : (s + 1) * cards]:
+                m |= 1 << int(c)
+            out[i, s] = m
+    return out
+
+
+def _time_rows(hands, trump, leader, objective, seat) -> list[float]:
+    """Milliseconds per row, each row solved alone (a fresh table generation per deal)."""
+    times = []
+    for i in range(len(hands)):
+        t0 = time.perf_counter()
+        solve_batch(hands[i : i + 1], trump[i], leader[i], objective, seat[i], threads=1)
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def _dds_times(hands, trump, leader) -> list[float] | None:
+    try:
+        from endplay.dds import analyse_start
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return None
+    denoms = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt]
+    players = [Player.north, Player.east, Player.south, Player.west]
+    times = []
+    for i in range(len(hands)):
+        pbn = "N:" + " ".join(format_hand(int(h)) for h in hands[i])
+        deal = Deal(pbn, first=players[int(leader[i])], trump=denoms[int(trump[i])])
+        t0 = time.perf_counter()
+        analyse_start(deal)
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def run_bench(deals: int = 10, endings: int = 20, ending_cards: int = 4, seed: int = 1) -> dict:
+    """Time the solver; returns a flat dict of floats (milliseconds per solve, single thread).
+
+    * ``dd_bridge_median_ms`` / ``_mean_ms``: one bridge solve (tricks of a partnership for one
+      strain and leader) of a random full deal;
+    * ``dd_whist_max_median_ms`` / ``_mean_ms``: one whist-max solve (one seat against three);
+    * ``dd_whist_min_median_ms``: one whist-min solve on the endings (full deals can be very slow);
+    * ``dd_ending_median_ms`` and ``dd_bruteforce_ending_ms``: every objective of an ending of
+      ``ending_cards`` cards per hand, by the solver and by the plain-Python brute force;
+    * ``dds_bridge_median_ms`` / ``_mean_ms`` and ``dd_bridge_vs_dds``: the same bridge solves by
+      DDS, when ``endplay`` is installed.
+
+    The first call compiles the kernels (or loads them from the numba cache); that warm-up is not
+    timed.
+    """
+    rng = np.random.default_rng(seed)
+    hands = _random_positions(rng, deals, 13)
+    trump = rng.integers(0, 5, deals).astype(np.int8)
+    leader = rng.integers(0, 4, deals).astype(np.int8)
+    seat = rng.integers(0, 4, deals).astype(np.int8)
+    # warm-up: compile or load every kernel once
+    small = _random_positions(rng, 1, 2)
+    for obj in ("bridge", "whist-max", "whist-min", "whist-exact"):
+        solve_batch(small, 4, 0, obj, 0, threads=1)
+
+    out: dict[str, float] = {"dd_deals": float(deals)}
+    bridge = _time_rows(hands, trump, leader, "bridge", (leader + 3) % 4)
+    out["dd_bridge_median_ms"] = median(bridge)
+    out["dd_bridge_mean_ms"] = float(np.mean(bridge))
+    wmax = _time_rows(hands, trump, leader, "whist-max", seat)
+    out["dd_whist_max_median_ms"] = median(wmax)
+    out["dd_whist_max_mean_ms"] = float(np.mean(wmax))
+
+    ends = _random_positions(rng, endings, ending_cards)
+    et = rng.integers(0, 5, endings).astype(np.int8)
+    el = rng.integers(0, 4, endings).astype(np.int8)
+    es = rng.integers(0, 4, endings).astype(np.int8)
+    out["dd_whist_min_median_ms"] = median(_time_rows(ends, et, el, "whist-min", es))
+    solver_ms = []
+    brute_ms = []
+    for i in range(endings):
+        t0 = time.perf_counter()
+        for obj in ("bridge", "whist-max", "whist-min", "whist-exact"):
+            for s in range(4):
+                solve_batch(ends[i : i + 1], et[i], el[i], obj, s, threads=1)
+        solver_ms.append((time.perf_counter() - t0) * 1000.0)
+        clear_cache()
+        t0 = time.perf_counter()
+        brute_force([int(h) for h in ends[i]], int(et[i]), int(el[i]))
+        brute_ms.append((time.perf_counter() - t0) * 1000.0)
+    clear_cache()
+    out["dd_ending_cards"] = float(ending_cards)
+    out["dd_ending_median_ms"] = median(solver_ms)
+    out["dd_bruteforce_ending_ms"] = median(brute_ms)
+
+    dds = _dds_times(hands, trump, leader)
+    if dds is not None:
+        out["dds_bridge_median_ms"] = median(dds)
+        out["dds_bridge_mean_ms"] = float(np.mean(dds))
+        ratio = out["dd_bridge_median_ms"] / max(out["dds_bridge_median_ms"], 1e-9)
+        out["dd_bridge_vs_dds"] = ratio
+    return out
