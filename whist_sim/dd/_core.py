@@ -60,7 +60,8 @@ ST_NODES = 0  # trick-boundary nodes searched (after the cheap cut-offs)
 ST_TT_HITS = 1  # trick-boundary nodes answered by a transposition table
 ST_GEN = 2  # current generation of the transposition tables (see ``new_tables``)
 ST_PLAYS = 3  # card plays tried
-N_STATS = 4
+ST_FLAGS = 4  # input, bit 0: store proofs for exact positions only (no rank patterns; for tests)
+N_STATS = 5
 
 MODE_COUNT = 0
 MODE_EXACT = 1
@@ -646,6 +647,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     WH, WI, WM, SC, WR, WK = ws
     tmask = U(table[0].shape[0] - 1)
     gen = U(stats[ST_GEN])
+    full_keys = stats[ST_FLAGS] & 1
     me = 1 << p
     if mode == MODE_EXACT:
         win = me
@@ -856,7 +858,10 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     h1 = WH[d, 1]
                     h2 = WH[d, 2]
                     h3 = WH[d, 3]
-                    rel = _close_up(rel, h0, h1, h2, h3)
+                    if full_keys:
+                        rel = h0 | h1 | h2 | h3
+                    else:
+                        rel = _close_up(rel, h0, h1, h2, h3)
                     _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3, WI[d, C_SLOT],
                               rel, WI[d, C_R], mode == MODE_EXACT, val, WI[d, C_TG], cut)
             h0 = WH[d, 0]

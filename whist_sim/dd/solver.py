@@ -112,8 +112,9 @@ def _per_row(value, n: int, name: str, lo: int, hi: int) -> np.ndarray:
 # --------------------------------------------------------------------------- batch API
 
 
-def _run_chunk(hands, trump, leader, seat, code, out, out_exact, tt_bits) -> None:
+def _run_chunk(hands, trump, leader, seat, code, out, out_exact, tt_bits, exact_keys) -> None:
     table, stats = _tables(tt_bits)
+    stats[_core.ST_FLAGS] = 1 if exact_keys else 0
     _core.solve_rows(hands, trump, leader, seat, code, out, out_exact, table, stats)
 
 
@@ -126,6 +127,7 @@ def solve_batch(
     *,
     threads: int | None = None,
     tt_bits: int = DEFAULT_TT_BITS,
+    exact_keys: bool = False,
 ) -> np.ndarray:
     """Solve many positions double dummy, in parallel threads, for one objective.
 
@@ -140,7 +142,9 @@ def solve_batch(
         ``"whist-exact"``.
     seat: ``int8[n]`` or one int, the seat the objective is about.
     threads: worker threads (default: the CPU count); each keeps its own tables.
-    tt_bits: log2 of the transposition-table slots per thread.
+    tt_bits: log2 of the transposition-table entries per thread.
+    exact_keys: store each proof for its exact position only, not for the pattern of the cards
+        that mattered (slower; the tests compare both ways).
 
     Returns
     -------
@@ -170,7 +174,7 @@ def solve_batch(
         raise DDError(f"threads must be a whole number >= 1, got {threads!r}")
     threads = min(threads, max(1, n))
     if threads == 1 or n < 2:
-        _run_chunk(arr, tr, ld, st, code, out, out_exact, tt_bits)
+        _run_chunk(arr, tr, ld, st, code, out, out_exact, tt_bits, exact_keys)
     else:
         # several chunks per thread balance the load; chunk edges never split a run of equal rows
         # in a way that matters for results (only for table reuse)
@@ -181,6 +185,7 @@ def solve_batch(
                 pool.submit(
                     _run_chunk,
                     arr[a:b], tr[a:b], ld[a:b], st[a:b], code, out[a:b], out_exact[a:b], tt_bits,
+                    exact_keys,
                 )
                 for a, b in zip(edges[:-1], edges[1:], strict=True)
                 if b > a

@@ -1,0 +1,125 @@
+"""The solver's Python API: input checks, batch layout, threads, and the pattern table.
+
+Trick play is RULES §5; positions are hands of equal size at a trick boundary.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from whist_sim.cards import parse_deal
+from whist_sim.dd import DDError, bridge_table, solve, solve_batch, whist_summary
+
+OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
+
+
+def _endings(seed: int, n: int, cards: int, suits: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    out = np.zeros((n, 4), np.uint64)
+    for i in range(n):
+        chosen = rng.permutation(4)[:suits]
+        deck = np.concatenate([np.arange(13) + 13 * s for s in chosen])
+        perm = rng.permutation(deck)[: 4 * cards]
+        for s in range(4):
+            m = 0
+            for c in perm[s * cards : (s + 1) * cards]:
+                m |= 1 << int(c)
+            out[i, s] = m
+    return out
+
+
+@pytest.mark.parametrize(("cards", "suits", "seed"), [(5, 2, 1), (6, 3, 2), (6, 4, 3), (7, 3, 4)])
+def test_rank_patterns_match_exact_positions(cards, suits, seed):
+    # the table's rank patterns (a proof stored for every position that agrees on the cards that
+    # mattered) must give the same answers as storing proofs for exact positions only
+    n = 40
+    hands = _endings(seed, n, cards, suits)
+    rng = np.random.default_rng(seed + 100)
+    trump = rng.integers(0, 5, n).astype(np.int8)
+    leader = rng.integers(0, 4, n).astype(np.int8)
+    seat = rng.integers(0, 4, n).astype(np.int8)
+    for obj in OBJECTIVES:
+        fast = solve_batch(hands, trump, leader, obj, seat, threads=1)
+        slow = solve_batch(hands, trump, leader, obj, seat, threads=1, exact_keys=True)
+        assert np.array_equal(fast, slow), obj
+
+
+def test_threads_and_row_order_do_not_change_results():
+    hands = _endings(5, 24, 4, 3)
+    rng = np.random.default_rng(6)
+    trump = rng.integers(0, 5, 24).astype(np.int8)
+    leader = rng.integers(0, 4, 24).astype(np.int8)
+    one = solve_batch(hands, trump, leader, "whist-max", 2, threads=1)
+    two = solve_batch(hands, trump, leader, "whist-max", 2, threads=2)
+    assert np.array_equal(one, two)
+    order = rng.permutation(24)
+    again = solve_batch(hands[order], trump[order], leader[order], "whist-max", 2, threads=2)
+    assert np.array_equal(again, one[order])
+    # repeated rows (the table is shared between them) give the same answers as single rows
+    rows = np.repeat(hands[:3], 4, axis=0)
+    rep = solve_batch(rows, np.repeat(trump[:3], 4), np.repeat(leader[:3], 4), "whist-max", 2)
+    assert np.array_equal(rep, np.repeat(one[:3], 4))
+
+
+def test_output_shapes_and_types():
+    hands = _endings(7, 5, 3, 4)
+    out = solve_batch(hands, 4, 0, "bridge")
+    assert out.dtype == np.int8 and out.shape == (5,)
+    ex = solve_batch(hands, 4, 0, "whist-exact", 1)
+    assert ex.dtype == np.bool_ and ex.shape == (5, 14)
+    assert not ex[:, 4:].any()  # at most 3 tricks in a 3-card ending
+    assert solve_batch(np.zeros((0, 4), np.uint64), 4, 0, "whist-max").shape == (0,)
+
+
+def test_simple_positions():
+    # RULES §5: four top spades in one hand win every trick in no-trump when that hand leads
+    hands = parse_deal("0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ.")
+    assert solve(hands, 4, 0, "whist-max", 0) == 4
+    assert solve(hands, 4, 0, "whist-min", 0) == 4  # forced: every card is a winner on lead
+    assert solve(hands, 4, 0, "whist-exact", 0) == [4]
+    # with clubs trump seat 1 (the clubs) ruffs the spade lead and cashes its trumps
+    assert solve(hands, 0, 0, "whist-max", 0) == 0
+    assert solve(hands, 0, 0, "whist-max", 1) == 4
+    # bridge table: in NT the opening leader's side cashes its suit; in clubs E-W ruff everything
+    table = bridge_table(hands)
+    assert table["NT"] == [0, 0, 0, 0]
+    assert table["C"] == [0, 4, 0, 4]
+    summary = whist_summary(hands, 4, 0)
+    assert summary[0] == {"max": 4, "min": 4, "exact": [4]}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"objective": "bridge-max"}, "unknown objective"),
+        ({"trump": 5}, "trump 5 is not in 0..4"),
+        ({"leader": -1}, "leader -1 is not in 0..3"),
+        ({"seat": 4}, "seat 4 is not in 0..3"),
+        ({"trump": [1, 2]}, "trump must be one value or one per deal"),
+        ({"tt_bits": 40}, "tt_bits"),
+        ({"threads": 0}, "threads"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, message):
+    hands = np.array([parse_deal("0:A... K... Q... J...")], dtype=np.uint64)
+    args = {"hands": hands, "trump": 4, "leader": 0, "objective": "bridge", "seat": 0}
+    args.update(kwargs)
+    with pytest.raises(DDError, match=message):
+        solve_batch(**args)
+
+
+def test_bad_positions_are_named():
+    with pytest.raises(DDError, match="same number of cards"):
+        solve_batch(np.array([[1, 2, 4, 8 | 16]], dtype=np.uint64), 4, 0, "bridge")
+    with pytest.raises(DDError, match="held by two seats"):
+        solve_batch(np.array([[1, 1, 4, 8]], dtype=np.uint64), 4, 0, "bridge")
+    with pytest.raises(DDError, match="outside the 52 cards"):
+        solve_batch(np.array([[1 << 52, 1, 4, 8]], dtype=np.uint64), 4, 0, "bridge")
+    with pytest.raises(DDError, match="shape"):
+        solve_batch(np.array([[1, 2, 4]], dtype=np.uint64), 4, 0, "bridge")
+    with pytest.raises(DDError, match="at most 13"):
+        solve_batch(np.array([[(1 << 14) - 1, ((1 << 14) - 1) << 14, ((1 << 14) - 1) << 28,
+                               ((1 << 14) - 1) << 38]], dtype=np.uint64), 4, 0, "bridge")
+    with pytest.raises(DDError, match="four hands"):
+        solve([1, 2, 4], 4, 0, "bridge")

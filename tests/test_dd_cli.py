@@ -1,0 +1,77 @@
+"""``whist-sim dd``: bridge tables in the bridge convention, whist analysis, files, JSON, errors."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from whist_sim.cli import main
+
+SYMMETRIC = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+FOUR_SUITS = "0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ."
+FORCED = "0:5...2 73... ..32. ..54."
+
+
+def _run(*args):
+    return CliRunner().invoke(main, ["dd", *args])
+
+
+def test_bridge_table_json_follows_bridge_convention():
+    # table[X][d] = tricks of declarer d's side in strain X, the player on d's left leading
+    res = _run(SYMMETRIC, "--mode", "bridge", "--table", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["table"] == {
+        "C": [5, 7, 5, 7], "D": [7, 5, 7, 5], "H": [5, 7, 5, 7], "S": [7, 5, 7, 5],
+        "NT": [5, 5, 5, 5],
+    }
+
+
+def test_bridge_single_and_text_table():
+    res = _run(FOUR_SUITS, "--trump", "C", "--seat", "E", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert (out["declarer"], out["leader"], out["trump"], out["tricks"]) == (1, 2, "C", 4)
+    res = _run(FOUR_SUITS, "--table")
+    assert res.exit_code == 0, res.output
+    assert "N (0)" in res.output and "NT" in res.output
+
+
+def test_whist_mode_one_seat_and_all_seats():
+    res = _run(FORCED, "--mode", "whist", "--leader", "1", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert (out["seat"], out["max"], out["min"], out["exact"]) == (0, 0, 2, [])
+    res = _run(FORCED, "--mode", "whist", "--leader", "1", "--table", "--json", "--trump", "NT")
+    seats = json.loads(res.output)["seats"]
+    assert seats[1] == {"max": 2, "min": 0, "exact": [0, 2]}
+    res = _run(FORCED, "--mode", "whist", "--leader", "1", "--table")
+    assert res.exit_code == 0 and "whist-max" in res.output
+
+
+def test_file_gives_one_json_object_per_deal(tmp_path):
+    f = tmp_path / "deals.txt"
+    f.write_text(f"# two deals\n{SYMMETRIC}\n\n{FOUR_SUITS}\n", encoding="utf-8")
+    res = _run("--file", str(f), "--table", "--json")
+    assert res.exit_code == 0, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 2
+    assert json.loads(lines[1])["table"]["C"] == [0, 4, 0, 4]
+
+
+def test_errors_name_the_problem(tmp_path):
+    res = _run("N:AK.. QJ... T9... 87...")
+    assert res.exit_code == 2 and "four suits separated by dots" in res.output
+    res = _run("0:AK... QJ... T9... 8...")
+    assert res.exit_code == 2 and "same number of cards" in res.output
+    res = _run(FOUR_SUITS, "--trump", "X")
+    assert res.exit_code == 2 and "unknown strain" in res.output
+    res = _run(FOUR_SUITS, "--leader", "5")
+    assert res.exit_code == 2 and "unknown seat" in res.output
+    res = _run()
+    assert res.exit_code == 2 and "DEAL or --file" in res.output
+    f = tmp_path / "bad.txt"
+    f.write_text(f"{FOUR_SUITS}\n0:AS... KS... QS... JS...\n", encoding="utf-8")
+    res = _run("--file", str(f), "--json")
+    assert res.exit_code == 2 and "bad.txt:2" in res.output
