@@ -33,7 +33,7 @@ def _endings(seed: int, n: int, cards: int, suits: int) -> np.ndarray:
 def test_rank_patterns_match_exact_positions(cards, suits, seed):
     # the table's rank patterns (a proof stored for every position that agrees on the cards that
     # mattered) must give the same answers as storing proofs for exact positions only
-    n = 40
+    n = 80
     hands = _endings(seed, n, cards, suits)
     rng = np.random.default_rng(seed + 100)
     trump = rng.integers(0, 5, n).astype(np.int8)

@@ -67,7 +67,9 @@ def _check(hands: np.ndarray, trump: np.ndarray, leader: np.ndarray) -> None:
         (3, 250, 2, 6),
         (4, 30, 4, 7),
         (4, 30, 3, 8),
+        (4, 40, 2, 10),
         (5, 3, 4, 9),
+        (5, 3, 2, 11),
     ],
 )
 def test_solver_matches_brute_force(cards, count, suits, seed):
