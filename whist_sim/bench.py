@@ -270,6 +270,13 @@ def _cluster(ctx: BenchContext) -> Result:
     return {f"cluster_{k}" if k == "embedded" else k: v for k, v in out.items()}
 
 
+@bench_section("dd", default=False, help="double-dummy ms per solve (slow: --only dd)")
+def _dd(ctx: BenchContext) -> Result:
+    from .dd.bench import run_bench as dd_bench
+
+    return dd_bench()
+
+
 def format_results(results: Result) -> str:
     """Human-readable lines of ``run_bench`` results."""
     lines = []
@@ -277,7 +284,9 @@ def format_results(results: Result) -> str:
         if isinstance(v, bool) or v is None:
             text = str(v)
         elif isinstance(v, float):
-            if k.endswith("_per_s"):
+            if k.endswith("_ms"):
+                text = f"{v:,.1f} ms"
+            elif k.endswith("_per_s"):
                 text = f"{v:,.0f} /s"
             elif k.endswith("_s") or k == "seconds":
                 text = f"{v:.2f} s"
