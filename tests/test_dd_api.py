@@ -10,23 +10,9 @@ import pytest
 
 from whist_sim.cards import parse_deal
 from whist_sim.dd import DDError, bridge_table, solve, solve_batch, whist_summary
+from whist_sim.dd.positions import random_positions
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
-
-
-def _endings(seed: int, n: int, cards: int, suits: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    out = np.zeros((n, 4), np.uint64)
-    for i in range(n):
-        chosen = rng.permutation(4)[:suits]
-        deck = np.concatenate([np.arange(13) + 13 * s for s in chosen])
-        perm = rng.permutation(deck)[: 4 * cards]
-        for s in range(4):
-            m = 0
-            for c in perm[s * cards : (s + 1) * cards]:
-                m |= 1 << int(c)
-            out[i, s] = m
-    return out
 
 
 @pytest.mark.parametrize(("cards", "suits", "seed"), [(5, 2, 1), (6, 3, 2), (6, 4, 3), (7, 3, 4)])
@@ -34,7 +20,7 @@ def test_rank_patterns_match_exact_positions(cards, suits, seed):
     # the table's rank patterns (a proof stored for every position that agrees on the cards that
     # mattered) must give the same answers as storing proofs for exact positions only
     n = 80
-    hands = _endings(seed, n, cards, suits)
+    hands = random_positions(np.random.default_rng(seed), n, cards, suits)
     rng = np.random.default_rng(seed + 100)
     trump = rng.integers(0, 5, n).astype(np.int8)
     leader = rng.integers(0, 4, n).astype(np.int8)
@@ -46,7 +32,7 @@ def test_rank_patterns_match_exact_positions(cards, suits, seed):
 
 
 def test_threads_and_row_order_do_not_change_results():
-    hands = _endings(5, 24, 4, 3)
+    hands = random_positions(np.random.default_rng(5), 24, 4, 3)
     rng = np.random.default_rng(6)
     trump = rng.integers(0, 5, 24).astype(np.int8)
     leader = rng.integers(0, 4, 24).astype(np.int8)
@@ -63,7 +49,7 @@ def test_threads_and_row_order_do_not_change_results():
 
 
 def test_output_shapes_and_types():
-    hands = _endings(7, 5, 3, 4)
+    hands = random_positions(np.random.default_rng(7), 5, 3, 4)
     out = solve_batch(hands, 4, 0, "bridge")
     assert out.dtype == np.int8 and out.shape == (5,)
     ex = solve_batch(hands, 4, 0, "whist-exact", 1)

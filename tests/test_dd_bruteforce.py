@@ -13,22 +13,7 @@ import pytest
 
 from whist_sim.dd import solve_batch
 from whist_sim.dd.bruteforce import brute_force, clear_cache, trick_winner
-
-
-def _endings(rng: np.random.Generator, n: int, cards: int, suits: int = 4) -> np.ndarray:
-    """``n`` random positions of ``cards`` cards per hand, drawn from ``suits`` random suits
-    (fewer suits: more following and ruffing, the interesting cases)."""
-    out = np.zeros((n, 4), np.uint64)
-    for i in range(n):
-        chosen = rng.permutation(4)[:suits]
-        deck = np.concatenate([np.arange(13) + 13 * s for s in chosen])
-        perm = rng.permutation(deck)[: 4 * cards]
-        for s in range(4):
-            m = 0
-            for c in perm[s * cards : (s + 1) * cards]:
-                m |= 1 << int(c)
-            out[i, s] = m
-    return out
+from whist_sim.dd.positions import random_positions
 
 
 def _check(hands: np.ndarray, trump: np.ndarray, leader: np.ndarray) -> None:
@@ -75,7 +60,7 @@ def _check(hands: np.ndarray, trump: np.ndarray, leader: np.ndarray) -> None:
 def test_solver_matches_brute_force(cards, count, suits, seed):
     # RULES §5: every objective of the solver equals exhaustive minimax
     rng = np.random.default_rng(seed)
-    hands = _endings(rng, count, cards, suits)
+    hands = random_positions(rng, count, cards, suits)
     trump = rng.integers(0, 5, count).astype(np.int8)
     leader = rng.integers(0, 4, count).astype(np.int8)
     _check(hands, trump, leader)

@@ -15,19 +15,8 @@ import numpy as np
 
 from ..cards import format_hand
 from .bruteforce import brute_force, clear_cache
+from .positions import random_positions
 from .solver import solve_batch
-
-
-def _random_positions(rng: np.random.Generator, n: int, cards: int) -> np.ndarray:
-    out = np.zeros((n, 4), np.uint64)
-    for i in range(n):
-        perm = rng.permutation(52)[: 4 * cards]
-        for s in range(4):
-            m = 0
-            for c in perm[s * cards : (s + 1) * cards]:
-                m |= 1 << int(c)
-            out[i, s] = m
-    return out
 
 
 def _time_rows(hands, trump, leader, objective, seat) -> list[float]:
@@ -75,12 +64,12 @@ def run_bench(deals: int = 10, endings: int = 20, ending_cards: int = 4, seed: i
     timed.
     """
     rng = np.random.default_rng(seed)
-    hands = _random_positions(rng, deals, 13)
+    hands = random_positions(rng, deals, 13)
     trump = rng.integers(0, 5, deals).astype(np.int8)
     leader = rng.integers(0, 4, deals).astype(np.int8)
     seat = rng.integers(0, 4, deals).astype(np.int8)
     # warm-up: compile or load every kernel once
-    small = _random_positions(rng, 1, 2)
+    small = random_positions(rng, 1, 2)
     for obj in ("bridge", "whist-max", "whist-min", "whist-exact"):
         solve_batch(small, 4, 0, obj, 0, threads=1)
 
@@ -92,7 +81,7 @@ def run_bench(deals: int = 10, endings: int = 20, ending_cards: int = 4, seed: i
     out["dd_whist_max_median_ms"] = median(wmax)
     out["dd_whist_max_mean_ms"] = float(np.mean(wmax))
 
-    ends = _random_positions(rng, endings, ending_cards)
+    ends = random_positions(rng, endings, ending_cards)
     et = rng.integers(0, 5, endings).astype(np.int8)
     el = rng.integers(0, 4, endings).astype(np.int8)
     es = rng.integers(0, 4, endings).astype(np.int8)
