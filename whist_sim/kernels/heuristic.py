@@ -165,19 +165,20 @@ def heuristic_call(st, hm, rp, seat, rng):
 
 
 @jit(inline="always")
-def heuristic_frisch(st, hm, rp, seat, rng):
-    """Frisch: the three cards with the smallest ``rank * 64 + suit_length * 4 + suit``."""
-    hand = hm[H_HAND + seat]
+def three_lowest(hand, length_major):
+    """The three cards of ``hand`` with the smallest key ``rank * 64 + suit_length * 4 + suit``,
+    or with ``length_major`` the key ``suit_length * 64 + rank * 4 + suit`` (suit lengths of
+    ``hand``); returned as a ``uint64`` mask. Used by the Frisch choices of several strategies."""
     k1 = k2 = k3 = 1 << 30
     for s in range(4):
         sb = (hand >> np.uint64(13 * s)) & SUIT_BITS
         n = popcount(sb)
-        for _ in range(3):
+        for _ in range(3):  # the key grows with the rank inside a suit: 3 lowest cards suffice
             if sb == ZERO:
                 break
             r = ctz(sb)
             sb &= sb - np.uint64(1)
-            key = r * 64 + n * 4 + s
+            key = n * 64 + r * 4 + s if length_major else r * 64 + n * 4 + s
             if key < k3:
                 if key < k2:
                     k3 = k2
@@ -190,8 +191,15 @@ def heuristic_frisch(st, hm, rp, seat, rng):
                     k3 = key
     out = ZERO
     for key in (k1, k2, k3):
-        out |= bit(13 * (key & 3) + (key >> 6))
+        rank = (key >> 2) & 15 if length_major else key >> 6
+        out |= bit(13 * (key & 3) + rank)
     return out
+
+
+@jit(inline="always")
+def heuristic_frisch(st, hm, rp, seat, rng):
+    """Frisch: the three cards with the smallest ``rank * 64 + suit_length * 4 + suit``."""
+    return three_lowest(hm[H_HAND + seat], False)
 
 
 @jit(inline="always")

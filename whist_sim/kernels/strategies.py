@@ -29,8 +29,8 @@ import math
 import numpy as np
 
 from ._numba import jit
-from .bits import ZERO, bit, ctz, popcount
-from .heuristic import est_q_all
+from .bits import popcount
+from .heuristic import est_q_all, three_lowest
 from .layout import (
     H_HAND,
     R_MAXLEVEL,
@@ -279,31 +279,7 @@ def ltc_frisch(st, hm, rp, seat):
     Shortest suits first (lowest card first within a suit), to make voids and singletons, which
     the losing-trick count values; lengths are taken before passing.
     """
-    hand = hm[H_HAND + seat]
-    k1 = k2 = k3 = 1 << 30
-    for s in range(4):
-        sb = suit_bits(hand, s)
-        n = popcount(sb)
-        for _ in range(3):
-            if sb == ZERO:
-                break
-            r = ctz(sb)
-            sb &= sb - np.uint64(1)
-            key = n * 64 + r * 4 + s
-            if key < k3:
-                if key < k2:
-                    k3 = k2
-                    if key < k1:
-                        k2 = k1
-                        k1 = key
-                    else:
-                        k2 = key
-                else:
-                    k3 = key
-    out = ZERO
-    for key in (k1, k2, k3):
-        out |= bit(13 * (key & 3) + ((key >> 2) & 15))
-    return out
+    return three_lowest(hm[H_HAND + seat], True)
 
 
 # ---------------------------------------------------------------------------- shaded heuristic
