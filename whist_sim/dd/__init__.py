@@ -18,6 +18,7 @@ Objectives (RULES §5 trick play; hands are ``uint64`` masks by seat, docs/ENGIN
 from .solver import (
     DEFAULT_TT_BITS,
     OBJECTIVES,
+    UNSOLVED,
     DDError,
     bridge_table,
     solve,
@@ -29,6 +30,7 @@ __all__ = [
     "DEFAULT_TT_BITS",
     "DDError",
     "OBJECTIVES",
+    "UNSOLVED",
     "bridge_table",
     "solve",
     "solve_batch",

@@ -61,7 +61,11 @@ ST_TT_HITS = 1  # trick-boundary nodes answered by a transposition table
 ST_GEN = 2  # current generation of the transposition tables (see ``new_tables``)
 ST_PLAYS = 3  # card plays tried
 ST_FLAGS = 4  # input, bit 0: store proofs for exact positions only (no rank patterns; for tests)
-N_STATS = 5
+ST_LIMIT = 5  # input: most card plays per row (0 = no limit); a row over it is left unsolved
+ST_STOP = 6  # the value of ST_PLAYS at which the current row's search gives up (0 = never)
+N_STATS = 7
+
+UNSOLVED = -1  # result of a row whose search ran over ``stats[ST_LIMIT]`` card plays
 
 MODE_COUNT = 0
 MODE_EXACT = 1
@@ -638,6 +642,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
 
     Mode 0: can the seats ``mx`` make the seats ``win`` take at least ``target`` tricks?
     Mode 1: can seat ``p`` make exactly ``target`` tricks against the other three?
+    Returns 1 (yes), 0 (no) or ``UNSOLVED`` when the card plays reach ``stats[ST_STOP]``.
     ``ws``: the workspace (see ``solve_rows``); ``table``: the transposition table.
 
     Every resolved node also yields a *relevance* mask: the cards whose ranks the answer depends on
@@ -817,7 +822,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             found = False
             while not found:
                 if d == 0:
-                    return val
+                    return 1 if val else 0
                 d -= 1
                 k = WI[d, C_K]
                 ld = WI[d, C_LD]
@@ -876,6 +881,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
         c = WM[d, idx]
         WI[d, C_CARD] = c
         stats[ST_PLAYS] += 1
+        if stats[ST_PLAYS] == stats[ST_STOP]:
+            return UNSOLVED
         b = _bit(c)
         if player == 0:
             h0 ^= b
@@ -917,10 +924,15 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
 @numba.njit(**NJIT)
 def solve_count(hands, leader, trump, win, mx, ws, table, stats):
     """Tricks of the seats ``win`` from the canonical position ``hands`` when the seats ``mx``
-    maximise them and the others minimise them; MTD(f)-style null-window searches."""
+    maximise them and the others minimise them; MTD(f)-style null-window searches sharing the
+    table.
+
+    Returns ``(value, lo, hi)``: ``value`` is ``UNSOLVED`` when a search runs out of card plays
+    (``stats[ST_STOP]``); ``lo <= value <= hi`` are the bounds proved so far (equal when solved).
+    """
     r = popcount(hands[leader])
     if r == 0:
-        return 0
+        return 0, 0, 0
     lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r)
     guess = (lo + hi + 1) // 2
     while lo < hi:
@@ -929,25 +941,34 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
             t = lo + 1
         if t > hi:
             t = hi
-        if _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats):
+        got = _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats)
+        if got == UNSOLVED:
+            return UNSOLVED, lo, hi
+        if got:
             lo = t
             guess = t + 1
         else:
             hi = t - 1
             guess = t - 1
-    return lo
+    return lo, lo, hi
 
 
 @numba.njit(**NJIT)
 def solve_exact(hands, leader, trump, p, lo, hi, out, ws, table, stats):
-    """Fill ``out[k]`` (bool): can seat ``p`` make exactly ``k`` tricks from here?
+    """Fill ``out[k]`` (int8): 1 if seat ``p`` can make exactly ``k`` tricks from here, else 0
+    (``UNSOLVED`` for every ``k`` when a search runs out of card plays).
 
-    ``lo``/``hi`` are p's whist-min and whist-max; outside them the answer is always False.
+    ``lo``/``hi`` are p's whist-min and whist-max; outside them the answer is always 0.
     """
     for k in range(out.shape[0]):
-        out[k] = False
+        out[k] = 0
     for k in range(lo, hi + 1):
-        out[k] = _search(MODE_EXACT, hands, leader, k, trump, 1 << p, 1 << p, p, ws, table, stats)
+        got = _search(MODE_EXACT, hands, leader, k, trump, 1 << p, 1 << p, p, ws, table, stats)
+        if got == UNSOLVED:
+            for j in range(out.shape[0]):
+                out[j] = UNSOLVED
+            return
+        out[k] = got
 
 
 OBJ_BRIDGE = 0
@@ -957,11 +978,15 @@ OBJ_WHIST_EXACT = 3
 
 
 @numba.njit(**NJIT)
-def solve_rows(hands, trump, leader, seat, objective, out, out_exact, table, stats):
+def solve_rows(hands, trump, leader, seat, objective, out, out_lo, out_hi, out_exact, table, stats):
     """Solve every row of ``hands`` (``uint64[n, 4]``, real cards) for one objective.
 
     ``out[i]``: the tricks (int8) for bridge / whist-max / whist-min; for whist-exact ``out`` gets
-    whist-max and ``out_exact[i, k]`` whether seat ``seat[i]`` can make exactly ``k`` tricks.
+    whist-max and ``out_exact[i, k]`` (int8) whether seat ``seat[i]`` can make exactly ``k`` tricks.
+    With ``stats[ST_LIMIT] > 0`` a row whose searches need more card plays than that is left
+    ``UNSOLVED`` (``out[i]`` and, for whist-exact, every ``out_exact[i, k]``). ``out_lo[i]`` /
+    ``out_hi[i]``: the bounds proved on the tricks (equal to ``out[i]`` for a solved row; for
+    whist-exact, the bounds on whist-max).
     Consecutive rows with the same hands and trump share the transposition table (a table of
     strains x leaders, or the four seats of one deal, costs much less than independent solves).
     """
@@ -985,6 +1010,7 @@ def solve_rows(hands, trump, leader, seat, objective, out, out_exact, table, sta
         )
         if not same:
             stats[ST_GEN] += 1
+        stats[ST_STOP] = stats[ST_PLAYS] + stats[ST_LIMIT] if stats[ST_LIMIT] > 0 else 0
         canon = canonical(hands[i])
         ld = np.int64(leader[i])
         tr = np.int64(trump[i])
@@ -992,14 +1018,25 @@ def solve_rows(hands, trump, leader, seat, objective, out, out_exact, table, sta
         me = np.int64(1) << s
         if objective == OBJ_BRIDGE:
             team = me | (np.int64(1) << ((s + 2) & 3))
-            out[i] = solve_count(canon, ld, tr, team, team, ws, table, stats)
+            v, lo, hi = solve_count(canon, ld, tr, team, team, ws, table, stats)
         elif objective == OBJ_WHIST_MAX:
-            out[i] = solve_count(canon, ld, tr, me, me, ws, table, stats)
+            v, lo, hi = solve_count(canon, ld, tr, me, me, ws, table, stats)
         elif objective == OBJ_WHIST_MIN:
-            out[i] = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
+            v, lo, hi = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
         else:
-            hi = solve_count(canon, ld, tr, me, me, ws, table, stats)
-            lo = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
-            out[i] = hi
-            # nothing to search when lo > hi: then p can make no number exactly
-            solve_exact(canon, ld, tr, s, lo, hi, out_exact[i], ws, table, stats)
+            v, lo, hi = solve_count(canon, ld, tr, me, me, ws, table, stats)
+            mn = UNSOLVED
+            if v != UNSOLVED:
+                mn, _, _ = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
+            if mn == UNSOLVED:
+                v = UNSOLVED
+                for k in range(out_exact.shape[1]):
+                    out_exact[i, k] = UNSOLVED
+            else:
+                # nothing to search when mn > v: then p can make no number exactly
+                solve_exact(canon, ld, tr, s, mn, v, out_exact[i], ws, table, stats)
+                if out_exact[i, 0] == UNSOLVED:
+                    v = UNSOLVED
+        out[i] = v
+        out_lo[i] = lo
+        out_hi[i] = hi

@@ -26,6 +26,7 @@ _OBJ_CODE = {
     "whist-exact": _core.OBJ_WHIST_EXACT,
 }
 MAX_TRICKS = 13
+UNSOLVED = _core.UNSOLVED  # a row left unsolved by ``node_limit``
 DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 50 MB
 
 _local = threading.local()
@@ -112,10 +113,16 @@ def _per_row(value, n: int, name: str, lo: int, hi: int) -> np.ndarray:
 # --------------------------------------------------------------------------- batch API
 
 
-def _run_chunk(hands, trump, leader, seat, code, out, out_exact, tt_bits, exact_keys) -> None:
+def _run_chunk(
+    hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, tt_bits, exact_keys,
+    node_limit,
+) -> None:
     table, stats = _tables(tt_bits)
     stats[_core.ST_FLAGS] = 1 if exact_keys else 0
-    _core.solve_rows(hands, trump, leader, seat, code, out, out_exact, table, stats)
+    stats[_core.ST_LIMIT] = node_limit
+    _core.solve_rows(
+        hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, table, stats
+    )
 
 
 def solve_batch(
@@ -128,7 +135,9 @@ def solve_batch(
     threads: int | None = None,
     tt_bits: int = DEFAULT_TT_BITS,
     exact_keys: bool = False,
-) -> np.ndarray:
+    node_limit: int | None = None,
+    return_bounds: bool = False,
+):
     """Solve many positions double dummy, in parallel threads, for one objective.
 
     Parameters
@@ -145,15 +154,26 @@ def solve_batch(
     tt_bits: log2 of the transposition-table entries per thread.
     exact_keys: store each proof for its exact position only, not for the pattern of the cards
         that mattered (slower; the tests compare both ways).
+    node_limit: give up on a row once its searches have tried this many card plays (about 10
+        million per second on one core) and report it as ``UNSOLVED`` (-1) instead of a number.
+        ``None`` (default): no limit, every row is solved however long it takes. Whether a row
+        is solved within the limit depends only on the rows of its group (see below), never on
+        threads or chunking.
+    return_bounds: also return the bounds proved on each row's tricks (see Returns).
 
     Returns
     -------
-    ``int8[n]`` tricks, or for ``"whist-exact"`` a ``bool[n, 14]`` array whose entry ``[i, k]``
-    tells whether ``seat`` can make exactly ``k`` tricks of the remaining ones against the other
-    three.
+    ``int8[n]`` tricks (``UNSOLVED`` = -1 for a row over ``node_limit``), or for ``"whist-exact"``
+    an ``[n, 14]`` array whose entry ``[i, k]`` tells whether ``seat`` can make exactly ``k`` tricks
+    of the remaining ones against the other three: ``bool`` without ``node_limit``; ``int8`` (1, 0,
+    or -1 in every column of an unsolved row) with it. With ``return_bounds=True``: a tuple
+    ``(result, lo, hi)`` where ``lo``/``hi`` (``int8[n]``) bound the true number of tricks; they are
+    equal to the result on a solved row, and on an unsolved one they say how far the search got
+    (for whist-exact: bounds on whist-max).
 
-    Rows that repeat the previous row's hands and trump reuse its transposition tables, so order a
-    table of strains x leaders (or the seats of one deal) as consecutive rows.
+    Rows that repeat the previous row's hands and trump (a *group*) share the transposition table,
+    so order a table of strains x leaders (or the seats of one deal) as consecutive rows. Threads
+    take whole groups, so results never depend on the number of threads.
     """
     if objective not in _OBJ_CODE:
         raise DDError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
@@ -166,35 +186,62 @@ def solve_batch(
     ld = _per_row(leader, n, "leader", 0, 3)
     st = _per_row(seat, n, "seat", 0, 3)
     code = _OBJ_CODE[objective]
+    if node_limit is None:
+        limit = 0
+    elif isinstance(node_limit, int | np.integer) and not isinstance(node_limit, bool) \
+            and node_limit >= 1:
+        limit = int(node_limit)
+    else:
+        raise DDError(f"node_limit must be a whole number >= 1 or None, got {node_limit!r}")
     out = np.zeros(n, np.int8)
-    out_exact = np.zeros((n, MAX_TRICKS + 1), np.bool_)
+    out_lo = np.zeros(n, np.int8)
+    out_hi = np.zeros(n, np.int8)
+    out_exact = np.zeros((n, MAX_TRICKS + 1), np.int8)
     if threads is None:
         threads = os.cpu_count() or 1
     if not isinstance(threads, int) or threads < 1:
         raise DDError(f"threads must be a whole number >= 1, got {threads!r}")
     threads = min(threads, max(1, n))
     if threads == 1 or n < 2:
-        _run_chunk(arr, tr, ld, st, code, out, out_exact, tt_bits, exact_keys)
+        _run_chunk(
+            arr, tr, ld, st, code, out, out_lo, out_hi, out_exact, tt_bits, exact_keys, limit
+        )
     else:
-        # several chunks per thread balance the load; chunk edges never split a run of equal rows
-        # in a way that matters for results (only for table reuse)
-        n_chunks = min(n, threads * 4)
-        edges = np.linspace(0, n, n_chunks + 1).astype(np.int64)
+        # several chunks per thread balance the load; chunks hold whole groups of rows that share
+        # a table, so the table a row sees (and whether it fits a node limit) never depends on
+        # the chunking
+        edges = _group_edges(arr, tr, min(n, threads * 4))
         with ThreadPoolExecutor(max_workers=threads) as pool:
             futures = [
                 pool.submit(
                     _run_chunk,
-                    arr[a:b], tr[a:b], ld[a:b], st[a:b], code, out[a:b], out_exact[a:b], tt_bits,
-                    exact_keys,
+                    arr[a:b], tr[a:b], ld[a:b], st[a:b], code, out[a:b], out_lo[a:b],
+                    out_hi[a:b], out_exact[a:b], tt_bits, exact_keys, limit,
                 )
                 for a, b in zip(edges[:-1], edges[1:], strict=True)
                 if b > a
             ]
             for f in futures:
                 f.result()
+    result = out
     if objective == "whist-exact":
-        return out_exact
-    return out
+        result = out_exact.astype(np.bool_) if node_limit is None else out_exact
+    if return_bounds:
+        return result, out_lo, out_hi
+    return result
+
+
+def _group_edges(arr: np.ndarray, trump: np.ndarray, n_chunks: int) -> np.ndarray:
+    """About ``n_chunks`` chunk edges over the rows, moved forward so that no edge splits a group
+    (consecutive rows with the same hands and trump)."""
+    n = arr.shape[0]
+    starts = np.ones(n, np.bool_)
+    starts[1:] = (arr[1:] != arr[:-1]).any(axis=1) | (trump[1:] != trump[:-1])
+    group_start = np.flatnonzero(starts)
+    wanted = np.linspace(0, n, n_chunks + 1).astype(np.int64)[1:-1]
+    pos = np.searchsorted(group_start, wanted)
+    inner = np.where(pos < group_start.size, group_start[np.minimum(pos, group_start.size - 1)], n)
+    return np.unique(np.concatenate([[0], inner, [n]]))
 
 
 # --------------------------------------------------------------------------- one deal
