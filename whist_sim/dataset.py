@@ -38,7 +38,20 @@ score_s         int16    score of seat s (RULES §6); 0 if thrown in
 bid_sum         int8     sum of the contracts; -1 if thrown in
 over            bool     ``bid_sum > n_tricks`` (False if thrown in)
 dealt_s         uint64   only with ``store_dealt``: hand of seat s as dealt, before Frisch
+dd_max_s        int8     only with ``dd``: whist-max of seat s (docs/DD.md) for ``hand_*``, the
+                         deal's trump and the declarer on lead (RULES §5); -1 if thrown in or
+                         unsolved (over the node limit)
+dd_min_s        int8     only with ``dd``: whist-min of seat s, likewise
+dd_max_lo_s     int8     only with ``dd``: lower bound proved on ``dd_max_s`` (= it when solved;
+                         -1 if thrown in)
+dd_max_hi_s     int8     only with ``dd``: upper bound proved on ``dd_max_s``
+dd_min_lo_s     int8     only with ``dd``: lower bound proved on ``dd_min_s``
+dd_min_hi_s     int8     only with ``dd``: upper bound proved on ``dd_min_s``
 =============== ======== ===================================================================
+
+The ``dd`` columns exist only in runs made with ``dd`` (``simulate --dd``, four players only;
+see :mod:`whist_sim.dd_columns`); the manifest's ``dd`` entry records their options (``null``
+for a run without them).
 
 The bidding position of seat ``s`` (0 = declarer ... P-1 = the hooked last bidder) is
 ``(s - declarer) % P``.
@@ -78,7 +91,8 @@ class Column:
     """One column of the result schema.
 
     ``per_seat`` columns are stored as ``<name>_0`` .. ``<name>_{P-1}``; ``store_dealt`` columns
-    exist only in runs made with ``store_dealt=True``.
+    exist only in runs made with ``store_dealt=True``, ``dd`` columns only in runs with
+    double-dummy columns (``simulate --dd``).
     """
 
     name: str
@@ -86,6 +100,7 @@ class Column:
     description: str
     per_seat: bool = False
     store_dealt: bool = False
+    dd: bool = False
 
 
 #: The result schema, in file column order (see the module docstring for the table).
@@ -109,25 +124,48 @@ SCHEMA: tuple[Column, ...] = (
         "dealt", "uint64", "hand of the seat as dealt, before Frisch",
         per_seat=True, store_dealt=True,
     ),
+    Column(
+        "dd_max", "int8",
+        "whist-max of the seat for its hand, trump and declarer on lead; -1 if thrown in or "
+        "unsolved", per_seat=True, dd=True,
+    ),
+    Column(
+        "dd_min", "int8",
+        "whist-min of the seat for its hand, trump and declarer on lead; -1 if thrown in or "
+        "unsolved", per_seat=True, dd=True,
+    ),
+    Column("dd_max_lo", "int8", "lower bound proved on dd_max; -1 if thrown in",
+           per_seat=True, dd=True),
+    Column("dd_max_hi", "int8", "upper bound proved on dd_max; -1 if thrown in",
+           per_seat=True, dd=True),
+    Column("dd_min_lo", "int8", "lower bound proved on dd_min; -1 if thrown in",
+           per_seat=True, dd=True),
+    Column("dd_min_hi", "int8", "upper bound proved on dd_min; -1 if thrown in",
+           per_seat=True, dd=True),
 )
 
 
-def columns(players: int, store_dealt: bool = False) -> list[tuple[str, np.dtype]]:
-    """The ``(name, numpy dtype)`` of every stored column, in file order, for ``players`` seats."""
+def columns(
+    players: int, store_dealt: bool = False, dd: bool = False
+) -> list[tuple[str, np.dtype]]:
+    """The ``(name, numpy dtype)`` of every stored column, in file order, for ``players`` seats
+    (``dd``: with the double-dummy columns, four players only)."""
     if players not in (3, 4):
         raise ValueError(f"players must be 3 or 4, got {players!r}")
+    if dd and players != 4:
+        raise ValueError(f"double-dummy columns need four players, got players={players}")
     out: list[tuple[str, np.dtype]] = []
     for col in SCHEMA:
-        if col.store_dealt and not store_dealt:
+        if (col.store_dealt and not store_dealt) or (col.dd and not dd):
             continue
         names = [f"{col.name}_{s}" for s in range(players)] if col.per_seat else [col.name]
         out.extend((n, np.dtype(col.dtype)) for n in names)
     return out
 
 
-def arrow_schema(players: int, store_dealt: bool = False) -> pa.Schema:
+def arrow_schema(players: int, store_dealt: bool = False, dd: bool = False) -> pa.Schema:
     """The Arrow schema of a chunk file (no metadata)."""
-    cols = columns(players, store_dealt)
+    cols = columns(players, store_dealt, dd)
     return pa.schema([pa.field(n, pa.from_numpy_dtype(dt), nullable=False) for n, dt in cols])
 
 
@@ -196,13 +234,19 @@ _WRITE_OPTIONS: dict[str, Any] = dict(
 
 
 def chunk_table(
-    arrays: Mapping[str, np.ndarray], players: int, store_dealt: bool, index: int, start: int
+    arrays: Mapping[str, np.ndarray],
+    players: int,
+    store_dealt: bool,
+    index: int,
+    start: int,
+    dd: bool = False,
 ) -> pa.Table:
-    """The Arrow table of one chunk from the kernel's column arrays, checking names and values.
+    """The Arrow table of one chunk from the kernel's column arrays (and, with ``dd``, the
+    double-dummy columns), checking names and values.
 
     Arrays are cast to the schema dtypes with a safe cast (a value that does not fit is an error).
     """
-    cols = columns(players, store_dealt)
+    cols = columns(players, store_dealt, dd)
     names = [n for n, _ in cols]
     missing = [n for n in names if n not in arrays]
     extra = sorted(set(arrays) - set(names))
@@ -215,7 +259,7 @@ def chunk_table(
     if len(lengths) != 1:
         raise ValueError(f"chunk {index}: result columns have different lengths {sorted(lengths)}")
     count = lengths.pop()
-    schema = arrow_schema(players, store_dealt)
+    schema = arrow_schema(players, store_dealt, dd)
     data = [pa.array(np.asarray(arrays[n]), type=schema.field(n).type) for n in names]
     meta = json.dumps({"chunk": index, "start": start, "count": count}, sort_keys=True)
     return pa.Table.from_arrays(data, schema=schema.with_metadata({CHUNK_META_KEY: meta.encode()}))
@@ -231,7 +275,8 @@ def write_chunk(path: Path, table: pa.Table) -> int:
 
 
 def check_chunk(
-    path: Path, index: int, start: int, count: int, players: int, store_dealt: bool
+    path: Path, index: int, start: int, count: int, players: int, store_dealt: bool,
+    dd: bool = False,
 ) -> str | None:
     """Validate a chunk file; return ``None`` if it is sound, else the reason it is not.
 
@@ -245,7 +290,7 @@ def check_chunk(
         pf = pq.ParquetFile(path, page_checksum_verification=True)
         if pf.metadata.num_rows != count:
             return f"holds {pf.metadata.num_rows} rows, expected {count}"
-        expected = arrow_schema(players, store_dealt)
+        expected = arrow_schema(players, store_dealt, dd)
         if not pf.schema_arrow.remove_metadata().equals(expected):
             return "its columns do not match the run's schema"
         table = pf.read()
@@ -292,8 +337,14 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
 # --------------------------------------------------------------------------- reading
 
 
+def has_dd(manifest: Mapping[str, Any]) -> bool:
+    """Whether the dataset of ``manifest`` has the double-dummy columns (``simulate --dd``)."""
+    return bool(manifest.get("dd"))
+
+
 def _dataset_columns(manifest: Mapping[str, Any]) -> list[str]:
-    return [n for n, _ in columns(manifest["rules"]["players"], manifest["store_dealt"])]
+    return [n for n, _ in columns(manifest["rules"]["players"], manifest["store_dealt"],
+                                  has_dd(manifest))]
 
 
 def _select(manifest: Mapping[str, Any], cols: Sequence[str] | None) -> list[str] | None:
@@ -367,7 +418,8 @@ def load(
         del table
     else:
         names = cols if cols is not None else _dataset_columns(manifest)
-        schema = arrow_schema(manifest["rules"]["players"], manifest["store_dealt"])
+        schema = arrow_schema(manifest["rules"]["players"], manifest["store_dealt"],
+                              has_dd(manifest))
         df = schema.empty_table().select(names).to_pandas()
     df.attrs["manifest"] = manifest
     return df

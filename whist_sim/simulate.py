@@ -15,9 +15,16 @@ chunks whatever ``deals`` is. On a cluster the workers therefore write to the ou
 themselves, which must be on storage shared by the client and every worker (docs/CLUSTER.md).
 
 ``out/manifest.json`` records the run: format, package version, the options that define the data
-(seed, deals, chunk_size, rules, bid and play policies per seat, store_dealt), the chunk count,
+(seed, deals, chunk_size, rules, bid and play policies per seat, store_dealt, dd), the chunk count,
 the status (``running``, ``interrupted``, ``failed``, ``complete``), deal counts and timings per
 session.
+
+With ``dd=True`` every chunk also gets the double-dummy columns of :mod:`whist_sim.dd_columns`
+(whist-max and whist-min of every seat, and their proved bounds), computed by the chunk's task
+right after play, under a node limit per solve (``dd_node_limit``). They too depend only on each
+deal, so the dataset stays the same whatever the chunk size, threads or cluster. The manifest's
+``dd`` entry records their options (``{"node_limit": .., "tt_bits": .., "objectives": [..]}``;
+``null`` without ``dd``).
 
 An interrupted run (Ctrl-C, a crash, a killed process) keeps every finished chunk; ``resume=True``
 checks the options against the manifest (refusing, naming the differences, if they differ),
@@ -58,16 +65,22 @@ from .dataset import (
     write_chunk,
     write_manifest,
 )
+from .dd_columns import DEFAULT_NODE_LIMIT as DEFAULT_DD_NODE_LIMIT
+from .dd_columns import DDColumnsError, check_node_limit, check_players
 from .executors import Executor, check_executor_options, default_threads, make_executor
 from .rules import Rules
 
 log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_SIZE = 250_000
+#: default chunk size with ``dd``: double-dummy solving makes a deal about 10^5 times slower to
+#: produce (at most 8 solves x the node limit), so chunks of 100 deals still take seconds to a
+#: minute per thread, and the progress bar moves
+DEFAULT_DD_CHUNK_SIZE = 100
 DEFAULT_POLICY = "heuristic"
 MAX_SEED = (1 << 64) - 1
 #: manifest keys that define the data; ``resume`` refuses if any differs
-IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt")
+IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt", "dd")
 
 
 class SimulationError(ValueError):
@@ -86,6 +99,8 @@ class ChunkTask:
     bid: tuple[str, ...]
     play: tuple[str, ...]
     store_dealt: bool
+    dd_node_limit: int | None = None  # None: no double-dummy columns
+    dd_tt_bits: int | None = None
 
 
 @dataclass(frozen=True)
@@ -98,13 +113,17 @@ class ChunkReceipt:
     file: str  # file name in the output directory
     nbytes: int  # size of the written file
     seconds: float  # wall time of play + write on the worker, seconds
+    dd_solves: int = 0  # double-dummy solves per objective (4 per played deal; 0 without dd)
+    dd_unsolved_max: int = 0  # whist-max solves left unsolved (over the node limit)
+    dd_unsolved_min: int = 0  # whist-min solves left unsolved
 
 
 def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
     """Play chunk ``index`` of the run ``task`` and write its Parquet file atomically.
 
     A top-level function (so Dask can ship it to workers). Idempotent: running it twice writes the
-    same bytes to the same file name.
+    same bytes to the same file name. With ``task.dd_node_limit`` the chunk also gets the
+    double-dummy columns (:func:`whist_sim.dd_columns.dd_columns`, one solver thread).
     """
     from .kernels.batch import play_batch
 
@@ -113,7 +132,24 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
     arrays = play_batch(
         task.seed, start, count, task.rules, task.bid, task.play, store_dealt=task.store_dealt
     )
-    table = chunk_table(arrays, task.rules.players, task.store_dealt, index, start)
+    dd = task.dd_node_limit is not None
+    dd_counts = {}
+    if dd:
+        from .dd_columns import dd_columns
+
+        p = task.rules.players
+        cols = dd_columns(
+            [arrays[f"hand_{s}"] for s in range(p)], arrays["trump"], arrays["declarer"],
+            task.dd_node_limit, threads=1, tt_bits=task.dd_tt_bits,
+        )
+        played = arrays["trump"] >= 0
+        dd_counts = {
+            "dd_solves": int(played.sum()) * p,
+            **{f"dd_unsolved_{tag}": sum(int((cols[f"dd_{tag}_{s}"][played] < 0).sum())
+                                         for s in range(p)) for tag in ("max", "min")},
+        }
+        arrays.update(cols)
+    table = chunk_table(arrays, task.rules.players, task.store_dealt, index, start, dd=dd)
     del arrays
     name = chunk_name(index)
     target = Path(task.out) / name
@@ -124,7 +160,7 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
             f"cannot write {target} on host {os.uname().nodename}: the output directory must exist "
             "on storage shared by the client and every worker (docs/CLUSTER.md)"
         ) from None
-    return ChunkReceipt(index, start, count, name, nbytes, time.perf_counter() - t0)
+    return ChunkReceipt(index, start, count, name, nbytes, time.perf_counter() - t0, **dd_counts)
 
 
 # --------------------------------------------------------------------------- option checks
@@ -174,6 +210,7 @@ def _identity(
     bid: tuple[str, ...],
     play: tuple[str, ...],
     store_dealt: bool,
+    dd: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "seed": seed,
@@ -183,17 +220,35 @@ def _identity(
         "bid": list(bid),
         "play": list(play),
         "store_dealt": store_dealt,
+        "dd": dd,
+    }
+
+
+def _dd_options(node_limit: int, tt_bits: int) -> dict[str, Any]:
+    """The manifest's ``dd`` entry: what defines a run's double-dummy columns."""
+    from .dd_columns import OBJECTIVES
+
+    return {
+        "node_limit": node_limit,
+        "tt_bits": tt_bits,
+        "objectives": [objective for _, objective in OBJECTIVES],
     }
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     diffs = []
     for key in IDENTITY_KEYS:
+        # manifests written before the dd option existed have no "dd" key: a run without it
         a, b = old.get(key), new[key]
-        if key == "rules" and isinstance(a, dict):
+        if key in ("rules", "dd") and isinstance(a, dict) and isinstance(b, dict):
             for k in sorted(set(a) | set(b)):
                 if a.get(k) != b.get(k):
-                    diffs.append(f"rules.{k}: run {a.get(k)!r}, now {b.get(k)!r}")
+                    diffs.append(f"{key}.{k}: run {a.get(k)!r}, now {b.get(k)!r}")
+        elif key == "dd" and (a is None) != (b is None):
+            diffs.append(
+                "dd: the run has no double-dummy columns, now --dd is given" if a is None else
+                "dd: the run has double-dummy columns (--dd), now --dd is not given"
+            )
         elif a != b:
             diffs.append(f"{key}: run {a!r}, now {b!r}")
     return diffs
@@ -256,7 +311,8 @@ def _scan_chunks(
     def check(index: int) -> tuple[int, str | None]:
         start, count = chunk_bounds(index, task.deals, task.chunk_size)
         reason = check_chunk(
-            out / chunk_name(index), index, start, count, task.rules.players, task.store_dealt
+            out / chunk_name(index), index, start, count, task.rules.players, task.store_dealt,
+            dd=task.dd_node_limit is not None,
         )
         return index, reason
 
@@ -289,7 +345,7 @@ def simulate(
     rules: Rules | None = None,
     bid: str | Sequence[str] | None = None,
     play: str | Sequence[str] | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
     threads: int | None = None,
     resume: bool = False,
     store_dealt: bool = False,
@@ -299,6 +355,8 @@ def simulate(
     cluster: str | None = None,
     executor: Executor | None = None,
     on_chunk: Callable[[ChunkReceipt], None] | None = None,
+    dd: bool = False,
+    dd_node_limit: int | None = None,
 ) -> dict[str, Any]:
     """Simulate deals ``0 .. deals-1`` of run ``seed`` into the Parquet dataset directory ``out``.
 
@@ -312,7 +370,8 @@ def simulate(
     bid: bidding strategy (auction calls, Frisch passes, contract) per seat, or one name for every
         seat; default ``"heuristic"``. Names: :func:`known_policies`.
     play: play policy per seat, or one name for all; default: the same as ``bid``.
-    chunk_size: deals per chunk file and per task (>= 1). Memory is a few chunks' results.
+    chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``.
+        Memory is a few chunks' results.
     threads: local threads (default: every CPU); with ``cluster`` the threads per worker.
     resume: finish the run already in ``out`` (same options required; missing or invalid chunks are
         played, valid ones kept). On a new or empty directory it simply starts the run.
@@ -322,6 +381,11 @@ def simulate(
     cluster: ``"local:N"`` to start a local Dask cluster of N worker processes for this run.
     executor: an already started executor to use instead (the caller closes it).
     on_chunk: called in the calling thread with each :class:`ChunkReceipt` as chunks finish.
+    dd: also compute the double-dummy columns (:mod:`whist_sim.dd_columns`: whist-max and
+        whist-min of every seat with their bounds); four players only.
+    dd_node_limit: most card plays per double-dummy solve (default 1,000,000, about 0.1 s of one
+        core); a solve over it is stored as unsolved (-1, with the bounds it proved). Only with
+        ``dd``.
 
     Returns the manifest (also written to ``out/manifest.json``). On KeyboardInterrupt or an error
     the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
@@ -332,6 +396,23 @@ def simulate(
         raise SimulationError(f"rules must be a Rules object, got {type(rules).__name__}")
     deals = _check_int("deals", deals, 1)
     seed = _check_int("seed", seed, 0, MAX_SEED)
+    dd = bool(dd)
+    dd_options = None
+    if dd:
+        from .dd import DEFAULT_TT_BITS
+
+        try:
+            check_players(rules.players)
+            limit = check_node_limit(
+                DEFAULT_DD_NODE_LIMIT if dd_node_limit is None else dd_node_limit
+            )
+        except DDColumnsError as e:
+            raise SimulationError(str(e)) from None
+        dd_options = _dd_options(limit, DEFAULT_TT_BITS)
+    elif dd_node_limit is not None:
+        raise SimulationError("a DD node limit was given without dd (--dd)")
+    if chunk_size is None:
+        chunk_size = DEFAULT_DD_CHUNK_SIZE if dd else DEFAULT_CHUNK_SIZE
     chunk_size = _check_int("chunk size", chunk_size, 1)
     if threads is not None:
         _check_int("threads", threads, 1)
@@ -343,12 +424,19 @@ def simulate(
     check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
 
     out = Path(out).expanduser().resolve()
-    identity = _identity(seed, deals, chunk_size, rules, bid_t, play_t, store_dealt)
+    identity = _identity(seed, deals, chunk_size, rules, bid_t, play_t, store_dealt, dd_options)
     previous = _check_dir(out, identity, resume)
     total = n_chunks(deals, chunk_size)
-    task = ChunkTask(str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt)
+    task = ChunkTask(
+        str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt,
+        dd_node_limit=dd_options["node_limit"] if dd_options else None,
+        dd_tt_bits=dd_options["tt_bits"] if dd_options else None,
+    )
 
     session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0}
+    if dd:
+        # solves of this session's chunks per objective, and how many were over the node limit
+        session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}
     if previous is not None:
         todo, moved = _scan_chunks(out, task, total, threads or default_threads())
         if moved:
@@ -396,7 +484,8 @@ def simulate(
             session["executor"] = ex.description
             bar = tqdm(
                 total=deals, initial=progress_state["deals_done"], unit="deal", unit_scale=True,
-                smoothing=0.05, disable=not progress, desc="simulate", dynamic_ncols=True,
+                smoothing=0.05, disable=not progress, desc="simulate+dd" if dd else "simulate",
+                dynamic_ncols=True,
             )
             results = ex.map_unordered(functools.partial(run_chunk, task), todo)
             for _, receipt in results:
@@ -406,6 +495,8 @@ def simulate(
                 session["chunks"] += 1
                 session["deals"] += receipt.count
                 session["compute_s"] = session.get("compute_s", 0.0) + receipt.seconds
+                if dd:
+                    _count_dd(session["dd"], receipt, bar)
                 bar.update(receipt.count)
                 if on_chunk is not None:
                     on_chunk(receipt)
@@ -429,6 +520,20 @@ def simulate(
                     remove_temp_files(out)  # leftovers of attempts on workers that died
                 final = save(status, error)
     return final
+
+
+def _count_dd(counts: dict[str, Any], receipt: ChunkReceipt, bar: Any) -> None:
+    """Add a chunk's double-dummy solve counts to the session's; show the unsolved shares."""
+    counts["solves"] += receipt.dd_solves
+    counts["unsolved"]["whist-max"] += receipt.dd_unsolved_max
+    counts["unsolved"]["whist-min"] += receipt.dd_unsolved_min
+    if counts["solves"]:
+        u = counts["unsolved"]
+        bar.set_postfix_str(
+            f"unsolved: max {u['whist-max'] / counts['solves']:.0%}, "
+            f"min {u['whist-min'] / counts['solves']:.0%}",
+            refresh=False,
+        )
 
 
 def _check_receipt(out: Path, receipt: ChunkReceipt) -> None:
@@ -482,6 +587,9 @@ def _finish_manifest(
 
 
 __all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "DEFAULT_DD_CHUNK_SIZE",
+    "DEFAULT_DD_NODE_LIMIT",
     "ChunkReceipt",
     "ChunkTask",
     "SimulationError",

@@ -11,7 +11,14 @@ from ..dataset import DatasetError
 from ..executors import ExecutorError
 from ..policies import policy_names
 from ..rules import RulesError
-from ..simulate import DEFAULT_CHUNK_SIZE, DEFAULT_POLICY, SimulationError, simulate
+from ..simulate import (
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_DD_CHUNK_SIZE,
+    DEFAULT_DD_NODE_LIMIT,
+    DEFAULT_POLICY,
+    SimulationError,
+    simulate,
+)
 from .options import rule_options
 
 
@@ -41,8 +48,9 @@ def _split(value: str | None) -> tuple[str, ...] | None:
     help="output directory (new or empty; or the run to finish with --resume)",
 )
 @click.option(
-    "--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK_SIZE, show_default=True,
-    help="deals per chunk file and per task",
+    "--chunk-size", type=click.IntRange(min=1), default=None,
+    help=f"deals per chunk file and per task [default: {DEFAULT_CHUNK_SIZE}; "
+    f"{DEFAULT_DD_CHUNK_SIZE} with --dd]",
 )
 @click.option(
     "--threads", type=click.IntRange(min=1), default=None,
@@ -50,6 +58,16 @@ def _split(value: str | None) -> tuple[str, ...] | None:
 )
 @click.option("--resume", is_flag=True, help="finish the run in --out (same options required)")
 @click.option("--store-dealt", is_flag=True, help="also store the hands as dealt (before Frisch)")
+@click.option(
+    "--dd", is_flag=True,
+    help="also store each seat's double-dummy whist-max and whist-min for the deal's trump and "
+    "leader (dd_max_s, dd_min_s and their bounds; four players only; slow, see docs/DD.md)",
+)
+@click.option(
+    "--dd-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+    help="with --dd: most card plays per double-dummy solve (about 10 million per second); a "
+    f"solve over it is stored as -1 with its proved bounds [default: {DEFAULT_DD_NODE_LIMIT}]",
+)
 @click.option(
     "--scheduler", default=None, metavar="ADDRESS",
     help="run the chunks on a running Dask scheduler (tcp://host:8786); see docs/CLUSTER.md",
@@ -68,10 +86,12 @@ def command(
     play_seats: str | None,
     rules,
     out: str,
-    chunk_size: int,
+    chunk_size: int | None,
     threads: int | None,
     resume: bool,
     store_dealt: bool,
+    dd: bool,
+    dd_node_limit: int | None,
     scheduler: str | None,
     cluster: str | None,
     progress: bool,
@@ -81,6 +101,10 @@ def command(
     The dataset depends only on the seed, rules and policies (not on chunk size, threads or
     workers). Ctrl-C keeps every finished chunk; run the same command with --resume to finish.
     Load the result with whist_sim.load(DIR).
+
+    --dd adds double-dummy columns: each seat's whist-max and whist-min (docs/DD.md) for the
+    hands at the start of play, the trump and the declarer on lead; at most 8 solves x
+    --dd-node-limit card plays per deal.
     """
     if policy is not None and seats is not None:
         raise click.UsageError("give --policy (all seats) or --seats (per seat), not both")
@@ -88,6 +112,14 @@ def command(
         raise click.UsageError("give --play (all seats) or --play-seats (per seat), not both")
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
+    if dd_node_limit is not None and not dd:
+        raise click.UsageError("--dd-node-limit needs --dd")
+    if dd and rules.players != 4:
+        raise click.BadParameter(
+            f"double-dummy columns need four players (the 52-card deck), got --players "
+            f"{rules.players}: the solver does not support the three-player variants (RULES §8)",
+            param_hint="--dd",
+        )
     bid = _split(seats) if seats is not None else policy
     play_names = _split(play_seats) if play_seats is not None else play
 
@@ -99,7 +131,7 @@ def command(
         manifest = simulate(
             out, deals, seed, rules=rules, bid=bid, play=play_names, chunk_size=chunk_size,
             threads=threads, resume=resume, store_dealt=store_dealt, progress=progress,
-            scheduler=scheduler, cluster=cluster,
+            scheduler=scheduler, cluster=cluster, dd=dd, dd_node_limit=dd_node_limit,
         )
     except KeyboardInterrupt:
         click.echo(
@@ -129,3 +161,12 @@ def command(
         f"{manifest['deals_done']:,} deals in {manifest['n_chunks']} chunk(s) written to {out} "
         f"({t['wall_s']:.1f} s{rate})"
     )
+    counts = manifest["sessions"][-1].get("dd") if manifest.get("sessions") else None
+    if counts:
+        n, u = counts["solves"], counts["unsolved"]
+        limit = manifest["dd"]["node_limit"]
+        click.echo(
+            f"double dummy: {n:,} solves per objective in this session; unsolved (over the node "
+            f"limit of {limit:,} card plays, stored as -1 with bounds): whist-max "
+            f"{u['whist-max']:,}, whist-min {u['whist-min']:,}"
+        )
