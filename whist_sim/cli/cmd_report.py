@@ -50,11 +50,13 @@ def command(
 
     Reads the dataset one chunk file at a time and only the columns it needs, so runs larger than
     memory work. Writes report.md, tables/*.csv, charts/*.png and a self-contained report.html
-    into --out, and prints the headline numbers.
+    into --out, and prints the headline numbers. A dataset made with `simulate --dd` also gets a
+    "Double dummy" section.
     """
     from ..reports import (
         ReportError,
         build_report,
+        dd_summary,
         markdown_table,
         summary,
         tally_dataset,
@@ -78,6 +80,9 @@ def command(
     except (DatasetError, ReportError, OSError) as e:
         raise click.ClickException(str(e)) from None
     click.echo(markdown_table(summary(tally), tally.players))
+    if tally.has_dd:
+        click.echo("\nDouble dummy (unsolved solves left out of each figure):\n")
+        click.echo(markdown_table(dd_summary(tally), tally.players))
     click.echo(f"\nwrote {len(written)} files to {out_dir}")
     for p in written:
         if p.suffix in (".md", ".html"):

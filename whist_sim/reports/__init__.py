@@ -13,11 +13,23 @@ file at a time (so datasets larger than memory work)::
     t = reports.tally_dataset("data/default")        # streamed; same tables, any size
     reports.zero_value_by_hcp(t)
 
+Data made with ``whist-sim simulate --dd`` also has double-dummy tables (:mod:`.dd_tables`:
+``dd_summary``, ``dd_contract_range``, ...) and a "Double dummy" report section.
+
 Renderers are separate: :func:`build_report` assembles the tables and charts of a full report,
 :func:`write_report` writes it as Markdown, CSV, PNG and a self-contained HTML page. See
 docs/REPORTS.md.
 """
 
+from .dd_tables import (
+    DD_GROUP_KEYS,
+    dd_contract_range,
+    dd_contract_vs_max,
+    dd_summary,
+    dd_tricks_vs_max,
+    dd_unsolved,
+    dd_zero_bids,
+)
 from .render import (
     FORMATS,
     html_table,
@@ -28,7 +40,7 @@ from .render import (
     table_cells,
     write_report,
 )
-from .report import ChartItem, Report, Section, TableItem, build_report, provenance
+from .report import ChartItem, Report, Section, TableItem, build_report, dd_section, provenance
 from .tables import (
     DEFAULT_HCP_BANDS,
     GROUP_KEYS,
@@ -60,6 +72,14 @@ __all__ = [
     "Section",
     "TableItem",
     "build_report",
+    "dd_section",
+    "DD_GROUP_KEYS",
+    "dd_contract_range",
+    "dd_contract_vs_max",
+    "dd_summary",
+    "dd_tricks_vs_max",
+    "dd_unsolved",
+    "dd_zero_bids",
     "html_table",
     "markdown_table",
     "parse_formats",

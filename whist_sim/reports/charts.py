@@ -223,3 +223,27 @@ def frisch_effect(table: pd.DataFrame, title: str = "Declarer success by number 
     ax.set_title(title)
     _note(ax, "error bars: 95% Wilson CI")
     return fig
+
+
+def dd_differences(contract: pd.DataFrame, tricks: pd.DataFrame,
+                   title: str = "Contract and tricks taken against whist-max"):
+    """Bars of ``dd_contract_vs_max`` and ``dd_tricks_vs_max`` (no ``by``): the share (%) of seats
+    per difference from the seat's double-dummy whist-max, with 95 % CIs."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    values = sorted({int(v) for v in contract.index} | {int(v) for v in tricks.index})
+    x = np.asarray(values)
+    width = 0.4
+    for off, table, color, text in ((-width / 2, contract, "#4c72b0", "contract - whist-max"),
+                                    (width / 2, tricks, "#dd8452", "tricks taken - whist-max")):
+        part = table.reindex(values)
+        share, err = _pct_err(part.fillna(0.0), "share")
+        ax.bar(x + off, share, width, yerr=err, capsize=2, color=color, label=text)
+    ax.axvline(0, color="0.3", ls=":", lw=1)
+    ax.set_xticks(x)
+    ax.set_xlabel("difference from whist-max (tricks)")
+    ax.set_ylabel("share of seats (%)")
+    ax.legend(loc="upper left")
+    ax.set_title(title)
+    _note(ax, "seats with whist-max solved; error bars: 95% Wilson CI")
+    return fig

@@ -81,6 +81,16 @@ HEADERS = {
     "policy": "policy",
     "seat": "seat",
     "level": "level",
+    "objective": "objective",
+    "unsolved": "unsolved",
+    "comparison": "contract vs. double dummy",
+    "base": "seats compared",
+    "zero_share": "zero-bid share",
+    "dd_min": "whist-min (dd_min)",
+    "dd_max": "whist-max (dd_max)",
+    "tricks_minus_dd_max": "tricks - whist-max",
+    "contract_minus_dd_max": "contract - whist-max",
+    "seats": "seats",
 }
 
 

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 
 from .. import __version__
 from ..rules import Rules, RulesError
-from . import charts, tables
+from . import charts, dd_tables, tables
 from .labels import position_label
 from .tally import Tally, as_tally
 
@@ -232,10 +232,67 @@ def build_report(
                       T.calibration_error(t, "position"), "tricks per player and deal"),
         ),
     )
+    sections = [headline, success, overunder, zeros, auction, calibration]
+    if t.has_dd:
+        sections.append(dd_section(t))
     return Report(
         title,
         provenance(t, source, command, extra_meta),
-        (headline, success, overunder, zeros, auction, calibration),
+        tuple(sections),
         players=P,
         n_tricks=N,
+    )
+
+
+def _dd_limit_text(t: Tally) -> str:
+    dd = (t.manifest or {}).get("dd")
+    if isinstance(dd, Mapping) and isinstance(dd.get("node_limit"), int):
+        return f"{dd['node_limit']:,} card plays"
+    return "the run's node limit"
+
+
+def dd_section(t: Tally) -> Section:
+    """The "Double dummy" section of a report on data made with ``simulate --dd``."""
+    D = dd_tables
+    unsolved = D.dd_unsolved(t)
+    vs_contract = D.dd_contract_vs_max(t)
+    vs_tricks = D.dd_tricks_vs_max(t)
+    counts = {o: (int(unsolved.loc[o, "unsolved"]), int(unsolved.loc[o, "n"]))
+              for o in ("whist-max", "whist-min")}
+    left_out = "; ".join(f"{o}: {u:,} of {n:,}" for o, (u, n) in counts.items())
+    return Section(
+        "Double dummy",
+        "Each seat's whist-max (dd_max: the most tricks it can guarantee when the other three "
+        "play together against it) and whist-min (dd_min: the fewest it can hold itself to when "
+        "they push tricks on it), for its hand at the start of play, the deal's trump and the "
+        "declarer on lead (RULES §5), with every card in view (docs/DD.md). A contract is "
+        "made only with exactly the tricks bid (RULES §6). Every solve ran under a node limit of "
+        f"{_dd_limit_text(t)}; solves over it are unsolved ({left_out}) and are left out of "
+        "every statistic that needs them (each table's n says how many seats it counts). The "
+        "solved seats are not a random sample: quick-to-solve deals are over-represented.",
+        (
+            TableItem("dd_summary", "Double-dummy headline numbers", D.dd_summary(t),
+                      "n = solves, or seats with the needed values solved"),
+            TableItem("dd_unsolved", "Solves left unsolved (over the node limit)", unsolved,
+                      "one solve per player and played deal and objective"),
+            TableItem("dd_unsolved_by_position", "Unsolved solves by bidding position",
+                      D.dd_unsolved(t, by="position")),
+            TableItem("dd_contract_range", "Contracts against whist-max and whist-min",
+                      D.dd_contract_range(t),
+                      "share = of the seats compared (base); rate = contracts made"),
+            TableItem("dd_contract_range_by_position",
+                      "Contracts against the double-dummy range, by bidding position",
+                      D.dd_contract_range(t, by="position")),
+            TableItem("dd_contract_vs_max", "Contract minus whist-max", vs_contract,
+                      "seats with whist-max solved; > 0: more than perfect play guarantees"),
+            TableItem("dd_tricks_vs_max", "Tricks taken minus whist-max", vs_tricks,
+                      "seats with whist-max solved; < 0: fewer tricks than the seat could "
+                      "force, > 0: the others did not play perfectly together against it"),
+            ChartItem("dd_differences", "Contract and tricks taken against whist-max",
+                      lambda: charts.dd_differences(vs_contract, vs_tricks)),
+            TableItem("dd_zero_bids", "Zero bids against whist-min (non-declarers)",
+                      D.dd_zero_bids(t),
+                      "whist-min 0: the seat can lose every trick against three players "
+                      "pushing tricks on it; rate = zero bids made; score in points"),
+        ),
     )

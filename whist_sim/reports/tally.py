@@ -10,7 +10,11 @@ small integer keys and a count ``n``:
   over`` (``hcp`` = high-card points of the hand at the start of play, A=4 K=3 Q=2 J=1);
 * ``deals``: one entry per deal, keys ``thrown_in, frisch, trump, level, bid_sum, over, missed``
   (``missed`` = players whose tricks differ from their contract; trump/bid_sum/missed are -1 and
-  level is 0 for a thrown-in deal, as in the result schema).
+  level is 0 for a thrown-in deal, as in the result schema);
+* ``dd`` (only for data with the double-dummy columns of ``simulate --dd``): one entry per player
+  and played deal, keys ``position, over, contract, tricks, score, dd_max, dd_min, dd_min_lo``
+  (the seat's whist-max and whist-min, -1 when unsolved, and the lower bound proved on whist-min,
+  which can settle a zero-bid question when whist-min itself is unsolved).
 
 Counts add up, so the tally of a dataset is the sum of the tallies of its chunks (``a + b``):
 :func:`tally_dataset` reads one chunk file at a time and only the columns it needs, so datasets
@@ -35,6 +39,8 @@ HAND_KEYS = ("position", "hcp", "contract", "tricks", "score", "over")
 DEAL_KEYS = ("thrown_in", "frisch", "trump", "level", "bid_sum", "over", "missed")
 DEAL_COLUMNS = ("declarer", "trump", "level", "frisch", "thrown_in", "bid_sum", "over")
 SEAT_COLUMNS = ("hand", "contract", "tricks", "score")
+DD_KEYS = ("position", "over", "contract", "tricks", "score", "dd_max", "dd_min", "dd_min_lo")
+DD_SEAT_COLUMNS = ("dd_max", "dd_min", "dd_min_lo")
 
 # bits of the honours: rank 12 = A, 11 = K, 10 = Q, 9 = J in each of the four suits
 _HCP_WEIGHTS = {12: 4, 11: 3, 10: 2, 9: 1}
@@ -44,9 +50,15 @@ class ReportError(ValueError):
     """Data that cannot be reported on (missing columns, mixed runs, bad options)."""
 
 
-def needed_columns(players: int) -> list[str]:
-    """The result-schema columns a tally reads, for ``players`` seats."""
-    return list(DEAL_COLUMNS) + [f"{c}_{s}" for c in SEAT_COLUMNS for s in range(players)]
+def needed_columns(players: int, dd: bool = False) -> list[str]:
+    """The result-schema columns a tally reads, for ``players`` seats (``dd``: with the
+    double-dummy columns)."""
+    seat_cols = SEAT_COLUMNS + (DD_SEAT_COLUMNS if dd else ())
+    return list(DEAL_COLUMNS) + [f"{c}_{s}" for c in seat_cols for s in range(players)]
+
+
+def _has_dd_columns(df: pd.DataFrame, players: int) -> bool:
+    return all(f"{c}_{s}" in df.columns for c in DD_SEAT_COLUMNS for s in range(players))
 
 
 def hcp(hands: np.ndarray | Sequence[int]) -> np.ndarray:
@@ -152,7 +164,8 @@ class Tally:
 
     ``players`` is the number of seats, ``n_tricks`` the tricks per deal, ``policies`` one label per
     seat (:func:`policy_labels`). ``manifest`` is the dataset manifest when known (not compared
-    when adding). Build one with :meth:`from_frame` or :func:`tally_dataset`; add tallies of
+    when adding). ``dd_counts`` is the ``dd`` cube, or ``None`` for data without double-dummy
+    columns. Build one with :meth:`from_frame` or :func:`tally_dataset`; add tallies of
     chunks of the same run with ``+``.
     """
 
@@ -163,6 +176,12 @@ class Tally:
     hand_counts: pd.DataFrame
     deal_counts: pd.DataFrame
     manifest: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    dd_counts: pd.DataFrame | None = None
+
+    @property
+    def has_dd(self) -> bool:
+        """Whether the tally holds double-dummy counts (data from ``simulate --dd``)."""
+        return self.dd_counts is not None
 
     @property
     def n_deals(self) -> int:
@@ -182,8 +201,9 @@ class Tally:
         n_tricks: int = 13,
         policies: Sequence[str] | None = None,
         manifest: dict[str, Any] | None = None,
+        dd: bool = False,
     ) -> Tally:
-        """A tally of no deals (the start of an accumulation)."""
+        """A tally of no deals (the start of an accumulation); ``dd``: with an empty ``dd`` cube."""
 
         def cube(keys: Sequence[str]) -> pd.DataFrame:
             return pd.DataFrame({k: np.zeros(0, np.int64) for k in (*keys, "n")})
@@ -196,6 +216,7 @@ class Tally:
             cube(HAND_KEYS),
             cube(DEAL_KEYS),
             manifest,
+            cube(DD_KEYS) if dd else None,
         )
 
     @classmethod
@@ -225,20 +246,26 @@ class Tally:
             policies,
             *_cubes(df, players),
             manifest,
+            _dd_cube(df, players) if _has_dd_columns(df, players) else None,
         )
 
     def __eq__(self, other: object) -> bool:
         """Same game, policies and counts (the manifest is not compared)."""
         if not isinstance(other, Tally):
             return NotImplemented
+        if self.has_dd != other.has_dd:
+            return False
+        pairs = [(self.player_counts, other.player_counts),
+                 (self.hand_counts, other.hand_counts),
+                 (self.deal_counts, other.deal_counts)]
+        if self.has_dd:
+            pairs.append((self.dd_counts, other.dd_counts))
         return (self.players, self.n_tricks, self.policies) == (
             other.players, other.n_tricks, other.policies
         ) and all(
             a.reset_index(drop=True).astype(np.int64).equals(b.reset_index(drop=True)
                                                              .astype(np.int64))
-            for a, b in ((self.player_counts, other.player_counts),
-                         (self.hand_counts, other.hand_counts),
-                         (self.deal_counts, other.deal_counts))
+            for a, b in pairs
         )
 
     __hash__ = None  # type: ignore[assignment]  (mutable DataFrames inside)
@@ -256,6 +283,11 @@ class Tally:
                 f"cannot add tallies of different policies ({', '.join(self.policies)} vs "
                 f"{', '.join(other.policies)})"
             )
+        if self.has_dd != other.has_dd:
+            raise ReportError(
+                "cannot add a tally with double-dummy counts to one without (data from "
+                "simulate --dd and data without the dd columns)"
+            )
         return Tally(
             self.players,
             self.n_tricks,
@@ -264,6 +296,7 @@ class Tally:
             _merge_cubes(self.hand_counts, other.hand_counts, HAND_KEYS),
             _merge_cubes(self.deal_counts, other.deal_counts, DEAL_KEYS),
             self.manifest if self.manifest is not None else other.manifest,
+            _merge_cubes(self.dd_counts, other.dd_counts, DD_KEYS) if self.has_dd else None,
         )
 
 
@@ -336,6 +369,33 @@ def _cubes(df: pd.DataFrame, players: int) -> tuple[pd.DataFrame, pd.DataFrame, 
     return player_cube, hand_cube, deals
 
 
+def _dd_cube(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The ``dd`` cube: one entry per player and played deal with its whist-max and whist-min."""
+    played = ~df["thrown_in"].to_numpy().astype(bool)
+    k = int(played.sum())
+
+    def seats(name: str) -> np.ndarray:
+        return np.stack([df[f"{name}_{s}"].to_numpy() for s in range(players)], axis=1)[played]
+
+    declarer = df["declarer"].to_numpy()[played].astype(np.int64)
+    position = (np.arange(players, dtype=np.int64)[None, :] - declarer[:, None]) % players
+    over = np.repeat(df["over"].to_numpy().astype(np.int64)[played], players)
+    dd_max, dd_min = seats("dd_max"), seats("dd_min")
+    if k and (dd_max.min() < -1 or dd_min.min() < -1):
+        raise ReportError("a double-dummy value below -1 (dd_max_s / dd_min_s)")
+    cube = count_rows({
+        "position": position.ravel(),
+        "over": over,
+        "contract": seats("contract").ravel(),
+        "tricks": seats("tricks").ravel(),
+        "score": seats("score").ravel(),
+        "dd_max": dd_max.ravel(),
+        "dd_min": dd_min.ravel(),
+        "dd_min_lo": seats("dd_min_lo").ravel(),
+    })
+    return cube[list(DD_KEYS) + ["n"]]
+
+
 def tally_dataset(
     path: str | Path,
     partial: bool = False,
@@ -348,16 +408,17 @@ def tally_dataset(
     chunk whatever the size of the run. ``partial=True`` accepts an unfinished run (its finished
     chunks). ``progress`` shows a tqdm bar over chunks; ``on_chunk(rows)`` is called after each.
     """
-    from ..dataset import iter_chunks, load_manifest  # the dataset layer is optional for tables
+    from ..dataset import has_dd, iter_chunks, load_manifest  # optional for the tables
 
     manifest = load_manifest(path)
     try:
         rules = Rules.from_dict(dict(manifest["rules"]))
     except (KeyError, TypeError, RulesError) as e:
         raise ReportError(f"{path}: the manifest has no valid rules ({e})") from None
+    dd = has_dd(manifest)
     total = Tally.empty(rules.players, rules.n_tricks, policy_labels(manifest, rules.players),
-                        manifest)
-    chunks = iter_chunks(path, columns=needed_columns(rules.players), partial=partial)
+                        manifest, dd=dd)
+    chunks = iter_chunks(path, columns=needed_columns(rules.players, dd), partial=partial)
     if progress:
         from tqdm.auto import tqdm
 
