@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -55,6 +55,9 @@ from .cards import (
 )
 from .rng import mix64
 from .rules import FIRST_MIN_LEVEL, Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .advisor_dd import DDView
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -672,7 +675,9 @@ class Advice:
     ``ev_diff_ci``: expected score of the recommended minus the runner-up, paired over the
     common deals (points). ``strains`` (auction mode): one row per strain with its best contract;
     ``best_call``: e.g. ``'5S'`` or ``'pass'``. ``acceptance``: accepted / dealt sampled deals
-    (1.0 without conditions).
+    (1.0 without conditions). ``evaluation``: ``'heuristic'`` or ``'dd'``; ``dd``: with
+    ``'dd'``, the double-dummy view of the first sampled deals
+    (:class:`whist_sim.advisor_dd.DDView`).
     """
 
     scenario: Scenario
@@ -692,6 +697,8 @@ class Advice:
     strains: pd.DataFrame | None = None
     best_call: str | None = None
     best_strain: int | None = None
+    evaluation: str = "heuristic"
+    dd: DDView | None = None
 
     @property
     def mode(self) -> str:
@@ -773,6 +780,9 @@ class Advice:
                 }
                 for strain, r in self.strains.iterrows()
             ]
+        if self.dd is not None:  # only with the double-dummy evaluation: other keys unchanged
+            out["eval"] = self.evaluation
+            out["dd"] = self.dd.to_dict()
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -785,8 +795,8 @@ class Advice:
         """A matplotlib figure (Agg canvas, no pyplot): expected score per bid with CI bars."""
         from .reports.charts import new_figure
 
-        fig = new_figure(7.0, 4.2)
-        ax = fig.add_subplot()
+        fig = new_figure(7.0, 4.2) if self.dd is None else new_figure(7.0, 7.6)
+        ax = fig.add_subplot() if self.dd is None else fig.add_subplot(2, 1, 1)
         pct = round(self.confidence * 100)
         if self.mode == "contract":
             df = self.table
@@ -813,6 +823,8 @@ class Advice:
         ax.set_title(title, fontsize=10)
         ax.text(0.99, 0.02, f"{self.deals:,} deals; bars: {pct}% CI", transform=ax.transAxes,
                 ha="right", va="bottom", fontsize=8, color="0.35")
+        if self.dd is not None:
+            self.dd.draw(fig.add_subplot(2, 1, 2), self.mode)
         return fig
 
     def plot(self, path: str) -> None:
@@ -848,6 +860,10 @@ def advise(
     rules: Rules | None = None,
     confidence: float = 0.95,
     threads: int = 1,
+    evaluation: str = "heuristic",
+    dd_deals: int | None = None,
+    dd_node_limit: int | None = None,
+    progress: bool = False,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
 
@@ -865,19 +881,37 @@ def advise(
     other seats' hands, ``{1: "AS KH"}``. ``confidence``: coverage of the intervals.
     ``threads``: local threads (results do not depend on it).
 
+    ``evaluation``: ``"heuristic"`` (the play policy's results only) or ``"dd"``: also the
+    double-dummy view of the first ``dd_deals`` sampled deals (default ``min(100, deals)``),
+    every solve limited to ``dd_node_limit`` card plays (default 1,000,000), with a tqdm bar
+    on stderr when ``progress`` (see :mod:`whist_sim.advisor_dd`; four players only).
+
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
+    from .advisor_dd import EVALUATIONS, check_dd_options, dd_view
     from .stats import mean_interval
 
     if not 0.0 < confidence < 1.0:
         raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")
+    if evaluation not in EVALUATIONS:
+        raise AdviceError(f"evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
+    if evaluation == "heuristic" and (dd_deals is not None or dd_node_limit is not None):
+        raise AdviceError("dd_deals and dd_node_limit apply to the double-dummy evaluation only "
+                          "(evaluation='dd')")
     t0 = time.perf_counter()
     scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known)
     consistent = bool(consistent)
     if consistent and scen.mode == "auction":
         raise AdviceError("consistent sampling needs earlier contract bids (contract mode)")
+    if evaluation == "dd":
+        deals = _check_int("deals", deals, 1, 100_000_000)
+        dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
     run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads)
     table = summarize(run, scen, confidence)
+    dd = None
+    if evaluation == "dd":
+        dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
+                     consistent, run.pilot_rate, confidence, threads, progress)
     strains = best_call = best_strain = None
     if scen.mode == "contract":
         i, j = _best_two(table["ev"].to_numpy())
@@ -913,7 +947,7 @@ def advise(
         ev_diff=ev_diff, ev_diff_ci=ev_diff_ci, deals=int(run.tricks.shape[1]), tries=run.tries,
         seed=int(seed), play=play, bid_policy=bid_policy, consistent=consistent,
         confidence=float(confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
-        best_call=best_call, best_strain=best_strain,
+        best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
     )
 
 
@@ -1020,6 +1054,8 @@ def render_text(a: Advice) -> str:
                 f"best call: {a.best_call} (compete up to {a.recommended}"
                 f"{STRAINS[a.best_strain]}: the contract with the best expected score)"
             )
+    if a.dd is not None:
+        lines.extend(a.dd.lines(s.mode))
     return "\n".join(lines)
 
 
