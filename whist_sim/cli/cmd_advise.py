@@ -5,8 +5,19 @@ from __future__ import annotations
 import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
+from ..advisor_dd import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..policies import policy_names
 from .options import rule_options
+
+
+def _dd_args(evaluation: str, dd_deals: int | None, dd_node_limit: int | None,
+             progress: bool) -> dict:
+    """Keyword arguments of the double-dummy evaluation (none for the heuristic one, so that
+    ``advise`` is called exactly as before)."""
+    if evaluation == "heuristic":
+        return {}
+    return {"evaluation": evaluation, "dd_deals": dd_deals, "dd_node_limit": dd_node_limit,
+            "progress": progress}
 
 
 def _known(values: tuple[str, ...]) -> dict[int, str]:
@@ -58,6 +69,18 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               default=0.95, show_default=True, help="coverage of the intervals")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="local threads (results do not depend on it)")
+@click.option("--eval", "evaluation", type=click.Choice(EVALUATIONS), default="heuristic",
+              show_default=True,
+              help="dd: also solve the first --dd-deals sampled deals double dummy (your "
+                   "whist-max, whist-min and exactly makeable tricks; four players only)")
+@click.option("--dd-deals", type=click.IntRange(min=1), default=None, metavar="M",
+              help=f"with --eval dd: sampled deals solved, the first M of --deals "
+                   f"[default: {DEFAULT_DD_DEALS}, at most --deals]")
+@click.option("--dd-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help=f"with --eval dd: card plays a solve may try before the deal is left "
+                   f"unsolved [default: {DEFAULT_DD_NODE_LIMIT:_}]")
+@click.option("--progress/--no-progress", default=True,
+              help="show a progress bar on stderr (double-dummy evaluation)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (schema: docs/ADVISOR.md)")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
@@ -65,7 +88,9 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
             seat: int | None, bids: str | None, play: str, bid_policy: str, deals: int,
             seed: int, consistent: bool, constrain: tuple[str, ...], known: tuple[str, ...],
-            confidence: float, threads: int, as_json: bool, plot: str | None, rules) -> None:
+            confidence: float, threads: int, evaluation: str, dd_deals: int | None,
+            dd_node_limit: int | None, progress: bool, as_json: bool, plot: str | None,
+            rules) -> None:
     """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
     "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
 
@@ -73,12 +98,32 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
     intervals and the trick distribution, played out on the same sampled deals; the
     recommended bid has the highest expected score. Without --trump: for each strain, what
     declaring in it is worth, and the best call.
+
+    With --eval dd, also what you could do with every hand in view and perfect play, alone
+    against the other three, on the first --dd-deals sampled deals (docs/ADVISOR.md).
     """
+    if evaluation == "heuristic":
+        for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit)):
+            if value is not None:
+                raise click.UsageError(f"{name} applies to the double-dummy evaluation only: "
+                                       "add --eval dd")
+    else:
+        if rules.players != 4:
+            raise click.UsageError(
+                "--eval dd: the double-dummy solver plays the four-player game only (the 52-card "
+                f"deck, RULES §1), not --players {rules.players} (RULES §8)"
+            )
+        if dd_deals is not None and dd_deals > deals:
+            raise click.BadParameter(
+                f"{dd_deals} is more than the {deals} sampled deals (--deals): the "
+                "double-dummy view solves the first M of them", param_hint="--dd-deals"
+            )
     try:
         a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                    bids=bids or (), play=play, bid_policy=bid_policy, deals=deals, seed=seed,
                    consistent=consistent, constraints=constrain, known=_known(known),
-                   rules=rules, confidence=confidence, threads=threads)
+                   rules=rules, confidence=confidence, threads=threads,
+                   **_dd_args(evaluation, dd_deals, dd_node_limit, progress))
         if plot:
             a.plot(plot)
     except AdviceError as e:
