@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from whist_sim.cards import parse_deal
-from whist_sim.dd import DDError, bridge_table, solve, solve_batch, whist_summary
+from whist_sim.dd import UNSOLVED, DDError, bridge_table, solve, solve_batch, whist_summary
 from whist_sim.dd.positions import random_positions
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
@@ -85,6 +85,9 @@ def test_simple_positions():
         ({"trump": [1, 2]}, "trump must be one value or one per deal"),
         ({"tt_bits": 40}, "tt_bits"),
         ({"threads": 0}, "threads"),
+        ({"node_limit": 0}, "node_limit"),
+        ({"node_limit": 2.5}, "node_limit"),
+        ({"node_limit": True}, "node_limit"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, message):
@@ -109,3 +112,69 @@ def test_bad_positions_are_named():
                                ((1 << 14) - 1) << 38]], dtype=np.uint64), 4, 0, "bridge")
     with pytest.raises(DDError, match="four hands"):
         solve([1, 2, 4], 4, 0, "bridge")
+
+
+# --------------------------------------------------------------------------- node limits
+
+
+def _limit_case(seed=11, n=60, cards=6):
+    hands = random_positions(np.random.default_rng(seed), n, cards, 3)
+    rng = np.random.default_rng(seed + 1)
+    trump = rng.integers(0, 5, n).astype(np.int8)
+    leader = rng.integers(0, 4, n).astype(np.int8)
+    seat = rng.integers(0, 4, n).astype(np.int8)
+    return hands, trump, leader, seat
+
+
+@pytest.mark.parametrize(("objective", "limit"), [("bridge", 1000), ("whist-max", 300),
+                                                 ("whist-min", 3000)])
+def test_node_limit_leaves_rows_unsolved_with_true_bounds(objective, limit):
+    hands, trump, leader, seat = _limit_case()
+    exact = solve_batch(hands, trump, leader, objective, seat, threads=1)
+    val, lo, hi = solve_batch(
+        hands, trump, leader, objective, seat, threads=1, node_limit=limit, return_bounds=True
+    )
+    unsolved = val == UNSOLVED
+    assert unsolved.any() and (~unsolved).any()  # the limit bites on some rows, not on all
+    assert np.array_equal(val[~unsolved], exact[~unsolved])  # a solved row is exact
+    assert np.array_equal(lo[~unsolved], exact[~unsolved])
+    assert np.array_equal(hi[~unsolved], exact[~unsolved])
+    # an unsolved row keeps what its searches proved: the true value lies within the bounds
+    assert (lo <= exact).all() and (exact <= hi).all()
+    assert (lo[unsolved] < hi[unsolved]).all()
+    # a generous limit solves everything, exactly
+    assert np.array_equal(solve_batch(hands, trump, leader, objective, seat, node_limit=10**9),
+                          exact)
+
+
+def test_node_limit_with_whist_exact():
+    hands, trump, leader, seat = _limit_case(seed=12)
+    exact = solve_batch(hands, trump, leader, "whist-exact", seat, threads=1)
+    limited = solve_batch(hands, trump, leader, "whist-exact", seat, threads=1, node_limit=3000)
+    assert limited.dtype == np.int8 and limited.shape == exact.shape
+    unsolved = (limited == UNSOLVED).all(axis=1)
+    assert unsolved.any() and (~unsolved).any()
+    assert ((limited == UNSOLVED).any(axis=1) == unsolved).all()  # a row is solved whole or not
+    assert np.array_equal(limited[~unsolved].astype(bool), exact[~unsolved])
+
+
+def test_node_limit_results_do_not_depend_on_threads_or_chunks():
+    # whether a row fits the limit depends only on the rows of its group (same hands and
+    # trump, sharing a table): threads take whole groups
+    hands, trump, leader, seat = _limit_case(seed=13, n=12)
+    rows = np.repeat(hands, 4, axis=0)
+    tr = np.repeat(trump, 4)
+    ld = np.repeat(leader, 4)
+    seats = np.tile(np.arange(4, dtype=np.int8), 12)
+    runs = [
+        solve_batch(rows, tr, ld, "whist-max", seats, threads=t, node_limit=200,
+                    return_bounds=True)
+        for t in (1, 2, 3, 5)
+    ]
+    assert (runs[0][0] == UNSOLVED).any()
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other, strict=True):
+            assert np.array_equal(a, b)
+    # one group solved alone gives the same as inside the batch
+    alone = solve_batch(rows[4:8], tr[4:8], ld[4:8], "whist-max", seats[4:8], node_limit=200)
+    assert np.array_equal(alone, runs[0][0][4:8])
