@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from whist_sim.cli import main
 from whist_sim.dataset import DatasetError, iter_chunks, load, load_manifest
-from whist_sim.dd import solve_batch
+from whist_sim.dd import SOLVER_VERSION, solve_batch
 from whist_sim.dd_columns import DDColumnsError, dd_column_names, dd_columns
 from whist_sim.kernels.batch import play_batch
 from whist_sim.rules import Rules
@@ -99,7 +99,7 @@ def test_the_other_columns_are_the_plain_run(reference):
 
 def test_manifest_records_the_dd_options(reference, tmp_path):
     path, m = reference
-    assert m["dd"] == {"node_limit": LIMIT, "tt_bits": 20,
+    assert m["dd"] == {"solver_version": SOLVER_VERSION, "node_limit": LIMIT, "tt_bits": 20,
                        "objectives": ["whist-max", "whist-min"]}
     assert load_manifest(path) == m
     counts = m["sessions"][0]["dd"]
@@ -196,6 +196,14 @@ def test_resume_with_other_dd_options_is_refused(tmp_path):
     run(path, deals=4, chunk_size=2, dd_node_limit=5_000)
     with pytest.raises(SimulationError, match="dd.node_limit: run 5000, now 6000"):
         run(path, deals=4, chunk_size=2, dd_node_limit=6_000, resume=True)
+    # work of another solver version (which rows fit the limit changes with the search) is
+    # never mixed into a run
+    mf = path / "manifest.json"
+    m = json.loads(mf.read_text())
+    m["dd"]["solver_version"] = SOLVER_VERSION - 1
+    mf.write_text(json.dumps(m))
+    with pytest.raises(SimulationError, match="dd.solver_version"):
+        run(path, deals=4, chunk_size=2, dd_node_limit=5_000, resume=True)
     with pytest.raises(SimulationError,
                        match=r"run has double-dummy columns \(--dd\), now --dd is not given"):
         run(path, deals=4, chunk_size=2, dd=False, resume=True)

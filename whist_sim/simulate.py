@@ -23,8 +23,8 @@ With ``dd=True`` every chunk also gets the double-dummy columns of :mod:`whist_s
 (whist-max and whist-min of every seat, and their proved bounds), computed by the chunk's task
 right after play, under a node limit per solve (``dd_node_limit``). They too depend only on each
 deal, so the dataset stays the same whatever the chunk size, threads or cluster. The manifest's
-``dd`` entry records their options (``{"node_limit": .., "tt_bits": .., "objectives": [..]}``;
-``null`` without ``dd``).
+``dd`` entry records their options (``{"solver_version": .., "node_limit": .., "tt_bits": ..,
+"objectives": [..]}``; ``null`` without ``dd``).
 
 An interrupted run (Ctrl-C, a crash, a killed process) keeps every finished chunk; ``resume=True``
 checks the options against the manifest (refusing, naming the differences, if they differ),
@@ -226,9 +226,11 @@ def _identity(
 
 def _dd_options(node_limit: int, tt_bits: int) -> dict[str, Any]:
     """The manifest's ``dd`` entry: what defines a run's double-dummy columns."""
+    from .dd import SOLVER_VERSION
     from .dd_columns import OBJECTIVES
 
     return {
+        "solver_version": SOLVER_VERSION,
         "node_limit": node_limit,
         "tt_bits": tt_bits,
         "objectives": [objective for _, objective in OBJECTIVES],

@@ -18,6 +18,7 @@ Objectives (RULES §5 trick play; hands are ``uint64`` masks by seat, docs/ENGIN
 from .solver import (
     DEFAULT_TT_BITS,
     OBJECTIVES,
+    SOLVER_VERSION,
     UNSOLVED,
     DDError,
     bridge_table,
@@ -30,6 +31,7 @@ __all__ = [
     "DEFAULT_TT_BITS",
     "DDError",
     "OBJECTIVES",
+    "SOLVER_VERSION",
     "UNSOLVED",
     "bridge_table",
     "solve",
