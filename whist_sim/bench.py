@@ -270,7 +270,7 @@ def _cluster(ctx: BenchContext) -> Result:
     return {f"cluster_{k}" if k == "embedded" else k: v for k, v in out.items()}
 
 
-@bench_section("dd", default=False, help="double-dummy ms per solve (slow: --only dd)")
+@bench_section("dd", help="double-dummy ms per solve: bridge, whist-max/min (node-limited)")
 def _dd(ctx: BenchContext) -> Result:
     from .dd.bench import run_bench as dd_bench
 
@@ -292,6 +292,12 @@ def format_results(results: Result) -> str:
                 text = f"{v:.2f} s"
             elif "scaling" in k or "_vs_" in k:  # ratios
                 text = f"{v:.2f}x"
+            elif k.endswith("_share"):
+                text = f"{v:.0%}"
+            elif k.endswith("_hours"):
+                text = f"{v:,.1f} h"
+            elif k.endswith(("_deals", "_cards", "_limit")):  # counts
+                text = f"{v:,.0f}"
             else:
                 text = f"{v:,.0f} deals/s"
         else:

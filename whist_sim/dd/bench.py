@@ -1,6 +1,7 @@
 """Benchmark of the double-dummy solver (called by ``whist-sim bench``; never by tests).
 
-:func:`run_bench` times single-threaded solves of random full 13-card deals and of small endings
+:func:`run_bench` times single-threaded solves of random full 13-card deals (the whist objectives
+under a node limit, reporting the share left unsolved) and of small endings
 (and, when the optional ``endplay`` package with Bo Haglund's DDS is installed, the same bridge
 solves by DDS) and returns plain numbers. Deals come from ``numpy.random.default_rng(seed)``, so a
 run is reproducible; timings are wall-clock and noisy on a shared machine.
@@ -16,7 +17,7 @@ import numpy as np
 from ..cards import format_hand
 from .bruteforce import brute_force, clear_cache
 from .positions import random_positions
-from .solver import solve_batch
+from .solver import UNSOLVED, solve_batch
 
 
 def _time_rows(hands, trump, leader, objective, seat) -> list[float]:
@@ -47,14 +48,35 @@ def _dds_times(hands, trump, leader) -> list[float] | None:
     return times
 
 
-def run_bench(deals: int = 10, endings: int = 20, ending_cards: int = 4, seed: int = 1) -> dict:
+def _limited(hands, trump, leader, objective, seat, node_limit: int) -> tuple[list[float], int]:
+    """(milliseconds per row, rows left unsolved) under a node limit, one row at a time."""
+    times = []
+    unsolved = 0
+    for i in range(len(hands)):
+        t0 = time.perf_counter()
+        v = solve_batch(hands[i : i + 1], trump[i], leader[i], objective, seat[i], threads=1,
+                        node_limit=node_limit)
+        times.append((time.perf_counter() - t0) * 1000.0)
+        unsolved += int(v[0] == UNSOLVED)
+    return times, unsolved
+
+
+def run_bench(
+    deals: int = 20,
+    endings: int = 20,
+    ending_cards: int = 4,
+    seed: int = 1,
+    node_limit: int = 1_000_000,
+) -> dict:
     """Time the solver; returns a flat dict of floats (milliseconds per solve, single thread).
 
     * ``dd_bridge_median_ms`` / ``_mean_ms``: one bridge solve (tricks of a partnership for one
-      strain and leader) of a random full deal;
-    * ``dd_whist_max_median_ms`` / ``_mean_ms``: one whist-max solve (one seat against three);
-    * ``dd_whist_min_ending_median_ms``: one whist-min solve of an ending (on full deals whist-min
-      can take minutes: it is not timed there);
+      strain and leader) of a random full deal, without a node limit;
+    * ``dd_whist_max_*`` and ``dd_whist_min_*``: one whist-max / whist-min solve (one seat against
+      three) of the same deals under ``node_limit`` card plays (their unlimited times have a tail
+      of minutes): median and mean milliseconds, and the share of solves left unsolved;
+    * ``dd_whist_max_100k_x4_hours``: what 100,000 deals x 4 seats of whist-max would take on two
+      threads at that mean (the issue's yardstick);
     * ``dd_ending_median_ms`` and ``dd_bruteforce_ending_ms``: every objective of an ending of
       ``ending_cards`` cards per hand, by the solver and by the plain-Python brute force;
     * ``dds_bridge_median_ms`` / ``_mean_ms`` and ``dd_bridge_vs_dds``: the same bridge solves by
@@ -73,19 +95,21 @@ def run_bench(deals: int = 10, endings: int = 20, ending_cards: int = 4, seed: i
     for obj in ("bridge", "whist-max", "whist-min", "whist-exact"):
         solve_batch(small, 4, 0, obj, 0, threads=1)
 
-    out: dict[str, float] = {"dd_deals": float(deals)}
+    out: dict[str, float] = {"dd_deals": float(deals), "dd_node_limit": float(node_limit)}
     bridge = _time_rows(hands, trump, leader, "bridge", (leader + 3) % 4)
     out["dd_bridge_median_ms"] = median(bridge)
     out["dd_bridge_mean_ms"] = float(np.mean(bridge))
-    wmax = _time_rows(hands, trump, leader, "whist-max", seat)
-    out["dd_whist_max_median_ms"] = median(wmax)
-    out["dd_whist_max_mean_ms"] = float(np.mean(wmax))
+    for objective in ("whist-max", "whist-min"):
+        tag = objective.replace("-", "_")
+        times, unsolved = _limited(hands, trump, leader, objective, seat, node_limit)
+        out[f"dd_{tag}_median_ms"] = median(times)
+        out[f"dd_{tag}_mean_ms"] = float(np.mean(times))
+        out[f"dd_{tag}_unsolved_share"] = unsolved / max(deals, 1)
+    out["dd_whist_max_100k_x4_hours"] = out["dd_whist_max_mean_ms"] * 400_000 / 2 / 3.6e6
 
     ends = random_positions(rng, endings, ending_cards)
     et = rng.integers(0, 5, endings).astype(np.int8)
     el = rng.integers(0, 4, endings).astype(np.int8)
-    es = rng.integers(0, 4, endings).astype(np.int8)
-    out["dd_whist_min_ending_median_ms"] = median(_time_rows(ends, et, el, "whist-min", es))
     solver_ms = []
     brute_ms = []
     for i in range(endings):
