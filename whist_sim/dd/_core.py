@@ -935,6 +935,12 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
         return 0, 0, 0
     lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r)
     guess = (lo + hi + 1) // 2
+    if win != mx:
+        # the seats counted do not want their tricks (whist-min): proving "at least t" is cheap
+        # (the pushing side shows one way), proving "fewer than t" is the costly part (every way
+        # of pushing must fail). Climbing from below needs just one costly search, and a search
+        # stopped by a node limit still leaves a useful lower bound.
+        guess = lo + 1
     while lo < hi:
         t = guess
         if t <= lo:
