@@ -293,7 +293,8 @@ def test_cli_json_text_plot_and_progress(tmp_path):
     d = json.loads(r.stdout)
     assert d["schema"] == "whist-sim/advice/1" and d["eval"] == "dd"
     e = d["dd"]["strains"][0]
-    assert set(e) == {"strain", "whist_max", "whist_min", "exact", "bids", "best_bid"}
+    assert set(e) == {"strain", "whist_max", "whist_min", "exact", "bids", "best_bid",
+                      "zero_impossible"}
     assert set(e["whist_max"]) == {"solved", "unsolved", "p", "ci", "mean"}
     assert set(e["exact"]) == {"solved", "unsolved", "p", "ci", "p_none"}
     assert len(e["exact"]["p"]) == len(e["exact"]["ci"]) == 14
@@ -305,3 +306,25 @@ def test_cli_json_text_plot_and_progress(tmp_path):
     out = r.stdout
     assert "double dummy (every hand seen" in out and "whist-max = k" in out
     assert "DD-best bids" in out and "first 8 of the 40 sampled deals" in out
+
+
+def test_unsolved_whist_min_keeps_its_proved_lower_bound():
+    # whist-min searches climb from below: a stopped one still proves "at least lo" tricks, and
+    # the view counts the deals where that already rules out a zero bid
+    a = advise(STRONG_D, trump="D", declarer=0, deals=30, seed=4, evaluation="dd", dd_deals=12,
+               dd_node_limit=20_000, threads=1)
+    scen = a.scenario
+    hands = sample_play_hands(scen, 12, seed=4).hands
+    t = scen.trump
+    val, lo, hi = solve_batch(hands, t, 0, "whist-min", scen.seat, threads=1, node_limit=20_000,
+                              return_bounds=True)
+    raw = a.dd.raw[t]
+    np.testing.assert_array_equal(raw["min"], val)
+    np.testing.assert_array_equal(raw["min_lo"], lo)
+    unsolved = val == UNSOLVED
+    summ = a.dd.summary().loc[STRAINS[t]]
+    assert summ["min_unsolved_ge1"] == int((lo[unsolved] >= 1).sum())
+    assert summ["zero_impossible"] == int((val >= 1).sum() + (lo[unsolved] >= 1).sum())
+    entry = a.to_dict()["dd"]["strains"][0]
+    assert entry["whist_min"]["unsolved_proved_ge1"] == summ["min_unsolved_ge1"]
+    assert entry["zero_impossible"] == summ["zero_impossible"]

@@ -206,9 +206,11 @@ def solve_dd(
     """Whist-max, whist-min and whist-exact of ``seat`` on every deal of ``hands`` for each of
     ``strains`` with ``leader`` on lead, each solve limited to ``node_limit`` card plays.
 
-    Returns ``{strain: {"max": int8[n], "min": int8[n], "exact": int8[n, 14]}}`` with
-    ``UNSOLVED`` (-1) for an unsolved deal (in every column of ``exact``). ``progress``: a tqdm
-    bar over the solves on stderr.
+    Returns ``{strain: {"max": int8[n], "min": int8[n], "min_lo": int8[n], "exact": int8[n, 14]}}``
+    with ``UNSOLVED`` (-1) for an unsolved deal (in every column of ``exact``). ``min_lo``: the
+    lower bound proved on whist-min (equal to ``min`` on a solved deal; on an unsolved one, the
+    tricks the player was shown to be unable to avoid). ``progress``: a tqdm bar over the solves
+    on stderr.
     """
     from .dd import solve_batch
 
@@ -224,12 +226,15 @@ def solve_dd(
     try:
         for t in strains:
             parts: dict[str, list[np.ndarray]] = {_KEYS[o]: [] for o in DD_OBJECTIVES}
+            parts["min_lo"] = []
             for obj in DD_OBJECTIVES:
                 for a in range(0, n, chunk):
                     b = min(n, a + chunk)
-                    r = solve_batch(hands[a:b], t, leader, obj, seat, threads=threads,
-                                    node_limit=node_limit)
+                    r, lo, _ = solve_batch(hands[a:b], t, leader, obj, seat, threads=threads,
+                                           node_limit=node_limit, return_bounds=True)
                     parts[_KEYS[obj]].append(np.asarray(r, dtype=np.int8))
+                    if obj == "whist-min":
+                        parts["min_lo"].append(np.asarray(lo, dtype=np.int8))
                     if bar is not None:
                         bar.update(b - a)
             out[t] = {key: np.concatenate(v) for key, v in parts.items()}
@@ -306,8 +311,11 @@ class DDView:
     def summary(self) -> pd.DataFrame:
         """One row per strain: ``max_solved``, ``min_solved``, ``exact_solved`` (deals solved),
         ``max_mean``, ``min_mean`` (over the solved deals), ``p_none`` (share of the solved
-        whist-exact deals where no number is exactly reachable) and ``best_bid`` (the candidate
-        contract most often exactly reachable; ties: the lower; ``-1`` when none is)."""
+        whist-exact deals where no number is exactly reachable), ``min_unsolved_ge1`` (deals whose
+        whist-min search was stopped but had proved at least 1 trick), ``zero_impossible`` (deals
+        where whist-min is proved >= 1, solved or not: a zero bid cannot be made there even with
+        perfect play) and ``best_bid`` (the candidate contract most often exactly reachable; ties:
+        the lower; ``-1`` when none is)."""
         rows = []
         for t in self.strains:
             row: dict[str, Any] = {"strain": STRAINS[t]}
@@ -319,6 +327,11 @@ class DDView:
             ok = self.solved(t, "exact")
             ex = self.raw[t]["exact"][ok]
             row["p_none"] = float((ex.max(axis=1) <= 0).mean()) if ok.any() else math.nan
+            # zero bids: deals where whist-min is proved >= 1, solved or not
+            mn = self.raw[t]["min"]
+            unsolved_min = mn < 0
+            row["min_unsolved_ge1"] = int((self.raw[t]["min_lo"][unsolved_min] >= 1).sum())
+            row["zero_impossible"] = int((mn >= 1).sum()) + row["min_unsolved_ge1"]
             row["best_bid"] = self._best_bid(t)
             rows.append(row)
         return pd.DataFrame(rows).set_index("strain")
@@ -371,6 +384,8 @@ class DDView:
                 if key != "exact":
                     entry[name]["mean"] = _num(s[f"{key}_mean"])
             entry["exact"]["p_none"] = _num(s["p_none"])
+            entry["whist_min"]["unsolved_proved_ge1"] = int(s["min_unsolved_ge1"])
+            entry["zero_impossible"] = int(s["zero_impossible"])
             entry["bids"] = [
                 {"bid": int(b), "p_exact": _num(r["p_exact"]),
                  "p_exact_ci": [_num(r["p_exact_lo"]), _num(r["p_exact_hi"])],
@@ -428,6 +443,14 @@ class DDView:
             total = self.deals * len(self.strains) * len(DD_OBJECTIVES)
             out.append(f"  {unsolved:,} of {total:,} solves left unsolved (over the node limit); "
                        "a higher limit solves more, slower")
+        for t in self.strains:
+            lead = f"{STRAINS[t]}: " if mode == "auction" else ""
+            ge1 = int(summ.loc[STRAINS[t], "min_unsolved_ge1"])
+            if ge1:
+                zero_out = int(summ.loc[STRAINS[t], "zero_impossible"])
+                out.append(f"  {lead}whist-min unsolved but proved >= 1 in {ge1:,} deals; a zero "
+                           f"bid cannot be made double dummy in {zero_out:,} of {self.deals:,} "
+                           "deals")
         for t in self.strains:
             none = summ.loc[STRAINS[t], "p_none"]
             if not math.isnan(none) and none > 0:
