@@ -21,7 +21,12 @@ from whist_sim.dd import SOLVER_VERSION, solve_batch
 from whist_sim.dd_columns import DDColumnsError, dd_column_names, dd_columns
 from whist_sim.kernels.batch import play_batch
 from whist_sim.rules import Rules
-from whist_sim.simulate import DEFAULT_DD_CHUNK_SIZE, SimulationError, simulate
+from whist_sim.simulate import (
+    DEFAULT_DD_CHUNK_SIZE,
+    SimulationError,
+    default_dd_chunk_size,
+    simulate,
+)
 
 SEED = 14
 DEALS = 12
@@ -117,7 +122,10 @@ def test_manifest_records_the_dd_options(reference, tmp_path):
 
 def test_smaller_default_chunk_size_with_dd(tmp_path):
     m = run(tmp_path / "run", deals=3, dd_node_limit=5_000)
-    assert m["chunk_size"] == DEFAULT_DD_CHUNK_SIZE and m["n_chunks"] == 1
+    # a small run is cut into chunks of one deal, so that every thread has work
+    assert m["chunk_size"] == 1 and m["n_chunks"] == 3
+    assert [default_dd_chunk_size(n) for n in (1, 16, 17, 1600, 1601, 10**6)] == \
+        [1, 1, 2, 100, DEFAULT_DD_CHUNK_SIZE, DEFAULT_DD_CHUNK_SIZE]
     assert run(tmp_path / "plain", deals=3, dd=False)["chunk_size"] == 250_000
 
 

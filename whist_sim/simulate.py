@@ -76,7 +76,15 @@ DEFAULT_CHUNK_SIZE = 250_000
 #: default chunk size with ``dd``: double-dummy solving makes a deal about 10^5 times slower to
 #: produce (at most 8 solves x the node limit), so chunks of 100 deals still take seconds to a
 #: minute per thread, and the progress bar moves
-DEFAULT_DD_CHUNK_SIZE = 100
+DEFAULT_DD_CHUNK_SIZE = 100  # deals per chunk with dd, at most (see ``default_dd_chunk_size``)
+DD_MIN_CHUNKS = 16  # a small dd run is still cut into this many chunks, so every core works
+
+
+def default_dd_chunk_size(deals: int) -> int:
+    """Deals per chunk of a dd run when none is given: ``DEFAULT_DD_CHUNK_SIZE`` (chunks of about
+    a minute of solving), fewer for a small run so that it still has ``DD_MIN_CHUNKS`` chunks to
+    share among the threads. Depends on ``deals`` only, so a resumed run agrees with it."""
+    return max(1, min(DEFAULT_DD_CHUNK_SIZE, -(-deals // DD_MIN_CHUNKS)))
 DEFAULT_POLICY = "heuristic"
 MAX_SEED = (1 << 64) - 1
 #: manifest keys that define the data; ``resume`` refuses if any differs
@@ -414,7 +422,7 @@ def simulate(
     elif dd_node_limit is not None:
         raise SimulationError("a DD node limit was given without dd (--dd)")
     if chunk_size is None:
-        chunk_size = DEFAULT_DD_CHUNK_SIZE if dd else DEFAULT_CHUNK_SIZE
+        chunk_size = default_dd_chunk_size(deals) if dd else DEFAULT_CHUNK_SIZE
     chunk_size = _check_int("chunk size", chunk_size, 1)
     if threads is not None:
         _check_int("threads", threads, 1)
@@ -591,6 +599,7 @@ def _finish_manifest(
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_DD_CHUNK_SIZE",
+    "default_dd_chunk_size",
     "DEFAULT_DD_NODE_LIMIT",
     "ChunkReceipt",
     "ChunkTask",

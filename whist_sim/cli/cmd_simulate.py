@@ -50,7 +50,7 @@ def _split(value: str | None) -> tuple[str, ...] | None:
 @click.option(
     "--chunk-size", type=click.IntRange(min=1), default=None,
     help=f"deals per chunk file and per task [default: {DEFAULT_CHUNK_SIZE}; "
-    f"{DEFAULT_DD_CHUNK_SIZE} with --dd]",
+    f"with --dd {DEFAULT_DD_CHUNK_SIZE}, or fewer so that a small run has 16 chunks]",
 )
 @click.option(
     "--threads", type=click.IntRange(min=1), default=None,
