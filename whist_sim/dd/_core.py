@@ -386,7 +386,24 @@ def _ruff_safe(h0, h1, h2, h3, s, trump, bad):
 
 
 @numba.njit(**INLINE)
-def _cash_rounds(h0, h1, h2, h3, q, s, side, bad, safe):
+def _drop_high(x, n):
+    """``x`` without its ``n`` highest set bits."""
+    for _ in range(n):
+        if x:
+            x ^= U(1) << U(high_bit(x))
+    return x
+
+
+@numba.njit(**INLINE)
+def _drop_low(x, n):
+    """``x`` without its ``n`` lowest set bits."""
+    for _ in range(n):
+        x &= x - U(1)
+    return x
+
+
+@numba.njit(**INLINE)
+def _cash_rounds(h0, h1, h2, h3, q, s, side, bad, safe, pre, pl):
     """``(rounds, card)``: how many rounds of suit ``s`` seat ``q`` (on lead) surely wins and keeps
     the lead with, leading its highest cards of ``s`` from the top while the other seats of
     ``side`` follow with their lowest; ``card`` = the last (lowest) card ``q`` cashes, or -1.
@@ -396,28 +413,36 @@ def _cash_rounds(h0, h1, h2, h3, q, s, side, bad, safe):
     seat out of ``s`` discards); at most ``safe`` rounds (``_ruff_safe``). Only the ranks at or
     above ``card`` decide this (a follower's ``j``-th lowest card is either below ``card`` in both
     positions of a pattern, or the same card), so ``card`` is the relevance of the count.
+    ``pre`` > 0: count from after ``pre`` rounds of ``s`` already cashed this way by seat ``pl``
+    (its ``pre`` highest cards and every other side seat's ``pre`` lowest are gone).
     """
     m = SUITM[s]
-    lead = _hand(h0, h1, h2, h3, q) & m
     opp = U(0)
     for o in range(4):
         if (bad >> o) & 1:
             opp |= _hand(h0, h1, h2, h3, o)
     bmax = high_bit(opp & m)
+    lead = U(0)
     f0 = U(0)
     f1 = U(0)
     f2 = U(0)
     nf = 0
     for o in range(4):
-        if o != q and (side >> o) & 1:
-            fm = _hand(h0, h1, h2, h3, o) & m
-            if nf == 0:
-                f0 = fm
-            elif nf == 1:
-                f1 = fm
-            else:
-                f2 = fm
-            nf += 1
+        if not (side >> o) & 1:
+            continue
+        fm = _hand(h0, h1, h2, h3, o) & m
+        if pre > 0:
+            fm = _drop_high(fm, pre) if o == pl else _drop_low(fm, pre)
+        if o == q:
+            lead = fm
+        elif nf == 0:
+            f0 = fm
+            nf = 1
+        elif nf == 1:
+            f1 = fm
+            nf = 2
+        else:
+            f2 = fm
     k = 0
     card = -1
     while lead and k < safe:
@@ -445,15 +470,16 @@ def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
     his lowest card of a suit ``t`` where a partner ``Q`` wins round 1 of ``_cash_rounds`` (the
     entry; the leader's lowest card is then a follower's 1st lowest); (C) ``Q`` cashes
     ``_cash_rounds`` in ``t`` and in other suits not used in (A). Without (B), (A) in every suit
-    is the leader's own quick tricks.
+    is the leader's own quick tricks. [unblock] The leader may first cash his (A) rounds of ``t``
+    and then lead his lowest card left in ``t`` (``_cash_rounds`` with ``pre``).
 
     Soundness: every counted round is won by a card above all opposing cards of its suit, led
     while no opponent holding a trump can be void in it (``_ruff_safe``), so no opponent wins it;
     the followers of ``side`` never overtake (the ``_cash_rounds`` condition). Followers keep what
     the plan needs: a seat void in the suit led discards its highest card of a suit (which leaves
     every lower card, and so each ``j``-th lowest, where it was), or for ``Q`` in (A) a card it
-    does not cash in (C) (its highest in an (A) suit, any card of an unused suit, or its lowest in
-    a (C) suit below the cards it cashes). Such a card exists while (A) + (C) <= r; if the plan
+    does not cash in (C) (its highest in an (A) suit, any card of an unused suit, or in a (C) suit
+    the highest card below those it cashes and above those it follows (A) rounds of ``t`` with). Such a card exists while (A) + (C) <= r; if the plan
     counts more, the leader cashes fewer (A) rounds, so the result is capped at ``r``.
     Valid whenever the seats ``side`` cooperate and the seats outside it are the only ones whose
     tricks count the other way: lower bound with side = win (win == mx, leader in it), upper
@@ -467,7 +493,7 @@ def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
     rel_a = U(0)
     for s in range(4):
         safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
-        k, c = _cash_rounds(h0, h1, h2, h3, leader, s, side, bad, safe)
+        k, c = _cash_rounds(h0, h1, h2, h3, leader, s, side, bad, safe, 0, 0)
         if k > 0:
             pa |= (k << (8 * s)) | (c << (32 + 8 * s))
             total_a += k
@@ -483,7 +509,7 @@ def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
         pc = 0
         for s in range(4):
             safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
-            k, c = _cash_rounds(h0, h1, h2, h3, qq, s, side, bad, safe)
+            k, c = _cash_rounds(h0, h1, h2, h3, qq, s, side, bad, safe, 0, 0)
             if k > 0:
                 pc |= (k << (8 * s)) | (c << (32 + 8 * s))
         # the rest: every suit by the better of (A) and (C); the entry suit t by (C)
@@ -491,17 +517,32 @@ def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
         for s in range(4):
             base += max((pa >> (8 * s)) & 15, (pc >> (8 * s)) & 15)
         for t in range(4):
-            kt = (pc >> (8 * t)) & 15
-            if kt == 0 or not lh & SUITM[t]:
+            lt = popcount(lh & SUITM[t])
+            if lt == 0:
                 continue
-            tot = base - max((pa >> (8 * t)) & 15, kt) + kt
+            at = (pa >> (8 * t)) & 15
+            kt = (pc >> (8 * t)) & 15
+            trel = U(1) << U((pc >> (32 + 8 * t)) & 63)
+            if at > 0 and lt > at:
+                # [unblock] the leader first cashes his ``at`` rounds of t, then leads his lowest
+                # card left in t to Q's winners (same plan; t's cards in play are the rest)
+                safe = _ruff_safe(h0, h1, h2, h3, t, trump, bad) - at
+                k, c = _cash_rounds(h0, h1, h2, h3, qq, t, side, bad, safe, at, leader)
+                if k > 0 and at + k > kt:
+                    kt = at + k
+                    trel = (U(1) << U(c)) | (U(1) << U((pa >> (32 + 8 * t)) & 63))
+            if kt == 0:
+                continue
+            tot = base - max(at, (pc >> (8 * t)) & 15) + kt
             if tot > best:
                 best = tot
-                best_rel = U(0)
+                best_rel = trel
                 for s in range(4):
+                    if s == t:
+                        continue
                     a = (pa >> (8 * s)) & 15
                     b = (pc >> (8 * s)) & 15
-                    if s == t or b > a:
+                    if b > a:
                         best_rel |= U(1) << U((pc >> (32 + 8 * s)) & 63)
                     elif a > 0:
                         best_rel |= U(1) << U((pa >> (32 + 8 * s)) & 63)
