@@ -552,6 +552,50 @@ def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
 
 
 @numba.njit(**NJIT)
+def _wins_this_trick(h0, h1, h2, h3, leader, trump, x):
+    """``(yes, relevance)``: do the seats ``x`` (not the leader; playing together) surely win the
+    trick the leader is about to lead, whatever the others do (DDS's "later tricks", simplest case)?
+
+    Yes when every suit the leader holds is covered: its top card (canonical rank 12) belongs to
+    ``x`` and no seat outside ``x`` can ruff it (no-trump, the trump suit, or every such seat has
+    a card of the suit or no trump: it must follow or cannot trump), or a seat of ``x`` is void in
+    it and holds the top trump (its ruff cannot be beaten). The holder plays that card and the
+    other seats of ``x`` do not overtake. Relevance: the top cards relied on; the rest is lengths.
+    """
+    lh = _hand(h0, h1, h2, h3, leader)
+    rel = U(0)
+    top_tr = U(0)
+    if trump < 4:
+        top_tr = U(1) << U(13 * trump + 12)
+    for s in range(4):
+        m = SUITM[s]
+        if not lh & m:
+            continue
+        top = U(1) << U(13 * s + 12)
+        ok = False
+        for q in range(4):
+            if (x >> q) & 1 and _hand(h0, h1, h2, h3, q) & top:
+                ok = True
+        if ok and trump < 4 and s != trump:
+            for q in range(4):
+                hq = _hand(h0, h1, h2, h3, q)
+                if not (x >> q) & 1 and not hq & m and hq & SUITM[trump]:
+                    ok = False
+        if ok:
+            rel |= top
+            continue
+        if trump < 4 and s != trump:
+            for q in range(4):
+                hq = _hand(h0, h1, h2, h3, q)
+                if (x >> q) & 1 and not hq & m and hq & top_tr:
+                    ok = True
+        if not ok:
+            return False, U(0)
+        rel |= top_tr
+    return True, rel
+
+
+@numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
 
@@ -581,6 +625,18 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if r - qt < hi:
             hi = r - qt
             hi_rel = qrel
+    # [later tricks] the cooperating side not on lead surely takes this trick: for the seats win
+    # (all in mx) a lower bound of 1, for the others (none in mx) an upper bound of r - 1
+    if lo < 1 and not in_win and not win & ~mx:
+        yes, wrel = _wins_this_trick(h0, h1, h2, h3, leader, trump, win)
+        if yes:
+            lo = 1
+            lo_rel = wrel
+    if hi > r - 1 and in_win and not mx & ~win:
+        yes, wrel = _wins_this_trick(h0, h1, h2, h3, leader, trump, 15 ^ win)
+        if yes:
+            hi = r - 1
+            hi_rel = wrel
     return lo, lo_rel, hi, hi_rel
 
 
