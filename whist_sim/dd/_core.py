@@ -476,14 +476,15 @@ def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
     Soundness: every counted round is won by a card above all opposing cards of its suit, led
     while no opponent holding a trump can be void in it (``_ruff_safe``), so no opponent wins it;
     the followers of ``side`` never overtake (the ``_cash_rounds`` condition). Followers keep what
-    the plan needs: a seat void in the suit led discards its highest card of a suit (which leaves
-    every lower card, and so each ``j``-th lowest, where it was), or for ``Q`` in (A) a card it
-    does not cash in (C) (its highest in an (A) suit, any card of an unused suit, or in a (C) suit
-    the highest card below those it cashes and above those it follows (A) rounds of ``t`` with). Such a card exists while (A) + (C) <= r; if the plan
-    counts more, the leader cashes fewer (A) rounds, so the result is capped at ``r``.
+    the plan needs: a seat void in the suit led discards its highest card of some suit (every
+    lower card, and so each ``j``-th lowest, stays where it was); ``Q`` during (A) discards a
+    card it does not need later: its highest in an (A) suit, any card of an unused suit, or in
+    ``t`` / a (C) suit a card between the lowest ones it follows the leader's rounds with and the
+    ones it cashes. Such a card exists while (A) + (C) <= r; if the plan counts more, the leader
+    cashes fewer (A) rounds, so the result is capped at ``r``.
     Valid whenever the seats ``side`` cooperate and the seats outside it are the only ones whose
-    tricks count the other way: lower bound with side = win (win == mx, leader in it), upper
-    bound ``r - tricks`` with side = the seats outside win (none of them in mx, leader in it).
+    tricks count the other way: lower bound with side = win (win within mx, leader in it), upper
+    bound ``r - tricks`` with side = the seats outside win (none in mx, leader in it).
     Relevance: the lowest card cashed in each suit used (closed up later).
     """
     bad = 15 ^ side
