@@ -365,6 +365,237 @@ def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     return best, rel
 
 
+@numba.njit(**INLINE)
+def _ruff_safe(h0, h1, h2, h3, s, trump, bad):
+    """Rounds of suit ``s`` that every seat of ``bad`` holding a trump must follow (99: no limit).
+
+    In no-trump, or in the trump suit itself, nobody can ruff. Otherwise a seat of ``bad`` with a
+    trump could ruff once void in ``s``; until then it must follow suit (RULES §5), so it neither
+    ruffs nor discards (its other suits keep their lengths).
+    """
+    if trump == 4 or s == trump:
+        return 99
+    safe = 99
+    for q in range(4):
+        hq = _hand(h0, h1, h2, h3, q)
+        if (bad >> q) & 1 and hq & SUITM[trump]:
+            ln = popcount(hq & SUITM[s])
+            if ln < safe:
+                safe = ln
+    return safe
+
+
+@numba.njit(**INLINE)
+def _drop_high(x, n):
+    """``x`` without its ``n`` highest set bits."""
+    for _ in range(n):
+        if x:
+            x ^= U(1) << U(high_bit(x))
+    return x
+
+
+@numba.njit(**INLINE)
+def _drop_low(x, n):
+    """``x`` without its ``n`` lowest set bits."""
+    for _ in range(n):
+        x &= x - U(1)
+    return x
+
+
+@numba.njit(**INLINE)
+def _cash_rounds(h0, h1, h2, h3, q, s, side, bad, safe, pre, pl):
+    """``(rounds, card)``: how many rounds of suit ``s`` seat ``q`` (on lead) surely wins and keeps
+    the lead with, leading its highest cards of ``s`` from the top while the other seats of
+    ``side`` follow with their lowest; ``card`` = the last (lowest) card ``q`` cashes, or -1.
+
+    Round ``j`` is won by ``q`` when its ``j``-th highest card of ``s`` is above every card of the
+    seats ``bad`` in ``s`` and above the ``j``-th lowest card of each other seat of ``side`` (a
+    seat out of ``s`` discards); at most ``safe`` rounds (``_ruff_safe``). Only the ranks at or
+    above ``card`` decide this (a follower's ``j``-th lowest card is either below ``card`` in both
+    positions of a pattern, or the same card), so ``card`` is the relevance of the count.
+    ``pre`` > 0: count from after ``pre`` rounds of ``s`` already cashed this way by seat ``pl``
+    (its ``pre`` highest cards and every other side seat's ``pre`` lowest are gone).
+    """
+    m = SUITM[s]
+    opp = U(0)
+    for o in range(4):
+        if (bad >> o) & 1:
+            opp |= _hand(h0, h1, h2, h3, o)
+    bmax = high_bit(opp & m)
+    lead = U(0)
+    f0 = U(0)
+    f1 = U(0)
+    f2 = U(0)
+    nf = 0
+    for o in range(4):
+        if not (side >> o) & 1:
+            continue
+        fm = _hand(h0, h1, h2, h3, o) & m
+        if pre > 0:
+            fm = _drop_high(fm, pre) if o == pl else _drop_low(fm, pre)
+        if o == q:
+            lead = fm
+        elif nf == 0:
+            f0 = fm
+            nf = 1
+        elif nf == 1:
+            f1 = fm
+            nf = 2
+        else:
+            f2 = fm
+    k = 0
+    card = -1
+    while lead and k < safe:
+        c = high_bit(lead)
+        if c < bmax:
+            break
+        if (f0 and ctz(f0) > c) or (f1 and ctz(f1) > c) or (f2 and ctz(f2) > c):
+            break
+        lead ^= U(1) << U(c)
+        f0 &= f0 - U(1)
+        f1 &= f1 - U(1)
+        f2 &= f2 - U(1)
+        k += 1
+        card = c
+    return k, card
+
+
+@numba.njit(**NJIT)
+def _side_quick_tricks(h0, h1, h2, h3, leader, trump, side, r):
+    """``(tricks, relevance)``: tricks the seats ``side`` (the leader among them, all playing
+    together; every other seat against them) surely take at once by cashing top cards, with at
+    most one transfer of the lead to a partner (DDS-style quick tricks with an entry).
+
+    The plan: (A) the leader cashes ``_cash_rounds`` in some suits, keeping the lead; (B) he leads
+    his lowest card of a suit ``t`` where a partner ``Q`` wins round 1 of ``_cash_rounds`` (the
+    entry; the leader's lowest card is then a follower's 1st lowest); (C) ``Q`` cashes
+    ``_cash_rounds`` in ``t`` and in other suits not used in (A). Without (B), (A) in every suit
+    is the leader's own quick tricks. [unblock] The leader may first cash his (A) rounds of ``t``
+    and then lead his lowest card left in ``t`` (``_cash_rounds`` with ``pre``).
+
+    Soundness: every counted round is won by a card above all opposing cards of its suit, led
+    while no opponent holding a trump can be void in it (``_ruff_safe``), so no opponent wins it;
+    the followers of ``side`` never overtake (the ``_cash_rounds`` condition). Followers keep what
+    the plan needs: a seat void in the suit led discards its highest card of some suit (every
+    lower card, and so each ``j``-th lowest, stays where it was); ``Q`` during (A) discards a
+    card it does not need later: its highest in an (A) suit, any card of an unused suit, or in
+    ``t`` / a (C) suit a card between the lowest ones it follows the leader's rounds with and the
+    ones it cashes. Such a card exists while (A) + (C) <= r; if the plan counts more, the leader
+    cashes fewer (A) rounds, so the result is capped at ``r``.
+    Valid whenever the seats ``side`` cooperate and the seats outside it are the only ones whose
+    tricks count the other way: lower bound with side = win (win within mx, leader in it), upper
+    bound ``r - tricks`` with side = the seats outside win (none in mx, leader in it).
+    Relevance: the lowest card cashed in each suit used (closed up later).
+    """
+    bad = 15 ^ side
+    # per suit s: rounds in bits 8s..8s+3, the relevant card in bits 32+8s.. (no arrays: hot path)
+    pa = 0
+    total_a = 0
+    rel_a = U(0)
+    for s in range(4):
+        safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
+        k, c = _cash_rounds(h0, h1, h2, h3, leader, s, side, bad, safe, 0, 0)
+        if k > 0:
+            pa |= (k << (8 * s)) | (c << (32 + 8 * s))
+            total_a += k
+            rel_a |= U(1) << U(c)
+    best = total_a
+    best_rel = rel_a
+    if best >= r:
+        return r, best_rel
+    lh = _hand(h0, h1, h2, h3, leader)
+    for qq in range(4):
+        if qq == leader or not (side >> qq) & 1:
+            continue
+        pc = 0
+        for s in range(4):
+            safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
+            k, c = _cash_rounds(h0, h1, h2, h3, qq, s, side, bad, safe, 0, 0)
+            if k > 0:
+                pc |= (k << (8 * s)) | (c << (32 + 8 * s))
+        # the rest: every suit by the better of (A) and (C); the entry suit t by (C)
+        base = 0
+        for s in range(4):
+            base += max((pa >> (8 * s)) & 15, (pc >> (8 * s)) & 15)
+        for t in range(4):
+            lt = popcount(lh & SUITM[t])
+            if lt == 0:
+                continue
+            at = (pa >> (8 * t)) & 15
+            kt = (pc >> (8 * t)) & 15
+            trel = U(1) << U((pc >> (32 + 8 * t)) & 63)
+            if at > 0 and lt > at:
+                # [unblock] the leader first cashes his ``at`` rounds of t, then leads his lowest
+                # card left in t to Q's winners (same plan; t's cards in play are the rest)
+                safe = _ruff_safe(h0, h1, h2, h3, t, trump, bad) - at
+                k, c = _cash_rounds(h0, h1, h2, h3, qq, t, side, bad, safe, at, leader)
+                if k > 0 and at + k > kt:
+                    kt = at + k
+                    trel = (U(1) << U(c)) | (U(1) << U((pa >> (32 + 8 * t)) & 63))
+            if kt == 0:
+                continue
+            tot = base - max(at, (pc >> (8 * t)) & 15) + kt
+            if tot > best:
+                best = tot
+                best_rel = trel
+                for s in range(4):
+                    if s == t:
+                        continue
+                    a = (pa >> (8 * s)) & 15
+                    b = (pc >> (8 * s)) & 15
+                    if b > a:
+                        best_rel |= U(1) << U((pc >> (32 + 8 * s)) & 63)
+                    elif a > 0:
+                        best_rel |= U(1) << U((pa >> (32 + 8 * s)) & 63)
+    if best > r:
+        best = r
+    return best, best_rel
+
+
+@numba.njit(**NJIT)
+def _wins_this_trick(h0, h1, h2, h3, leader, trump, x):
+    """``(yes, relevance)``: do the seats ``x`` (not the leader; playing together) surely win the
+    trick the leader is about to lead, whatever the others do (DDS's "later tricks", simplest case)?
+
+    Yes when every suit the leader holds is covered: its top card (canonical rank 12) belongs to
+    ``x`` and no seat outside ``x`` can ruff it (no-trump, the trump suit, or every such seat has
+    a card of the suit or no trump: it must follow or cannot trump), or a seat of ``x`` is void in
+    it and holds the top trump (its ruff cannot be beaten). The holder plays that card and the
+    other seats of ``x`` do not overtake. Relevance: the top cards relied on; the rest is lengths.
+    """
+    lh = _hand(h0, h1, h2, h3, leader)
+    rel = U(0)
+    top_tr = U(0)
+    if trump < 4:
+        top_tr = U(1) << U(13 * trump + 12)
+    for s in range(4):
+        m = SUITM[s]
+        if not lh & m:
+            continue
+        top = U(1) << U(13 * s + 12)
+        ok = False
+        for q in range(4):
+            if (x >> q) & 1 and _hand(h0, h1, h2, h3, q) & top:
+                ok = True
+        if ok and trump < 4 and s != trump:
+            for q in range(4):
+                hq = _hand(h0, h1, h2, h3, q)
+                if not (x >> q) & 1 and not hq & m and hq & SUITM[trump]:
+                    ok = False
+        if ok:
+            rel |= top
+            continue
+        if trump < 4 and s != trump:
+            for q in range(4):
+                hq = _hand(h0, h1, h2, h3, q)
+                if (x >> q) & 1 and not hq & m and hq & top_tr:
+                    ok = True
+        if not ok:
+            return False, U(0)
+        rel |= top_tr
+    return True, rel
+
+
 @numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
@@ -378,15 +609,35 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     in_win = (win >> leader) & 1
     in_mx = (mx >> leader) & 1
     if in_win and in_mx:
-        qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, 15 ^ win)
+        if win & ~mx:
+            qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, 15 ^ win)
+        else:
+            # [side quick tricks] the seats win all cooperate (win within mx)
+            qt, qrel = _side_quick_tricks(h0, h1, h2, h3, leader, trump, win, r)
         if qt > lo:
             lo = qt
             lo_rel = qrel
     elif not in_win and not in_mx:
-        qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, win)
+        if mx & ~win:
+            qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, win)
+        else:
+            # [side quick tricks] the seats outside win all cooperate (mx within win)
+            qt, qrel = _side_quick_tricks(h0, h1, h2, h3, leader, trump, 15 ^ win, r)
         if r - qt < hi:
             hi = r - qt
             hi_rel = qrel
+    # [later tricks] the cooperating side not on lead surely takes this trick: for the seats win
+    # (all in mx) a lower bound of 1, for the others (none in mx) an upper bound of r - 1
+    if lo < 1 and not in_win and not win & ~mx:
+        yes, wrel = _wins_this_trick(h0, h1, h2, h3, leader, trump, win)
+        if yes:
+            lo = 1
+            lo_rel = wrel
+    if hi > r - 1 and in_win and not mx & ~win:
+        yes, wrel = _wins_this_trick(h0, h1, h2, h3, leader, trump, 15 ^ win)
+        if yes:
+            hi = r - 1
+            hi_rel = wrel
     return lo, lo_rel, hi, hi_rel
 
 
