@@ -339,12 +339,19 @@ def _quick_tricks(h0, h1, h2, h3, leader, trump, opp_mask):
 
 @numba.njit(**NJIT)
 def _trump_floor(h0, h1, h2, h3, trump, side_mask):
-    """``(tricks, relevance)``: tricks the seats ``side_mask`` must win with their trumps that are
-    above every opposing trump.
+    """``(tricks, relevance)``: tricks the seats ``side_mask`` must win with their trumps, however
+    anyone plays (a bound for every objective: it needs nobody's cooperation).
 
-    Each such trump wins the trick it is played to, whatever anyone does; two players' high trumps
-    may fall in the same trick, so the most that one player of the side holds is the sure minimum.
-    Relevance: the trumps down to the highest opposing one.
+    Trump-length argument: take one player q of the side and his ``k`` highest trumps, the lowest
+    of them ``t``. Every card is played before the deal ends, one card of q per trick, so those
+    trumps fall in ``k`` different tricks. A trick holding a trump is won by a trump at least as
+    high; if the winner is not on the side, it is an opposing trump above ``t``, and each opposing
+    card lies in one trick only. So the side wins at least ``k - (opposing trumps above t)`` of
+    those tricks. The best q and ``k`` are taken (the old "trumps above every opposing trump" is
+    the case with no opposing trump above ``t``). Two players' trumps may fall in the same trick,
+    so the side's players are not added up.
+    Relevance: the trump ``t`` (closed up later: the owners of every trump from ``t`` up fix q's
+    ``k`` trumps and the opposing count above ``t``).
     """
     if trump >= 4:
         return 0, U(0)
@@ -353,15 +360,23 @@ def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     for q in range(4):
         if not (side_mask >> q) & 1:
             opp |= _hand(h0, h1, h2, h3, q) & tm
-    hb = high_bit(opp)
-    above = _above(hb) & tm
     best = 0
+    rel = U(0)
     for q in range(4):
-        if (side_mask >> q) & 1:
-            n = popcount(_hand(h0, h1, h2, h3, q) & above)
+        if not (side_mask >> q) & 1:
+            continue
+        m = _hand(h0, h1, h2, h3, q) & tm
+        k = 0
+        while m:
+            t = high_bit(m)
+            m ^= U(1) << U(t)
+            k += 1
+            n = k - popcount(opp & _above(t))
             if n > best:
                 best = n
-    rel = U(1) << U(hb) if hb >= 0 else U(0)
+                rel = U(1) << U(t)
+    if opp == 0:
+        rel = U(0)  # no opposing trump: the suit lengths alone give the bound
     return best, rel
 
 
