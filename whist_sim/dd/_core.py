@@ -380,6 +380,47 @@ def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     return best, rel
 
 
+@numba.njit(**INLINE)
+def _ruff_threat(h0, h1, h2, h3, s, trump, skip):
+    """Is some seat other than ``skip`` void in suit ``s`` (not trumps) and holding trumps?"""
+    if trump < 4 and s != trump:
+        for q in range(4):
+            hq = _hand(h0, h1, h2, h3, q)
+            if q != skip and hq & SUITM[s] == 0 and hq & SUITM[trump]:
+                return True
+    return False
+
+
+@numba.njit(**NJIT)
+def _win_then_cash(h0, h1, h2, h3, p, leader, trump):
+    """``(tricks, relevance)``: a floor on p's tricks (p playing for tricks against the other
+    three) when another seat leads: p holds the top card of every suit the leader holds.
+
+    Soundness: whatever suit s is led, p follows with its top card, which wins unless somebody
+    void in s ruffs; that is excluded (s is trumps, or no other seat void in s holds trumps). Then
+    p leads with his quick tricks (``_quick_tricks`` against the three) at least one fewer than
+    now: his top run in s is at most one shorter, the other runs are not shorter (cards only
+    leave), the others' trump holders all followed s (none is void in s) so their lengths in the
+    other suits are unchanged and in s one shorter, and the set of trump holders only shrinks. So
+    p makes at least 1 + (quick tricks - 1) = his quick tricks as counted now.
+    Relevance: the top card of each suit the leader holds (p's), and the quick tricks' cards.
+    """
+    hp = _hand(h0, h1, h2, h3, p)
+    hl = _hand(h0, h1, h2, h3, leader)
+    rel = U(0)
+    for s in range(4):
+        if hl & SUITM[s] == 0:
+            continue
+        top = U(1) << U(13 * s + 12)
+        if hp & top == 0:
+            return 0, U(0)
+        if _ruff_threat(h0, h1, h2, h3, s, trump, p):
+            return 0, U(0)
+        rel |= top
+    qt, qrel = _quick_tricks(h0, h1, h2, h3, p, trump, 15 ^ (1 << p))
+    return qt, rel | qrel
+
+
 @numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
@@ -402,6 +443,14 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if r - qt < hi:
             hi = r - qt
             hi_rel = qrel
+    if mx == win and popcount(U(win)) == 1:
+        # whist-max with another seat on lead: p wins the first trick, then cashes (see helper)
+        p = ctz(U(win))
+        if leader != p:
+            n, nrel = _win_then_cash(h0, h1, h2, h3, p, leader, trump)
+            if n > lo:
+                lo = n
+                lo_rel = nrel
     return lo, lo_rel, hi, hi_rel
 
 
