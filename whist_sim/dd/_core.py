@@ -339,12 +339,19 @@ def _quick_tricks(h0, h1, h2, h3, leader, trump, opp_mask):
 
 @numba.njit(**NJIT)
 def _trump_floor(h0, h1, h2, h3, trump, side_mask):
-    """``(tricks, relevance)``: tricks the seats ``side_mask`` must win with their trumps that are
-    above every opposing trump.
+    """``(tricks, relevance)``: tricks the seats ``side_mask`` must win with their trumps, however
+    anyone plays (a bound for every objective: it needs nobody's cooperation).
 
-    Each such trump wins the trick it is played to, whatever anyone does; two players' high trumps
-    may fall in the same trick, so the most that one player of the side holds is the sure minimum.
-    Relevance: the trumps down to the highest opposing one.
+    Trump-length argument: take one player q of the side and his ``k`` highest trumps, the lowest
+    of them ``t``. Every card is played before the deal ends, one card of q per trick, so those
+    trumps fall in ``k`` different tricks. A trick holding a trump is won by a trump at least as
+    high; if the winner is not on the side, it is an opposing trump above ``t``, and each opposing
+    card lies in one trick only. So the side wins at least ``k - (opposing trumps above t)`` of
+    those tricks. The best q and ``k`` are taken (the old "trumps above every opposing trump" is
+    the case with no opposing trump above ``t``). Two players' trumps may fall in the same trick,
+    so the side's players are not added up.
+    Relevance: the trump ``t`` (closed up later: the owners of every trump from ``t`` up fix q's
+    ``k`` trumps and the opposing count above ``t``).
     """
     if trump >= 4:
         return 0, U(0)
@@ -353,15 +360,23 @@ def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     for q in range(4):
         if not (side_mask >> q) & 1:
             opp |= _hand(h0, h1, h2, h3, q) & tm
-    hb = high_bit(opp)
-    above = _above(hb) & tm
     best = 0
+    rel = U(0)
     for q in range(4):
-        if (side_mask >> q) & 1:
-            n = popcount(_hand(h0, h1, h2, h3, q) & above)
+        if not (side_mask >> q) & 1:
+            continue
+        m = _hand(h0, h1, h2, h3, q) & tm
+        k = 0
+        while m:
+            t = high_bit(m)
+            m ^= U(1) << U(t)
+            k += 1
+            n = k - popcount(opp & _above(t))
             if n > best:
                 best = n
-    rel = U(1) << U(hb) if hb >= 0 else U(0)
+                rel = U(1) << U(t)
+    if opp == 0:
+        rel = U(0)  # no opposing trump: the suit lengths alone give the bound
     return best, rel
 
 
@@ -596,6 +611,47 @@ def _wins_this_trick(h0, h1, h2, h3, leader, trump, x):
     return True, rel
 
 
+@numba.njit(**INLINE)
+def _ruff_threat(h0, h1, h2, h3, s, trump, skip):
+    """Is some seat other than ``skip`` void in suit ``s`` (not trumps) and holding trumps?"""
+    if trump < 4 and s != trump:
+        for q in range(4):
+            hq = _hand(h0, h1, h2, h3, q)
+            if q != skip and hq & SUITM[s] == 0 and hq & SUITM[trump]:
+                return True
+    return False
+
+
+@numba.njit(**NJIT)
+def _win_then_cash(h0, h1, h2, h3, p, leader, trump):
+    """``(tricks, relevance)``: a floor on p's tricks (p playing for tricks against the other
+    three) when another seat leads: p holds the top card of every suit the leader holds.
+
+    Soundness: whatever suit s is led, p follows with its top card, which wins unless somebody
+    void in s ruffs; that is excluded (s is trumps, or no other seat void in s holds trumps). Then
+    p leads with his quick tricks (``_quick_tricks`` against the three) at least one fewer than
+    now: his top run in s is at most one shorter, the other runs are not shorter (cards only
+    leave), the others' trump holders all followed s (none is void in s) so their lengths in the
+    other suits are unchanged and in s one shorter, and the set of trump holders only shrinks. So
+    p makes at least 1 + (quick tricks - 1) = his quick tricks as counted now.
+    Relevance: the top card of each suit the leader holds (p's), and the quick tricks' cards.
+    """
+    hp = _hand(h0, h1, h2, h3, p)
+    hl = _hand(h0, h1, h2, h3, leader)
+    rel = U(0)
+    for s in range(4):
+        if hl & SUITM[s] == 0:
+            continue
+        top = U(1) << U(13 * s + 12)
+        if hp & top == 0:
+            return 0, U(0)
+        if _ruff_threat(h0, h1, h2, h3, s, trump, p):
+            return 0, U(0)
+        rel |= top
+    qt, qrel = _quick_tricks(h0, h1, h2, h3, p, trump, 15 ^ (1 << p))
+    return qt, rel | qrel
+
+
 @numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
@@ -638,6 +694,14 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if yes:
             hi = r - 1
             hi_rel = wrel
+    if mx == win and popcount(U(win)) == 1:
+        # whist-max with another seat on lead: p wins the first trick, then cashes (see helper)
+        p = ctz(U(win))
+        if leader != p:
+            n, nrel = _win_then_cash(h0, h1, h2, h3, p, leader, trump)
+            if n > lo:
+                lo = n
+                lo_rel = nrel
     return lo, lo_rel, hi, hi_rel
 
 
