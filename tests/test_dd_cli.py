@@ -75,3 +75,31 @@ def test_errors_name_the_problem(tmp_path):
     f.write_text(f"{FOUR_SUITS}\n0:AS... KS... QS... JS...\n", encoding="utf-8")
     res = _run("--file", str(f), "--json")
     assert res.exit_code == 2 and "bad.txt:2" in res.output
+
+
+# a 6-card ending: 20 card plays solve some of its questions, not all
+ENDING = "0:9.KQ.4.Q7 .6.QJT3.K .543.9.T9 AJ5.8..J8"
+
+
+def test_node_limit_prints_unknown_with_the_proved_range():
+    full = json.loads(_run(ENDING, "--mode", "whist", "--table", "--json").output)
+    assert all(s["max"] is not None and "max_bounds" not in s for s in full["seats"])
+    res = _run(ENDING, "--mode", "whist", "--table", "--json", "--node-limit", "20")
+    assert res.exit_code == 0, res.output
+    seats = json.loads(res.output)["seats"]
+    stopped = 0
+    for lim, ok in zip(seats, full["seats"], strict=True):
+        for key in ("max", "min"):
+            lo, hi = lim[f"{key}_bounds"]
+            assert lo <= ok[key] <= hi  # the true answer lies in the proved range
+            if lim[key] is None:
+                stopped += 1
+            else:
+                assert lim[key] == ok[key] == lo == hi
+        assert lim["exact"] is None or lim["exact"] == ok["exact"]
+    assert stopped  # the limit bites somewhere
+    text = _run(ENDING, "--mode", "whist", "--node-limit", "20").output
+    assert "?" in text and "over --node-limit" in text
+    bridge = json.loads(_run(ENDING, "--table", "--json", "--node-limit", "20").output)["table"]
+    assert None in bridge["NT"] + bridge["S"] + bridge["C"]
+    assert _run(ENDING, "--node-limit", "0").exit_code != 0

@@ -62,7 +62,7 @@ def _deals(deal: str | None, file: Path | None) -> Iterator[tuple[str, str]]:
 
 
 def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: int | None,
-             table: bool) -> dict:
+             table: bool, node_limit: int | None = None) -> dict:
     hands = parse_deal(text)
     sizes = {int(h).bit_count() for h in hands}
     if len(sizes) != 1:
@@ -73,7 +73,7 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
     out: dict = {"deal": format_deal(hands), "mode": mode}
     if mode == "bridge":
         if table:
-            out["table"] = bridge_table(hands)
+            out["table"] = bridge_table(hands, node_limit=node_limit)
             return out
         t = 4 if trump is None else trump
         declarer = 0 if seat is None else seat
@@ -82,19 +82,34 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
             trump=STRAINS[t],
             declarer=declarer,
             leader=ld,
-            tricks=solve(hands, t, ld, "bridge", declarer),
+            tricks=solve(hands, t, ld, "bridge", declarer, node_limit=node_limit),
         )
         return out
     ld = 0 if leader is None else leader
     t = 4 if trump is None else trump
     out.update(trump=STRAINS[t], leader=ld)
     if table:
-        summary = whist_summary(hands, t, ld)
+        summary = whist_summary(hands, t, ld, node_limit=node_limit)
         out["seats"] = [summary[s] for s in range(4)]
         return out
     p = 0 if seat is None else seat
-    out.update(seat=p, **whist_summary(hands, t, ld, [p])[p])
+    out.update(seat=p, **whist_summary(hands, t, ld, [p], node_limit=node_limit)[p])
     return out
+
+
+def _value(x, bounds=None) -> str:
+    """A solved number, or ``?`` with the proved range of a solve stopped by --node-limit."""
+    if x is not None:
+        return str(x)
+    if bounds is None:
+        return "?"
+    return f"?[{bounds[0]}-{bounds[1]}]"
+
+
+def _exact_text(exact) -> str:
+    if exact is None:
+        return "? (over the node limit)"
+    return ", ".join(map(str, exact)) or "none"
 
 
 def _render(res: dict) -> str:
@@ -104,27 +119,31 @@ def _render(res: dict) -> str:
             lines.append("tricks for declarer's side, the player on declarer's left leading:")
             lines.append("       " + "".join(f"{s:>4}" for s in STRAINS))
             for d in range(4):
-                row = "".join(f"{res['table'][s][d]:>4}" for s in STRAINS)
+                row = "".join(f"{_value(res['table'][s][d]):>4}" for s in STRAINS)
                 lines.append(f"  {_COMPASS[d]} ({d})" + row)
         else:
             d = res["declarer"]
             lines.append(
                 f"{res['trump']}, seat {res['leader']} leads: seats {d} and {(d + 2) % 4} take "
-                f"{res['tricks']} tricks"
+                f"{_value(res['tricks'])} tricks"
             )
         return "\n".join(lines)
     if "seats" in res:
         lines.append(f"{res['trump']}, seat {res['leader']} leads:")
         lines.append("  seat  whist-max  whist-min  exactly makeable")
         for i, c in enumerate(res["seats"]):
-            exact = ", ".join(map(str, c["exact"])) or "none"
-            lines.append(f"  {i:>4}  {c['max']:>9}  {c['min']:>9}  {exact}")
+            mx = _value(c["max"], c.get("max_bounds"))
+            mn = _value(c["min"], c.get("min_bounds"))
+            lines.append(f"  {i:>4}  {mx:>9}  {mn:>9}  {_exact_text(c['exact'])}")
         return "\n".join(lines)
-    exact = ", ".join(map(str, res["exact"])) or "none"
     lines.append(f"{res['trump']}, seat {res['leader']} leads; seat {res['seat']}:")
-    lines.append(f"  whist-max {res['max']} (the most it can guarantee against the other three)")
-    lines.append(f"  whist-min {res['min']} (the fewest it can hold itself to)")
-    lines.append(f"  exactly makeable: {exact}")
+    mx = _value(res["max"], res.get("max_bounds"))
+    mn = _value(res["min"], res.get("min_bounds"))
+    lines.append(f"  whist-max {mx} (the most it can guarantee against the other three)")
+    lines.append(f"  whist-min {mn} (the fewest it can hold itself to)")
+    lines.append(f"  exactly makeable: {_exact_text(res['exact'])}")
+    if res["max"] is None or res["min"] is None or res["exact"] is None:
+        lines.append("  ? = over --node-limit; [lo-hi] = the range proved before stopping")
     return "\n".join(lines)
 
 
@@ -145,7 +164,11 @@ def _render(res: dict) -> str:
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per deal (for programs)")
 @click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="read deals from a file, one per line ('#' starts a comment)")
-def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file):
+@click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="stop each solve after N card plays (about 10 million a second) and print "
+                   "it as unknown (JSON null) with the range proved so far [default: no limit; "
+                   "whist-min of a full deal can take minutes]")
+def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file, node_limit):
     """Double-dummy analysis of DEAL (every hand visible, perfect play by all).
 
     DEAL is four hands in seat order, '0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 ...', or bridge PBN
@@ -159,7 +182,7 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     seat = None if seat_text is None else _parse_seat(seat_text, "--seat")
     for where, text in _deals(deal, file):
         try:
-            res = _analyse(text, mode, trump, leader, seat, table)
+            res = _analyse(text, mode, trump, leader, seat, table, node_limit)
         except (NotationError, DDError) as e:
             raise click.BadParameter(str(e), param_hint=where) from None
         click.echo(json.dumps(res) if as_json else _render(res))

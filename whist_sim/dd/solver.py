@@ -261,42 +261,59 @@ def _one(hands: Sequence[int]) -> np.ndarray:
     return arr
 
 
-def solve(hands: Sequence[int], trump: int, leader: int, objective: str, seat: int = 0):
+def solve(
+    hands: Sequence[int], trump: int, leader: int, objective: str, seat: int = 0,
+    *, node_limit: int | None = None,
+):
     """One position: tricks (``int``) for bridge / whist-max / whist-min, or for ``whist-exact``
     the sorted list of every ``k`` that ``seat`` can make exactly.
 
-    Arguments as in :func:`solve_batch`.
+    Arguments as in :func:`solve_batch`. With ``node_limit``, a position over the limit gives
+    ``None``.
     """
-    res = solve_batch(_one(hands), trump, leader, objective, seat, threads=1)
+    res = solve_batch(_one(hands), trump, leader, objective, seat, threads=1,
+                      node_limit=node_limit)
     if objective == "whist-exact":
-        return [int(k) for k in np.flatnonzero(res[0])]
-    return int(res[0])
+        if res[0, 0] == UNSOLVED:
+            return None
+        return [int(k) for k in np.flatnonzero(res[0] == 1)]
+    return None if res[0] == UNSOLVED else int(res[0])
 
 
-def bridge_table(hands: Sequence[int]) -> dict[str, list[int]]:
+def bridge_table(
+    hands: Sequence[int], *, node_limit: int | None = None
+) -> dict[str, list[int | None]]:
     """The classic double-dummy table of a deal, by the bridge convention.
 
     ``table[X][d]`` = tricks taken by declarer ``d``'s side (seats ``d`` and ``d+2``) with strain
     ``X`` (``"C"``, ``"D"``, ``"H"``, ``"S"``, ``"NT"``) when the seat on ``d``'s left
-    (``d+1``) leads.
+    (``d+1``) leads. With ``node_limit``, an entry over the limit is ``None``.
     """
     arr = _one(hands)
     rows = np.repeat(arr, 20, axis=0)
     trump = np.repeat(np.arange(5), 4)
     declarer = np.tile(np.arange(4), 5)
     leader = (declarer + 1) % 4
-    res = solve_batch(rows, trump, leader, "bridge", declarer, threads=1)
-    return {STRAINS[t]: [int(x) for x in res[4 * t : 4 * t + 4]] for t in range(5)}
+    res = solve_batch(rows, trump, leader, "bridge", declarer, threads=1, node_limit=node_limit)
+    return {
+        STRAINS[t]: [None if x == UNSOLVED else int(x) for x in res[4 * t : 4 * t + 4]]
+        for t in range(5)
+    }
 
 
 def whist_summary(
-    hands: Sequence[int], trump: int, leader: int, seats: Sequence[int] = (0, 1, 2, 3)
+    hands: Sequence[int], trump: int, leader: int, seats: Sequence[int] = (0, 1, 2, 3),
+    *, node_limit: int | None = None,
 ) -> dict[int, dict[str, object]]:
     """Whist analysis of one position for each of ``seats``.
 
     Returns ``{seat: {"max": int, "min": int, "exact": [k, ...]}}``: the most tricks the seat can
     guarantee against the other three, the fewest it can hold itself to when they push tricks on it,
     and every number of tricks it can make exactly against them (see docs/DD.md).
+
+    With ``node_limit`` each solve stops after that many card plays: an unsolved answer is
+    ``None``, and ``"max_bounds"`` / ``"min_bounds"`` give ``[lo, hi]``, the bounds proved on
+    whist-max / whist-min (both equal to the answer when solved).
     """
     arr = _one(hands)
     seats = [int(s) for s in seats]
@@ -305,10 +322,21 @@ def whist_summary(
             raise DDError(f"seat {s} is not in 0..3")
     k = len(seats)
     rows = np.repeat(arr, k, axis=0)
-    mx = solve_batch(rows, trump, leader, "whist-max", seats, threads=1)
-    mn = solve_batch(rows, trump, leader, "whist-min", seats, threads=1)
-    ex = solve_batch(rows, trump, leader, "whist-exact", seats, threads=1)
-    return {
-        s: {"max": int(mx[i]), "min": int(mn[i]), "exact": [int(j) for j in np.flatnonzero(ex[i])]}
-        for i, s in enumerate(seats)
-    }
+    kw = {"threads": 1, "node_limit": node_limit}
+    mx, mx_lo, mx_hi = solve_batch(rows, trump, leader, "whist-max", seats, return_bounds=True,
+                                   **kw)
+    mn, mn_lo, mn_hi = solve_batch(rows, trump, leader, "whist-min", seats, return_bounds=True,
+                                   **kw)
+    ex = solve_batch(rows, trump, leader, "whist-exact", seats, **kw)
+    out: dict[int, dict[str, object]] = {}
+    for i, s in enumerate(seats):
+        entry: dict[str, object] = {
+            "max": None if mx[i] == UNSOLVED else int(mx[i]),
+            "min": None if mn[i] == UNSOLVED else int(mn[i]),
+            "exact": None if ex[i, 0] == UNSOLVED else [int(j) for j in np.flatnonzero(ex[i] == 1)],
+        }
+        if node_limit is not None:
+            entry["max_bounds"] = [int(mx_lo[i]), int(mx_hi[i])]
+            entry["min_bounds"] = [int(mn_lo[i]), int(mn_hi[i])]
+        out[s] = entry
+    return out
