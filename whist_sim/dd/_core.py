@@ -50,7 +50,7 @@ C_LD = 1  # leader of the current trick
 C_TG = 2  # target (mode 0) or need (mode 1) counted from the start of the current trick
 C_N = 3  # number of candidate moves
 C_I = 4  # index of the move being searched
-C_SLOT = 5  # (unused)
+C_PLAYS = 5  # card plays counter (stats[ST_PLAYS]) when a searched trick-boundary node was entered
 C_R = 6  # tricks remaining at a trick boundary
 C_CARD = 7  # card played at this depth
 N_COLS = 8
@@ -76,27 +76,22 @@ MODE_EXACT = 1
 WAYS = 8  # entries per bucket of the transposition table
 # fields of a bucket (``table[bucket, field, way]``, uint64): one cache line per field
 F_SIG = 0  # suit lengths of the four hands (16 nibbles)
-F_KEY = 1  # meta (leader, question: 8 bits) | generation << 8
+F_KEY = 1  # meta (leader, question: 8 bits) | 16 bits of a hash of F_SIG << 8 | generation << 24
 F_REL = 2  # relevant cards (canonical positions)
 F_OLO = 3  # owner low bit of the relevant cards
 F_OHI = 4  # owner high bit of the relevant cards
-F_DATA = 5  # a (16 bits) | b << 16 | (best lead + 1) << 32 | tricks remaining << 40, see _tt_store
+F_DATA = 5  # a (16 bits) | b << 16 | (best lead + 1) << 32 | work << 40, see _tt_store
 F_PRES = 6  # not an entry: the presence row of this bucket's number (words 0-3: top classes,
 # word 4: generation), see ``_tt_lookup``
 N_FIELDS = 7
-_HT = 0
-for _s in range(4):
-    _HT |= 0b11 << (13 * _s + 11)
-HASH_TOP = U(_HT)  # the top two ranks of each suit: the cards a top class may name
-# TOP_CLASS_MASK[c]: the cards of HASH_TOP named by the 8-bit top class ``c`` (bit 2s: the top card
-# of suit s, bit 2s + 1: the second card of suit s), see ``_top_class``
+TOP_DEPTH = 2  # a top class names at most this many top cards of each suit
+# TOP_CLASS_MASK[c]: the cards named by the top class ``c`` (bits 2s, 2s + 1: how many top cards of
+# suit s, 0..TOP_DEPTH), see ``_top_class``
 _TCM = np.zeros(256, dtype=np.uint64)
 for _c in range(256):
     for _s in range(4):
-        if (_c >> (2 * _s)) & 1:
-            _TCM[_c] |= U(1 << (13 * _s + 12))
-        if (_c >> (2 * _s + 1)) & 1:
-            _TCM[_c] |= U(1 << (13 * _s + 11))
+        for _i in range((_c >> (2 * _s)) & 3):
+            _TCM[_c] |= U(1 << (13 * _s + 12 - _i))
 TOP_CLASS_MASK = _TCM
 
 
@@ -268,14 +263,14 @@ def _len_sig(h0, h1, h2, h3):
 
 @numba.njit(**INLINE)
 def _top_class(rel):
-    """The top class (0..255) of a relevance mask: which of the top two cards of each suit
-    (``HASH_TOP``) are relevant. Bit ``2s``: the top card of suit ``s``, bit ``2s + 1``: the second.
+    """The top class (0..255) of a relevance mask: in each suit ``s``, how many of the top cards
+    are relevant (the run of relevant cards down from rank 12, at most ``TOP_DEPTH``), in bits
+    ``2s, 2s + 1``. ``TOP_CLASS_MASK[c]`` is a subset of ``rel``.
     """
-    x = rel & HASH_TOP
     c = 0
     for s in range(4):
-        c |= np.int64((x >> U(13 * s + 12)) & U(1)) << (2 * s)
-        c |= np.int64((x >> U(13 * s + 11)) & U(1)) << (2 * s + 1)
+        n = _top_run((rel >> U(13 * s)) & SUIT_BITS)
+        c |= min(n, TOP_DEPTH) << (2 * s)
     return c
 
 
@@ -297,6 +292,13 @@ def _bucket(sig, meta, olo, ohi, cls, n_buckets):
     h *= U(0x94D049BB133111EB)
     h ^= h >> U(32)
     return np.int64(h & U(n_buckets - 1))
+
+
+@numba.njit(**INLINE)
+def _entry_key(sig, meta, gen):
+    """Field ``F_KEY`` of an entry: the question, 16 bits of a hash of the suit lengths (so that a
+    probe rarely reads ``F_SIG`` of another position's entry) and the generation."""
+    return meta | (((sig * U(0x9E3779B97F4A7C15)) >> U(48)) << U(8)) | (gen << U(24))
 
 
 @numba.njit(**INLINE)
@@ -438,8 +440,13 @@ def _tt_probe(table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_re
     union of proved makeable (``a``) and unmakeable (``b``) masks, with the union of their
     relevances.
     """
-    for j in range(WAYS):
-        if table[bk, F_KEY, j] != key or table[bk, F_SIG, j] != sig:
+    m = 0
+    for j in range(WAYS):  # one cache line, no branches
+        m |= np.int64(table[bk, F_KEY, j] == key) << j
+    while m:
+        j = ctz(U(m))
+        m &= m - 1
+        if table[bk, F_SIG, j] != sig:
             continue
         rel = table[bk, F_REL, j]
         if ((olo ^ table[bk, F_OLO, j]) | (ohi ^ table[bk, F_OHI, j])) & rel:
@@ -468,10 +475,12 @@ def _tt_probe(table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_re
 
 
 @numba.njit(**INLINE)
-def _tt_lookup(table, gen, sig, meta, olo, ohi):
-    """Combine every stored entry matching a position: ``(a_or, a_rel, b_or, b_rel, lo, lo_rel,
+def _tt_lookup(table, gen, sig, meta, olo, ohi, stop_lo, stop_hi, stop_bit):
+    """Combine the stored entries matching a position: ``(a_or, a_rel, b_or, b_rel, lo, lo_rel,
     hi, hi_rel, best)`` (see ``_tt_probe``). Probes the bucket of each top class that the presence
-    row of (``sig``, ``meta``) names.
+    row of (``sig``, ``meta``) names, and stops early once the caller's question is answered:
+    ``lo >= stop_lo``, ``hi < stop_hi`` or ``(a_or | b_or) & stop_bit`` (the other values may
+    then miss entries not yet visited; each value returned is still proved by the entries it names).
     """
     nb = table.shape[0]
     row = _pres_row(sig, meta, nb)
@@ -480,28 +489,32 @@ def _tt_lookup(table, gen, sig, meta, olo, ohi):
     )
     if table[row, F_PRES, 4] != gen:
         return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
-    key = meta | (gen << U(8))
-    for w in range(4):
+    key = _entry_key(sig, meta, gen)
+    for w in range(3, -1, -1):
         x = table[row, F_PRES, w]
         while x:
-            cls = 64 * w + ctz(x)
-            x &= x - U(1)
+            hb = high_bit(x)
+            cls = 64 * w + hb
+            x ^= U(1) << U(hb)
             bk = _bucket(sig, meta, olo, ohi, cls, nb)
             a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best = _tt_probe(
                 table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel,
                 best,
             )
+            if lo >= stop_lo or hi < stop_hi or (a_or | b_or) & stop_bit:
+                return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
     return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
 
 
 @numba.njit(**NJIT)
-def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, is_exact, val, tg, best):
+def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, best):
     """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``
     (in the bucket of its top class, which the presence row then names).
 
     Entry data: mode 0: ``a`` = lower bound, ``b`` = upper bound; mode 1: ``a`` = mask of makeable
-    ``k``, ``b`` = mask of unmakeable ``k``; the best lead; the tricks remaining ``r`` (replacement
-    priority: the entry with the fewest tricks left goes first).
+    ``k``, ``b`` = mask of unmakeable ``k``; the best lead; the work: the bit length of the card
+    plays ``work`` its proofs took (replacement priority: the cheapest entry goes first, so costly
+    proofs stay).
     """
     nb = table.shape[0]
     cls = _top_class(rel)
@@ -512,14 +525,14 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, is_exact, val, tg, best):
         table[row, F_PRES, 4] = gen
     table[row, F_PRES, cls >> 6] |= U(1) << U(cls & 63)
     bk = _bucket(sig, meta, olo, ohi, cls, nb)
-    key = meta | (gen << U(8))
+    key = _entry_key(sig, meta, gen)
     plo = olo & rel
     phi = ohi & rel
     victim = -1
     vr = 99
     same = False
     for j in range(WAYS):
-        if (table[bk, F_KEY, j] >> U(8)) != gen:
+        if (table[bk, F_KEY, j] >> U(24)) != gen:
             if vr > -1:
                 victim = j
                 vr = -1
@@ -530,7 +543,7 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, is_exact, val, tg, best):
             victim = j
             same = True
             break
-        jr = np.int64((table[bk, F_DATA, j] >> U(40)) & U(0xFF))
+        jr = np.int64((table[bk, F_DATA, j] >> U(40)) & U(0xFF))  # work
         if jr < vr:
             victim = j
             vr = jr
@@ -540,6 +553,7 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, is_exact, val, tg, best):
         a = np.int64(data & U(0xFFFF))
         b = np.int64((data >> U(16)) & U(0xFFFF))
         bl = np.int64((data >> U(32)) & U(0xFF)) - 1
+        wk = np.int64((data >> U(40)) & U(0xFF))
     else:
         table[bk, F_SIG, j] = sig
         table[bk, F_KEY, j] = key
@@ -549,6 +563,10 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, is_exact, val, tg, best):
         a = 0
         b = 0 if is_exact else r
         bl = -1
+        wk = 0
+    wl = high_bit(U(work)) + 1  # bit length (0 for no work)
+    if wl > wk:
+        wk = wl
     if is_exact:
         if val:
             a |= 1 << tg
@@ -562,7 +580,7 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, is_exact, val, tg, best):
             b = tg - 1
     if best >= 0:
         bl = best
-    table[bk, F_DATA, j] = U(a) | (U(b) << U(16)) | (U(bl + 1) << U(32)) | (U(r) << U(40))
+    table[bk, F_DATA, j] = U(a) | (U(b) << U(16)) | (U(bl + 1) << U(32)) | (U(wk) << U(40))
 
 
 # --------------------------------------------------------------------------- move ordering
@@ -785,29 +803,31 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 meta = _meta(ld, mx, flip, MODE_COUNT)
                 WK[d, 0] = sig
                 WK[d, 1] = meta
-                _, _, _, _, lo, lo_rel, hi, hi_rel, best = _tt_lookup(
-                    table, gen, sig, meta, olo, ohi
-                )
-                if lo >= tg:
+                # the cheap bounds first: a cut by them saves a table lookup (each cut is sound
+                # on its own, so the order changes only which proof and relevance is used)
+                blo, blo_rel, bhi, bhi_rel = _bounds(h0, h1, h2, h3, ld, trump, win, mx, r)
+                if blo >= tg:
                     resolved = True
                     val = True
-                    rel = lo_rel
-                    stats[ST_TT_HITS] += 1
-                elif hi < tg:
+                    rel = _close_up(blo_rel, h0, h1, h2, h3)
+                elif bhi < tg:
                     resolved = True
                     val = False
-                    rel = hi_rel
-                    stats[ST_TT_HITS] += 1
+                    rel = _close_up(bhi_rel, h0, h1, h2, h3)
                 else:
-                    blo, blo_rel, bhi, bhi_rel = _bounds(h0, h1, h2, h3, ld, trump, win, mx, r)
-                    if blo >= tg:
+                    _, _, _, _, lo, lo_rel, hi, hi_rel, best = _tt_lookup(
+                        table, gen, sig, meta, olo, ohi, tg, tg, 0
+                    )
+                    if lo >= tg:
                         resolved = True
                         val = True
-                        rel = _close_up(blo_rel, h0, h1, h2, h3)
-                    elif bhi < tg:
+                        rel = lo_rel
+                        stats[ST_TT_HITS] += 1
+                    elif hi < tg:
                         resolved = True
                         val = False
-                        rel = _close_up(bhi_rel, h0, h1, h2, h3)
+                        rel = hi_rel
+                        stats[ST_TT_HITS] += 1
             elif not resolved:
                 # exact: sure tricks either way
                 f, frel = _trump_floor(h0, h1, h2, h3, trump, me)
@@ -832,7 +852,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     # bounds known from the whist-max / whist-min searches of this position
                     meta = _meta(ld, me, 0, MODE_COUNT)
                     _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_lookup(
-                        table, gen, sig, meta, olo, ohi
+                        table, gen, sig, meta, olo, ohi, 99, tg, 0
                     )
                     if tg > hi:
                         resolved = True
@@ -841,7 +861,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 if not resolved:
                     meta = _meta(ld, 15 ^ me, 1, MODE_COUNT)
                     _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_lookup(
-                        table, gen, sig, meta, olo, ohi
+                        table, gen, sig, meta, olo, ohi, tg + 1, -99, 0
                     )
                     if tg < lo:
                         resolved = True
@@ -852,7 +872,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     WK[d, 0] = sig
                     WK[d, 1] = meta
                     a_or, a_rel, b_or, b_rel, _, _, _, _, _ = _tt_lookup(
-                        table, gen, sig, meta, olo, ohi
+                        table, gen, sig, meta, olo, ohi, 99, -99, 1 << tg
                     )
                     if (a_or >> tg) & 1:
                         resolved = True
@@ -866,6 +886,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         stats[ST_TT_HITS] += 1
             if not resolved:
                 stats[ST_NODES] += 1
+                WI[d, C_PLAYS] = stats[ST_PLAYS]
         if not resolved:
             player = (ld + k) & 3
             if mode == MODE_COUNT:
@@ -937,7 +958,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     else:
                         rel = _close_up(rel, h0, h1, h2, h3)
                     _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3,
-                              rel, WI[d, C_R], mode == MODE_EXACT, val, WI[d, C_TG], cut)
+                              rel, WI[d, C_R], stats[ST_PLAYS] - WI[d, C_PLAYS],
+                              mode == MODE_EXACT, val, WI[d, C_TG], cut)
             h0 = WH[d, 0]
             h1 = WH[d, 1]
             h2 = WH[d, 2]
