@@ -84,7 +84,7 @@ F_DATA = 5  # a (16 bits) | b << 16 | (best lead + 1) << 32 | work << 40, see _t
 F_PRES = 6  # not an entry: the presence row of this bucket's number (words 0-3: top classes,
 # word 4: generation), see ``_tt_lookup``
 N_FIELDS = 7
-TOP_DEPTH = 2  # a top class names at most this many top cards of each suit
+TOP_DEPTH = 3  # a top class names at most this many top cards of each suit
 # TOP_CLASS_MASK[c]: the cards named by the top class ``c`` (bits 2s, 2s + 1: how many top cards of
 # suit s, 0..TOP_DEPTH), see ``_top_class``
 _TCM = np.zeros(256, dtype=np.uint64)
