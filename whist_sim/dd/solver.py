@@ -31,7 +31,7 @@ UNSOLVED = _core.UNSOLVED  # a row left unsolved by ``node_limit``
 # to the search (move ordering, bounds, table) alters. Bump this number with every such change:
 # datasets record it, and ``simulate --resume`` refuses to mix the work of two versions.
 SOLVER_VERSION = 2
-DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 50 MB
+DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 60 MB
 
 _local = threading.local()
 
