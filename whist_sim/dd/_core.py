@@ -50,7 +50,7 @@ C_LD = 1  # leader of the current trick
 C_TG = 2  # target (mode 0) or need (mode 1) counted from the start of the current trick
 C_N = 3  # number of candidate moves
 C_I = 4  # index of the move being searched
-C_SLOT = 5  # transposition-table slot of a trick-boundary node
+C_PLAYS = 5  # card plays counter (stats[ST_PLAYS]) when a searched trick-boundary node was entered
 C_R = 6  # tricks remaining at a trick boundary
 C_CARD = 7  # card played at this depth
 N_COLS = 8
@@ -74,10 +74,25 @@ MODE_EXACT = 1
 # --------------------------------------------------------------------------- tables
 
 WAYS = 8  # entries per bucket of the transposition table
-_HT = 0
-for _s in range(4):
-    _HT |= 0b11 << (13 * _s + 11)
-HASH_TOP = U(_HT)  # the top two ranks of each suit: their owners go into the bucket hash
+# fields of a bucket (``table[bucket, field, way]``, uint64): one cache line per field
+F_SIG = 0  # suit lengths of the four hands (16 nibbles)
+F_KEY = 1  # meta (leader, question: 8 bits) | 16 bits of a hash of F_SIG << 8 | generation << 24
+F_REL = 2  # relevant cards (canonical positions)
+F_OLO = 3  # owner low bit of the relevant cards
+F_OHI = 4  # owner high bit of the relevant cards
+F_DATA = 5  # a (16 bits) | b << 16 | (best lead + 1) << 32 | work << 40, see _tt_store
+F_PRES = 6  # not an entry: the presence row of this bucket's number (words 0-3: top classes,
+# word 4: generation), see ``_tt_lookup``
+N_FIELDS = 7
+TOP_DEPTH = 3  # a top class names at most this many top cards of each suit
+# TOP_CLASS_MASK[c]: the cards named by the top class ``c`` (bits 2s, 2s + 1: how many top cards of
+# suit s, 0..TOP_DEPTH), see ``_top_class``
+_TCM = np.zeros(256, dtype=np.uint64)
+for _c in range(256):
+    for _s in range(4):
+        for _i in range((_c >> (2 * _s)) & 3):
+            _TCM[_c] |= U(1 << (13 * _s + 12 - _i))
+TOP_CLASS_MASK = _TCM
 
 
 def new_tables(tt_bits: int = 20):
@@ -87,22 +102,13 @@ def new_tables(tt_bits: int = 20):
     hand, the leader, the question, and the owners of only the cards that mattered to the proof
     (the top cards of each suit down to the lowest that won a trick by rank); lower cards are
     wildcards.
+    The table is one ``uint64`` array ``[bucket, field, way]`` (fields ``F_*``): the ``WAYS``
+    values of a field are one cache line, a bucket is 448 contiguous bytes, and the search holds a
+    single array (numba reference counts each array it unpacks).
     Entries carry a generation stamp: bumping ``stats[ST_GEN]`` empties the table in O(1).
-    Memory: about 50 bytes per entry.
+    Memory: 56 bytes per entry.
     """
-    size = 1 << tt_bits
-    table = (
-        np.zeros(size, np.uint64),  # suit lengths of the four hands (16 nibbles)
-        np.zeros(size, np.uint64),  # meta: leader, question (mx, flip, mode)
-        np.zeros(size, np.uint64),  # relevant cards (canonical positions)
-        np.zeros(size, np.uint64),  # owner low bit of the relevant cards
-        np.zeros(size, np.uint64),  # owner high bit of the relevant cards
-        np.zeros(size, np.int16),  # mode 0: lower bound; mode 1: mask of makeable k
-        np.zeros(size, np.int16),  # mode 0: upper bound; mode 1: mask of unmakeable k
-        np.full(size, -1, np.int8),  # best lead (canonical card) or -1
-        np.zeros(size, np.int8),  # tricks remaining (replacement priority)
-        np.zeros(size, np.uint32),  # generation
-    )
+    table = np.zeros(((1 << tt_bits) // WAYS, N_FIELDS, WAYS), np.uint64)
     stats = np.zeros(N_STATS, np.int64)
     return table, stats
 
@@ -256,21 +262,54 @@ def _len_sig(h0, h1, h2, h3):
 
 
 @numba.njit(**INLINE)
-def _bucket(sig, meta, olo, ohi, bits_mask):
-    """First entry of the bucket of a position: a hash of its suit lengths, the question and the
-    owners of the top cards of each suit (``HASH_TOP``).
-
-    An entry is stored in the bucket of the position it was proved in, so it is found from
-    positions that share those top owners (a pattern that ignores them is found less often: a loss
-    of reuse, never of correctness); the full pattern is checked on every probe.
+def _top_class(rel):
+    """The top class (0..255) of a relevance mask: in each suit ``s``, how many of the top cards
+    are relevant (the run of relevant cards down from rank 12, at most ``TOP_DEPTH``), in bits
+    ``2s, 2s + 1``. ``TOP_CLASS_MASK[c]`` is a subset of ``rel``.
     """
-    top = ((olo & HASH_TOP) << U(1)) ^ ((ohi & HASH_TOP) * U(3))
+    c = 0
+    for s in range(4):
+        n = _top_run((rel >> U(13 * s)) & SUIT_BITS)
+        c |= min(n, TOP_DEPTH) << (2 * s)
+    return c
+
+
+@numba.njit(**INLINE)
+def _bucket(sig, meta, olo, ohi, cls, n_buckets):
+    """Bucket of a position for top class ``cls``: a hash of the suit lengths, the question,
+    ``cls`` and the owners of the top cards that class names (``TOP_CLASS_MASK[cls]``).
+
+    An entry whose relevance has top class ``c`` is stored in the bucket of class ``c``: every
+    position matching the entry agrees with it on the owners of those cards (they are relevant),
+    so it computes the same bucket. The probe tries the bucket of every class stored for its
+    (lengths, question) (``_tt_lookup``); the full pattern is checked on every probe.
+    """
+    tm = TOP_CLASS_MASK[cls]
+    top = ((olo & tm) << U(1)) ^ ((ohi & tm) * U(3))
     h = (sig * U(0x9E3779B97F4A7C15)) ^ (meta * U(0xC2B2AE3D27D4EB4F))
-    h ^= top * U(0xFF51AFD7ED558CCD)
+    h ^= (top + U(cls + 1)) * U(0xFF51AFD7ED558CCD)
     h ^= h >> U(29)
     h *= U(0x94D049BB133111EB)
     h ^= h >> U(32)
-    return np.int64(h & bits_mask) & ~np.int64(WAYS - 1)
+    return np.int64(h & U(n_buckets - 1))
+
+
+@numba.njit(**INLINE)
+def _entry_key(sig, meta, gen):
+    """Field ``F_KEY`` of an entry: the question, 16 bits of a hash of the suit lengths (so that a
+    probe rarely reads ``F_SIG`` of another position's entry) and the generation."""
+    return meta | (((sig * U(0x9E3779B97F4A7C15)) >> U(48)) << U(8)) | (gen << U(24))
+
+
+@numba.njit(**INLINE)
+def _pres_row(sig, meta, n_buckets):
+    """Presence row (a bucket number, field ``F_PRES``) of the positions with suit lengths ``sig``
+    and question ``meta``."""
+    h = (sig * U(0xD6E8FEB86659FD93)) ^ (meta * U(0x9E3779B97F4A7C15))
+    h ^= h >> U(31)
+    h *= U(0xBF58476D1CE4E5B9)
+    h ^= h >> U(29)
+    return np.int64(h & U(n_buckets - 1))
 
 
 @numba.njit(**INLINE)
@@ -705,35 +744,32 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     return lo, lo_rel, hi, hi_rel
 
 
-@numba.njit(**NJIT)
-def _tt_probe(table, gen, sig, meta, olo, ohi, bucket):
-    """Combine every entry matching a position: ``(a_or, a_rel, b_or, b_rel, lo, lo_rel, hi,
-    hi_rel, best)``.
+@numba.njit(**INLINE)
+def _tt_probe(table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel,
+              best):
+    """Combine every entry of bucket ``bk`` matching a position into ``(a_or, a_rel, b_or, b_rel,
+    lo, lo_rel, hi, hi_rel, best)`` (given the values so far, returns the new ones).
 
-    Mode 0 entries give the tightest ``lo``/``hi`` bounds (with the relevance of the entry that
-    gave each); mode 1 entries give the union of proved makeable (``a``) and unmakeable (``b``)
-    masks, with the union of their relevances.
+    ``key``: the question and generation (field ``F_KEY``). Mode 0 entries give the tightest
+    ``lo``/``hi`` bounds (with the relevance of the entry that gave each); mode 1 entries give the
+    union of proved makeable (``a``) and unmakeable (``b``) masks, with the union of their
+    relevances.
     """
-    tsig, tmeta, trel, tolo, tohi, ta, tb, tbest, tr, tgen = table
-    lo = -1
-    hi = 99
-    lo_rel = U(0)
-    hi_rel = U(0)
-    a_or = 0
-    b_or = 0
-    a_rel = U(0)
-    b_rel = U(0)
-    best = -1
-    for j in range(WAYS):
-        e = bucket + j
-        if tgen[e] != gen or tsig[e] != sig or tmeta[e] != meta:
+    m = 0
+    for j in range(WAYS):  # one cache line, no branches
+        m |= np.int64(table[bk, F_KEY, j] == key) << j
+    while m:
+        j = ctz(U(m))
+        m &= m - 1
+        if table[bk, F_SIG, j] != sig:
             continue
-        rel = trel[e]
-        if ((olo ^ tolo[e]) | (ohi ^ tohi[e])) & rel:
+        rel = table[bk, F_REL, j]
+        if ((olo ^ table[bk, F_OLO, j]) | (ohi ^ table[bk, F_OHI, j])) & rel:
             continue
-        a = np.int64(ta[e])
-        b = np.int64(tb[e])
-        if (meta >> U(7)) & U(1):
+        data = table[bk, F_DATA, j]
+        a = np.int64(data & U(0xFFFF))
+        b = np.int64((data >> U(16)) & U(0xFFFF))
+        if (key >> U(7)) & U(1):
             if a:
                 a_or |= a
                 a_rel |= rel
@@ -747,63 +783,119 @@ def _tt_probe(table, gen, sig, meta, olo, ohi, bucket):
             if b < hi:
                 hi = b
                 hi_rel = rel
-        if tbest[e] >= 0:
-            best = np.int64(tbest[e])
+        bl = np.int64((data >> U(32)) & U(0xFF)) - 1
+        if bl >= 0:
+            best = bl
+    return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
+
+
+@numba.njit(**INLINE)
+def _tt_lookup(table, gen, sig, meta, olo, ohi, stop_lo, stop_hi, stop_bit):
+    """Combine the stored entries matching a position: ``(a_or, a_rel, b_or, b_rel, lo, lo_rel,
+    hi, hi_rel, best)`` (see ``_tt_probe``). Probes the bucket of each top class that the presence
+    row of (``sig``, ``meta``) names, and stops early once the caller's question is answered:
+    ``lo >= stop_lo``, ``hi < stop_hi`` or ``(a_or | b_or) & stop_bit`` (the other values may
+    then miss entries not yet visited; each value returned is still proved by the entries it names).
+    """
+    nb = table.shape[0]
+    row = _pres_row(sig, meta, nb)
+    a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best = (
+        0, U(0), 0, U(0), -1, U(0), 99, U(0), -1
+    )
+    if table[row, F_PRES, 4] != gen:
+        return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
+    key = _entry_key(sig, meta, gen)
+    for w in range(3, -1, -1):
+        x = table[row, F_PRES, w]
+        while x:
+            hb = high_bit(x)
+            cls = 64 * w + hb
+            x ^= U(1) << U(hb)
+            bk = _bucket(sig, meta, olo, ohi, cls, nb)
+            a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best = _tt_probe(
+                table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel,
+                best,
+            )
+            if lo >= stop_lo or hi < stop_hi or (a_or | b_or) & stop_bit:
+                return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
     return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
 
 
 @numba.njit(**NJIT)
-def _tt_store(table, gen, sig, meta, olo, ohi, bucket, rel, r, is_exact, val, tg, best):
-    """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``."""
-    tsig, tmeta, trel, tolo, tohi, ta, tb, tbest, tr, tgen = table
+def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, best):
+    """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``
+    (in the bucket of its top class, which the presence row then names).
+
+    Entry data: mode 0: ``a`` = lower bound, ``b`` = upper bound; mode 1: ``a`` = mask of makeable
+    ``k``, ``b`` = mask of unmakeable ``k``; the best lead; the work: the bit length of the card
+    plays ``work`` its proofs took (replacement priority: the cheapest entry goes first, so costly
+    proofs stay).
+    """
+    nb = table.shape[0]
+    cls = _top_class(rel)
+    row = _pres_row(sig, meta, nb)
+    if table[row, F_PRES, 4] != gen:
+        for w in range(4):
+            table[row, F_PRES, w] = U(0)
+        table[row, F_PRES, 4] = gen
+    table[row, F_PRES, cls >> 6] |= U(1) << U(cls & 63)
+    bk = _bucket(sig, meta, olo, ohi, cls, nb)
+    key = _entry_key(sig, meta, gen)
     plo = olo & rel
     phi = ohi & rel
     victim = -1
     vr = 99
+    same = False
     for j in range(WAYS):
-        e = bucket + j
-        if tgen[e] != gen:
+        if (table[bk, F_KEY, j] >> U(24)) != gen:
             if vr > -1:
-                victim = e
+                victim = j
                 vr = -1
             continue
-        if tsig[e] == sig and tmeta[e] == meta and trel[e] == rel and tolo[e] == plo \
-                and tohi[e] == phi:
-            victim = e
+        if table[bk, F_KEY, j] == key and table[bk, F_SIG, j] == sig \
+                and table[bk, F_REL, j] == rel and table[bk, F_OLO, j] == plo \
+                and table[bk, F_OHI, j] == phi:
+            victim = j
+            same = True
             break
-        if tr[e] < vr:
-            victim = e
-            vr = tr[e]
-    e = victim
-    if not (tgen[e] == gen and tsig[e] == sig and tmeta[e] == meta and trel[e] == rel
-            and tolo[e] == plo and tohi[e] == phi):
-        tsig[e] = sig
-        tmeta[e] = meta
-        trel[e] = rel
-        tolo[e] = plo
-        tohi[e] = phi
-        tgen[e] = gen
-        tr[e] = r
-        tbest[e] = -1
-        if is_exact:
-            ta[e] = 0
-            tb[e] = 0
-        else:
-            ta[e] = 0
-            tb[e] = r
+        jr = np.int64((table[bk, F_DATA, j] >> U(40)) & U(0xFF))  # work
+        if jr < vr:
+            victim = j
+            vr = jr
+    j = victim
+    if same:
+        data = table[bk, F_DATA, j]
+        a = np.int64(data & U(0xFFFF))
+        b = np.int64((data >> U(16)) & U(0xFFFF))
+        bl = np.int64((data >> U(32)) & U(0xFF)) - 1
+        wk = np.int64((data >> U(40)) & U(0xFF))
+    else:
+        table[bk, F_SIG, j] = sig
+        table[bk, F_KEY, j] = key
+        table[bk, F_REL, j] = rel
+        table[bk, F_OLO, j] = plo
+        table[bk, F_OHI, j] = phi
+        a = 0
+        b = 0 if is_exact else r
+        bl = -1
+        wk = 0
+    wl = high_bit(U(work)) + 1  # bit length (0 for no work)
+    if wl > wk:
+        wk = wl
     if is_exact:
         if val:
-            ta[e] = np.int64(ta[e]) | (1 << tg)
+            a |= 1 << tg
         else:
-            tb[e] = np.int64(tb[e]) | (1 << tg)
+            b |= 1 << tg
     else:
         if val:
-            if tg > ta[e]:
-                ta[e] = tg
-        elif tg - 1 < tb[e]:
-            tb[e] = tg - 1
+            if tg > a:
+                a = tg
+        elif tg - 1 < b:
+            b = tg - 1
     if best >= 0:
-        tbest[e] = best
+        bl = best
+    table[bk, F_DATA, j] = U(a) | (U(b) << U(16)) | (U(bl + 1) << U(32)) | (U(wk) << U(40))
 
 
 # --------------------------------------------------------------------------- move ordering
@@ -965,7 +1057,6 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     it on those cards and on the suit lengths.
     """
     WH, WI, WM, SC, WR, WK = ws
-    tmask = U(table[0].shape[0] - 1)
     gen = U(stats[ST_GEN])
     full_keys = stats[ST_FLAGS] & 1
     me = 1 << p
@@ -1025,33 +1116,33 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 ohi = h2 | h3
             if not resolved and mode == MODE_COUNT:
                 meta = _meta(ld, mx, flip, MODE_COUNT)
-                bucket = _bucket(sig, meta, olo, ohi, tmask)
-                WI[d, C_SLOT] = bucket
                 WK[d, 0] = sig
                 WK[d, 1] = meta
-                _, _, _, _, lo, lo_rel, hi, hi_rel, best = _tt_probe(
-                    table, gen, sig, meta, olo, ohi, bucket
-                )
-                if lo >= tg:
+                # the cheap bounds first: a cut by them saves a table lookup (each cut is sound
+                # on its own, so the order changes only which proof and relevance is used)
+                blo, blo_rel, bhi, bhi_rel = _bounds(h0, h1, h2, h3, ld, trump, win, mx, r)
+                if blo >= tg:
                     resolved = True
                     val = True
-                    rel = lo_rel
-                    stats[ST_TT_HITS] += 1
-                elif hi < tg:
+                    rel = _close_up(blo_rel, h0, h1, h2, h3)
+                elif bhi < tg:
                     resolved = True
                     val = False
-                    rel = hi_rel
-                    stats[ST_TT_HITS] += 1
+                    rel = _close_up(bhi_rel, h0, h1, h2, h3)
                 else:
-                    blo, blo_rel, bhi, bhi_rel = _bounds(h0, h1, h2, h3, ld, trump, win, mx, r)
-                    if blo >= tg:
+                    _, _, _, _, lo, lo_rel, hi, hi_rel, best = _tt_lookup(
+                        table, gen, sig, meta, olo, ohi, tg, tg, 0
+                    )
+                    if lo >= tg:
                         resolved = True
                         val = True
-                        rel = _close_up(blo_rel, h0, h1, h2, h3)
-                    elif bhi < tg:
+                        rel = lo_rel
+                        stats[ST_TT_HITS] += 1
+                    elif hi < tg:
                         resolved = True
                         val = False
-                        rel = _close_up(bhi_rel, h0, h1, h2, h3)
+                        rel = hi_rel
+                        stats[ST_TT_HITS] += 1
             elif not resolved:
                 # exact: sure tricks either way
                 f, frel = _trump_floor(h0, h1, h2, h3, trump, me)
@@ -1075,8 +1166,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 if not resolved:
                     # bounds known from the whist-max / whist-min searches of this position
                     meta = _meta(ld, me, 0, MODE_COUNT)
-                    _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_probe(
-                        table, gen, sig, meta, olo, ohi, _bucket(sig, meta, olo, ohi, tmask)
+                    _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_lookup(
+                        table, gen, sig, meta, olo, ohi, 99, tg, 0
                     )
                     if tg > hi:
                         resolved = True
@@ -1084,8 +1175,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         rel = hi_rel
                 if not resolved:
                     meta = _meta(ld, 15 ^ me, 1, MODE_COUNT)
-                    _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_probe(
-                        table, gen, sig, meta, olo, ohi, _bucket(sig, meta, olo, ohi, tmask)
+                    _, _, _, _, lo, lo_rel, hi, hi_rel, _ = _tt_lookup(
+                        table, gen, sig, meta, olo, ohi, tg + 1, -99, 0
                     )
                     if tg < lo:
                         resolved = True
@@ -1093,12 +1184,10 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         rel = lo_rel
                 if not resolved:
                     meta = _meta(ld, me, 0, MODE_EXACT)
-                    bucket = _bucket(sig, meta, olo, ohi, tmask)
-                    WI[d, C_SLOT] = bucket
                     WK[d, 0] = sig
                     WK[d, 1] = meta
-                    a_or, a_rel, b_or, b_rel, _, _, _, _, _ = _tt_probe(
-                        table, gen, sig, meta, olo, ohi, bucket
+                    a_or, a_rel, b_or, b_rel, _, _, _, _, _ = _tt_lookup(
+                        table, gen, sig, meta, olo, ohi, 99, -99, 1 << tg
                     )
                     if (a_or >> tg) & 1:
                         resolved = True
@@ -1112,6 +1201,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         stats[ST_TT_HITS] += 1
             if not resolved:
                 stats[ST_NODES] += 1
+                WI[d, C_PLAYS] = stats[ST_PLAYS]
         if not resolved:
             player = (ld + k) & 3
             if mode == MODE_COUNT:
@@ -1182,8 +1272,9 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         rel = h0 | h1 | h2 | h3
                     else:
                         rel = _close_up(rel, h0, h1, h2, h3)
-                    _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3, WI[d, C_SLOT],
-                              rel, WI[d, C_R], mode == MODE_EXACT, val, WI[d, C_TG], cut)
+                    _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3,
+                              rel, WI[d, C_R], stats[ST_PLAYS] - WI[d, C_PLAYS],
+                              mode == MODE_EXACT, val, WI[d, C_TG], cut)
             h0 = WH[d, 0]
             h1 = WH[d, 1]
             h2 = WH[d, 2]
