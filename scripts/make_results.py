@@ -40,6 +40,12 @@ ANALYSES: list[Analysis] = [
         "The default run: 1,000,000 deals, heuristic policy, rule book defaults, seed 2026",
     ),
     Analysis(
+        "dd",
+        "dd_study.py",
+        "Contracts against double-dummy bounds: 2,000 deals, heuristic policy, rule book "
+        "defaults, node limit 1,000,000 card plays per solve, seed 2026",
+    ),
+    Analysis(
         "bid_chart",
         "bid_chart.py",
         "Bid charts: EV-optimal contract by HCP x trump length and position, zero bids "
