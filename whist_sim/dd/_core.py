@@ -920,9 +920,11 @@ def _can_beat(hq, x, led, trump):
     return True
 
 
-@numba.njit(**NJIT)
-def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, row, scores):
-    """Write the ordered candidate cards of the player to move into ``row``; return their number.
+@numba.njit(**INLINE)
+def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM, d, scores):
+    """Write the ordered candidate cards of the player to move into ``WM[d]``; return their
+    number. (The workspace array and the depth are passed, not the view ``WM[d]``: a view costs
+    reference counting on every node; the helper is inlined into the search.)
 
     Only one card of each run of touching cards is listed (equivalent ranks). ``t0..t2``: the
     cards already played to this trick (``k`` of them). ``good``: the seats the mover would like
@@ -1027,10 +1029,10 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, ro
         j = n
         while j > 0 and scores[j - 1] < sc:
             scores[j] = scores[j - 1]
-            row[j] = row[j - 1]
+            WM[d, j] = WM[d, j - 1]
             j -= 1
         scores[j] = sc
-        row[j] = c
+        WM[d, j] = c
         n += 1
     return n
 
@@ -1217,7 +1219,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             t0 = WI[d - k, C_CARD] if k > 0 else -1
             t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
             t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
-            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, WM[d], SC)
+            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, WM, d, SC)
             WI[d, C_N] = n
             WI[d, C_I] = 0
             WR[d] = U(0)
