@@ -262,6 +262,16 @@ def _len_sig(h0, h1, h2, h3):
 
 
 @numba.njit(**INLINE)
+def _sig_after(sig, leader, c0, c1, c2, c3):
+    """The suit lengths (``_len_sig``) after a trick: ``sig`` with one card fewer in the suit of
+    ``c{i}`` for seat ``leader + i``. (Squeezing keeps every suit length, so the next trick's
+    signature is updated, not recounted.)"""
+    for i, c in enumerate((c0, c1, c2, c3)):
+        sig -= U(1) << U(16 * (c // 13) + 4 * ((leader + i) & 3))
+    return sig
+
+
+@numba.njit(**INLINE)
 def _top_class(rel):
     """The top class (0..255) of a relevance mask: in each suit ``s``, how many of the top cards
     are relevant (the run of relevant cards down from rank 12, at most ``TOP_DEPTH``), in bits
@@ -1072,6 +1082,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     WI[0, C_K] = 0
     WI[0, C_LD] = leader
     WI[0, C_TG] = target
+    WK[0, 0] = _len_sig(root[0], root[1], root[2], root[3])
     val = False
     rel = U(0)
     idx = 0
@@ -1113,7 +1124,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 resolved = True
                 val = got >= tg if mode == MODE_COUNT else got == tg
             if not resolved:
-                sig = _len_sig(h0, h1, h2, h3)
+                sig = WK[d, 0]  # the suit lengths, kept up to date by the plays (``_sig_after``)
                 olo = h1 | h3
                 ohi = h2 | h3
             if not resolved and mode == MODE_COUNT:
@@ -1312,6 +1323,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 h1 = _squeeze_one(h1, cc)
                 h2 = _squeeze_one(h2, cc)
                 h3 = _squeeze_one(h3, cc)
+            WK[d + 1, 0] = _sig_after(WK[d - 3, 0], ld, c0, c1, c2, c)
             WI[d + 1, C_K] = 0
             WI[d + 1, C_LD] = wseat
             WI[d + 1, C_TG] = tg - ((win >> wseat) & 1)
