@@ -145,6 +145,22 @@ def _squeeze_one(h, c):
 
 
 @numba.njit(**INLINE)
+def _squeeze_trick(h0, h1, h2, h3, c0, c1, c2, c3):
+    """The four canonical hands with the holes of a trick's four cards closed (``_squeeze_one``
+    of each card, lowest first, so that a card's position is not moved before its own hole is
+    closed); each card's mask of lower cards is computed once for the four hands."""
+    a0, a1, a2, a3 = _sort4(c0, c1, c2, c3)
+    for cc in (a0, a1, a2, a3):
+        below = ((U(1) << U(cc)) - U(1)) & SUITM[cc // 13]
+        keep = ~below
+        h0 = (h0 & keep) | ((h0 & below) << U(1))
+        h1 = (h1 & keep) | ((h1 & below) << U(1))
+        h2 = (h2 & keep) | ((h2 & below) << U(1))
+        h3 = (h3 & keep) | ((h3 & below) << U(1))
+    return h0, h1, h2, h3
+
+
+@numba.njit(**INLINE)
 def _unsqueeze_one(h, c):
     """Inverse of ``_squeeze_one``: open a hole at ``c`` (the suit's cards at or below go down)."""
     le = ((U(2) << U(c)) - U(1)) & SUITM[c // 13]
@@ -1076,6 +1092,9 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
         win = me
         mx = me
     flip = np.int64(win != mx)
+    # the card plays counter and the stop value, in registers (written back on return)
+    plays = stats[ST_PLAYS]
+    stop = stats[ST_STOP]
     d = 0
     for q in range(4):
         WH[0, q] = root[q]
@@ -1214,7 +1233,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         stats[ST_TT_HITS] += 1
             if not resolved:
                 stats[ST_NODES] += 1
-                WI[d, C_PLAYS] = stats[ST_PLAYS]
+                WI[d, C_PLAYS] = plays
         if not resolved:
             player = (ld + k) & 3
             if mode == MODE_COUNT:
@@ -1240,6 +1259,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             found = False
             while not found:
                 if d == 0:
+                    stats[ST_PLAYS] = plays
                     return 1 if val else 0
                 d -= 1
                 k = WI[d, C_K]
@@ -1286,7 +1306,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     else:
                         rel = _close_up(rel, h0, h1, h2, h3)
                     _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3,
-                              rel, WI[d, C_R], stats[ST_PLAYS] - WI[d, C_PLAYS],
+                              rel, WI[d, C_R], plays - WI[d, C_PLAYS],
                               mode == MODE_EXACT, val, WI[d, C_TG], cut)
             h0 = WH[d, 0]
             h1 = WH[d, 1]
@@ -1299,8 +1319,9 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
         player = (ld + k) & 3
         c = WM[d, idx]
         WI[d, C_CARD] = c
-        stats[ST_PLAYS] += 1
-        if stats[ST_PLAYS] == stats[ST_STOP]:
+        plays += 1
+        if plays == stop:
+            stats[ST_PLAYS] = plays
             return UNSOLVED
         b = _bit(c)
         if player == 0:
@@ -1317,12 +1338,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             c2 = WI[d - 1, C_CARD]
             wi, _ = _trick(c0, c1, c2, c, trump)
             wseat = (ld + wi) & 3
-            a0, a1, a2, a3 = _sort4(c0, c1, c2, c)
-            for cc in (a0, a1, a2, a3):
-                h0 = _squeeze_one(h0, cc)
-                h1 = _squeeze_one(h1, cc)
-                h2 = _squeeze_one(h2, cc)
-                h3 = _squeeze_one(h3, cc)
+            h0, h1, h2, h3 = _squeeze_trick(h0, h1, h2, h3, c0, c1, c2, c)
             WK[d + 1, 0] = _sig_after(WK[d - 3, 0], ld, c0, c1, c2, c)
             WI[d + 1, C_K] = 0
             WI[d + 1, C_LD] = wseat
