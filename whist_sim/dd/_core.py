@@ -145,6 +145,22 @@ def _squeeze_one(h, c):
 
 
 @numba.njit(**INLINE)
+def _squeeze_trick(h0, h1, h2, h3, c0, c1, c2, c3):
+    """The four canonical hands with the holes of a trick's four cards closed (``_squeeze_one``
+    of each card, lowest first, so that a card's position is not moved before its own hole is
+    closed); each card's mask of lower cards is computed once for the four hands."""
+    a0, a1, a2, a3 = _sort4(c0, c1, c2, c3)
+    for cc in (a0, a1, a2, a3):
+        below = ((U(1) << U(cc)) - U(1)) & SUITM[cc // 13]
+        keep = ~below
+        h0 = (h0 & keep) | ((h0 & below) << U(1))
+        h1 = (h1 & keep) | ((h1 & below) << U(1))
+        h2 = (h2 & keep) | ((h2 & below) << U(1))
+        h3 = (h3 & keep) | ((h3 & below) << U(1))
+    return h0, h1, h2, h3
+
+
+@numba.njit(**INLINE)
 def _unsqueeze_one(h, c):
     """Inverse of ``_squeeze_one``: open a hole at ``c`` (the suit's cards at or below go down)."""
     le = ((U(2) << U(c)) - U(1)) & SUITM[c // 13]
@@ -258,6 +274,16 @@ def _len_sig(h0, h1, h2, h3):
         sig |= U(popcount(h1 & m)) << U(16 * s + 4)
         sig |= U(popcount(h2 & m)) << U(16 * s + 8)
         sig |= U(popcount(h3 & m)) << U(16 * s + 12)
+    return sig
+
+
+@numba.njit(**INLINE)
+def _sig_after(sig, leader, c0, c1, c2, c3):
+    """The suit lengths (``_len_sig``) after a trick: ``sig`` with one card fewer in the suit of
+    ``c{i}`` for seat ``leader + i``. (Squeezing keeps every suit length, so the next trick's
+    signature is updated, not recounted.)"""
+    for i, c in enumerate((c0, c1, c2, c3)):
+        sig -= U(1) << U(16 * (c // 13) + 4 * ((leader + i) & 3))
     return sig
 
 
@@ -920,9 +946,11 @@ def _can_beat(hq, x, led, trump):
     return True
 
 
-@numba.njit(**NJIT)
-def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, row, scores):
-    """Write the ordered candidate cards of the player to move into ``row``; return their number.
+@numba.njit(**INLINE)
+def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM, d, scores):
+    """Write the ordered candidate cards of the player to move into ``WM[d]``; return their
+    number. (The workspace array and the depth are passed, not the view ``WM[d]``: a view costs
+    reference counting on every node; the helper is inlined into the search.)
 
     Only one card of each run of touching cards is listed (equivalent ranks). ``t0..t2``: the
     cards already played to this trick (``k`` of them). ``good``: the seats the mover would like
@@ -1027,10 +1055,10 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, ro
         j = n
         while j > 0 and scores[j - 1] < sc:
             scores[j] = scores[j - 1]
-            row[j] = row[j - 1]
+            WM[d, j] = WM[d, j - 1]
             j -= 1
         scores[j] = sc
-        row[j] = c
+        WM[d, j] = c
         n += 1
     return n
 
@@ -1064,12 +1092,16 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
         win = me
         mx = me
     flip = np.int64(win != mx)
+    # the card plays counter and the stop value, in registers (written back on return)
+    plays = stats[ST_PLAYS]
+    stop = stats[ST_STOP]
     d = 0
     for q in range(4):
         WH[0, q] = root[q]
     WI[0, C_K] = 0
     WI[0, C_LD] = leader
     WI[0, C_TG] = target
+    WK[0, 0] = _len_sig(root[0], root[1], root[2], root[3])
     val = False
     rel = U(0)
     idx = 0
@@ -1111,7 +1143,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 resolved = True
                 val = got >= tg if mode == MODE_COUNT else got == tg
             if not resolved:
-                sig = _len_sig(h0, h1, h2, h3)
+                sig = WK[d, 0]  # the suit lengths, kept up to date by the plays (``_sig_after``)
                 olo = h1 | h3
                 ohi = h2 | h3
             if not resolved and mode == MODE_COUNT:
@@ -1201,7 +1233,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         stats[ST_TT_HITS] += 1
             if not resolved:
                 stats[ST_NODES] += 1
-                WI[d, C_PLAYS] = stats[ST_PLAYS]
+                WI[d, C_PLAYS] = plays
         if not resolved:
             player = (ld + k) & 3
             if mode == MODE_COUNT:
@@ -1217,7 +1249,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             t0 = WI[d - k, C_CARD] if k > 0 else -1
             t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
             t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
-            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, WM[d], SC)
+            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, WM, d, SC)
             WI[d, C_N] = n
             WI[d, C_I] = 0
             WR[d] = U(0)
@@ -1227,6 +1259,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             found = False
             while not found:
                 if d == 0:
+                    stats[ST_PLAYS] = plays
                     return 1 if val else 0
                 d -= 1
                 k = WI[d, C_K]
@@ -1273,7 +1306,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     else:
                         rel = _close_up(rel, h0, h1, h2, h3)
                     _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3,
-                              rel, WI[d, C_R], stats[ST_PLAYS] - WI[d, C_PLAYS],
+                              rel, WI[d, C_R], plays - WI[d, C_PLAYS],
                               mode == MODE_EXACT, val, WI[d, C_TG], cut)
             h0 = WH[d, 0]
             h1 = WH[d, 1]
@@ -1286,8 +1319,9 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
         player = (ld + k) & 3
         c = WM[d, idx]
         WI[d, C_CARD] = c
-        stats[ST_PLAYS] += 1
-        if stats[ST_PLAYS] == stats[ST_STOP]:
+        plays += 1
+        if plays == stop:
+            stats[ST_PLAYS] = plays
             return UNSOLVED
         b = _bit(c)
         if player == 0:
@@ -1304,12 +1338,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             c2 = WI[d - 1, C_CARD]
             wi, _ = _trick(c0, c1, c2, c, trump)
             wseat = (ld + wi) & 3
-            a0, a1, a2, a3 = _sort4(c0, c1, c2, c)
-            for cc in (a0, a1, a2, a3):
-                h0 = _squeeze_one(h0, cc)
-                h1 = _squeeze_one(h1, cc)
-                h2 = _squeeze_one(h2, cc)
-                h3 = _squeeze_one(h3, cc)
+            h0, h1, h2, h3 = _squeeze_trick(h0, h1, h2, h3, c0, c1, c2, c)
+            WK[d + 1, 0] = _sig_after(WK[d - 3, 0], ld, c0, c1, c2, c)
             WI[d + 1, C_K] = 0
             WI[d + 1, C_LD] = wseat
             WI[d + 1, C_TG] = tg - ((win >> wseat) & 1)
