@@ -33,12 +33,9 @@ U = np.uint64
 SUIT_BITS = U(0x1FFF)
 SUITM = np.array([U(0x1FFF) << U(13 * s) for s in range(4)], dtype=np.uint64)
 _TOPS = 0
-_BOTS = 0
 for _s in range(4):
     _TOPS |= 1 << (13 * _s + 12)
-    _BOTS |= 1 << (13 * _s)
 NOT_TOPS = U(((1 << 52) - 1) & ~_TOPS)
-NOT_BOTS = U(((1 << 52) - 1) & ~_BOTS)
 FULL = U((1 << 52) - 1)
 
 MAX_DEPTH = 56  # card plays in a deal (52) plus slack: rows of the workspace
