@@ -262,6 +262,41 @@ def _extend_runs(rel, legal):
 
 
 @numba.njit(**INLINE)
+def _note_wild(wild, c, rel):
+    """Update ``wild`` after move ``c`` was searched and failed with relevance ``rel``.
+
+    ``wild`` packs, per suit ``s`` (bits ``8s..8s+7``), a rank threshold: every card of suit ``s``
+    below it is a *wildcard sibling* of a move already searched (see ``_is_wild``). When ``c`` lies
+    below the lowest card of its suit in ``rel`` (the threshold ``T``; 13 if ``rel`` names no card
+    of the suit), the suit's threshold becomes at least ``T``.
+    """
+    s = c // 13
+    x = rel & SUITM[s]
+    t = (ctz(x) - 13 * s) if x else 13
+    if c - 13 * s < t:
+        old = np.int64((wild >> U(8 * s)) & U(0xFF))
+        if t > old:
+            wild = (wild & ~(U(0xFF) << U(8 * s))) | (U(t) << U(8 * s))
+    return wild
+
+
+@numba.njit(**INLINE)
+def _is_wild(wild, c):
+    """Does move ``c`` fail for the same reason as a sibling already searched (``_note_wild``)?
+
+    Soundness (wildcard siblings): sibling ``c0`` of suit ``s`` was searched and failed, its proof
+    relying on the owners of the cards ``R`` (closed up: every card of ``s`` from its threshold
+    ``T`` upward) and on the suit lengths. When ``c0`` and ``c`` both lie below ``T``, the position
+    after ``c`` differs from the one after ``c0`` only in those two cards (one on the table, the
+    other in the mover's hand), neither in ``R``, with every suit length the same: it matches the
+    pattern of ``c0``'s proof, so ``c`` fails too, with the same relevance (already gathered). A
+    card below ``T`` cannot have won the trick by rank either (the winner by rank is in ``R``).
+    """
+    s = c // 13
+    return c - 13 * s < np.int64((wild >> U(8 * s)) & U(0xFF))
+
+
+@numba.njit(**INLINE)
 def _len_sig(h0, h1, h2, h3):
     """The 16 suit lengths of the four hands, one nibble each."""
     sig = U(0)
@@ -1250,6 +1285,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             WI[d, C_N] = n
             WI[d, C_I] = 0
             WR[d] = U(0)
+            WK[d, 2] = U(0)  # wildcard thresholds of the moves searched here (``_note_wild``)
             idx = 0
         else:
             # ------------------------------------------------------------ return (val, rel) upwards
@@ -1281,7 +1317,10 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     cut = WM[d, WI[d, C_I]]
                 else:
                     WR[d] |= rel
+                    WK[d, 2] = _note_wild(WK[d, 2], WM[d, WI[d, C_I]], rel)
                     idx = WI[d, C_I] + 1
+                    while idx < WI[d, C_N] and _is_wild(WK[d, 2], WM[d, idx]):
+                        idx += 1  # fails like a sibling already searched: no search needed
                     if idx < WI[d, C_N]:
                         WI[d, C_I] = idx
                         found = True
@@ -1436,7 +1475,7 @@ def solve_rows(hands, trump, leader, seat, objective, out, out_lo, out_hi, out_e
         np.zeros((MAX_DEPTH, MOVE_SLOTS), np.int64),  # ordered candidate moves by depth
         np.zeros(MOVE_SLOTS, np.int64),  # move scores (scratch)
         np.zeros(MAX_DEPTH, np.uint64),  # relevance gathered by depth
-        np.zeros((MAX_DEPTH, 2), np.uint64),  # table key (lengths, meta) by depth
+        np.zeros((MAX_DEPTH, 3), np.uint64),  # table key (lengths, meta), wildcard thresholds
     )
     for i in range(n):
         same = (
