@@ -749,6 +749,132 @@ def _win_then_cash(h0, h1, h2, h3, p, leader, trump):
     return qt, rel | qrel
 
 
+@numba.njit(**INLINE)
+def _seat_trump_floor(h0, h1, h2, h3, q, trump, opp_mask):
+    """``(tricks, relevance)``: ``_trump_floor`` of the single seat ``q`` against the trumps of
+    the seats ``opp_mask`` (tricks won by q's side, however anyone plays; see ``_trump_floor``)."""
+    if trump >= 4:
+        return 0, U(0)
+    tm = SUITM[trump]
+    opp = U(0)
+    for o in range(4):
+        if (opp_mask >> o) & 1:
+            opp |= _hand(h0, h1, h2, h3, o) & tm
+    m = _hand(h0, h1, h2, h3, q) & tm
+    best = 0
+    rel = U(0)
+    k = 0
+    while m:
+        t = high_bit(m)
+        m ^= U(1) << U(t)
+        k += 1
+        n = k - popcount(opp & _above(t))
+        if n > best:
+            best = n
+            rel = U(1) << U(t)
+    if opp == 0:
+        rel = U(0)
+    return best, rel
+
+
+@numba.njit(**NJIT)
+def _cash_then_floor(h0, h1, h2, h3, leader, trump, side):
+    """``(tricks, relevance)``: the seats ``side`` (the leader among them, playing together; the
+    others against them) surely take the leader's side-suit quick tricks AND then the trump floor
+    of one of their seats. Suit contracts only (0 otherwise).
+
+    The plan: the leader cashes ``_cash_rounds`` in every suit but trumps (his own winners, the
+    other seats of ``side`` following low), then anything goes.
+    Soundness: every cashed round is won by the leader (``_cash_rounds``: above every opposing
+    card, led while each opponent holding a trump must follow, ``_ruff_safe``; the partners do not
+    overtake), so he keeps the lead and the rounds add up over the suits. A partner void in the
+    suit led discards the highest card of a non-trump suit (it has one: a partner with fewer
+    non-trump cards than rounds makes the bound give up), which keeps every ``j``-th lowest card
+    the plan relies on. After the cashing: the opponents holding trumps only followed suit, so
+    the opposing trumps are the same cards; a seat ``q`` of ``side`` that played only non-trump
+    cards (the leader, or a partner with at least as many non-trump cards as rounds) keeps all its
+    trumps. So ``q``'s trump floor (``_seat_trump_floor``: a bound however anyone plays) is the
+    same in the position after the cashing, and the side takes rounds + floor tricks. (That is at
+    most the tricks left: q's trumps fall in tricks after the cashing, one per trick.)
+    Relevance: the lowest card cashed in each suit and the floor's trump (closed up later).
+    """
+    if trump >= 4:
+        return 0, U(0)
+    bad = 15 ^ side
+    cnt = 0
+    rel = U(0)
+    for s in range(4):
+        if s == trump:
+            continue
+        safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
+        k, c = _cash_rounds(h0, h1, h2, h3, leader, s, side, bad, safe, 0, 0)
+        if k > 0:
+            cnt += k
+            rel |= U(1) << U(c)
+    best = -1
+    frel = U(0)
+    for q in range(4):
+        if not (side >> q) & 1:
+            continue
+        hq = _hand(h0, h1, h2, h3, q)
+        nontrump = popcount(hq & ~SUITM[trump])
+        if q != leader and nontrump < cnt:
+            if cnt > 0:
+                return 0, U(0)  # this partner might have to ruff a cashed winner: give up
+            continue
+        f, fr = _seat_trump_floor(h0, h1, h2, h3, q, trump, bad)
+        if f > best:
+            best = f
+            frel = fr
+    return cnt + best, rel | frel
+
+
+@numba.njit(**NJIT)
+def _win_cash_floor(h0, h1, h2, h3, p, leader, trump):
+    """``(tricks, relevance)``: a floor on p's tricks (p playing for tricks against the other
+    three) when another seat leads and p surely wins the current trick, in either of two ways for
+    every suit s the leader holds: p holds the top card of s, or (s not trumps) p is void in s and
+    holds the top trump; and no other seat void in s holds a trump (``_ruff_threat``). Then p
+    takes 1 + his side-suit quick tricks + his trump floor, each counted as now, minus one.
+
+    Soundness: p wins the trick (the top card of s, or a ruff with the top trump, which nobody
+    beats: a seat that could ruff or overruff would be void in s with a trump, excluded). The other
+    seats holding trumps all followed s, so their lengths in the other suits and their trumps are
+    unchanged (in s one shorter; the set of trump holders only shrinks). Then p is on lead and
+    ``_cash_then_floor`` (side = {p}) applies: (a) s a side suit won with p's top card: p's run
+    and the trump holders' lengths in s each drop by at most one, so the cash count drops by at
+    most one; p's trumps and the opposing ones are unchanged, so is the floor. (b) s ruffed with
+    the top trump, or s the trump suit: the side-suit counts are unchanged; p lost his highest
+    trump and the opposing trumps only went down, so for each ``k`` the ``k - 1`` highest trumps
+    left have the same lowest one ``t`` and no more opposing trumps above it: the floor drops by
+    at most one. In all cases p takes at least 1 + (cash + floor - 1).
+    Relevance: the top cards relied on (p's top of s, the top trump) and ``_cash_then_floor``'s.
+    """
+    hp = _hand(h0, h1, h2, h3, p)
+    hl = _hand(h0, h1, h2, h3, leader)
+    rel = U(0)
+    for s in range(4):
+        if hl & SUITM[s] == 0:
+            continue
+        if _ruff_threat(h0, h1, h2, h3, s, trump, p):
+            return 0, U(0)
+        top = U(1) << U(13 * s + 12)
+        if hp & top:
+            rel |= top
+            continue
+        if trump < 4 and s != trump and hp & SUITM[s] == 0:
+            top_tr = U(1) << U(13 * trump + 12)
+            if hp & top_tr:
+                rel |= top_tr
+                continue
+        return 0, U(0)
+    if trump >= 4:
+        qt, qrel = _quick_tricks(h0, h1, h2, h3, p, trump, 15 ^ (1 << p))
+        return qt, rel | qrel
+    n, nrel = _cash_then_floor(h0, h1, h2, h3, p, trump, 1 << p)
+    return n, rel | nrel
+
+
 @numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
@@ -770,6 +896,12 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if qt > lo:
             lo = qt
             lo_rel = qrel
+        if trump < 4 and not win & ~mx:
+            # [cash then floor] the leader's side-suit winners, then a trump floor (see helper)
+            n, nrel = _cash_then_floor(h0, h1, h2, h3, leader, trump, win)
+            if n > lo:
+                lo = n
+                lo_rel = nrel
     elif not in_win and not in_mx:
         if mx & ~win:
             qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, win)
@@ -779,6 +911,12 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if r - qt < hi:
             hi = r - qt
             hi_rel = qrel
+        if trump < 4 and not mx & ~win:
+            # [cash then floor] for the seats outside win, all cooperating (see helper)
+            n, nrel = _cash_then_floor(h0, h1, h2, h3, leader, trump, 15 ^ win)
+            if r - n < hi:
+                hi = r - n
+                hi_rel = nrel
     # [later tricks] the cooperating side not on lead surely takes this trick: for the seats win
     # (all in mx) a lower bound of 1, for the others (none in mx) an upper bound of r - 1
     if lo < 1 and not in_win and not win & ~mx:
@@ -792,10 +930,11 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
             hi = r - 1
             hi_rel = wrel
     if mx == win and popcount(U(win)) == 1:
-        # whist-max with another seat on lead: p wins the first trick, then cashes (see helper)
+        # whist-max with another seat on lead: p wins the first trick, then cashes and takes
+        # his trump floor (see helper; generalises ``_win_then_cash``)
         p = ctz(U(win))
         if leader != p:
-            n, nrel = _win_then_cash(h0, h1, h2, h3, p, leader, trump)
+            n, nrel = _win_cash_floor(h0, h1, h2, h3, p, leader, trump)
             if n > lo:
                 lo = n
                 lo_rel = nrel
