@@ -938,6 +938,58 @@ def _trumps_and_tops(h0, h1, h2, h3, p, trump):
 
 
 @numba.njit(**NJIT)
+def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
+    """``(tricks, relevance)``: inside a trick (``k`` >= 1 cards ``t0..`` on the table), a floor
+    on the tricks of the seats ``x`` (playing together) from the start of this trick: some seat w
+    of ``x`` surely wins it with the highest card of the suit led s (held by w, still to play, or
+    already on the table and winning), and then takes w's ``_seat_cash_floor`` as counted now.
+
+    Conditions: the trick is not ruffed so far, and no seat still to play but w is void in s and
+    holds a trump (``_ruff_threat`` for those seats); then nobody can beat w's card.
+    Soundness: as ``_win_cash_floor`` for the suit s: the seats still to play that hold trumps
+    follow s, so the other suits' lengths of every trump holder are as now (the seats that played
+    already are counted as they are now); w's run in s and their lengths in s drop by at most one,
+    or (s trumps, w's top trump played now) w's floor drops by at most one; so w takes at least
+    1 + (count - 1) tricks from the start of this trick.
+    Relevance: w's winning card (closed up: every card of s above it) and the count's.
+    """
+    s = t0 // 13
+    w_card = t0
+    wi = 0
+    if k > 1 and _beats(t1, w_card, trump):
+        w_card = t1
+        wi = 1
+    if k > 2 and _beats(t2, w_card, trump):
+        w_card = t2
+        wi = 2
+    if w_card // 13 != s:
+        return 0, U(0)
+    hb = high_bit((h0 | h1 | h2 | h3) & SUITM[s])
+    if hb > w_card:
+        w = -1
+        for j in range(k, 4):
+            q = (leader + j) & 3
+            if _hand(h0, h1, h2, h3, q) & (U(1) << U(hb)):
+                w = q
+        if w < 0 or not (x >> w) & 1:
+            return 0, U(0)
+        rel = U(1) << U(hb)
+    else:
+        w = (leader + wi) & 3
+        if not (x >> w) & 1:
+            return 0, U(0)
+        rel = U(1) << U(w_card)
+    if trump < 4 and s != trump:
+        for j in range(k, 4):
+            q = (leader + j) & 3
+            hq = _hand(h0, h1, h2, h3, q)
+            if q != w and hq & SUITM[s] == 0 and hq & SUITM[trump]:
+                return 0, U(0)
+    n, nrel = _seat_cash_floor(h0, h1, h2, h3, w, trump)
+    return n, rel | nrel
+
+
+@numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
 
@@ -1479,6 +1531,24 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             if not resolved:
                 stats[ST_NODES] += 1
                 WI[d, C_PLAYS] = plays
+        elif mode == MODE_COUNT:
+            # [trick then cash] inside a trick: a cooperating side surely wins it, then cashes
+            # (see ``_trick_then_cash``); ``tg`` counts from the start of this trick
+            t0 = WI[d - k, C_CARD]
+            t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
+            t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
+            if not win & ~mx:
+                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, win)
+                if n >= tg:
+                    resolved = True
+                    val = True
+                    rel = _close_up(nrel, h0, h1, h2, h3)
+            if not resolved and not mx & ~win:
+                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, 15 ^ win)
+                if WI[d - k, C_R] - n < tg:
+                    resolved = True
+                    val = False
+                    rel = _close_up(nrel, h0, h1, h2, h3)
         if not resolved:
             player = (ld + k) & 3
             if mode == MODE_COUNT:
