@@ -839,105 +839,6 @@ def _seat_cash_floor(h0, h1, h2, h3, w, trump):
 
 
 @numba.njit(**NJIT)
-def _win_cash_floor(h0, h1, h2, h3, x, leader, trump):
-    """``(tricks, relevance)``: a floor on the tricks of the seats ``x`` (not the leader; playing
-    together) when, for every suit s the leader holds, some seat w of ``x`` surely wins the trick
-    in s in one of two ways: w holds the top card of s, or (s not trumps) w is void in s and holds
-    the top trump; and no seat but w void in s holds a trump (``_ruff_threat``). Then x takes at
-    least the smallest, over those suits, of w's ``_seat_cash_floor`` counted as now.
-
-    Soundness (for one suit s and its w; the others of x count as opponents here, which only
-    weakens the count: w's plan wins against every play of the other three): w wins the trick (the
-    top card of s, or a ruff with the top trump, which nobody beats: a seat that could ruff or
-    overruff would be void in s with a trump, excluded). The other seats holding trumps all
-    followed s, so their lengths in the other suits and their trumps are unchanged (in s one
-    shorter; the set of trump holders only shrinks). Then w is on lead and ``_cash_then_floor``
-    (side = {w}) applies: (a) s a side suit won with w's top card: w's run and the trump holders'
-    lengths in s each drop by at most one, so the cash count drops by at most one; w's trumps and
-    the opposing ones are unchanged, so is the floor. (b) s ruffed with the top trump, or s the
-    trump suit: the side-suit counts are unchanged; w lost his highest trump and the opposing
-    trumps only went down, so for each ``k`` the ``k - 1`` highest trumps left have the same lowest
-    one ``t`` and no more opposing trumps above it: the floor drops by at most one. (No-trump:
-    ``_quick_tricks``, the same argument as (a).) So w's side takes at least 1 + (count - 1).
-    With ``x`` = {p} this is whist-max's "p wins the first trick, then cashes"; for a pair or
-    three seats it extends the later-tricks bound (``_wins_this_trick``: at least one trick).
-    Relevance: the top cards relied on (the top of s, the top trump) and each count's.
-    """
-    hl = _hand(h0, h1, h2, h3, leader)
-    top_tr = U(1) << U(13 * trump + 12) if trump < 4 else U(0)
-    rel = U(0)
-    best = 99
-    done = 0  # seats whose count is already taken into ``best``
-    for s in range(4):
-        if hl & SUITM[s] == 0:
-            continue
-        top = U(1) << U(13 * s + 12)
-        w = -1
-        for q in range(4):
-            if (x >> q) & 1 and _hand(h0, h1, h2, h3, q) & top:
-                w = q
-        if w >= 0:
-            if _ruff_threat(h0, h1, h2, h3, s, trump, w):
-                return 0, U(0)
-            rel |= top
-        else:
-            if trump >= 4 or s == trump:
-                return 0, U(0)
-            for q in range(4):
-                hq = _hand(h0, h1, h2, h3, q)
-                if (x >> q) & 1 and hq & top_tr and hq & SUITM[s] == 0:
-                    w = q
-            if w < 0 or _ruff_threat(h0, h1, h2, h3, s, trump, w):
-                return 0, U(0)
-            rel |= top_tr
-        if not (done >> w) & 1:
-            done |= 1 << w
-            n, nrel = _seat_cash_floor(h0, h1, h2, h3, w, trump)
-            rel |= nrel
-            if n < best:
-                best = n
-    if best == 99:
-        return 0, U(0)
-    return best, rel
-
-
-@numba.njit(**NJIT)
-def _trumps_and_tops(h0, h1, h2, h3, p, trump):
-    """``(tricks, relevance)``: a floor on p's tricks (p playing for tricks against the other
-    three, whoever leads) when p holds a trump and none of the others does: every trump of p and
-    every card of p's top run in each side suit (the cards from the suit's top card down that p
-    holds) wins a trick.
-
-    Soundness: nobody else can ever trump, so p's trumps and run cards are winners for as long as
-    p holds them (a run card stays the highest card of its suit). p's play: on lead, cash the run
-    cards, then the trumps, then the rest (each counted card led wins, p keeps the lead); when
-    another seat leads a suit p holds, follow with a card that is not counted if he has one, else
-    with a run card of that suit (it wins); when void in it, ruff (wins: nobody can overruff).
-    p plays a counted card only when it wins, and is never forced to throw one: before his first
-    trick he still holds all his trumps (only a winning ruff spends one), and from his first
-    trick on he is on lead and cashes every counted card in a row. Trumps cannot be led to him
-    (nobody else holds one).
-    Relevance: the lowest run card of each side suit (closed up later); the rest is lengths.
-    """
-    if trump >= 4:
-        return 0, U(0)
-    hp = _hand(h0, h1, h2, h3, p)
-    tm = SUITM[trump]
-    if hp & tm == 0 or (h0 | h1 | h2 | h3) & ~hp & tm:
-        return 0, U(0)
-    n = popcount(hp & tm)
-    rel = U(0)
-    for s in range(4):
-        if s == trump:
-            continue
-        run = _top_run((hp >> U(13 * s)) & SUIT_BITS)
-        if run > 0:
-            n += run
-            rel |= U(1) << U(13 * s + 13 - run)
-    return n, rel
-
-
-@numba.njit(**NJIT)
 def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
     """``(tricks, relevance)``: inside a trick (``k`` >= 1 cards ``t0..`` on the table), a floor
     on the tricks of the seats ``x`` (playing together) from the start of this trick: some seat w
@@ -946,11 +847,19 @@ def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
 
     Conditions: the trick is not ruffed so far, and no seat still to play but w is void in s and
     holds a trump (``_ruff_threat`` for those seats); then nobody can beat w's card.
-    Soundness: as ``_win_cash_floor`` for the suit s: the seats still to play that hold trumps
-    follow s, so the other suits' lengths of every trump holder are as now (the seats that played
-    already are counted as they are now); w's run in s and their lengths in s drop by at most one,
-    or (s trumps, w's top trump played now) w's floor drops by at most one; so w takes at least
-    1 + (count - 1) tricks from the start of this trick.
+    Soundness (the others of ``x`` count as opponents in w's count, which only weakens it: w's plan
+    wins against every play of the other three): w's card is the highest of s, and nobody can
+    trump it (the trick is not ruffed so far; a seat still to play that could ruff would be void
+    in s with a trump, excluded), so w wins the trick and leads next. The seats still to play that
+    hold trumps follow s, so every trump holder's lengths in the other suits and the opposing
+    trumps are as now (the seats that played already are counted as they are now; the set of
+    trump holders only shrinks). Then ``_cash_then_floor`` (side = {w}) applies: (a) s a side
+    suit: w's run in s and the trump holders' lengths in s drop by at most one, so the cash count
+    drops by at most one; w's trumps and the opposing ones are unchanged, so is the floor. (b) s
+    the trump suit and w plays its top trump now: the side-suit counts are unchanged; for each
+    ``k`` the ``k - 1`` highest trumps w has left have the same lowest one ``t`` and no more
+    opposing trumps above it, so the floor drops by at most one. (No-trump: ``_quick_tricks``, as
+    (a).) So w's side takes at least 1 + (count - 1) tricks from the start of this trick.
     Relevance: w's winning card (closed up: every card of s above it) and the count's.
     """
     s = t0 // 13
@@ -1010,12 +919,6 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if qt > lo:
             lo = qt
             lo_rel = qrel
-        if trump < 4 and not win & ~mx:
-            # [cash then floor] the leader's side-suit winners, then a trump floor (see helper)
-            n, nrel = _cash_then_floor(h0, h1, h2, h3, leader, trump, win)
-            if n > lo:
-                lo = n
-                lo_rel = nrel
     elif not in_win and not in_mx:
         if mx & ~win:
             qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, win)
@@ -1025,12 +928,6 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if r - qt < hi:
             hi = r - qt
             hi_rel = qrel
-        if trump < 4 and not mx & ~win:
-            # [cash then floor] for the seats outside win, all cooperating (see helper)
-            n, nrel = _cash_then_floor(h0, h1, h2, h3, leader, trump, 15 ^ win)
-            if r - n < hi:
-                hi = r - n
-                hi_rel = nrel
     # [later tricks] the cooperating side not on lead surely takes this trick: for the seats win
     # (all in mx) a lower bound of 1, for the others (none in mx) an upper bound of r - 1
     if lo < 1 and not in_win and not win & ~mx:
@@ -1043,24 +940,11 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if yes:
             hi = r - 1
             hi_rel = wrel
-    # [win then cash] the cooperating side not on lead wins this trick with a top card or the top
-    # trump, then its winner cashes and takes his trump floor (see helper; whist-max's p against
-    # another leader, a bridge pair, or whist-max's three defenders when p leads)
-    if not in_win and not win & ~mx:
-        n, nrel = _win_cash_floor(h0, h1, h2, h3, win, leader, trump)
-        if n > lo:
-            lo = n
-            lo_rel = nrel
-    if in_win and not mx & ~win:
-        n, nrel = _win_cash_floor(h0, h1, h2, h3, 15 ^ win, leader, trump)
-        if r - n < hi:
-            hi = r - n
-            hi_rel = nrel
     if mx == win and popcount(U(win)) == 1:
+        # whist-max with another seat on lead: p wins the first trick, then cashes (see helper)
         p = ctz(U(win))
         if leader != p:
-            # [trumps and tops] only p holds trumps: his trumps and top runs all win (see helper)
-            n, nrel = _trumps_and_tops(h0, h1, h2, h3, p, trump)
+            n, nrel = _win_then_cash(h0, h1, h2, h3, p, leader, trump)
             if n > lo:
                 lo = n
                 lo_rel = nrel
