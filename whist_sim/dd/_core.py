@@ -749,6 +749,155 @@ def _win_then_cash(h0, h1, h2, h3, p, leader, trump):
     return qt, rel | qrel
 
 
+@numba.njit(**INLINE)
+def _seat_trump_floor(h0, h1, h2, h3, q, trump, opp_mask):
+    """``(tricks, relevance)``: ``_trump_floor`` of the single seat ``q`` against the trumps of
+    the seats ``opp_mask`` (tricks won by q's side, however anyone plays; see ``_trump_floor``)."""
+    if trump >= 4:
+        return 0, U(0)
+    tm = SUITM[trump]
+    opp = U(0)
+    for o in range(4):
+        if (opp_mask >> o) & 1:
+            opp |= _hand(h0, h1, h2, h3, o) & tm
+    m = _hand(h0, h1, h2, h3, q) & tm
+    best = 0
+    rel = U(0)
+    k = 0
+    while m:
+        t = high_bit(m)
+        m ^= U(1) << U(t)
+        k += 1
+        n = k - popcount(opp & _above(t))
+        if n > best:
+            best = n
+            rel = U(1) << U(t)
+    if opp == 0:
+        rel = U(0)
+    return best, rel
+
+
+@numba.njit(**NJIT)
+def _cash_then_floor(h0, h1, h2, h3, leader, trump, side):
+    """``(tricks, relevance)``: the seats ``side`` (the leader among them, playing together; the
+    others against them) surely take the leader's side-suit quick tricks AND then the trump floor
+    of one of their seats. Suit contracts only (0 otherwise).
+
+    The plan: the leader cashes ``_cash_rounds`` in every suit but trumps (his own winners, the
+    other seats of ``side`` following low), then anything goes.
+    Soundness: every cashed round is won by the leader (``_cash_rounds``: above every opposing
+    card, led while each opponent holding a trump must follow, ``_ruff_safe``; the partners do not
+    overtake), so he keeps the lead and the rounds add up over the suits. A partner void in the
+    suit led discards the highest card of a non-trump suit (it has one: a partner with fewer
+    non-trump cards than rounds makes the bound give up), which keeps every ``j``-th lowest card
+    the plan relies on. After the cashing: the opponents holding trumps only followed suit, so
+    the opposing trumps are the same cards; a seat ``q`` of ``side`` that played only non-trump
+    cards (the leader, or a partner with at least as many non-trump cards as rounds) keeps all its
+    trumps. So ``q``'s trump floor (``_seat_trump_floor``: a bound however anyone plays) is the
+    same in the position after the cashing, and the side takes rounds + floor tricks. (That is at
+    most the tricks left: q's trumps fall in tricks after the cashing, one per trick.)
+    Relevance: the lowest card cashed in each suit and the floor's trump (closed up later).
+    """
+    if trump >= 4:
+        return 0, U(0)
+    bad = 15 ^ side
+    cnt = 0
+    rel = U(0)
+    for s in range(4):
+        if s == trump:
+            continue
+        safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
+        k, c = _cash_rounds(h0, h1, h2, h3, leader, s, side, bad, safe, 0, 0)
+        if k > 0:
+            cnt += k
+            rel |= U(1) << U(c)
+    best = -1
+    frel = U(0)
+    for q in range(4):
+        if not (side >> q) & 1:
+            continue
+        hq = _hand(h0, h1, h2, h3, q)
+        nontrump = popcount(hq & ~SUITM[trump])
+        if q != leader and nontrump < cnt:
+            if cnt > 0:
+                return 0, U(0)  # this partner might have to ruff a cashed winner: give up
+            continue
+        f, fr = _seat_trump_floor(h0, h1, h2, h3, q, trump, bad)
+        if f > best:
+            best = f
+            frel = fr
+    return cnt + best, rel | frel
+
+
+@numba.njit(**NJIT)
+def _seat_cash_floor(h0, h1, h2, h3, w, trump):
+    """Seat ``w``'s own cash-then-floor count against the other three (``_cash_then_floor`` with
+    side {w}; in no-trump its quick tricks), and its relevance."""
+    if trump >= 4:
+        return _quick_tricks(h0, h1, h2, h3, w, trump, 15 ^ (1 << w))
+    return _cash_then_floor(h0, h1, h2, h3, w, trump, 1 << w)
+
+
+@numba.njit(**NJIT)
+def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
+    """``(tricks, relevance)``: inside a trick (``k`` >= 1 cards ``t0..`` on the table), a floor
+    on the tricks of the seats ``x`` (playing together) from the start of this trick: some seat w
+    of ``x`` surely wins it with the highest card of the suit led s (held by w, still to play, or
+    already on the table and winning), and then takes w's ``_seat_cash_floor`` as counted now.
+
+    Conditions: the trick is not ruffed so far, and no seat still to play but w is void in s and
+    holds a trump (``_ruff_threat`` for those seats); then nobody can beat w's card.
+    Soundness (the others of ``x`` count as opponents in w's count, which only weakens it: w's plan
+    wins against every play of the other three): w's card is the highest of s, and nobody can
+    trump it (the trick is not ruffed so far; a seat still to play that could ruff would be void
+    in s with a trump, excluded), so w wins the trick and leads next. The seats still to play that
+    hold trumps follow s, so every trump holder's lengths in the other suits and the opposing
+    trumps are as now (the seats that played already are counted as they are now; the set of
+    trump holders only shrinks). Then ``_cash_then_floor`` (side = {w}) applies: (a) s a side
+    suit: w's run in s and the trump holders' lengths in s drop by at most one, so the cash count
+    drops by at most one; w's trumps and the opposing ones are unchanged, so is the floor. (b) s
+    the trump suit and w plays its top trump now: the side-suit counts are unchanged; for each
+    ``k`` the ``k - 1`` highest trumps w has left have the same lowest one ``t`` and no more
+    opposing trumps above it, so the floor drops by at most one. (No-trump: ``_quick_tricks``, as
+    (a).) So w's side takes at least 1 + (count - 1) tricks from the start of this trick.
+    Relevance: w's winning card (closed up: every card of s above it) and the count's.
+    """
+    s = t0 // 13
+    w_card = t0
+    wi = 0
+    if k > 1 and _beats(t1, w_card, trump):
+        w_card = t1
+        wi = 1
+    if k > 2 and _beats(t2, w_card, trump):
+        w_card = t2
+        wi = 2
+    if w_card // 13 != s:
+        return 0, U(0)
+    hb = high_bit((h0 | h1 | h2 | h3) & SUITM[s])
+    if hb > w_card:
+        w = -1
+        for j in range(k, 4):
+            q = (leader + j) & 3
+            if _hand(h0, h1, h2, h3, q) & (U(1) << U(hb)):
+                w = q
+        if w < 0 or not (x >> w) & 1:
+            return 0, U(0)
+        rel = U(1) << U(hb)
+    else:
+        w = (leader + wi) & 3
+        if not (x >> w) & 1:
+            return 0, U(0)
+        rel = U(1) << U(w_card)
+    if trump < 4 and s != trump:
+        for j in range(k, 4):
+            q = (leader + j) & 3
+            hq = _hand(h0, h1, h2, h3, q)
+            if q != w and hq & SUITM[s] == 0 and hq & SUITM[trump]:
+                return 0, U(0)
+    n, nrel = _seat_cash_floor(h0, h1, h2, h3, w, trump)
+    return n, rel | nrel
+
+
 @numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
@@ -1266,6 +1415,24 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             if not resolved:
                 stats[ST_NODES] += 1
                 WI[d, C_PLAYS] = plays
+        elif mode == MODE_COUNT:
+            # [trick then cash] inside a trick: a cooperating side surely wins it, then cashes
+            # (see ``_trick_then_cash``); ``tg`` counts from the start of this trick
+            t0 = WI[d - k, C_CARD]
+            t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
+            t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
+            if not win & ~mx:
+                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, win)
+                if n >= tg:
+                    resolved = True
+                    val = True
+                    rel = _close_up(nrel, h0, h1, h2, h3)
+            if not resolved and not mx & ~win:
+                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, 15 ^ win)
+                if WI[d - k, C_R] - n < tg:
+                    resolved = True
+                    val = False
+                    rel = _close_up(nrel, h0, h1, h2, h3)
         if not resolved:
             player = (ld + k) & 3
             if mode == MODE_COUNT:
