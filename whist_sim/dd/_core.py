@@ -1096,6 +1096,25 @@ def _can_beat(hq, x, led, trump):
 
 
 @numba.njit(**INLINE)
+def _push_lead_bonus(h0, h1, h2, h3, c, good):
+    """Move-ordering bonus (only a hint) for a lead by a seat that wants the single seat ``good``
+    to win the trick (whist-min: the three pushing tricks on p): +3000 when p must win a lead of
+    ``c``'s suit (p holds the suit and every other card of it is below p's lowest), -1500 when p
+    is void in it (p discards). (A bonus for p's leads under a seat that must overtake was tried:
+    no gain.)
+    """
+    if popcount(U(good)) != 1:
+        return 0
+    m = SUITM[c // 13]
+    hg = _hand(h0, h1, h2, h3, ctz(U(good)))
+    if hg & m == 0:
+        return -1500
+    if high_bit((h0 | h1 | h2 | h3) & ~hg & m) < ctz(hg & m):
+        return 3000
+    return 0
+
+
+@numba.njit(**INLINE)
 def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM, d, scores):
     """Write the ordered candidate cards of the player to move into ``WM[d]``; return their
     number. (The workspace array and the depth are passed, not the view ``WM[d]``: a view costs
@@ -1176,6 +1195,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                 sc = 5000 - 2 * r
                 if top_good:
                     sc += 1000
+                sc += _push_lead_bonus(h0, h1, h2, h3, c, good)
         else:
             b = _beats(c, w, trump)
             last = k == 3
