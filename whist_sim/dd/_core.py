@@ -898,6 +898,111 @@ def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
     return n, rel | nrel
 
 
+@numba.njit(**INLINE)
+def _forced_ruffer(h0, h1, h2, h3, s, trump, side):
+    """Is some seat of ``side`` void in suit ``s`` (not trumps) with nothing but trumps left?
+
+    Such a seat must ruff when ``s`` is led (RULES §5); any other seat of ``side`` either follows
+    suit or may discard a card of a plain suit (which never wins the trick).
+    """
+    if trump < 4 and s != trump:
+        for q in range(4):
+            hq = _hand(h0, h1, h2, h3, q)
+            if (side >> q) & 1 and hq and hq & SUITM[s] == 0 and hq & ~SUITM[trump] == 0:
+                return True
+    return False
+
+
+@numba.njit(**NJIT)
+def _min_floor(h0, h1, h2, h3, p, leader, trump):
+    """``(tricks, relevance)``: whist-min (the other three push tricks on p), tricks p surely
+    takes from here because of the current trick alone (0 or 1; ``r`` in the case below).
+
+    A suit ``s`` *forces* p when p holds cards of ``s``, every card of ``s`` the other three hold
+    is below p's lowest one, and none of them is void in ``s`` with only trumps left (a forced
+    ruff). Then, ``s`` being led, the others follow below p or discard a plain card, and whatever
+    card of ``s`` p plays is the highest of the suit with no trump in the trick (or is a trump
+    above every other trump): p wins. A lower bound needs one plan of the pushing side only:
+    * another seat leads and holds a forcing suit: it leads it -> 1 trick;
+    * p leads and every suit p holds forces p -> 1 trick; with no-trump, or no trump among the
+      other three, nothing ever changes that (cards only leave; nobody can ruff): p wins all ``r``.
+    Relevance: p's lowest card of each forcing suit used (closed up by the caller: the owners of
+    every card of ``s`` from there up, with the suit lengths, fix that p's cards of ``s`` are
+    exactly those and the others' are all below); the forced-ruff test needs only lengths.
+    """
+    hp = _hand(h0, h1, h2, h3, p)
+    side = 15 ^ (1 << p)
+    oth = U(0)
+    for q in range(4):
+        if q != p:
+            oth |= _hand(h0, h1, h2, h3, q)
+    if leader != p:
+        hl = _hand(h0, h1, h2, h3, leader)
+        for s in range(4):
+            m = SUITM[s]
+            if hl & m == 0 or hp & m == 0:
+                continue
+            low = ctz(hp & m)
+            if high_bit(oth & m) < low and not _forced_ruffer(h0, h1, h2, h3, s, trump, side):
+                return 1, U(1) << U(low)
+        return 0, U(0)
+    rel = U(0)
+    for s in range(4):
+        m = SUITM[s]
+        if hp & m == 0:
+            continue
+        low = ctz(hp & m)
+        if high_bit(oth & m) >= low or _forced_ruffer(h0, h1, h2, h3, s, trump, side):
+            return 0, U(0)
+        rel |= U(1) << U(low)
+    if trump == 4 or oth & SUITM[trump] == 0:
+        return popcount(hp), rel
+    return 1, rel
+
+
+@numba.njit(**NJIT)
+def _min_duck(h0, h1, h2, h3, p, leader, trump):
+    """``(yes, relevance)``: whist-min, can p surely lose the current trick (an upper bound of
+    ``r - 1`` on p's tricks)?
+
+    * p leads: p holds a card below every card of suit ``s`` of some other seat ``q`` holding
+      ``s``. p leads its lowest card of ``s``; ``q`` must follow with a higher card of ``s``, so p
+      loses (a trump by anyone else beats it too). Relevance: ``q``'s lowest card of ``s`` (closed
+      up: ``q``'s cards of ``s`` are exactly those named, p's count above it is fixed, so p still
+      has a card below it).
+    * another seat leads: for every suit ``s`` the leader holds, p holds a card of ``s`` below the
+      leader's lowest one (p plays it under the card led), or p is void in ``s`` and can discard a
+      card that cannot win (``s`` is trumps, no-trump, or p holds a plain card). Relevance: the
+      leader's lowest card of each suit where p follows (closed up, as above); the rest is lengths.
+    """
+    hp = _hand(h0, h1, h2, h3, p)
+    if leader == p:
+        for q in range(4):
+            if q == p:
+                continue
+            hq = _hand(h0, h1, h2, h3, q)
+            for s in range(4):
+                m = SUITM[s]
+                if hq & m and hp & m and ctz(hp & m) < ctz(hq & m):
+                    return True, U(1) << U(ctz(hq & m))
+        return False, U(0)
+    hl = _hand(h0, h1, h2, h3, leader)
+    rel = U(0)
+    plain = trump == 4 or hp & ~SUITM[trump] != 0
+    for s in range(4):
+        m = SUITM[s]
+        if hl & m == 0:
+            continue
+        if hp & m:
+            low = ctz(hl & m)
+            if ctz(hp & m) > low:
+                return False, U(0)
+            rel |= U(1) << U(low)
+        elif not (s == trump or plain):
+            return False, U(0)
+    return True, rel
+
+
 @numba.njit(**NJIT)
 def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
@@ -948,6 +1053,18 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
             if n > lo:
                 lo = n
                 lo_rel = nrel
+    if mx == 15 ^ win and popcount(U(win)) == 1:
+        # [whist-min] p's tricks forced by the current trick / p's sure loser (see the helpers)
+        p = ctz(U(win))
+        n, nrel = _min_floor(h0, h1, h2, h3, p, leader, trump)
+        if n > lo:
+            lo = n
+            lo_rel = nrel
+        if hi > r - 1:
+            yes, drel = _min_duck(h0, h1, h2, h3, p, leader, trump)
+            if yes:
+                hi = r - 1
+                hi_rel = drel
     return lo, lo_rel, hi, hi_rel
 
 
@@ -1128,6 +1245,25 @@ def _can_beat(hq, x, led, trump):
 
 
 @numba.njit(**INLINE)
+def _push_lead_bonus(h0, h1, h2, h3, c, good):
+    """Move-ordering bonus (only a hint) for a lead by a seat that wants the single seat ``good``
+    to win the trick (whist-min: the three pushing tricks on p): +3000 when p must win a lead of
+    ``c``'s suit (p holds the suit and every other card of it is below p's lowest), -1500 when p
+    is void in it (p discards). (A bonus for p's leads under a seat that must overtake was tried:
+    no gain.)
+    """
+    if popcount(U(good)) != 1:
+        return 0
+    m = SUITM[c // 13]
+    hg = _hand(h0, h1, h2, h3, ctz(U(good)))
+    if hg & m == 0:
+        return -1500
+    if high_bit((h0 | h1 | h2 | h3) & ~hg & m) < ctz(hg & m):
+        return 3000
+    return 0
+
+
+@numba.njit(**INLINE)
 def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM, d, scores):
     """Write the ordered candidate cards of the player to move into ``WM[d]``; return their
     number. (The workspace array and the depth are passed, not the view ``WM[d]``: a view costs
@@ -1208,6 +1344,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                 sc = 5000 - 2 * r
                 if top_good:
                     sc += 1000
+                sc += _push_lead_bonus(h0, h1, h2, h3, c, good)
         else:
             b = _beats(c, w, trump)
             last = k == 3
