@@ -1013,6 +1013,14 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
             w = t2
             wi = 2
         w_good = (good >> ((leader + wi) & 3)) & 1
+    # [ord] whist objectives (one seat against three): a partner's winning card that the lone
+    # opponent still to play can beat is no sure winner; then a card that surely wins comes first
+    threat = False
+    if w_good and k < 3 and popcount(U(good)) == 3:
+        for j in range(k + 1, 4):
+            q = (leader + j) & 3
+            if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), w, led, trump):
+                threat = True
     n = 0
     m = reps
     while m:
@@ -1070,7 +1078,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), c, led, trump):
                         sure = False
             if mover_good:
-                if w_good:
+                if w_good and not (threat and sure):
                     # a partner is winning: play low, do not overtake
                     sc = 6000 - r - (2000 if b else 0)
                 elif sure:
