@@ -1050,7 +1050,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     sc = 9000 if not ruff_risk else 5000
                     if s == trump:
                         sc += 200
-                elif top_good:
+                elif top_good and popcount(U(good)) != 1:
                     sc = (8000 if not ruff_risk else 4500) - r
                 else:
                     sc = 3000 - r
