@@ -1014,7 +1014,9 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
             wi = 2
         w_good = (good >> ((leader + wi) & 3)) & 1
     # [ord] whist objectives (one seat against three): a partner's winning card that the lone
-    # opponent still to play can beat is no sure winner; then a card that surely wins comes first
+    # opponent still to play can beat is no sure winner; the mover then plays as if the trick
+    # were lost so far (a card that surely wins, else the highest that beats, else the lowest).
+    # Order only: the set of moves searched is unchanged.
     threat = False
     if w_good and k < 3 and popcount(U(good)) == 3:
         for j in range(k + 1, 4):
@@ -1078,7 +1080,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), c, led, trump):
                         sure = False
             if mover_good:
-                if w_good and not (threat and sure):
+                if w_good and not threat:
                     # a partner is winning: play low, do not overtake
                     sc = 6000 - r - (2000 if b else 0)
                 elif sure:
