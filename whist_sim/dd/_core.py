@@ -1053,6 +1053,8 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     if s == trump:
                         sc += 200
                 elif top_good and popcount(U(good)) != 1:
+                    # [ord] (not for the lone seat of whist-max: his low leads from a suit he
+                    # tops rank with his other low leads)
                     sc = (8000 if not ruff_risk else 4500) - r
                 else:
                     sc = 3000 - r
