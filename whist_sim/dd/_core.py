@@ -1298,6 +1298,16 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
             w = t2
             wi = 2
         w_good = (good >> ((leader + wi) & 3)) & 1
+    # [ord] whist objectives (one seat against three): a partner's winning card that the lone
+    # opponent still to play can beat is no sure winner; the mover then plays as if the trick
+    # were lost so far (a card that surely wins, else the highest that beats, else the lowest).
+    # Order only: the set of moves searched is unchanged.
+    threat = False
+    if w_good and k < 3 and popcount(U(good)) == 3:
+        for j in range(k + 1, 4):
+            q = (leader + j) & 3
+            if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), w, led, trump):
+                threat = True
     n = 0
     m = reps
     while m:
@@ -1327,7 +1337,9 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     sc = 9000 if not ruff_risk else 5000
                     if s == trump:
                         sc += 200
-                elif top_good:
+                elif top_good and popcount(U(good)) != 1:
+                    # [ord] (not for the lone seat of whist-max: his low leads from a suit he
+                    # tops rank with his other low leads)
                     sc = (8000 if not ruff_risk else 4500) - r
                 else:
                     sc = 3000 - r
@@ -1356,7 +1368,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), c, led, trump):
                         sure = False
             if mover_good:
-                if w_good:
+                if w_good and not threat:
                     # a partner is winning: play low, do not overtake
                     sc = 6000 - r - (2000 if b else 0)
                 elif sure:
