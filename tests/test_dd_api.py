@@ -126,7 +126,7 @@ def _limit_case(seed=11, n=60, cards=6):
     return hands, trump, leader, seat
 
 
-@pytest.mark.parametrize(("objective", "limit"), [("bridge", 1000), ("whist-max", 300),
+@pytest.mark.parametrize(("objective", "limit"), [("bridge", 500), ("whist-max", 300),
                                                  ("whist-min", 3000)])
 def test_node_limit_leaves_rows_unsolved_with_true_bounds(objective, limit):
     hands, trump, leader, seat = _limit_case()
