@@ -1271,9 +1271,10 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
 
     Order (tuned on card plays of random deals): give the partner a ruff that no opponent void in
     the suit can overruff; lead low to the partner's top card; cash one's own top card (the trump
-    ace a little earlier); then, when an opponent could ruff, cash or lead to the partner's top
-    anyway; then the other suits, low cards first, suits where the side holds more cards first;
-    underleading one's own top card last.
+    ace a little earlier; in a suit contract only after the partner's ruff and near the partner's
+    top under a ruff risk, and level with the low leads when an opponent could ruff the cash); then,
+    when an opponent could ruff, lead to the partner's top anyway; then the other suits, low cards
+    first, suits where the side holds more cards first; underleading one's own top card last.
     """
     s = c // 13
     r = c - 13 * s
@@ -1291,6 +1292,8 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
     if hp & top:
         if r == 12:
             sc = 7500 if not risk else 5000
+            if trump < 4:
+                sc -= 2000  # in a suit contract: after a ruff for the partner (round 2)
             if s == trump:
                 sc += 200
             return sc
@@ -1318,6 +1321,22 @@ def _stands(h0, h1, h2, h3, leader, k, w, led, trump, good):
         if not (good >> q) & 1 and _can_beat(_hand(h0, h1, h2, h3, q), w, led, trump):
             return False
     return True
+
+
+@numba.njit(**INLINE)
+def _partner_covers(h0, h1, h2, h3, leader, t0, led, trump):
+    """Second hand (pair): can the fourth hand (the mover's partner) beat the led card ``t0``
+    with a card that the third hand (the leader's partner) cannot beat? Order only."""
+    p4 = _hand(h0, h1, h2, h3, (leader + 3) & 3)
+    p3 = _hand(h0, h1, h2, h3, (leader + 2) & 3)
+    f = p4 & SUITM[led]
+    if f:
+        x = high_bit(f)
+    elif trump < 4 and p4 & SUITM[trump]:
+        x = high_bit(p4 & SUITM[trump])
+    else:
+        return False
+    return _beats(x, t0, trump) and not _can_beat(p3, x, led, trump)
 
 
 @numba.njit(**INLINE)
@@ -1434,6 +1453,11 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     sc = 5000 + r
                 else:
                     sc = 4000 - r
+            elif pair and k == 1 and not sure and _partner_covers(
+                    h0, h1, h2, h3, leader, t0, led, trump):
+                # [pair] second hand: the partner (fourth hand) can win over anything the third
+                # hand plays, so play low (do not waste a card that cannot win surely)
+                sc = 6000 - r - (2000 if b else 0)
             elif mover_good:
                 if w_good and not threat:
                     # a partner is winning: play low, do not overtake
