@@ -434,6 +434,34 @@ def _quick_tricks(h0, h1, h2, h3, leader, trump, opp_mask):
     return qt, rel
 
 
+@numba.njit(**INLINE)
+def _seat_trump_floor(h0, h1, h2, h3, q, trump, opp_mask):
+    """``(tricks, relevance)``: ``_trump_floor`` of the single seat ``q`` against the trumps of
+    the seats ``opp_mask`` (tricks won by q's side, however anyone plays; see ``_trump_floor``)."""
+    if trump >= 4:
+        return 0, U(0)
+    tm = SUITM[trump]
+    opp = U(0)
+    for o in range(4):
+        if (opp_mask >> o) & 1:
+            opp |= _hand(h0, h1, h2, h3, o) & tm
+    m = _hand(h0, h1, h2, h3, q) & tm
+    best = 0
+    rel = U(0)
+    k = 0
+    while m:
+        t = high_bit(m)
+        m ^= U(1) << U(t)
+        k += 1
+        n = k - popcount(opp & _above(t))
+        if n > best:
+            best = n
+            rel = U(1) << U(t)
+    if opp == 0:
+        rel = U(0)
+    return best, rel
+
+
 @numba.njit(**NJIT)
 def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     """``(tricks, relevance)``: tricks the seats ``side_mask`` must win with their trumps, however
@@ -450,30 +478,14 @@ def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     Relevance: the trump ``t`` (closed up later: the owners of every trump from ``t`` up fix q's
     ``k`` trumps and the opposing count above ``t``).
     """
-    if trump >= 4:
-        return 0, U(0)
-    tm = SUITM[trump]
-    opp = U(0)
-    for q in range(4):
-        if not (side_mask >> q) & 1:
-            opp |= _hand(h0, h1, h2, h3, q) & tm
     best = 0
     rel = U(0)
     for q in range(4):
-        if not (side_mask >> q) & 1:
-            continue
-        m = _hand(h0, h1, h2, h3, q) & tm
-        k = 0
-        while m:
-            t = high_bit(m)
-            m ^= U(1) << U(t)
-            k += 1
-            n = k - popcount(opp & _above(t))
+        if (side_mask >> q) & 1:
+            n, nrel = _seat_trump_floor(h0, h1, h2, h3, q, trump, 15 ^ side_mask)
             if n > best:
                 best = n
-                rel = U(1) << U(t)
-    if opp == 0:
-        rel = U(0)  # no opposing trump: the suit lengths alone give the bound
+                rel = nrel
     return best, rel
 
 
@@ -747,34 +759,6 @@ def _win_then_cash(h0, h1, h2, h3, p, leader, trump):
         rel |= top
     qt, qrel = _quick_tricks(h0, h1, h2, h3, p, trump, 15 ^ (1 << p))
     return qt, rel | qrel
-
-
-@numba.njit(**INLINE)
-def _seat_trump_floor(h0, h1, h2, h3, q, trump, opp_mask):
-    """``(tricks, relevance)``: ``_trump_floor`` of the single seat ``q`` against the trumps of
-    the seats ``opp_mask`` (tricks won by q's side, however anyone plays; see ``_trump_floor``)."""
-    if trump >= 4:
-        return 0, U(0)
-    tm = SUITM[trump]
-    opp = U(0)
-    for o in range(4):
-        if (opp_mask >> o) & 1:
-            opp |= _hand(h0, h1, h2, h3, o) & tm
-    m = _hand(h0, h1, h2, h3, q) & tm
-    best = 0
-    rel = U(0)
-    k = 0
-    while m:
-        t = high_bit(m)
-        m ^= U(1) << U(t)
-        k += 1
-        n = k - popcount(opp & _above(t))
-        if n > best:
-            best = n
-            rel = U(1) << U(t)
-    if opp == 0:
-        rel = U(0)
-    return best, rel
 
 
 @numba.njit(**NJIT)
