@@ -1,0 +1,67 @@
+"""The solver's cheap cuts, checked one by one (docs/DD.md "How the solver works").
+
+The search trusts its static bounds (quick tricks, trump floors, later tricks, the whist-min
+one-trick bounds) and its wildcard siblings to cut without searching. The brute-force tests check
+them only through whole searches; here each bound is compared with the exact value of the
+question it bounds (RULES §5 played out by the brute force), on endings where they fire often.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from whist_sim.dd import _core
+from whist_sim.dd.bruteforce import brute_force, clear_cache
+from whist_sim.dd.positions import random_positions
+
+
+def _questions(p: int) -> list[tuple[str, int, int]]:
+    """(name, win, mx) of the counting questions about seat ``p``."""
+    team = (1 << p) | (1 << ((p + 2) % 4))
+    me = 1 << p
+    return [("bridge", team, team), ("whist-max", me, me), ("whist-min", me, 15 ^ me)]
+
+
+@pytest.mark.parametrize(
+    ("cards", "suits", "seed"), [(2, 2, 31), (3, 2, 32), (3, 3, 33), (4, 4, 34)]
+)
+def test_static_bounds_hold_the_exact_value(cards, suits, seed):
+    rng = np.random.default_rng(seed)
+    n = 60
+    hands = random_positions(rng, n, cards, suits)
+    trumps = rng.integers(0, 5, n)
+    leaders = rng.integers(0, 4, n)
+    tight = 0
+    for i in range(n):
+        trump, leader = int(trumps[i]), int(leaders[i])
+        exact = brute_force([int(h) for h in hands[i]], trump, leader)
+        clear_cache()
+        h0, h1, h2, h3 = _core.canonical(hands[i])
+        for p in range(4):
+            for name, win, mx in _questions(p):
+                lo, _, hi, _ = _core._bounds(h0, h1, h2, h3, leader, trump, win, mx, cards)
+                value = exact["min"][p] if name == "whist-min" else exact["team"][win]
+                where = f"{name} seat {p}, hands {[hex(int(h)) for h in hands[i]]}, trump {trump}"
+                assert lo <= value <= hi, where
+                tight += lo == hi
+    assert tight > 0  # the bounds settle some questions outright, so they are really exercised
+
+
+def test_wildcard_siblings_below_the_threshold_of_a_failed_move():
+    # suit 1 (diamonds): the failed move's proof relied on diamonds from rank 9 up
+    rel = np.uint64(1) << np.uint64(13 + 9)
+    wild = _core._note_wild(np.uint64(0), 13 + 2, rel)  # the diamond at rank 2 failed
+    assert _core._is_wild(wild, 13 + 5)  # another low diamond fails the same way
+    assert not _core._is_wild(wild, 13 + 9)  # the relevant card does not
+    assert not _core._is_wild(wild, 13 + 11)
+    assert not _core._is_wild(wild, 5)  # nor a card of another suit
+
+
+def test_no_wildcard_when_the_failed_move_itself_was_relevant():
+    rel = np.uint64(1) << np.uint64(7)  # the clubs from rank 7 up mattered
+    wild = _core._note_wild(np.uint64(0), 8, rel)  # the failed club (rank 8) was one of them
+    assert not _core._is_wild(wild, 3)
+    # no card of the suit named by the proof: every card of it is a wildcard
+    wild = _core._note_wild(np.uint64(0), 13 * 3 + 12, np.uint64(0))
+    assert _core._is_wild(wild, 13 * 3)
