@@ -190,6 +190,21 @@ def _beats(c, w, trump):
 
 
 @numba.njit(**INLINE)
+def _winning_so_far(k, t0, t1, t2, trump):
+    """``(card, index)``: the card winning a trick of which ``k >= 1`` cards ``t0..`` are on the
+    table, and its index in play order (0 = the lead)."""
+    w = t0
+    wi = 0
+    if k > 1 and _beats(t1, w, trump):
+        w = t1
+        wi = 1
+    if k > 2 and _beats(t2, w, trump):
+        w = t2
+        wi = 2
+    return w, wi
+
+
+@numba.njit(**INLINE)
 def _trick(c0, c1, c2, c3, trump):
     """(index in play order of the winning card, relevance mask) of a complete trick.
 
@@ -847,14 +862,7 @@ def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
     Relevance: w's winning card (closed up: every card of s above it) and the count's.
     """
     s = t0 // 13
-    w_card = t0
-    wi = 0
-    if k > 1 and _beats(t1, w_card, trump):
-        w_card = t1
-        wi = 1
-    if k > 2 and _beats(t2, w_card, trump):
-        w_card = t2
-        wi = 2
+    w_card, wi = _winning_so_far(k, t0, t1, t2, trump)
     if w_card // 13 != s:
         return 0, U(0)
     hb = high_bit((h0 | h1 | h2 | h3) & SUITM[s])
@@ -1349,14 +1357,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
     w = -1
     w_good = 0
     if k > 0:
-        w = t0
-        wi = 0
-        if k > 1 and _beats(t1, w, trump):
-            w = t1
-            wi = 1
-        if k > 2 and _beats(t2, w, trump):
-            w = t2
-            wi = 2
+        w, wi = _winning_so_far(k, t0, t1, t2, trump)
         w_good = (good >> ((leader + wi) & 3)) & 1
     # [ord] whist objectives (one seat against three): a partner's winning card that the lone
     # opponent still to play can beat is no sure winner; the mover then plays as if the trick
