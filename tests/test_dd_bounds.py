@@ -40,7 +40,9 @@ def test_static_bounds_hold_the_exact_value(cards, suits, seed):
         h0, h1, h2, h3 = _core.canonical(hands[i])
         for p in range(4):
             for name, win, mx in _questions(p):
-                lo, _, hi, _ = _core._bounds(h0, h1, h2, h3, leader, trump, win, mx, cards)
+                lo, _, hi, _ = _core._bounds(
+                    h0, h1, h2, h3, leader, trump, win, mx, cards, 0, cards
+                )
                 value = exact["min"][p] if name == "whist-min" else exact["team"][win]
                 where = f"{name} seat {p}, hands {[hex(int(h)) for h in hands[i]]}, trump {trump}"
                 assert lo <= value <= hi, where
@@ -65,3 +67,33 @@ def test_no_wildcard_when_the_failed_move_itself_was_relevant():
     # no card of the suit named by the proof: every card of it is a wildcard
     wild = _core._note_wild(np.uint64(0), 13 * 3 + 12, np.uint64(0))
     assert _core._is_wild(wild, 13 * 3)
+
+
+@pytest.mark.parametrize(("cards", "seed"), [(4, 41), (6, 42), (9, 43), (13, 44)])
+def test_bound_gates_skip_only_bounds_that_cannot_decide(cards, seed):
+    # the search asks "lo >= tg or hi < tg?"; _bounds skips a bound its cheap cap shows cannot
+    # settle that, so for every tg the answer and the relevance it comes with are unchanged
+    rng = np.random.default_rng(seed)
+    n = 80
+    hands = random_positions(rng, n, cards)
+    trumps = rng.integers(0, 5, n)
+    leaders = rng.integers(0, 4, n)
+    skipped = 0
+    for i in range(n):
+        trump, leader = int(trumps[i]), int(leaders[i])
+        h0, h1, h2, h3 = _core.canonical(hands[i])
+        for p in range(4):
+            for _name, win, mx in _questions(p):
+                full = _core._bounds(h0, h1, h2, h3, leader, trump, win, mx, cards, 0, cards)
+                f_lo, f_lo_rel, f_hi, f_hi_rel = full
+                for tg in range(1, cards + 1):
+                    g_lo, g_lo_rel, g_hi, g_hi_rel = _core._bounds(
+                        h0, h1, h2, h3, leader, trump, win, mx, cards, tg, tg - 1
+                    )
+                    assert (g_lo >= tg) == (f_lo >= tg)
+                    if f_lo >= tg:
+                        assert g_lo_rel == f_lo_rel
+                    elif g_hi < tg or f_hi < tg:
+                        assert g_hi < tg and f_hi < tg and g_hi_rel == f_hi_rel
+                    skipped += (g_lo, g_hi) != (f_lo, f_hi)
+    assert skipped > 0  # the gates really skip bounds

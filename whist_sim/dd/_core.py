@@ -995,19 +995,82 @@ def _min_duck(h0, h1, h2, h3, p, leader, trump):
     return True, rel
 
 
+@numba.njit(**INLINE)
+def _most_trumps(h0, h1, h2, h3, trump, side):
+    """Trumps held by the longest trump holder of the seats ``side`` (``trump`` < 4)."""
+    n = 0
+    for q in range(4):
+        if (side >> q) & 1:
+            x = popcount(_hand(h0, h1, h2, h3, q) & SUITM[trump])
+            if x > n:
+                n = x
+    return n
+
+
+@numba.njit(**INLINE)
+def _cash_cap(h0, h1, h2, h3, leader, trump, side):
+    """Most rounds that cashing top cards can win for the seats ``side`` (``leader`` among them):
+    no plan of ``_quick_tricks`` or ``_side_quick_tricks`` counts more, so when this cannot
+    decide a question neither can they (a cheap gate, ``_bounds``).
+
+    Each round those plans count in a suit is won by a card of the leader or of the one partner
+    they use that is above every card of the other seats in that suit, at most ``_ruff_safe``
+    rounds: so per suit at most min(safe, the leader's such cards + the most any partner has).
+    """
+    bad = 15 ^ side
+    opp = U(0)
+    for q in range(4):
+        if (bad >> q) & 1:
+            opp |= _hand(h0, h1, h2, h3, q)
+    hl = _hand(h0, h1, h2, h3, leader)
+    n = 0
+    for s in range(4):
+        m = SUITM[s]
+        o = opp & m
+        above = m
+        if o:
+            above &= ~((U(2) << U(high_bit(o))) - U(1))
+        c = popcount(hl & above)
+        best_q = 0
+        for q in range(4):
+            if q != leader and (side >> q) & 1:
+                x = popcount(_hand(h0, h1, h2, h3, q) & above)
+                if x > best_q:
+                    best_q = x
+        c += best_q
+        if c > 0:
+            safe = _ruff_safe(h0, h1, h2, h3, s, trump, bad)
+            if c > safe:
+                c = safe
+        n += c
+    return n
+
+
 @numba.njit(**NJIT)
-def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
+def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r, want_lo, want_hi):
     """Cheap sure bounds ``(lo, lo_rel, hi, hi_rel)`` on the tricks of the seats ``win``.
 
     The leader's quick tricks count only when he wants them (a maximiser in ``win``, or a
     minimiser outside it). ``*_rel``: the cards each bound relies on.
+    The search only asks whether ``lo >= want_lo`` or ``hi <= want_hi``: a quick-tricks bound
+    that surely cannot get there (``_cash_cap``) is not computed. That changes no such answer
+    nor the relevance it comes with (the skipped bound would not have been the deciding one);
+    ``want_lo = 0, want_hi = r`` computes every bound.
     """
-    lo, lo_rel = _trump_floor(h0, h1, h2, h3, trump, win)
-    f, hi_rel = _trump_floor(h0, h1, h2, h3, trump, 15 ^ win)
-    hi = r - f
+    lo = 0
+    lo_rel = U(0)
+    hi = r
+    hi_rel = U(0)
+    if trump < 4:
+        # a side's trump floor is at most the trumps of its longest holder
+        if _most_trumps(h0, h1, h2, h3, trump, win) >= want_lo:
+            lo, lo_rel = _trump_floor(h0, h1, h2, h3, trump, win)
+        if r - _most_trumps(h0, h1, h2, h3, trump, 15 ^ win) <= want_hi:
+            f, hi_rel = _trump_floor(h0, h1, h2, h3, trump, 15 ^ win)
+            hi = r - f
     in_win = (win >> leader) & 1
     in_mx = (mx >> leader) & 1
-    if in_win and in_mx:
+    if in_win and in_mx and _cash_cap(h0, h1, h2, h3, leader, trump, win) >= max(want_lo, lo + 1):
         if win & ~mx:
             qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, 15 ^ win)
         else:
@@ -1016,7 +1079,8 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r):
         if qt > lo:
             lo = qt
             lo_rel = qrel
-    elif not in_win and not in_mx:
+    elif (not in_win and not in_mx
+          and r - _cash_cap(h0, h1, h2, h3, leader, trump, 15 ^ win) <= min(want_hi, hi - 1)):
         if mx & ~win:
             qt, qrel = _quick_tricks(h0, h1, h2, h3, leader, trump, win)
         else:
@@ -1561,7 +1625,9 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 WK[d, 1] = meta
                 # the cheap bounds first: a cut by them saves a table lookup (each cut is sound
                 # on its own, so the order changes only which proof and relevance is used)
-                blo, blo_rel, bhi, bhi_rel = _bounds(h0, h1, h2, h3, ld, trump, win, mx, r)
+                blo, blo_rel, bhi, bhi_rel = _bounds(
+                    h0, h1, h2, h3, ld, trump, win, mx, r, tg, tg - 1
+                )
                 if blo >= tg:
                     resolved = True
                     val = True
@@ -1800,7 +1866,7 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
     r = popcount(hands[leader])
     if r == 0:
         return 0, 0, 0
-    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r)
+    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r, 0, r)
     guess = (lo + hi + 1) // 2
     if win != mx:
         # the seats counted do not want their tricks (whist-min): proving "at least t" is cheap
