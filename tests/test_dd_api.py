@@ -5,11 +5,21 @@ Trick play is RULES §5; positions are hands of equal size at a trick boundary.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from whist_sim.cards import parse_deal
-from whist_sim.dd import UNSOLVED, DDError, bridge_table, solve, solve_batch, whist_summary
+from whist_sim.dd import (
+    UNSOLVED,
+    DDError,
+    bridge_table,
+    solve,
+    solve_batch,
+    solver,
+    whist_summary,
+)
 from whist_sim.dd.positions import random_positions
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
@@ -178,3 +188,16 @@ def test_node_limit_results_do_not_depend_on_threads_or_chunks():
     # one group solved alone gives the same as inside the batch
     alone = solve_batch(rows[4:8], tr[4:8], ld[4:8], "whist-max", seats[4:8], node_limit=200)
     assert np.array_equal(alone, runs[0][0][4:8])
+
+
+def test_warm_up_tells_why_a_long_first_call_waits(monkeypatch):
+    # a compiled (or cached) solver loads quietly; a slow warm-up (a compile) is announced once
+    notes = []
+    assert solver.warm_up(notes.append, after=60.0) < 60.0 and notes == []
+
+    def slow_solve(*args, **kwargs):
+        time.sleep(0.5)
+
+    monkeypatch.setattr(solver, "solve_batch", slow_solve)
+    solver.warm_up(notes.append, after=0.05)
+    assert notes == [solver.COMPILE_NOTICE]

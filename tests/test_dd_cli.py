@@ -21,7 +21,7 @@ def test_bridge_table_json_follows_bridge_convention():
     # table[X][d] = tricks of declarer d's side in strain X, the player on d's left leading
     res = _run(SYMMETRIC, "--mode", "bridge", "--table", "--json")
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert out["table"] == {
         "C": [5, 7, 5, 7], "D": [7, 5, 7, 5], "H": [5, 7, 5, 7], "S": [7, 5, 7, 5],
         "NT": [5, 5, 5, 5],
@@ -31,7 +31,7 @@ def test_bridge_table_json_follows_bridge_convention():
 def test_bridge_single_and_text_table():
     res = _run(FOUR_SUITS, "--trump", "C", "--seat", "E", "--json")
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert (out["declarer"], out["leader"], out["trump"], out["tricks"]) == (1, 2, "C", 4)
     res = _run(FOUR_SUITS, "--table")
     assert res.exit_code == 0, res.output
@@ -41,10 +41,10 @@ def test_bridge_single_and_text_table():
 def test_whist_mode_one_seat_and_all_seats():
     res = _run(FORCED, "--mode", "whist", "--leader", "1", "--json")
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert (out["seat"], out["max"], out["min"], out["exact"]) == (0, 0, 2, [])
     res = _run(FORCED, "--mode", "whist", "--leader", "1", "--table", "--json", "--trump", "NT")
-    seats = json.loads(res.output)["seats"]
+    seats = json.loads(res.stdout)["seats"]
     assert seats[1] == {"max": 2, "min": 0, "exact": [0, 2]}
     res = _run(FORCED, "--mode", "whist", "--leader", "1", "--table")
     assert res.exit_code == 0 and "whist-max" in res.output
@@ -86,7 +86,7 @@ def test_node_limit_prints_unknown_with_the_proved_range():
     assert all(s["max"] is not None and "max_bounds" not in s for s in full["seats"])
     res = _run(ENDING, "--mode", "whist", "--table", "--json", "--node-limit", "20")
     assert res.exit_code == 0, res.output
-    seats = json.loads(res.output)["seats"]
+    seats = json.loads(res.stdout)["seats"]
     stopped = 0
     for lim, ok in zip(seats, full["seats"], strict=True):
         for key in ("max", "min"):
@@ -103,3 +103,15 @@ def test_node_limit_prints_unknown_with_the_proved_range():
     bridge = json.loads(_run(ENDING, "--table", "--json", "--node-limit", "20").output)["table"]
     assert None in bridge["NT"] + bridge["S"] + bridge["C"]
     assert _run(ENDING, "--node-limit", "0").exit_code != 0
+
+
+def test_compile_notice_goes_to_stderr(monkeypatch):
+    # the first run compiles the solver for a minute or two: the user is told why, on stderr
+    from whist_sim.cli import cmd_dd
+
+    monkeypatch.setattr(cmd_dd, "warm_up", lambda notify: notify("compiling ..."))
+    res = _run(FOUR_SUITS, "--json")
+    assert res.exit_code == 0, res.output
+    assert "compiling ..." in res.stderr and json.loads(res.stdout)["mode"] == "bridge"
+    res = _run("0:AKQ", "--json")  # a bad deal is reported before any warm-up
+    assert res.exit_code == 2 and "compiling" not in res.output

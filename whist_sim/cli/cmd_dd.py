@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ..cards import STRAINS, SUIT_SYMBOLS, NotationError, format_deal, parse_deal
-from ..dd import DDError, bridge_table, solve, whist_summary
+from ..dd import DDError, bridge_table, solve, warm_up, whist_summary
 
 _COMPASS = "NESW"
 
@@ -180,8 +180,13 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     trump = None if trump_text is None else _parse_strain(trump_text)
     leader = None if leader_text is None else _parse_seat(leader_text, "--leader")
     seat = None if seat_text is None else _parse_seat(seat_text, "--seat")
+    warmed = False
     for where, text in _deals(deal, file):
         try:
+            if not warmed:
+                parse_deal(text)  # a bad first deal is reported before any compile wait
+                warm_up(lambda msg: click.echo(msg, err=True))
+                warmed = True
             res = _analyse(text, mode, trump, leader, seat, table, node_limit)
         except (NotationError, DDError) as e:
             raise click.BadParameter(str(e), param_hint=where) from None

@@ -123,6 +123,10 @@ def command(
     bid = _split(seats) if seats is not None else policy
     play_names = _split(play_seats) if play_seats is not None else play
 
+    if dd and scheduler is None and cluster is None:
+        from ..dd import warm_up
+
+        warm_up(lambda msg: click.echo(msg, err=True))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("whist-sim: %(message)s"))
     logger = logging.getLogger("whist_sim")

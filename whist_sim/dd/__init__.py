@@ -24,6 +24,7 @@ from .solver import (
     bridge_table,
     solve,
     solve_batch,
+    warm_up,
     whist_summary,
 )
 
@@ -36,5 +37,6 @@ __all__ = [
     "bridge_table",
     "solve",
     "solve_batch",
+    "warm_up",
     "whist_summary",
 ]

@@ -248,6 +248,40 @@ def _group_edges(arr: np.ndarray, trump: np.ndarray, n_chunks: int) -> np.ndarra
     return np.unique(np.concatenate([[0], inner, [n]]))
 
 
+# --------------------------------------------------------------------------- warm-up
+
+#: what ``warm_up`` says when loading the kernels takes long: they are being compiled
+COMPILE_NOTICE = (
+    "compiling the double-dummy solver (once after installing or updating whist-sim; "
+    "a minute or two; later runs load it from numba's cache)..."
+)
+
+
+def warm_up(notify=None, after: float = 3.0) -> float:
+    """Compile the solver's kernels, or load them from numba's cache, with one tiny solve.
+
+    The first call after an install or an edit of ``dd/_core.py`` compiles for a minute or
+    two; later calls load the cache in about a second. When the warm-up is still running after
+    ``after`` seconds, ``notify(COMPILE_NOTICE)`` is called once (from a timer thread), so a
+    command can tell its user why nothing else is happening. Returns the seconds taken.
+    """
+    import time
+
+    timer = None
+    if notify is not None:
+        timer = threading.Timer(after, notify, args=(COMPILE_NOTICE,))
+        timer.daemon = True
+        timer.start()
+    t0 = time.perf_counter()
+    try:
+        one_card = np.array([[1, 2, 4, 8]], dtype=np.uint64)  # 2C 3C 4C 5C: one trick left
+        solve_batch(one_card, 4, 0, "bridge", 0, threads=1)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    return time.perf_counter() - t0
+
+
 # --------------------------------------------------------------------------- one deal
 
 
