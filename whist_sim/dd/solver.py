@@ -31,6 +31,7 @@ UNSOLVED = _core.UNSOLVED  # a row left unsolved by ``node_limit``
 # to the search (move ordering, bounds, table) alters. Bump this number with every such change:
 # datasets record it, and ``simulate --resume`` refuses to mix the work of two versions.
 SOLVER_VERSION = 8
+CHUNKS_PER_THREAD = 32  # tasks per thread of solve_batch (load balance; see there)
 DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 60 MB
 
 _local = threading.local()
@@ -211,10 +212,12 @@ def solve_batch(
             arr, tr, ld, st, code, out, out_lo, out_hi, out_exact, tt_bits, exact_keys, limit
         )
     else:
-        # several chunks per thread balance the load; chunks hold whole groups of rows that share
-        # a table, so the table a row sees (and whether it fits a node limit) never depends on
+        # many chunks per thread balance the load: solve times are heavy-tailed (a few deals take
+        # 1000x the median), and with 4 chunks per thread the last chunks left one thread idle
+        # for a third of a whist-max batch. Chunks hold whole groups of rows that share a
+        # table, so the table a row sees (and whether it fits a node limit) never depends on
         # the chunking
-        edges = _group_edges(arr, tr, min(n, threads * 4))
+        edges = _group_edges(arr, tr, min(n, threads * CHUNKS_PER_THREAD))
         with ThreadPoolExecutor(max_workers=threads) as pool:
             futures = [
                 pool.submit(
