@@ -1052,8 +1052,9 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r, want_lo, want_hi):
 
     The leader's quick tricks count only when he wants them (a maximiser in ``win``, or a
     minimiser outside it). ``*_rel``: the cards each bound relies on.
-    The search only asks whether ``lo >= want_lo`` or ``hi <= want_hi``: a quick-tricks bound
-    that surely cannot get there (``_cash_cap``) is not computed. That changes no such answer
+    The search only asks whether ``lo >= want_lo`` or ``hi <= want_hi``: a quick-tricks or
+    trump-floor bound that surely cannot get there (``_cash_cap``, ``_most_trumps``) is not
+    computed. That changes no such answer
     nor the relevance it comes with (the skipped bound would not have been the deciding one);
     ``want_lo = 0, want_hi = r`` computes every bound.
     """

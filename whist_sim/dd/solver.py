@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -268,8 +269,6 @@ def warm_up(notify=None, after: float = 3.0) -> float:
     ``after`` seconds, ``notify(COMPILE_NOTICE)`` is called once (from a timer thread), so a
     command can tell its user why nothing else is happening. Returns the seconds taken.
     """
-    import time
-
     timer = None
     if notify is not None:
         timer = threading.Timer(after, notify, args=(COMPILE_NOTICE,))
