@@ -274,7 +274,7 @@ def _cluster(ctx: BenchContext) -> Result:
 def _dd(ctx: BenchContext) -> Result:
     from .dd.bench import run_bench as dd_bench
 
-    return dd_bench()
+    return dd_bench(threads=ctx.threads)
 
 
 def format_results(results: Result) -> str:
