@@ -206,4 +206,3 @@ def test_warm_up_tells_why_a_long_first_call_waits(monkeypatch):
     monkeypatch.setattr(solver, "solve_batch", slow_solve)
     solver.warm_up(lambda msg: (notes.append(msg), announced.set()), after=0.01)
     assert notes == [solver.COMPILE_NOTICE]
-

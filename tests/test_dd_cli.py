@@ -82,7 +82,7 @@ ENDING = "0:9.KQ.4.Q7 .6.QJT3.K .543.9.T9 AJ5.8..J8"
 
 
 def test_node_limit_prints_unknown_with_the_proved_range():
-    full = json.loads(_run(ENDING, "--mode", "whist", "--table", "--json").output)
+    full = json.loads(_run(ENDING, "--mode", "whist", "--table", "--json").stdout)
     assert all(s["max"] is not None and "max_bounds" not in s for s in full["seats"])
     res = _run(ENDING, "--mode", "whist", "--table", "--json", "--node-limit", "20")
     assert res.exit_code == 0, res.output
@@ -100,7 +100,7 @@ def test_node_limit_prints_unknown_with_the_proved_range():
     assert stopped  # the limit bites somewhere
     text = _run(ENDING, "--mode", "whist", "--node-limit", "20").output
     assert "?" in text and "over --node-limit" in text
-    bridge = json.loads(_run(ENDING, "--table", "--json", "--node-limit", "20").output)["table"]
+    bridge = json.loads(_run(ENDING, "--table", "--json", "--node-limit", "20").stdout)["table"]
     assert None in bridge["NT"] + bridge["S"] + bridge["C"]
     assert _run(ENDING, "--node-limit", "0").exit_code != 0
 
