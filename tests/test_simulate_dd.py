@@ -297,3 +297,30 @@ def test_cli_resume_mismatch_names_the_dd_option(tmp_path):
                                   "--no-progress"])
     assert r.exit_code == 1
     assert "dd.node_limit: run 3000, now 4000" in r.output and "Traceback" not in r.output
+
+
+def test_compile_notice_comes_after_the_checks(tmp_path, monkeypatch):
+    # a first --dd run compiles the solver for a minute or two: simulate tells its notify why,
+    # but only once every option has been checked (a refused run never waits for a compile)
+    import whist_sim.dd as dd_pkg
+
+    calls = []
+
+    def fake_warm_up(notify):
+        calls.append(1)
+        if notify is not None:
+            notify("compiling")
+
+    monkeypatch.setattr(dd_pkg, "warm_up", fake_warm_up)
+    path = tmp_path / "run"
+    run(path, deals=2, chunk_size=1, dd_node_limit=2_000)
+    with pytest.raises(SimulationError, match="dd.node_limit"):
+        run(path, deals=2, chunk_size=1, dd_node_limit=3_000, resume=True, notify=print)
+    assert calls == [1]
+    notes = []
+    run(tmp_path / "second", deals=2, chunk_size=1, dd_node_limit=2_000, notify=notes.append)
+    assert notes == ["compiling"]
+    # a finished run has nothing left to solve: no compile
+    run(tmp_path / "second", deals=2, chunk_size=1, dd_node_limit=2_000, resume=True,
+        notify=notes.append)
+    assert notes == ["compiling"]

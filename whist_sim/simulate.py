@@ -367,6 +367,7 @@ def simulate(
     on_chunk: Callable[[ChunkReceipt], None] | None = None,
     dd: bool = False,
     dd_node_limit: int | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Simulate deals ``0 .. deals-1`` of run ``seed`` into the Parquet dataset directory ``out``.
 
@@ -396,6 +397,9 @@ def simulate(
     dd_node_limit: most card plays per double-dummy solve (default 1,000,000, about 0.1 s of one
         core); a solve over it is stored as unsolved (-1, with the bounds it proved). Only with
         ``dd``.
+    notify: receives one-line notices for the user. With ``dd`` on local threads the solver is
+        compiled (:func:`whist_sim.dd.warm_up`) after every option has been checked and before
+        the first chunk; a first compile takes a minute or two, and ``notify`` is told so.
 
     Returns the manifest (also written to ``out/manifest.json``). On KeyboardInterrupt or an error
     the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
@@ -491,6 +495,10 @@ def simulate(
         remove_temp_files(out)
         save("running")
         if todo:
+            if dd and executor is None and scheduler is None and cluster is None:
+                from .dd import warm_up
+
+                warm_up(notify)  # before the progress bar, which the notice would garble
             session["executor"] = ex.description
             bar = tqdm(
                 total=deals, initial=progress_state["deals_done"], unit="deal", unit_scale=True,

@@ -123,10 +123,6 @@ def command(
     bid = _split(seats) if seats is not None else policy
     play_names = _split(play_seats) if play_seats is not None else play
 
-    if dd and scheduler is None and cluster is None:
-        from ..dd import warm_up
-
-        warm_up(lambda msg: click.echo(msg, err=True))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("whist-sim: %(message)s"))
     logger = logging.getLogger("whist_sim")
@@ -136,6 +132,7 @@ def command(
             out, deals, seed, rules=rules, bid=bid, play=play_names, chunk_size=chunk_size,
             threads=threads, resume=resume, store_dealt=store_dealt, progress=progress,
             scheduler=scheduler, cluster=cluster, dd=dd, dd_node_limit=dd_node_limit,
+            notify=lambda msg: click.echo(msg, err=True),
         )
     except KeyboardInterrupt:
         click.echo(
