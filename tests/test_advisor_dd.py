@@ -328,3 +328,21 @@ def test_unsolved_whist_min_keeps_its_proved_lower_bound():
     entry = a.to_dict()["dd"]["strains"][0]
     assert entry["whist_min"]["unsolved_proved_ge1"] == summ["min_unsolved_ge1"]
     assert entry["zero_impossible"] == summ["zero_impossible"]
+
+
+def test_compile_notice_only_after_the_hand_is_checked(monkeypatch):
+    # the first --eval dd run compiles the solver for a minute or two and says so on stderr; a
+    # malformed hand is reported at once, without that wait
+    import whist_sim.dd as dd_pkg
+
+    def fake_warm_up(notify):
+        if notify is not None:
+            notify("compiling ...")
+
+    monkeypatch.setattr(dd_pkg, "warm_up", fake_warm_up)
+    r = _cli("AKQJT9876.AK.A.X", "--trump", "S", "--deals", "20", "--eval", "dd")
+    assert r.exit_code != 0 and "compiling" not in r.output and "Traceback" not in r.output
+    r = _cli(HAND, "--trump", "S", "--deals", "20", "--eval", "dd", "--dd-deals", "2",
+             "--dd-node-limit", "2000", "--json", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "compiling ..." in r.stderr and json.loads(r.stdout)["eval"] == "dd"

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -864,6 +864,7 @@ def advise(
     dd_deals: int | None = None,
     dd_node_limit: int | None = None,
     progress: bool = False,
+    notify: Callable[[str], None] | None = None,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
 
@@ -885,6 +886,8 @@ def advise(
     double-dummy view of the first ``dd_deals`` sampled deals (default ``min(100, deals)``),
     every solve limited to ``dd_node_limit`` card plays (default 1,000,000), with a tqdm bar
     on stderr when ``progress`` (see :mod:`whist_sim.advisor_dd`; four players only).
+    ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
+    a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
@@ -910,6 +913,9 @@ def advise(
     table = summarize(run, scen, confidence)
     dd = None
     if evaluation == "dd":
+        from .dd import warm_up
+
+        warm_up(notify)
         dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
                      consistent, run.pilot_rate, confidence, threads, progress)
     strains = best_call = best_strain = None

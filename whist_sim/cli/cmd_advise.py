@@ -17,7 +17,7 @@ def _dd_args(evaluation: str, dd_deals: int | None, dd_node_limit: int | None,
     if evaluation == "heuristic":
         return {}
     return {"evaluation": evaluation, "dd_deals": dd_deals, "dd_node_limit": dd_node_limit,
-            "progress": progress}
+            "progress": progress, "notify": lambda msg: click.echo(msg, err=True)}
 
 
 def _known(values: tuple[str, ...]) -> dict[int, str]:
@@ -118,10 +118,6 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                 f"{dd_deals} is more than the {deals} sampled deals (--deals): the "
                 "double-dummy view solves the first M of them", param_hint="--dd-deals"
             )
-    if evaluation == "dd":
-        from ..dd import warm_up
-
-        warm_up(lambda msg: click.echo(msg, err=True))
     try:
         a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                    bids=bids or (), play=play, bid_policy=bid_policy, deals=deals, seed=seed,
