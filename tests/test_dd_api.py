@@ -206,3 +206,26 @@ def test_warm_up_tells_why_a_long_first_call_waits(monkeypatch):
     monkeypatch.setattr(solver, "solve_batch", slow_solve)
     solver.warm_up(lambda msg: (notes.append(msg), announced.set()), after=0.01)
     assert notes == [solver.COMPILE_NOTICE]
+
+
+@pytest.mark.parametrize(("cards", "seed"), [(7, 11), (8, 12), (9, 13)])
+def test_probing_leads_changes_no_answer(cards, seed, monkeypatch):
+    # whist-max probes p's leads with a budget of card plays when at least PROBE_MIN_TRICKS tricks
+    # are left, then searches the leads whose probe ran out: the answers must be those of the
+    # plain search, for whist-max and for whist-exact (whose searches start with whist-max)
+    from whist_sim.dd import _core
+
+    assert cards >= _core.PROBE_MIN_TRICKS
+    n = 40
+    hands = random_positions(np.random.default_rng(seed), n, cards)
+    rng = np.random.default_rng(seed + 100)
+    trump = rng.integers(0, 5, n).astype(np.int8)
+    leader = rng.integers(0, 4, n).astype(np.int8)
+    seat = leader.copy()  # p on lead: his leads are probed from the first trick
+    seat[::2] = rng.integers(0, 4, n)[::2]
+    for obj in ("whist-max", "whist-exact"):
+        probed = solve_batch(hands, trump, leader, obj, seat, threads=1)
+        monkeypatch.setattr(solver, "_TEST_FLAGS", 2)
+        plain = solve_batch(hands, trump, leader, obj, seat, threads=1)
+        monkeypatch.setattr(solver, "_TEST_FLAGS", 0)
+        assert np.array_equal(probed, plain), obj

@@ -31,9 +31,12 @@ UNSOLVED = _core.UNSOLVED  # a row left unsolved by ``node_limit``
 # Which rows fit a node limit depends on how many card plays the search spends, which any change
 # to the search (move ordering, bounds, table) alters. Bump this number with every such change:
 # datasets record it, and ``simulate --resume`` refuses to mix the work of two versions.
-SOLVER_VERSION = 8
+SOLVER_VERSION = 9
 CHUNKS_PER_THREAD = 32  # tasks per thread of solve_batch (load balance; see there)
 DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 60 MB
+
+# more ``_core.ST_FLAGS`` bits, for tests only (bit 1: no probing of p's leads in whist-max)
+_TEST_FLAGS = 0
 
 _local = threading.local()
 
@@ -124,7 +127,7 @@ def _run_chunk(
     node_limit,
 ) -> None:
     table, stats = _tables(tt_bits)
-    stats[_core.ST_FLAGS] = 1 if exact_keys else 0
+    stats[_core.ST_FLAGS] = (1 if exact_keys else 0) | _TEST_FLAGS
     stats[_core.ST_LIMIT] = node_limit
     _core.solve_rows(
         hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, table, stats
