@@ -324,3 +324,20 @@ def test_compile_notice_comes_after_the_checks(tmp_path, monkeypatch):
     run(tmp_path / "second", deals=2, chunk_size=1, dd_node_limit=2_000, resume=True,
         notify=notes.append)
     assert notes == ["compiling"]
+
+
+@pytest.mark.parametrize(("rate", "shown"), [(0.23, "0.23 deals/s"), (3.5, "3.5 deals/s"),
+                                             (1234.0, "1,234 deals/s")])
+def test_cli_summary_shows_slow_rates(tmp_path, monkeypatch, rate, shown):
+    # a --dd run makes a few deals a second: the summary must not round that to "0 deals/s"
+    from whist_sim.cli import cmd_simulate
+
+    def fake_simulate(out, deals, seed, **kw):
+        return {"timings": {"wall_s": 9.0, "deals_per_s": rate}, "deals_done": deals,
+                "n_chunks": 1, "sessions": []}
+
+    monkeypatch.setattr(cmd_simulate, "simulate", fake_simulate)
+    r = CliRunner().invoke(main, ["simulate", *D, "--out", str(tmp_path / "run"), "--dd",
+                                  "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert f"(9.0 s, {shown})" in r.output

@@ -157,7 +157,9 @@ def command(
         logger.removeHandler(handler)
 
     t = manifest["timings"]
-    rate = f", {t['deals_per_s']:,.0f} deals/s" if t.get("deals_per_s") else ""
+    dps = t.get("deals_per_s")
+    # a --dd run solves a few deals a second: "0 deals/s" would say nothing
+    rate = f", {dps:,.0f} deals/s" if dps and dps >= 10 else f", {dps:.2g} deals/s" if dps else ""
     click.echo(
         f"{manifest['deals_done']:,} deals in {manifest['n_chunks']} chunk(s) written to {out} "
         f"({t['wall_s']:.1f} s{rate})"
