@@ -1509,22 +1509,14 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                         if hq & SUITM[s] == 0 and hq & SUITM[trump]:
                             ruff_risk = True
             if mover_good:
+                # the lone seat wanting tricks (bridge pairs and the three have their own orders
+                # above): cash a top card, else lead low, from a suit where he has more cards
                 if top_owner == player and r == 12:
                     sc = 9000 if not ruff_risk else 5000
                     if s == trump:
                         sc += 200
-                elif top_good and popcount(U(good)) != 1:
-                    # [ord] (not for the lone seat of whist-max: his low leads from a suit he
-                    # tops rank with his other low leads)
-                    sc = (8000 if not ruff_risk else 4500) - r
                 else:
-                    sc = 3000 - r
-                    # a suit where the side has the next cards is better than one it does not
-                    side = U(0)
-                    for q in range(4):
-                        if (good >> q) & 1:
-                            side |= _hand(h0, h1, h2, h3, q)
-                    sc += 20 * popcount(side & SUITM[s] & ~(U(1) << U(c)))
+                    sc = 3000 - r + 20 * popcount(h & SUITM[s] & ~(U(1) << U(c)))
                     if ruff_risk:
                         sc -= 500
             else:
