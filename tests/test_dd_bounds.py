@@ -11,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from whist_sim.cards import parse_deal
 from whist_sim.dd import _core
 from whist_sim.dd.bruteforce import brute_force, clear_cache
 from whist_sim.dd.positions import random_positions
+from whist_sim.dd.solver import solve_batch
 
 
 def _questions(p: int) -> list[tuple[str, int, int]]:
@@ -97,3 +99,47 @@ def test_bound_gates_skip_only_bounds_that_cannot_decide(cards, seed):
                         assert g_hi < tg and f_hi < tg and g_hi_rel == f_hi_rel
                     skipped += (g_lo, g_hi) != (f_lo, f_hi)
     assert skipped > 0  # the gates really skip bounds
+
+
+def _first_trump_trick(hands, p, leader, trump):
+    h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
+    yes, _ = _core._first_trump_trick(h0, h1, h2, h3, p, leader, trump)
+    return bool(yes)
+
+
+def test_a_trump_over_the_right_hand_opponent_makes_a_trick():
+    # spades trumps; p (seat 0) holds K4, his right-hand opponent (seat 3) the A and Q: p is never
+    # forced to play the K under the A (RULES §5: he plays after seat 3 in every trick he does not
+    # lead), so he makes a trick whatever the others do
+    hands = parse_deal("0:K4.2.. .AKQ.. .JT9.. AQ.8..")
+    assert _first_trump_trick(hands, 0, 1, 3)
+    assert solve_batch(np.array([hands], dtype=np.uint64), 3, 1, "whist-max", 0, threads=1)[0] >= 1
+    # the same trumps with the A on p's left: it plays after him, and the bound does not apply
+    # (here p makes nothing: every trump he plays is overruffed)
+    hands = parse_deal("0:K4.2.. AQ.8.. .JT9.. .AKQ..")
+    assert not _first_trump_trick(hands, 0, 3, 3)
+    assert solve_batch(np.array([hands], dtype=np.uint64), 3, 3, "whist-max", 0, threads=1)[0] == 0
+    # p on lead with nothing but trumps must lead one, and the bound does not apply either
+    hands = parse_deal("0:K4... .AK.. .JT.. AQ...")
+    assert not _first_trump_trick(hands, 0, 0, 3)
+
+
+@pytest.mark.parametrize(("cards", "seed"), [(3, 51), (4, 52)])
+def test_first_trump_trick_holds_the_exact_value(cards, seed):
+    # whenever _first_trump_trick says p makes a trick, the exact whist-max is at least 1;
+    # positions from two or three suits, where trumps are long and the bound fires often
+    rng = np.random.default_rng(seed)
+    fired = beyond_floor = 0
+    while fired < 40:
+        suits = int(rng.integers(2, 4))
+        hands = random_positions(rng, 1, cards, suits)[0]
+        trump, leader, p = (int(x) for x in rng.integers(0, [suits, 4, 4]))
+        if not _first_trump_trick(hands, p, leader, trump):
+            continue
+        fired += 1
+        h0, h1, h2, h3 = _core.canonical(hands)
+        beyond_floor += _core._trump_floor(h0, h1, h2, h3, trump, 1 << p)[0] == 0
+        exact = brute_force([int(h) for h in hands], trump, leader)
+        clear_cache()
+        assert exact["team"][1 << p] >= 1, f"seat {p}, hands {[hex(int(h)) for h in hands]}"
+    assert beyond_floor > 0  # cases the plain trump floor misses are really checked

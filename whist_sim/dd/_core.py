@@ -790,6 +790,52 @@ def _win_then_cash(h0, h1, h2, h3, p, leader, trump):
     return qt, rel | qrel
 
 
+@numba.njit(**INLINE)
+def _first_trump_trick(h0, h1, h2, h3, p, leader, trump):
+    """``(yes, relevance)``: must p (playing for tricks against the other three) take at least
+    one trick with his trumps? A sharper form, for one trick, of ``_trump_floor`` that counts
+    where the higher trumps sit.
+
+    Take p's ``k`` highest trumps (the lowest of them ``c``), the ``g = n - k`` trumps he holds
+    below them (his guards), and the opposing trumps above ``c``: ``mr`` of them held by p's
+    right-hand opponent ``(p + 3) % 4``, ``mo`` by the two others. Claim: if p is not on lead or
+    holds a card outside trumps, and ``k > max(mo, mo + mr - g)``, p wins a trick.
+    Soundness, while p has won no trick: he never leads again (at the first trick he leads
+    outside trumps), so his right-hand opponent plays before him in every trick. p plays a trump
+    only when he must (trumps led, or only trumps left; void in a side suit he discards outside
+    trumps): his lowest trump if a trump above his highest is already in the trick, else his
+    highest. Each of his ``k`` trumps that loses is beaten by a distinct opposing trump above
+    ``c`` in its trick: one played after p (never the right-hand opponent's, so at most ``mo``
+    of these), or one played before p when he had no guard left to play instead. Each guard he
+    plays uses up another opposing trump above ``c`` the same way. So if none of the right-hand
+    opponent's trumps beats one of the ``k``, at most ``mo`` of them lose; if one does, p's
+    ``g`` guards are gone and at most ``mo + mr - g`` of them lose. Every card is played before
+    the deal ends, so one of the ``k`` wins. With ``mr = 0`` this is the one-trick case of
+    ``_trump_floor``; with ``mo = 0`` and ``k = 1``: every higher trump sits on p's right and he
+    holds as many guards as there are such trumps.
+    Relevance: ``c`` (closed up: the owners of every trump from ``c`` upward); the trump lengths
+    and the leader are in every table key.
+    """
+    if trump >= 4 or p == leader and _hand(h0, h1, h2, h3, p) & ~SUITM[trump] == 0:
+        return False, U(0)
+    tm = SUITM[trump]
+    tp = _hand(h0, h1, h2, h3, p) & tm
+    rho = _hand(h0, h1, h2, h3, (p + 3) & 3) & tm
+    others = (h0 | h1 | h2 | h3) & tm & ~tp & ~rho
+    n = popcount(tp)
+    m = tp
+    k = 0
+    while m:
+        c = high_bit(m)
+        m ^= U(1) << U(c)
+        k += 1
+        mo = popcount(others & _above(c))
+        mr = popcount(rho & _above(c))
+        if k > mo and k > mo + mr - (n - k):
+            return True, U(1) << U(c)
+    return False, U(0)
+
+
 @numba.njit(**NJIT)
 def _cash_then_floor(h0, h1, h2, h3, leader, trump, side):
     """``(tricks, relevance)``: the seats ``side`` (the leader among them, playing together; the
@@ -1124,6 +1170,12 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r, want_lo, want_hi):
             if n > lo:
                 lo = n
                 lo_rel = nrel
+        if lo < 1 and want_lo <= 1:
+            # p's trumps must win a trick, counting where the higher ones sit (see helper)
+            yes, trel = _first_trump_trick(h0, h1, h2, h3, p, leader, trump)
+            if yes:
+                lo = 1
+                lo_rel = trel
     if mx == 15 ^ win and popcount(U(win)) == 1:
         # [whist-min] p's tricks forced by the current trick / p's sure loser (see the helpers)
         p = ctz(U(win))
