@@ -1608,6 +1608,11 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     sc = 6000 - r - (2000 if b else 0)
                 elif sure:
                     sc = 9000 - r  # the cheapest card that surely wins
+                elif b and popcount(U(good)) == 1:
+                    # the lone seat (whist-max; whist-exact while he wants tricks) tries the
+                    # cheapest card that beats the trick so far but may be beaten after him
+                    # (the highest first, as the three do, took about 10 % more whist-max plays)
+                    sc = 5000 - r
                 elif b:
                     sc = 5000 + r  # try to win: highest first
                 else:
