@@ -1617,6 +1617,17 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
                     sc = 5000 + r  # try to win: highest first
                 else:
                     sc = 4000 - r
+                    if s != led and popcount(U(good)) == 1:
+                        # the lone seat's discards: keep his trumps (ruffs may come), throw
+                        # first from a suit where the others hold as many cards above his
+                        # highest as he holds (about -2 % whist-max plays)
+                        if s == trump:
+                            sc -= 100
+                        else:
+                            mine = h & SUITM[s]
+                            theirs = (h0 | h1 | h2 | h3) & SUITM[s] & ~mine
+                            if popcount(theirs & _above(high_bit(mine))) >= popcount(mine):
+                                sc += 20
             else:
                 if not b:
                     sc = 8000 + r  # dump the highest card that does not win
