@@ -143,3 +143,41 @@ def test_first_trump_trick_holds_the_exact_value(cards, seed):
         clear_cache()
         assert exact["team"][1 << p] >= 1, f"seat {p}, hands {[hex(int(h)) for h in hands]}"
     assert beyond_floor > 0  # cases the plain trump floor misses are really checked
+
+
+def _min_zero(hands, p, leader, trump):
+    h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
+    yes, _ = _core._min_zero(h0, h1, h2, h3, p, leader, trump)
+    return bool(yes)
+
+
+def test_a_seat_under_every_lead_ducks_every_trick():
+    # no-trump, seat 1 on lead; seat 0 holds the 3 2 of spades and the 2 of hearts, the others'
+    # lowest spades are the 4 and 5: whatever they lead, seat 0 plays under it (RULES §5: he must
+    # follow suit, and a card below the card led never wins), so his whist-min is 0
+    hands = parse_deal("0:32.2.. 54.A.. 76.K.. A8.Q..")
+    assert _min_zero(hands, 0, 1, 4)
+    assert solve_batch(np.array([hands], dtype=np.uint64), 4, 1, "whist-min", 0, threads=1)[0] == 0
+    # his second spade above their second lowest: the bound does not apply (they lead the 4,
+    # then the 5 under his 6)
+    assert not _min_zero(parse_deal("0:62.2.. 54.A.. 73.K.. A8.Q.."), 0, 1, 4)
+    # a trump in his hand may have to ruff, and on lead he must first get out: no bound either
+    assert not _min_zero(hands, 0, 1, 2)
+    assert not _min_zero(hands, 0, 0, 4)
+
+
+@pytest.mark.parametrize(("cards", "seed"), [(3, 61), (4, 62)])
+def test_ducking_every_trick_holds_the_exact_value(cards, seed):
+    # whenever _min_zero says p can lose every trick, the exact whist-min is 0
+    rng = np.random.default_rng(seed)
+    fired = 0
+    while fired < 40:
+        suits = int(rng.integers(2, 4))
+        hands = random_positions(rng, 1, cards, suits)[0]
+        trump, leader, p = (int(x) for x in rng.integers(0, [5, 4, 4]))
+        if not _min_zero(hands, p, leader, trump):
+            continue
+        fired += 1
+        exact = brute_force([int(h) for h in hands], trump, leader)
+        clear_cache()
+        assert exact["min"][p] == 0, f"seat {p}, hands {[hex(int(h)) for h in hands]}, {trump}"

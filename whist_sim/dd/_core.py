@@ -1055,6 +1055,47 @@ def _min_duck(h0, h1, h2, h3, p, leader, trump):
     return True, rel
 
 
+@numba.njit(**NJIT)
+def _min_zero(h0, h1, h2, h3, p, leader, trump):
+    """``(yes, relevance)``: whist-min, can p surely lose every remaining trick (an upper bound of
+    0 on p's tricks)?
+
+    Yes when another seat is on lead, p holds no trump (or the deal is no-trump), and in every suit
+    ``s`` p's ``j``-th lowest card is below the others' ``j``-th lowest card of ``s`` for every
+    ``j`` up to the shorter of the two holdings. p's plan: follow suit with his lowest card;
+    when void, discard his highest card of any suit (a plain card: it never wins). As long as p
+    wins nothing he never leads, so the ``j``-th lead of ``s`` comes from the others after they
+    have played at least ``j - 1`` cards of ``s``: the card led is at least their original
+    ``j``-th lowest, and p's lowest left is his ``j``-th lowest (his discards take his highest
+    cards), so p plays under the card led and loses the trick. Once they are out of ``s`` it is
+    never led again.
+    Relevance: p's lowest card of each suit both sides hold, the lowest of that suit (closed up by
+    the caller: the owners of the whole suit); the rest is lengths.
+    """
+    if leader == p:
+        return False, U(0)
+    hp = _hand(h0, h1, h2, h3, p)
+    if trump < 4 and hp & SUITM[trump]:
+        return False, U(0)
+    oth = U(0)
+    for q in range(4):
+        if q != p:
+            oth |= _hand(h0, h1, h2, h3, q)
+    rel = U(0)
+    for s in range(4):
+        mp = hp & SUITM[s]
+        mo = oth & SUITM[s]
+        if mp == 0 or mo == 0:
+            continue
+        rel |= U(1) << U(ctz(mp))
+        while mp and mo:
+            if ctz(mp) > ctz(mo):
+                return False, U(0)
+            mp &= mp - U(1)
+            mo &= mo - U(1)
+    return True, rel
+
+
 @numba.njit(**INLINE)
 def _most_trumps(h0, h1, h2, h3, trump, side):
     """Trumps held by the longest trump holder of the seats ``side`` (``trump`` < 4)."""
@@ -1183,6 +1224,12 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r, want_lo, want_hi):
         if n > lo:
             lo = n
             lo_rel = nrel
+        if hi > 0:
+            # p ducks every trick from here (see the helper)
+            yes, zrel = _min_zero(h0, h1, h2, h3, p, leader, trump)
+            if yes:
+                hi = 0
+                hi_rel = zrel
         if hi > r - 1:
             yes, drel = _min_duck(h0, h1, h2, h3, p, leader, trump)
             if yes:
