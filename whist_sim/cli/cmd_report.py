@@ -81,7 +81,8 @@ def command(
         raise click.ClickException(str(e)) from None
     click.echo(markdown_table(summary(tally), tally.players))
     if tally.has_dd:
-        click.echo("\nDouble dummy (unsolved solves left out of each figure):\n")
+        click.echo("\nDouble dummy (unsolved solves count only where their proved bounds "
+                   "decide a comparison):\n")
         click.echo(markdown_table(dd_summary(tally), tally.players))
     click.echo(f"\nwrote {len(written)} files to {out_dir}")
     for p in written:

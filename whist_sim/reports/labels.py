@@ -85,6 +85,7 @@ HEADERS = {
     "unsolved": "unsolved",
     "comparison": "contract vs. double dummy",
     "base": "seats compared",
+    "by_bounds": "by bounds",
     "zero_share": "zero-bid share",
     "dd_min": "whist-min (dd_min)",
     "dd_max": "whist-max (dd_max)",

@@ -267,19 +267,27 @@ def dd_section(t: Tally) -> Section:
         "they push tricks on it), for its hand at the start of play, the deal's trump and the "
         "declarer on lead (RULES §5), with every card in view (docs/DD.md). A contract is "
         "made only with exactly the tricks bid (RULES §6). Every solve ran under a node limit of "
-        f"{_dd_limit_text(t)}; solves over it are unsolved ({left_out}) and are left out of "
-        "every statistic that needs them (each table's n says how many seats it counts). The "
-        "solved seats are not a random sample: quick-to-solve deals are over-represented.",
+        f"{_dd_limit_text(t)}; solves over it are unsolved ({left_out}), but still prove "
+        "bounds on their value. The comparisons of contracts with whist-max and whist-min count "
+        "every seat the solved value or those bounds decide (by bounds = how many of them have "
+        "a needed value unsolved); the differences and means need exact values and "
+        "count the seats with whist-max solved (each table's n says how many seats it counts). "
+        "Neither set is a random sample: quick-to-solve deals are over-represented among the "
+        "solved seats, and a comparison stays undecided more often when the contract is close "
+        "to an unsolved value.",
         (
             TableItem("dd_summary", "Double-dummy headline numbers", D.dd_summary(t),
-                      "n = solves, or seats with the needed values solved"),
+                      "n = solves; for the comparisons, seats the values or their proved "
+                      "bounds decide; for the means, seats with whist-max solved"),
             TableItem("dd_unsolved", "Solves left unsolved (over the node limit)", unsolved,
                       "one solve per player and played deal and objective"),
             TableItem("dd_unsolved_by_position", "Unsolved solves by bidding position",
                       D.dd_unsolved(t, by="position")),
             TableItem("dd_contract_range", "Contracts against whist-max and whist-min",
                       D.dd_contract_range(t),
-                      "share = of the seats compared (base); rate = contracts made"),
+                      "seats compared (base) = those the solved values or the proved bounds "
+                      "decide; by bounds = of n, the seats with a needed value unsolved (counted "
+                      "only thanks to the bounds); share = n / base; rate = contracts made"),
             TableItem("dd_contract_range_by_position",
                       "Contracts against the double-dummy range, by bidding position",
                       D.dd_contract_range(t, by="position")),

@@ -12,9 +12,10 @@ small integer keys and a count ``n``:
   (``missed`` = players whose tricks differ from their contract; trump/bid_sum/missed are -1 and
   level is 0 for a thrown-in deal, as in the result schema);
 * ``dd`` (only for data with the double-dummy columns of ``simulate --dd``): one entry per player
-  and played deal, keys ``position, over, contract, tricks, score, dd_max, dd_min, dd_min_lo``
-  (the seat's whist-max and whist-min, -1 when unsolved, and the lower bound proved on whist-min,
-  which can settle a zero-bid question when whist-min itself is unsolved).
+  and played deal, keys ``position, over, contract, tricks, score, dd_max, dd_min, dd_max_lo,
+  dd_max_hi, dd_min_lo, dd_min_hi`` (the seat's whist-max and whist-min, -1 when unsolved, and the
+  bounds the search proved on each, equal to the value when solved: they can settle a comparison
+  with a contract, or a zero-bid question, when the value itself is unsolved).
 
 Counts add up, so the tally of a dataset is the sum of the tallies of its chunks (``a + b``):
 :func:`tally_dataset` reads one chunk file at a time and only the columns it needs, so datasets
@@ -39,8 +40,11 @@ HAND_KEYS = ("position", "hcp", "contract", "tricks", "score", "over")
 DEAL_KEYS = ("thrown_in", "frisch", "trump", "level", "bid_sum", "over", "missed")
 DEAL_COLUMNS = ("declarer", "trump", "level", "frisch", "thrown_in", "bid_sum", "over")
 SEAT_COLUMNS = ("hand", "contract", "tricks", "score")
-DD_KEYS = ("position", "over", "contract", "tricks", "score", "dd_max", "dd_min", "dd_min_lo")
-DD_SEAT_COLUMNS = ("dd_max", "dd_min", "dd_min_lo")
+DD_KEYS = ("position", "over", "contract", "tricks", "score", "dd_max", "dd_min",
+           "dd_max_lo", "dd_max_hi", "dd_min_lo", "dd_min_hi")
+DD_SEAT_COLUMNS = ("dd_max", "dd_min", "dd_max_lo", "dd_max_hi", "dd_min_lo", "dd_min_hi")
+#: the most tricks a double-dummy value can be (the solver knows only the 52-card, 13-trick deal)
+_DD_TRICKS = 13
 
 # bits of the honours: rank 12 = A, 11 = K, 10 = Q, 9 = J in each of the four suits
 _HCP_WEIGHTS = {12: 4, 11: 3, 10: 2, 9: 1}
@@ -370,7 +374,8 @@ def _cubes(df: pd.DataFrame, players: int) -> tuple[pd.DataFrame, pd.DataFrame, 
 
 
 def _dd_cube(df: pd.DataFrame, players: int) -> pd.DataFrame:
-    """The ``dd`` cube: one entry per player and played deal with its whist-max and whist-min."""
+    """The ``dd`` cube: one entry per player and played deal with its whist-max and whist-min and
+    the bounds proved on them (the values are -1 when unsolved)."""
     played = ~df["thrown_in"].to_numpy().astype(bool)
     k = int(played.sum())
 
@@ -380,20 +385,36 @@ def _dd_cube(df: pd.DataFrame, players: int) -> pd.DataFrame:
     declarer = df["declarer"].to_numpy()[played].astype(np.int64)
     position = (np.arange(players, dtype=np.int64)[None, :] - declarer[:, None]) % players
     over = np.repeat(df["over"].to_numpy().astype(np.int64)[played], players)
-    dd_max, dd_min = seats("dd_max"), seats("dd_min")
-    if k and (dd_max.min() < -1 or dd_min.min() < -1):
-        raise ReportError("a double-dummy value below -1 (dd_max_s / dd_min_s)")
+    values = {name: seats(name) for name in DD_SEAT_COLUMNS}
+    if k:
+        _check_dd(values)
     cube = count_rows({
         "position": position.ravel(),
         "over": over,
         "contract": seats("contract").ravel(),
         "tricks": seats("tricks").ravel(),
         "score": seats("score").ravel(),
-        "dd_max": dd_max.ravel(),
-        "dd_min": dd_min.ravel(),
-        "dd_min_lo": seats("dd_min_lo").ravel(),
+        **{name: v.ravel() for name, v in values.items()},
     })
     return cube[list(DD_KEYS) + ["n"]]
+
+
+def _check_dd(values: Mapping[str, np.ndarray]) -> None:
+    """Refuse double-dummy values and bounds of played seats that cannot be right: a value below
+    -1, bounds outside 0..13 or crossed (lo > hi), or a solved value outside its bounds."""
+    for tag in ("dd_max", "dd_min"):
+        v, lo, hi = values[tag], values[f"{tag}_lo"], values[f"{tag}_hi"]
+        if v.min() < -1 or v.max() > _DD_TRICKS:
+            raise ReportError(f"a double-dummy value outside -1..{_DD_TRICKS} ({tag}_s)")
+        if lo.min() < 0 or hi.max() > _DD_TRICKS:
+            raise ReportError(f"a played seat has a double-dummy bound outside 0..{_DD_TRICKS} "
+                              f"({tag}_lo_s / {tag}_hi_s)")
+        if (lo > hi).any():
+            raise ReportError(f"a played seat has crossed double-dummy bounds: {tag}_lo_s > "
+                              f"{tag}_hi_s")
+        solved = v >= 0
+        if ((solved & (lo > v)) | (solved & (v > hi))).any():
+            raise ReportError(f"a solved {tag}_s lies outside its bounds {tag}_lo_s .. {tag}_hi_s")
 
 
 def tally_dataset(
