@@ -101,10 +101,16 @@ def test_bound_gates_skip_only_bounds_that_cannot_decide(cards, seed):
     assert skipped > 0  # the gates really skip bounds
 
 
-def _first_trump_trick(hands, p, leader, trump):
+def _fires(bound, hands, p, leader, trump) -> bool:
+    """Does the seat bound ``bound`` (a ``_core`` helper answering ``(yes, relevance)``) fire for
+    seat ``p`` on these real hands?"""
     h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
-    yes, _ = _core._first_trump_trick(h0, h1, h2, h3, p, leader, trump)
+    yes, _ = bound(h0, h1, h2, h3, p, leader, trump)
     return bool(yes)
+
+
+def _first_trump_trick(hands, p, leader, trump):
+    return _fires(_core._first_trump_trick, hands, p, leader, trump)
 
 
 def test_a_trump_over_the_right_hand_opponent_makes_a_trick():
@@ -146,9 +152,7 @@ def test_first_trump_trick_holds_the_exact_value(cards, seed):
 
 
 def _min_zero(hands, p, leader, trump):
-    h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
-    yes, _ = _core._min_zero(h0, h1, h2, h3, p, leader, trump)
-    return bool(yes)
+    return _fires(_core._min_zero, hands, p, leader, trump)
 
 
 def test_a_seat_under_every_lead_ducks_every_trick():
