@@ -11,6 +11,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 # numba options of every solver kernel: cached machine code, GIL released (threads run truly in
@@ -42,6 +43,30 @@ def _unary_intrinsic(name: str, with_flag: bool):
 _ctpop = _unary_intrinsic("llvm.ctpop", False)
 _cttz = _unary_intrinsic("llvm.cttz", True)
 _ctlz = _unary_intrinsic("llvm.ctlz", True)
+
+
+@intrinsic
+def prefetch(typingctx, arr, index):
+    """Ask the CPU to start loading the cache line of ``arr.flat[index]`` into its caches: a hint,
+    with no effect on any result and no fault on any address. ``arr`` must be C-contiguous."""
+    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
+        return None
+    sig = types.void(arr, index)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i8p = ir.IntType(8).as_pointer()
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), i8p)
+        i32 = ir.IntType(32)
+        # llvm.prefetch(address, read, high temporal locality, data cache); its name carries the
+        # pointer type (opaque pointers print as "ptr")
+        name = "llvm.prefetch.p0" if str(i8p) == "ptr" else "llvm.prefetch.p0i8"
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @numba.njit(**INLINE)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._bits import INLINE, NJIT, ctz, high_bit, popcount
+from ._bits import INLINE, NJIT, ctz, high_bit, popcount, prefetch
 
 U = np.uint64
 SUIT_BITS = U(0x1FFF)
@@ -52,7 +52,8 @@ C_R = 6  # tricks remaining at a trick boundary
 C_CARD = 7  # card played at this depth
 C_PHASE = 8  # move phase of a probed node: 0 plain, 1 probing, 2 deferred moves
 C_DEFER = 9  # moves of a probed node whose probe ran out of plays (bit i: move i)
-N_COLS = 10
+C_ACC = 10  # mode 0, fail-soft: the best bound of the moves searched so far that did not cut
+N_COLS = 11
 
 # stats slots
 ST_NODES = 0  # trick-boundary nodes searched (after the cheap cut-offs)
@@ -63,7 +64,8 @@ ST_FLAGS = 4  # input, bit 0: store proofs for exact positions only (no rank pat
 # bit 1: no probing of p's leads in whist-max (``PROBE_PLAYS``; for tests)
 ST_LIMIT = 5  # input: most card plays per row (0 = no limit); a row over it is left unsolved
 ST_STOP = 6  # the value of ST_PLAYS at which the current row's search gives up (0 = never)
-N_STATS = 7
+ST_BOUND = 7  # output of a mode-0 search: the bound it proved (fail-soft, see ``_search``)
+N_STATS = 8
 
 UNSOLVED = -1  # result of a row whose search ran over ``stats[ST_LIMIT]`` card plays
 
@@ -897,8 +899,25 @@ def _seat_cash_floor(h0, h1, h2, h3, w, trump):
     return _cash_then_floor(h0, h1, h2, h3, w, trump, 1 << w)
 
 
+@numba.njit(**INLINE)
+def _cash_floor_cap(h0, h1, h2, h3, w, trump):
+    """Most tricks ``_seat_cash_floor`` of seat ``w`` can count (a cheap gate): in every suit but
+    trumps w's cards above every card the other seats hold in it (the cashing plans and the quick
+    tricks count no others), plus w's trumps (the floor is at most his trump count)."""
+    hw = _hand(h0, h1, h2, h3, w)
+    others = (h0 | h1 | h2 | h3) & ~hw
+    n = 0
+    for s in range(4):
+        m = SUITM[s]
+        if s == trump:
+            n += popcount(hw & m)
+        else:
+            n += popcount(hw & m & _above(high_bit(others & m)))
+    return n
+
+
 @numba.njit(**NJIT)
-def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
+def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x, need):
     """``(tricks, relevance)``: inside a trick (``k`` >= 1 cards ``t0..`` on the table), a floor
     on the tricks of the seats ``x`` (playing together) from the start of this trick: some seat w
     of ``x`` surely wins it with the highest card of the suit led s (held by w, still to play, or
@@ -920,6 +939,8 @@ def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
     opposing trumps above it, so the floor drops by at most one. (No-trump: ``_quick_tricks``, as
     (a).) So w's side takes at least 1 + (count - 1) tricks from the start of this trick.
     Relevance: w's winning card (closed up: every card of s above it) and the count's.
+    ``need``: the count the caller needs; when ``_cash_floor_cap`` shows w cannot count that many,
+    the count is not computed (0 is returned: the answer to the caller is the same).
     """
     s = t0 // 13
     w_card, wi = _winning_so_far(k, t0, t1, t2, trump)
@@ -946,6 +967,8 @@ def _trick_then_cash(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, x):
             hq = _hand(h0, h1, h2, h3, q)
             if q != w and hq & SUITM[s] == 0 and hq & SUITM[trump]:
                 return 0, U(0)
+    if _cash_floor_cap(h0, h1, h2, h3, w, trump) < need:
+        return 0, U(0)
     n, nrel = _seat_cash_floor(h0, h1, h2, h3, w, trump)
     return n, rel | nrel
 
@@ -1313,6 +1336,23 @@ def _tt_lookup(table, gen, sig, meta, olo, ohi, stop_lo, stop_hi, stop_bit):
             if lo >= stop_lo or hi < stop_hi or (a_or | b_or) & stop_bit:
                 return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
     return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
+
+
+@numba.njit(**INLINE)
+def _tt_prefetch(table, gen, sig, meta, olo, ohi):
+    """Start loading the buckets ``_tt_lookup`` will probe for this position (a hint: the search
+    calls it before computing the static bounds, whose time then hides the memory latency)."""
+    nb = table.shape[0]
+    row = _pres_row(sig, meta, nb)
+    if table[row, F_PRES, 4] != gen:
+        return
+    for w in range(4):
+        x = table[row, F_PRES, w]
+        while x:
+            hb = high_bit(x)
+            x ^= U(1) << U(hb)
+            prefetch(table, (_bucket(sig, meta, olo, ohi, 64 * w + hb, nb) * N_FIELDS + F_KEY)
+                     * WAYS)
 
 
 @numba.njit(**NJIT)
@@ -1709,7 +1749,13 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     Mode 0: can the seats ``mx`` make the seats ``win`` take at least ``target`` tricks?
     Mode 1: can seat ``p`` make exactly ``target`` tricks against the other three?
     Returns 1 (yes), 0 (no) or ``UNSOLVED`` when the card plays reach ``stats[ST_STOP]``.
-    ``ws``: the workspace (see ``solve_rows``); ``table``: the transposition table.
+    ``ws``: the workspace (``new_workspace``); ``table``: the transposition table.
+
+    Mode 0 is *fail-soft*: every resolved node also yields a bound on the count (from the start of
+    its trick) that its proof shows, which may go beyond the question: a "yes" proves at least
+    ``bnd >= target``, a "no" at most ``bnd < target``. A node whose moves all fail takes the best
+    of their bounds, a cut takes its cutting move's, and the table stores the bound proved. The
+    root's bound is left in ``stats[ST_BOUND]``; ``solve_count`` uses it to skip searches.
 
     Every resolved node also yields a *relevance* mask: the cards whose ranks the answer depends on
     (see docs/DD.md); a trick-boundary node stores its answer for every position that agrees with
@@ -1740,6 +1786,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     WI[0, C_TG] = target
     WK[0, 0] = _len_sig(root[0], root[1], root[2], root[3])
     val = False
+    bnd = 0
     rel = U(0)
     idx = 0
     while True:
@@ -1766,9 +1813,11 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 if tg <= 0:
                     resolved = True
                     val = True
+                    bnd = 0
                 elif tg > r:
                     resolved = True
                     val = False
+                    bnd = r
             elif tg < 0 or tg > r:
                 resolved = True
                 val = False
@@ -1784,6 +1833,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 got = (win >> ((ld + wi) & 3)) & 1
                 resolved = True
                 val = got >= tg if mode == MODE_COUNT else got == tg
+                bnd = got
             if not resolved:
                 sig = WK[d, 0]  # the suit lengths, kept up to date by the plays (``_sig_after``)
                 olo = h1 | h3
@@ -1792,6 +1842,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 meta = _meta(ld, mx, flip, MODE_COUNT)
                 WK[d, 0] = sig
                 WK[d, 1] = meta
+                _tt_prefetch(table, gen, sig, meta, olo, ohi)
                 # the cheap bounds first: a cut by them saves a table lookup (each cut is sound
                 # on its own, so the order changes only which proof and relevance is used)
                 blo, blo_rel, bhi, bhi_rel = _bounds(
@@ -1800,10 +1851,12 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                 if blo >= tg:
                     resolved = True
                     val = True
+                    bnd = blo
                     rel = _close_up(blo_rel, h0, h1, h2, h3)
                 elif bhi < tg:
                     resolved = True
                     val = False
+                    bnd = bhi
                     rel = _close_up(bhi_rel, h0, h1, h2, h3)
                 else:
                     _, _, _, _, lo, lo_rel, hi, hi_rel, best = _tt_lookup(
@@ -1812,11 +1865,13 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     if lo >= tg:
                         resolved = True
                         val = True
+                        bnd = lo
                         rel = lo_rel
                         stats[ST_TT_HITS] += 1
                     elif hi < tg:
                         resolved = True
                         val = False
+                        bnd = hi
                         rel = hi_rel
                         stats[ST_TT_HITS] += 1
             elif not resolved:
@@ -1885,16 +1940,19 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
             t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
             if not win & ~mx:
-                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, win)
+                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, win, tg)
                 if n >= tg:
                     resolved = True
                     val = True
+                    bnd = n
                     rel = _close_up(nrel, h0, h1, h2, h3)
             if not resolved and not mx & ~win:
-                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, 15 ^ win)
+                n, nrel = _trick_then_cash(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, 15 ^ win,
+                                           WI[d - k, C_R] - tg + 1)
                 if WI[d - k, C_R] - n < tg:
                     resolved = True
                     val = False
+                    bnd = WI[d - k, C_R] - n
                     rel = _close_up(nrel, h0, h1, h2, h3)
         if not resolved:
             player = (ld + k) & 3
@@ -1917,6 +1975,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             WR[d] = U(0)
             WK[d, 2] = U(0)  # wildcard thresholds of the moves searched here (``_note_wild``)
             WI[d, C_PHASE] = 0
+            WI[d, C_ACC] = -1 if (mx >> player) & 1 else 99
             if (probing and probe_d < 0 and k == 0 and n >= 2 and (mx >> ld) & 1
                     and WI[d, C_R] >= PROBE_MIN_TRICKS):
                 WI[d, C_PHASE] = 1
@@ -1930,6 +1989,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             while not found:
                 if d == 0:
                     stats[ST_PLAYS] = plays
+                    stats[ST_BOUND] = bnd
                     return 1 if val else 0
                 d -= 1
                 k = WI[d, C_K]
@@ -1956,8 +2016,10 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         rel = _unsqueeze_one(rel, a2)
                         rel = _unsqueeze_one(rel, a1)
                         rel = _unsqueeze_one(rel, a0)
-                        _, trel = _trick(c0, c1, c2, c3, trump)
+                        twi, trel = _trick(c0, c1, c2, c3, trump)
                         rel |= trel
+                        # the child's bound counts from the next trick: add this trick
+                        bnd += (win >> ((ld + twi) & 3)) & 1
                     if val == maxi:
                         cut = WM[d, WI[d, C_I]]
                         if WI[d, C_PHASE] == 1:
@@ -1965,6 +2027,14 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                     else:
                         WR[d] |= rel
                         WK[d, 2] = _note_wild(WK[d, 2], WM[d, WI[d, C_I]], rel)
+                        # fail-soft: the node's bound is the best of its moves' bounds (a
+                        # wildcard sibling skipped later shares the proof, and so the bound, of
+                        # the move that made it wild)
+                        if maxi:
+                            if bnd > WI[d, C_ACC]:
+                                WI[d, C_ACC] = bnd
+                        elif bnd < WI[d, C_ACC]:
+                            WI[d, C_ACC] = bnd
                         step = True
                 if step:
                     # the next move: a move that fails like a sibling already searched is skipped
@@ -1994,6 +2064,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         break
                     cut = -1
                     val = not maxi
+                    bnd = WI[d, C_ACC]
                     # every move was needed: the answer also relies on the merged equal ranks
                     led = WI[d - k, C_CARD] // 13 if k > 0 else -1
                     rel = _close_up(WR[d], WH[d, 0], WH[d, 1], WH[d, 2], WH[d, 3])
@@ -2008,9 +2079,15 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         rel = h0 | h1 | h2 | h3
                     else:
                         rel = _close_up(rel, h0, h1, h2, h3)
+                    if mode == MODE_EXACT:
+                        stg = WI[d, C_TG]
+                    else:
+                        # fail-soft: store the bound proved, which may be stronger than the
+                        # question asked (``_tt_store`` records "at least stg" / "below stg")
+                        stg = bnd if val else bnd + 1
                     _tt_store(table, gen, WK[d, 0], WK[d, 1], h1 | h3, h2 | h3,
                               rel, WI[d, C_R], plays - WI[d, C_PLAYS],
-                              mode == MODE_EXACT, val, WI[d, C_TG], cut)
+                              mode == MODE_EXACT, val, stg, cut)
             h0 = WH[d, 0]
             h1 = WH[d, 1]
             h2 = WH[d, 2]
@@ -2061,6 +2138,19 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
 
 
 @numba.njit(**NJIT)
+def new_workspace():
+    """The search's workspace: one row per depth (see ``_search``), allocated once per batch."""
+    return (
+        np.zeros((MAX_DEPTH, 4), np.uint64),  # hands by depth
+        np.zeros((MAX_DEPTH, N_COLS), np.int64),  # integer columns by depth
+        np.zeros((MAX_DEPTH, MOVE_SLOTS), np.int64),  # ordered candidate moves by depth
+        np.zeros(MOVE_SLOTS, np.int64),  # move scores (scratch)
+        np.zeros(MAX_DEPTH, np.uint64),  # relevance gathered by depth
+        np.zeros((MAX_DEPTH, 3), np.uint64),  # table key (lengths, meta), wildcard thresholds
+    )
+
+
+@numba.njit(**NJIT)
 def solve_count(hands, leader, trump, win, mx, ws, table, stats):
     """Tricks of the seats ``win`` from the canonical position ``hands`` when the seats ``mx``
     maximise them and the others minimise them; MTD(f)-style null-window searches sharing the
@@ -2089,12 +2179,13 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
         got = _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats)
         if got == UNSOLVED:
             return UNSOLVED, lo, hi
+        # fail-soft: the search may prove more than the question asked
         if got:
-            lo = t
-            guess = t + 1
+            lo = max(t, stats[ST_BOUND])
+            guess = lo + 1
         else:
-            hi = t - 1
-            guess = t - 1
+            hi = min(t - 1, stats[ST_BOUND])
+            guess = hi
     return lo, lo, hi
 
 
@@ -2136,14 +2227,7 @@ def solve_rows(hands, trump, leader, seat, objective, out, out_lo, out_hi, out_e
     strains x leaders, or the four seats of one deal, costs much less than independent solves).
     """
     n = hands.shape[0]
-    ws = (
-        np.zeros((MAX_DEPTH, 4), np.uint64),  # hands by depth
-        np.zeros((MAX_DEPTH, N_COLS), np.int64),  # integer columns by depth
-        np.zeros((MAX_DEPTH, MOVE_SLOTS), np.int64),  # ordered candidate moves by depth
-        np.zeros(MOVE_SLOTS, np.int64),  # move scores (scratch)
-        np.zeros(MAX_DEPTH, np.uint64),  # relevance gathered by depth
-        np.zeros((MAX_DEPTH, 3), np.uint64),  # table key (lengths, meta), wildcard thresholds
-    )
+    ws = new_workspace()
     for i in range(n):
         same = (
             i > 0
