@@ -2170,12 +2170,6 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
         # of pushing must fail). Climbing from below needs just one costly search, and a search
         # stopped by a node limit still leaves a useful lower bound.
         guess = lo + 1
-    elif popcount(U(win)) == 1:
-        # whist-max climbs too: the "yes" searches below the value are cheap and fill the table
-        # with what the last two searches use (card plays on random deals x 4 seats: -1 to -27 %
-        # against starting from the middle, -10 % time at a node limit of 1,000,000; bridge
-        # climbing: +9 %)
-        guess = lo + 1
     while lo < hi:
         t = guess
         if t <= lo:
