@@ -25,28 +25,34 @@ def _questions(p: int) -> list[tuple[str, int, int]]:
     return [("bridge", team, team), ("whist-max", me, me), ("whist-min", me, 15 ^ me)]
 
 
-@pytest.mark.parametrize(
-    ("cards", "suits", "seed"), [(2, 2, 31), (3, 2, 32), (3, 3, 33), (4, 4, 34)]
-)
-def test_static_bounds_hold_the_exact_value(cards, suits, seed):
+def _solved_endings(seed: int, n: int, cards: int, suits: int):
+    """``n`` random endings with a random trump and leader, each with its exact values from the
+    brute force: yields ``(hands, trump, leader, exact)``."""
     rng = np.random.default_rng(seed)
-    n = 60
     hands = random_positions(rng, n, cards, suits)
     trumps = rng.integers(0, 5, n)
     leaders = rng.integers(0, 4, n)
-    tight = 0
     for i in range(n):
         trump, leader = int(trumps[i]), int(leaders[i])
         exact = brute_force([int(h) for h in hands[i]], trump, leader)
         clear_cache()
-        h0, h1, h2, h3 = _core.canonical(hands[i])
+        yield hands[i], trump, leader, exact
+
+
+@pytest.mark.parametrize(
+    ("cards", "suits", "seed"), [(2, 2, 31), (3, 2, 32), (3, 3, 33), (4, 4, 34)]
+)
+def test_static_bounds_hold_the_exact_value(cards, suits, seed):
+    tight = 0
+    for hands, trump, leader, exact in _solved_endings(seed, 60, cards, suits):
+        h0, h1, h2, h3 = _core.canonical(hands)
         for p in range(4):
             for name, win, mx in _questions(p):
                 lo, _, hi, _ = _core._bounds(
                     h0, h1, h2, h3, leader, trump, win, mx, cards, 0, cards
                 )
                 value = exact["min"][p] if name == "whist-min" else exact["team"][win]
-                where = f"{name} seat {p}, hands {[hex(int(h)) for h in hands[i]]}, trump {trump}"
+                where = f"{name} seat {p}, hands {[hex(int(h)) for h in hands]}, trump {trump}"
                 assert lo <= value <= hi, where
                 tight += lo == hi
     assert tight > 0  # the bounds settle some questions outright, so they are really exercised
@@ -218,19 +224,11 @@ def test_every_search_reports_a_proved_bound(cards, suits, seed):
     # in stats[ST_BOUND] a bound its proof shows (at least that many on a "yes", at most on a
     # "no"); checked against the brute force for every question and target, with the table
     # shared between the searches of one position as solve_count shares it
-    rng = np.random.default_rng(seed)
-    n = 25
-    hands = random_positions(rng, n, cards, suits)
-    trumps = rng.integers(0, 5, n)
-    leaders = rng.integers(0, 4, n)
     table, stats = _tables(12)
     ws = _core.new_workspace()
     beyond = 0
-    for i in range(n):
-        trump, leader = int(trumps[i]), int(leaders[i])
-        exact = brute_force([int(h) for h in hands[i]], trump, leader)
-        clear_cache()
-        canon = _core.canonical(hands[i])
+    for hands, trump, leader, exact in _solved_endings(seed, 25, cards, suits):
+        canon = _core.canonical(hands)
         for p in range(4):
             for name, win, mx in _questions(p):
                 value = exact["min"][p] if name == "whist-min" else exact["team"][win]
@@ -239,7 +237,7 @@ def test_every_search_reports_a_proved_bound(cards, suits, seed):
                     got = _core._search(0, canon, leader, t, trump, win, mx, 0, ws, table, stats)
                     bound = int(stats[_core.ST_BOUND])
                     where = (f"{name} seat {p} target {t}, hands "
-                             f"{[hex(int(h)) for h in hands[i]]}, trump {trump}, leader {leader}")
+                             f"{[hex(int(h)) for h in hands]}, trump {trump}, leader {leader}")
                     assert got == (value >= t), where
                     if got:
                         assert t <= bound <= value, where
