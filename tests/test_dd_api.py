@@ -157,6 +157,25 @@ def test_node_limit_leaves_rows_unsolved_with_true_bounds(objective, limit):
                           exact)
 
 
+def test_whist_max_over_the_limit_narrows_its_bounds_from_both_ends():
+    # whist-max climbs from its lower bound with half of a row's card plays, then spends the rest
+    # on "no" searches from the top (_core._climb_then_cap): a row left over the limit has a
+    # proved upper bound as well as a lower one (docs/DD.md, "Search order")
+    hands, trump, leader, seat = _limit_case(seed=21, n=80, cards=7)
+    exact = solve_batch(hands, trump, leader, "whist-max", seat, threads=1)
+    val0, lo0, hi0 = solve_batch(hands, trump, leader, "whist-max", seat, threads=1,
+                                 node_limit=1, return_bounds=True)
+    assert (val0 == UNSOLVED).mean() > 0.9  # one card play settles next to nothing
+    val, lo, hi = solve_batch(hands, trump, leader, "whist-max", seat, threads=1,
+                              node_limit=2000, return_bounds=True)
+    unsolved = val == UNSOLVED
+    assert unsolved.sum() >= 3
+    assert (lo <= exact).all() and (exact <= hi).all()
+    assert (lo >= lo0).all() and (hi <= hi0).all()
+    assert (lo[unsolved] > lo0[unsolved]).any()  # the climb proved more than the static bound
+    assert (hi[unsolved] < hi0[unsolved]).any()  # and so did the searches from the top
+
+
 def test_node_limit_with_whist_exact():
     hands, trump, leader, seat = _limit_case(seed=12)
     exact = solve_batch(hands, trump, leader, "whist-exact", seat, threads=1)
