@@ -2156,6 +2156,19 @@ def new_workspace():
 
 
 @numba.njit(**NJIT)
+def _ask(hands, leader, t, trump, win, mx, lo, hi, ws, table, stats):
+    """One null-window search of :func:`solve_count`, "at least ``t``?": ``(got, lo, hi)``, the
+    answer (``UNSOLVED`` when it ran out of card plays) and the bounds narrowed by it. Fail-soft:
+    the search may prove more than the question asked (``stats[ST_BOUND]``)."""
+    got = _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats)
+    if got == UNSOLVED:
+        return got, lo, hi
+    if got:
+        return got, max(t, stats[ST_BOUND]), hi
+    return got, lo, min(t - 1, stats[ST_BOUND])
+
+
+@numba.njit(**NJIT)
 def _climb_then_cap(hands, leader, trump, me, lo, hi, ws, table, stats):
     """whist-max's driver for :func:`solve_count` (seat bit ``me``; ``lo``/``hi`` the static
     bounds): ``(value, lo, hi)`` as there.
@@ -2175,28 +2188,18 @@ def _climb_then_cap(hands, leader, trump, me, lo, hi, ws, table, stats):
         left = row_stop - stats[ST_PLAYS]
         stats[ST_STOP] = stats[ST_PLAYS] + max(1, left * CLIMB_SHARE_PCT // 100)
     while lo < hi:
-        t = lo + 1
-        got = _search(MODE_COUNT, hands, leader, t, trump, me, me, 0, ws, table, stats)
+        got, lo, hi = _ask(hands, leader, lo + 1, trump, me, me, lo, hi, ws, table, stats)
         if got == UNSOLVED:
             break
-        if got:
-            lo = max(t, stats[ST_BOUND])
-        else:
-            hi = min(t - 1, stats[ST_BOUND])
     stats[ST_STOP] = row_stop
     if row_stop != 0 and stats[ST_PLAYS] >= row_stop:
         # a climb that used the whole limit (of 1 card play); ``_search`` stops only when its
         # count of plays meets ``ST_STOP`` exactly
         return UNSOLVED, lo, hi
     while lo < hi:
-        t = hi
-        got = _search(MODE_COUNT, hands, leader, t, trump, me, me, 0, ws, table, stats)
+        got, lo, hi = _ask(hands, leader, hi, trump, me, me, lo, hi, ws, table, stats)
         if got == UNSOLVED:
             return UNSOLVED, lo, hi
-        if got:
-            lo = max(t, stats[ST_BOUND])
-        else:
-            hi = min(t - 1, stats[ST_BOUND])
     return lo, lo, hi
 
 
@@ -2230,16 +2233,10 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
             t = lo + 1
         if t > hi:
             t = hi
-        got = _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats)
+        got, lo, hi = _ask(hands, leader, t, trump, win, mx, lo, hi, ws, table, stats)
         if got == UNSOLVED:
             return UNSOLVED, lo, hi
-        # fail-soft: the search may prove more than the question asked
-        if got:
-            lo = max(t, stats[ST_BOUND])
-            guess = lo + 1
-        else:
-            hi = min(t - 1, stats[ST_BOUND])
-            guess = hi
+        guess = lo + 1 if got else hi
     return lo, lo, hi
 
 
