@@ -295,7 +295,8 @@ def test_cli_json_text_plot_and_progress(tmp_path):
     e = d["dd"]["strains"][0]
     assert set(e) == {"strain", "whist_max", "whist_min", "exact", "bids", "best_bid",
                       "zero_impossible"}
-    assert set(e["whist_max"]) == {"solved", "unsolved", "p", "ci", "mean"}
+    assert set(e["whist_max"]) == {"solved", "unsolved", "p", "ci", "mean", "at_least"}
+    assert len(e["whist_max"]["at_least"]) == 14
     assert set(e["exact"]) == {"solved", "unsolved", "p", "ci", "p_none"}
     assert len(e["exact"]["p"]) == len(e["exact"]["ci"]) == 14
     plot = tmp_path / "dd.png"
@@ -328,6 +329,49 @@ def test_unsolved_whist_min_keeps_its_proved_lower_bound():
     entry = a.to_dict()["dd"]["strains"][0]
     assert entry["whist_min"]["unsolved_proved_ge1"] == summ["min_unsolved_ge1"]
     assert entry["zero_impossible"] == summ["zero_impossible"]
+
+
+def test_whist_max_at_least_counts_every_deal_by_its_proved_range():
+    # the distribution of the solved deals leans to the quick ones; "max>=k proved / possible"
+    # counts every deal, an unsolved one by the bounds its whist-max searches proved (docs/DD.md:
+    # they narrow it from both ends), so the true share over all the deals lies between the two
+    a = advise(HAND, trump="S", deals=40, seed=4, evaluation="dd", dd_deals=12,
+               dd_node_limit=20_000, threads=1)
+    scen = a.scenario
+    hands = sample_play_hands(scen, 12, seed=4).hands
+    t = scen.trump
+    val, lo, hi = solve_batch(hands, t, a.dd.leader, "whist-max", scen.seat, threads=1,
+                              node_limit=20_000, return_bounds=True)
+    raw = a.dd.raw[t]
+    np.testing.assert_array_equal(raw["max"], val)
+    np.testing.assert_array_equal(raw["max_lo"], lo)
+    np.testing.assert_array_equal(raw["max_hi"], hi)
+    unsolved = val == UNSOLVED
+    assert unsolved.any() and (lo[unsolved] < hi[unsolved]).all()
+    ks = np.arange(14)
+    proved = (lo[:, None] >= ks).mean(axis=0)
+    possible = (hi[:, None] >= ks).mean(axis=0)
+    assert (proved < possible).any()
+    entry = a.to_dict()["dd"]["strains"][0]
+    np.testing.assert_allclose(np.array(entry["whist_max"]["at_least"]), np.c_[proved, possible],
+                               atol=1e-6)
+    # a larger limit solves more deals; each value lies within the range proved before
+    better = solve_batch(hands, t, a.dd.leader, "whist-max", scen.seat, threads=1,
+                         node_limit=2_000_000)
+    ok = better != UNSOLVED
+    assert ok[unsolved].any()
+    assert ((lo <= better) & (better <= hi))[ok].all()
+    text = str(a)
+    assert "max>=k proved" in text and "max>=k possible" in text
+    # with every deal solved both rows are the solved distribution's tail, and are not printed
+    b = advise(STRONG_NT, trump="NT", deals=30, seed=4, evaluation="dd", dd_deals=6,
+               dd_node_limit=LIMIT, threads=1)
+    (entry,) = b.to_dict()["dd"]["strains"]
+    assert entry["whist_max"]["unsolved"] == 0
+    tail = np.cumsum(np.array(entry["whist_max"]["p"])[::-1])[::-1]
+    np.testing.assert_allclose(np.array(entry["whist_max"]["at_least"]), np.c_[tail, tail],
+                               atol=1e-6)
+    assert "max>=k proved" not in str(b)
 
 
 def test_compile_notice_only_after_the_hand_is_checked(monkeypatch):

@@ -206,11 +206,13 @@ def solve_dd(
     """Whist-max, whist-min and whist-exact of ``seat`` on every deal of ``hands`` for each of
     ``strains`` with ``leader`` on lead, each solve limited to ``node_limit`` card plays.
 
-    Returns ``{strain: {"max": int8[n], "min": int8[n], "min_lo": int8[n], "exact": int8[n, 14]}}``
-    with ``UNSOLVED`` (-1) for an unsolved deal (in every column of ``exact``). ``min_lo``: the
-    lower bound proved on whist-min (equal to ``min`` on a solved deal; on an unsolved one, the
-    tricks the player was shown to be unable to avoid). ``progress``: a tqdm bar over the solves
-    on stderr.
+    Returns ``{strain: {"max": int8[n], "max_lo": int8[n], "max_hi": int8[n], "min": int8[n],
+    "min_lo": int8[n], "exact": int8[n, 14]}}`` with ``UNSOLVED`` (-1) for an unsolved deal (in
+    every column of ``exact``). ``min_lo``: the lower bound proved on whist-min (equal to ``min``
+    on a solved deal; on an unsolved one, the tricks the player was shown to be unable to avoid).
+    ``max_lo`` / ``max_hi``: the bounds proved on whist-max (both equal to ``max`` on a solved
+    deal; whist-max narrows an unsolved one from both ends, docs/DD.md). ``progress``: a tqdm
+    bar over the solves on stderr.
     """
     from .dd import solve_batch
 
@@ -226,14 +228,18 @@ def solve_dd(
     try:
         for t in strains:
             parts: dict[str, list[np.ndarray]] = {_KEYS[o]: [] for o in DD_OBJECTIVES}
-            parts["min_lo"] = []
+            for key in ("max_lo", "max_hi", "min_lo"):
+                parts[key] = []
             for obj in DD_OBJECTIVES:
                 for a in range(0, n, chunk):
                     b = min(n, a + chunk)
-                    r, lo, _ = solve_batch(hands[a:b], t, leader, obj, seat, threads=threads,
-                                           node_limit=node_limit, return_bounds=True)
+                    r, lo, hi = solve_batch(hands[a:b], t, leader, obj, seat, threads=threads,
+                                            node_limit=node_limit, return_bounds=True)
                     parts[_KEYS[obj]].append(np.asarray(r, dtype=np.int8))
-                    if obj == "whist-min":
+                    if obj == "whist-max":
+                        parts["max_lo"].append(np.asarray(lo, dtype=np.int8))
+                        parts["max_hi"].append(np.asarray(hi, dtype=np.int8))
+                    elif obj == "whist-min":
                         parts["min_lo"].append(np.asarray(lo, dtype=np.int8))
                     if bar is not None:
                         bar.update(b - a)
@@ -277,6 +283,19 @@ class DDView:
         """Boolean mask of the deals solved for ``key`` (``"max"``, ``"min"``, ``"exact"``)."""
         v = self.raw[strain][key]
         return (v[:, 0] if v.ndim == 2 else v) >= 0
+
+    def max_at_least(self, strain: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(proved, possible)``, ``float[N + 1]``: for ``k = 0..N``, the share of *all* the
+        deals whose whist-max is proved to be at least ``k`` (``max_lo >= k``), and of those where
+        it is not ruled out (``max_hi >= k``). A solved deal counts by its value, an unsolved one by
+        the bounds its searches proved, so the true share over every deal lies between the two
+        (the distribution of the solved deals alone leans to the deals that solve quickly)."""
+        ks = np.arange(self.n_tricks + 1)
+        lo = self.raw[strain]["max_lo"].astype(np.int64)
+        hi = self.raw[strain]["max_hi"].astype(np.int64)
+        proved = (lo[:, None] >= ks).mean(axis=0)
+        possible = (hi[:, None] >= ks).mean(axis=0)
+        return proved, possible
 
     def table(self) -> pd.DataFrame:
         """Index ``(strain, k)``, ``k = 0..N``: ``p_max`` (share of the solved deals with
@@ -383,6 +402,9 @@ class DDView:
                 }
                 if key != "exact":
                     entry[name]["mean"] = _num(s[f"{key}_mean"])
+            proved, possible = self.max_at_least(t)
+            entry["whist_max"]["at_least"] = [[_num(a), _num(b)]
+                                              for a, b in zip(proved, possible, strict=True)]
             entry["exact"]["p_none"] = _num(s["p_none"])
             entry["whist_min"]["unsolved_proved_ge1"] = int(s["min_unsolved_ge1"])
             entry["zero_impossible"] = int(s["zero_impossible"])
@@ -426,6 +448,7 @@ class DDView:
             "  % of solved deals     solved" + "".join(f"{k:>4}" for k in range(n + 1))
             + "   mean",
         ]
+        at_least = False
         for t in self.strains:
             part = tab.xs(STRAINS[t], level="strain")
             s = summ.loc[STRAINS[t]]
@@ -437,12 +460,25 @@ class DDView:
                 mean_text = "" if key == "exact" else (
                     "      -" if math.isnan(mean) else f"{mean:7.2f}")
                 out.append(f"  {head:<18} {solved:>9}" + _grid(part[f"p_{key}"]) + mean_text)
+                if key == "max" and int(s["max_solved"]) < self.deals:
+                    # over every deal, the unsolved ones by their proved range
+                    proved, possible = self.max_at_least(t)
+                    pre = f"{STRAINS[t]:>2} " if mode == "auction" else "   "
+                    for label, share in (("max>=k proved", proved),
+                                         ("max>=k possible", possible)):
+                        out.append(f"  {pre + label:<18} {'all':>9}" + _grid(share))
+                    at_least = True
         unsolved = sum(self.deals - int(summ.loc[STRAINS[t], f"{key}_solved"])
                        for t in self.strains for key in ("max", "min", "exact"))
         if unsolved:
             total = self.deals * len(self.strains) * len(DD_OBJECTIVES)
             out.append(f"  {unsolved:,} of {total:,} solves left unsolved (over the node limit); "
                        "a higher limit solves more, slower")
+        if at_least:
+            out.append("  max>=k proved / possible: % of all the deals whose whist-max is proved "
+                       ">= k / not proved < k")
+            out.append("  (an unsolved deal counts by the range its searches proved; the true "
+                       "share lies between)")
         for t in self.strains:
             lead = f"{STRAINS[t]}: " if mode == "auction" else ""
             ge1 = int(summ.loc[STRAINS[t], "min_unsolved_ge1"])
