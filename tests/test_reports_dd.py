@@ -294,6 +294,13 @@ def test_summary(data, players):
     assert t.loc["mean contract - dd_max", "value"] == pytest.approx(
         (solved.contract - solved.mx).mean())
     assert t.loc["mean contract - dd_max", "unit"] == "tricks"
+    # every seat, an unsolved one by its proved bounds: the true mean over all lies between
+    low = t.loc["mean tricks - dd_max, all seats, low end"]
+    high = t.loc["mean tricks - dd_max, all seats, high end"]
+    assert low["n"] == high["n"] == len(p) > len(solved)
+    assert low["value"] == pytest.approx((p.tricks - np.where(p.mx >= 0, p.mx, p.mx_hi)).mean())
+    assert high["value"] == pytest.approx((p.tricks - np.where(p.mx >= 0, p.mx, p.mx_lo)).mean())
+    assert low["value"] < high["value"]
     zeros = p[(p.position > 0) & (p.contract == 0)]
     is0, not0 = zeros.mn_hi == 0, zeros.mn_lo >= 1
     assert t.loc["zero bids with dd_min = 0", "n"] == (is0 | not0).sum() > (zeros.mn >= 0).sum()

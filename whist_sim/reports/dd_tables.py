@@ -324,7 +324,11 @@ def dd_summary(data: Data) -> pd.DataFrame:
     <= dd_max``, ``made | contract > dd_max``, ``zero bids with dd_min = 0``) the seats the
     comparison is decided for, by the solved value or the proved bounds, as in
     :func:`dd_contract_range` (``dd_min = 0`` is decided true when dd_min_hi is 0, false when
-    dd_min_lo >= 1); for the means, which need exact values, the seats with whist-max solved."""
+    dd_min_lo >= 1); for the means, which need exact values, the seats with whist-max solved. The
+    two rows ``mean tricks - dd_max, all seats, low end`` / ``high end`` count every seat, an
+    unsolved one by its proved upper / lower bound on whist-max: the mean over all the seats
+    (which the solved seats alone may miss, as quick solves are not a random sample) lies between
+    them."""
     t, cube = _dd(data)
     rows: dict[str, tuple] = {}
     n = cube["n"].to_numpy(np.int64)
@@ -357,6 +361,9 @@ def dd_summary(data: Data) -> pd.DataFrame:
     share("made | contract > dd_max", made, le_no)
     mean("mean contract - dd_max", c - hi, b["max_ok"])
     mean("mean tricks - dd_max", tr - hi, b["max_ok"])
+    # over every seat, an unsolved one by its proved bounds: the true mean lies between the two
+    mean("mean tricks - dd_max, all seats, low end", tr - b["max_hi"], everyone)
+    mean("mean tricks - dd_max, all seats, high end", tr - b["max_lo"], everyone)
     zero_bid = (cube["position"].to_numpy() > 0) & (c == 0)
     min_zero, min_not_zero = b["min_hi"] == 0, b["min_lo"] >= 1
     share("zero bids with dd_min = 0", min_zero, zero_bid & (min_zero | min_not_zero))

@@ -271,14 +271,18 @@ def dd_section(t: Tally) -> Section:
         "bounds on their value. The comparisons of contracts with whist-max and whist-min count "
         "every seat the solved value or those bounds decide (by bounds = how many of them have "
         "a needed value unsolved); the differences and means need exact values and "
-        "count the seats with whist-max solved (each table's n says how many seats it counts). "
+        "count the seats with whist-max solved (each table's n says how many seats it counts), "
+        "except the headline's two \"all seats\" means of tricks - dd_max, which count every "
+        "seat, an unsolved one by its proved upper (low end) or lower (high end) bound: the mean "
+        "over all the seats lies between them. "
         "Neither set is a random sample: quick-to-solve deals are over-represented among the "
         "solved seats, and a comparison stays undecided more often when the contract is close "
         "to an unsolved value.",
         (
             TableItem("dd_summary", "Double-dummy headline numbers", D.dd_summary(t),
                       "n = solves; for the comparisons, seats the values or their proved "
-                      "bounds decide; for the means, seats with whist-max solved"),
+                      "bounds decide; for the means, seats with whist-max solved (all seats: "
+                      "every seat, by its bounds when unsolved)"),
             TableItem("dd_unsolved", "Solves left unsolved (over the node limit)", unsolved,
                       "one solve per player and played deal and objective"),
             TableItem("dd_unsolved_by_position", "Unsolved solves by bidding position",
