@@ -1777,6 +1777,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     # the card plays counter and the stop value, in registers (written back on return)
     plays = stats[ST_PLAYS]
     stop = stats[ST_STOP]
+    if stop == 0:
+        stop = np.int64(0x7FFFFFFFFFFFFFFF)  # no limit
     # [probe] whist-max: p's leads are probed (see PROBE_PLAYS)
     probing = (mode == MODE_COUNT and win == mx and popcount(U(win)) == 1
                and not stats[ST_FLAGS] & 2)
@@ -2105,7 +2107,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
         c = WM[d, idx]
         WI[d, C_CARD] = c
         plays += 1
-        if plays == stop:
+        if plays >= stop:  # (a search started at or past the stop gives up at its first play)
             stats[ST_PLAYS] = plays
             return UNSOLVED
         b = _bit(c)
@@ -2193,9 +2195,7 @@ def _climb_then_cap(hands, leader, trump, me, lo, hi, ws, table, stats):
             break
     stats[ST_STOP] = row_stop
     if row_stop != 0 and stats[ST_PLAYS] >= row_stop:
-        # a climb that used the whole limit (of 1 card play); ``_search`` stops only when its
-        # count of plays meets ``ST_STOP`` exactly
-        return UNSOLVED, lo, hi
+        return UNSOLVED, lo, hi  # no card plays left (a limit of 1: the climb took it)
     while lo < hi:
         got, lo, hi = _ask(hands, leader, hi, trump, me, me, lo, hi, ws, table, stats)
         if got == UNSOLVED:
