@@ -16,5 +16,8 @@ def test_dd_bench_figures():
     for key in ("dd_whist_max_unsolved_share", "dd_whist_min_unsolved_share",
                 "dd_whist_max_batch_unsolved_share"):
         assert 0 <= out[key] <= 1, key
+    # an unsolved whist-max row keeps proved bounds at least one trick apart
+    assert out["dd_whist_max_batch_unsolved_share"] > 0
+    assert 1 <= out["dd_whist_max_batch_unsolved_mean_range"] <= 13
     # at 2,000 card plays a full-deal whist-min solve never finishes
     assert out["dd_whist_min_unsolved_share"] == 1

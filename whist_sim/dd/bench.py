@@ -61,17 +61,22 @@ def _limited(hands, trump, leader, objective, seat, node_limit: int) -> tuple[li
     return times, unsolved
 
 
-def _batch_whist_max(rng, deals: int, threads: int, node_limit: int) -> tuple[float, float]:
-    """(seconds, share unsolved) of whist-max for ``deals`` random deals x 4 seats in one
-    ``solve_batch`` call on ``threads`` threads (the four seats of a deal share a table)."""
+def _batch_whist_max(rng, deals: int, threads: int,
+                     node_limit: int) -> tuple[float, float, float]:
+    """(seconds, share unsolved, mean ``hi - lo`` of the unsolved rows, 0 if none) of whist-max for
+    ``deals`` random deals x 4 seats in one ``solve_batch`` call on ``threads`` threads (the four
+    seats of a deal share a table)."""
     hands = np.repeat(random_positions(rng, deals, 13), 4, axis=0)
     trump = np.repeat(rng.integers(0, 5, deals).astype(np.int8), 4)
     leader = np.repeat(rng.integers(0, 4, deals).astype(np.int8), 4)
     seat = np.tile(np.arange(4, dtype=np.int8), deals)
     t0 = time.perf_counter()
-    v = solve_batch(hands, trump, leader, "whist-max", seat, threads=threads,
-                    node_limit=node_limit)
-    return time.perf_counter() - t0, float(np.mean(v == UNSOLVED))
+    v, lo, hi = solve_batch(hands, trump, leader, "whist-max", seat, threads=threads,
+                            node_limit=node_limit, return_bounds=True)
+    sec = time.perf_counter() - t0
+    unsolved = v == UNSOLVED
+    width = float(np.mean(hi[unsolved] - lo[unsolved])) if unsolved.any() else 0.0
+    return sec, float(np.mean(unsolved)), width
 
 
 def run_bench(
@@ -95,7 +100,8 @@ def run_bench(
     * ``dd_whist_max_batch_100k_x4_hours`` and ``dd_whist_max_batch_unsolved_share``: the issue's
       yardstick measured as it would run: ``batch_deals`` other random deals x 4 seats in one
       ``solve_batch`` call on ``threads`` threads (a deal's seats sharing a table), scaled to
-      100,000 deals;
+      100,000 deals; ``dd_whist_max_batch_unsolved_mean_range``: how far apart the proved bounds
+      of its unsolved rows are on average (``hi - lo`` tricks; 0 when every row is solved);
     * ``dd_ending_median_ms`` and ``dd_bruteforce_ending_ms``: every objective of an ending of
       ``ending_cards`` cards per hand, by the solver and by the plain-Python brute force;
     * ``dds_bridge_median_ms`` / ``_mean_ms`` and ``dd_bridge_vs_dds``: the same bridge solves by
@@ -126,10 +132,11 @@ def run_bench(
         out[f"dd_{tag}_unsolved_share"] = unsolved / max(deals, 1)
     out["dd_whist_max_100k_x4_hours"] = out["dd_whist_max_mean_ms"] * 400_000 / 2 / 3.6e6
     if batch_deals > 0:
-        sec, share = _batch_whist_max(rng, batch_deals, threads, node_limit)
+        sec, share, width = _batch_whist_max(rng, batch_deals, threads, node_limit)
         out["dd_whist_max_batch_deals"] = float(batch_deals)
         out["dd_whist_max_batch_100k_x4_hours"] = sec * 100_000 / batch_deals / 3600.0
         out["dd_whist_max_batch_unsolved_share"] = share
+        out["dd_whist_max_batch_unsolved_mean_range"] = width
 
     ends = random_positions(rng, endings, ending_cards)
     et = rng.integers(0, 5, endings).astype(np.int8)
