@@ -14,6 +14,7 @@ from whist_sim.cards import parse_deal
 from whist_sim.dd import (
     UNSOLVED,
     DDError,
+    _core,
     bridge_table,
     solve,
     solve_batch,
@@ -56,6 +57,30 @@ def test_threads_and_row_order_do_not_change_results():
     rows = np.repeat(hands[:3], 4, axis=0)
     rep = solve_batch(rows, np.repeat(trump[:3], 4), np.repeat(leader[:3], 4), "whist-max", 2)
     assert np.array_equal(rep, np.repeat(one[:3], 4))
+
+
+def test_the_table_is_emptied_when_the_generation_bits_of_its_keys_wrap():
+    # a table entry keeps only the low GEN_BITS bits of its generation (a new deal = a new
+    # generation); when they wrap, the table must really be emptied, or an entry from 65,536 deals
+    # ago would pass for one of the current deal
+    hands = random_positions(np.random.default_rng(8), 2, 6)
+    trump = np.array([4, 1], np.int8)
+    leader = np.array([0, 3], np.int8)
+    seat = np.array([0, 1], np.int8)
+    table, stats = _core.new_tables(12)
+    wrap = 1 << _core.GEN_BITS
+    stats[_core.ST_GEN] = wrap - 2  # row 0 gets generation wrap - 1, row 1 wraps
+    out = np.zeros(2, np.int8)
+    lo = np.zeros(2, np.int8)
+    hi = np.zeros(2, np.int8)
+    exact = np.zeros((2, 14), np.int8)
+    _core.solve_rows(hands, trump, leader, seat, _core.OBJ_BRIDGE, out, lo, hi, exact, table, stats)
+    words = table[:, _core.W_KEYS:_core.W_KEYS + _core.WAYS // 2]
+    keys = np.concatenate([words & np.uint64(0xFFFFFFFF), words >> np.uint64(32)]).ravel()
+    live = keys[keys != 0]
+    assert live.size > 0  # row 1 stored proofs
+    assert set((live >> np.uint64(16)).tolist()) == {(int(stats[_core.ST_GEN])) % wrap}
+    assert np.array_equal(out, solve_batch(hands, trump, leader, "bridge", seat, threads=1))
 
 
 def test_output_shapes_and_types():
