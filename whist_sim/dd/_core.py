@@ -97,7 +97,7 @@ W_KEYS = 0  # words 0-7: the 32-bit keys (``_entry_key``) of ways 2i and 2i + 1 
 W_PRES = 8  # words 8-11: the presence row of this bucket's number (the top classes stored for the
 # (lengths, question) pairs that hash to it, see ``_tt_lookup``) and word 12 its generation
 W_GEN = 12
-W_WORK = 13  # words 13-14: the work byte (replacement priority) of each way, 8 per word
+W_WORK = 13  # words 13-14: the work byte (replacement priority) of each way, 8 per word (15: spare)
 W_ENTRY = 16  # words 16 + 5 j ..: way j's entry, fields E_*
 ENTRY_WORDS = 5
 E_SIG = 0  # suit lengths of the four hands (16 nibbles)
@@ -434,6 +434,7 @@ def _work_at(table, bk, j):
 
 @numba.njit(**INLINE)
 def _set_work(table, bk, j, wk):
+    """Write the work byte of way ``j`` of bucket ``bk``."""
     i = W_WORK + (j >> 3)
     sh = U(8 * (j & 7))
     table[bk, i] = (table[bk, i] & ~(U(0xFF) << sh)) | (U(wk) << sh)
