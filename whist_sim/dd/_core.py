@@ -94,8 +94,9 @@ CLIMB_SHARE_PCT = 50
 WAYS = 16  # entries per bucket of the transposition table
 # a bucket is BUCKET_WORDS uint64 words (``table[bucket, word]``, 768 bytes):
 W_KEYS = 0  # words 0-7: the 32-bit keys (``_entry_key``) of ways 2i and 2i + 1 in word i (one line)
-W_PRES = 8  # words 8-11: the presence row of this bucket's number (the top classes stored for the
-# (lengths, question) pairs that hash to it, see ``_tt_lookup``) and word 12 its generation
+W_PRES = 8  # words 8-11: the presence row of this bucket's number (the top classes stored outside
+# their home for the (lengths, question) pairs whose home it is, see ``_tt_lookup``) and word 12 its
+# generation
 W_GEN = 12
 W_WORK = 13  # words 13-14: the work byte (replacement priority) of each way, 8 per word (15: spare)
 W_ENTRY = 16  # words 16 + 5 j ..: way j's entry, fields E_*
@@ -122,6 +123,8 @@ _CBW = np.zeros((13, 4), dtype=np.uint64)  # 4 suits x at most 3 top cards
 for _c in range(256):
     _CBW[sum((_c >> (2 * _s)) & 3 for _s in range(4)), _c // 64] |= U(1 << (_c % 64))
 CLASS_BY_WEIGHT = _CBW
+# CLASS_UP_TO_WEIGHT[n, w]: the classes ``64 * w + j`` naming at most ``n`` top cards
+CLASS_UP_TO_WEIGHT = np.bitwise_or.accumulate(_CBW, axis=0)
 
 
 def new_tables(tt_bits: int = 20):
@@ -134,9 +137,9 @@ def new_tables(tt_bits: int = 20):
     The table is one ``uint64`` array ``[bucket, word]`` (layout ``W_*``, ``E_*``): a probe reads
     the 16 keys of a bucket (one cache line), then only the entries whose key matches (each 40
     contiguous bytes), and the search holds a single array (numba reference counts each array it
-    unpacks). Sixteen ways rather than eight: the entries of one bucket share their suit lengths,
-    question, top class and its owners, and with eight ways a bridge solve of a hard deal evicted
-    a live entry on about a quarter of its stores (16 ways: up to -30 % card plays there).
+    unpacks). Sixteen ways rather than eight: the entries of a class bucket share their suit
+    lengths, question, top class and its owners, and with eight ways a bridge solve of a hard deal
+    evicted a live entry on about a quarter of its stores (16 ways: up to -30 % card plays there).
     Entries carry a generation stamp: bumping ``stats[ST_GEN]`` empties the table in O(1).
     Memory: 48 bytes per entry.
     """
@@ -1373,12 +1376,15 @@ def _tt_probe(table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_re
 @numba.njit(**INLINE)
 def _tt_lookup(table, gen, sig, meta, olo, ohi, stop_lo, stop_hi, stop_bit):
     """Combine the stored entries matching a position: ``(a_or, a_rel, b_or, b_rel, lo, lo_rel,
-    hi, hi_rel, best)`` (see ``_tt_probe``). Probes the bucket of each top class that the presence
-    row of (``sig``, ``meta``) names, and stops early once the caller's question is answered:
-    ``lo >= stop_lo``, ``hi < stop_hi`` or ``(a_or | b_or) & stop_bit`` (the other values may
-    then miss entries not yet visited; each value returned is still proved by the entries it names).
-    The classes naming the fewest top cards come first (``CLASS_BY_WEIGHT``): their entries tend
-    to rely on the fewest cards, so the answer found first is the most general one.
+    hi, hi_rel, best)`` (see ``_tt_probe``). Probes the *home* bucket of (``sig``, ``meta``) (the
+    bucket of its presence row, which holds that pair's first entries whatever their top class,
+    see ``_tt_store``), then the bucket of each top class that the presence row names, and stops
+    early once the caller's question is answered: ``lo >= stop_lo``, ``hi < stop_hi`` or
+    ``(a_or | b_or) & stop_bit`` (the other values may then miss entries not yet visited; each
+    value returned is still proved by the entries it names). After the home, the classes naming
+    the fewest top cards come first (``CLASS_BY_WEIGHT``): their entries tend to rely on the fewest
+    cards, so the answer found first is the most general one. About half of the lookups are
+    answered by the home bucket alone, whose keys lie next to the presence row.
     """
     nb = table.shape[0]
     row = _pres_row(sig, meta, nb)
@@ -1388,13 +1394,32 @@ def _tt_lookup(table, gen, sig, meta, olo, ohi, stop_lo, stop_hi, stop_bit):
     if table[row, W_GEN] != gen:
         return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
     key = _entry_key(sig, meta, gen)
+    a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best = _tt_probe(
+        table, row, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_rel, hi,
+        hi_rel, best, stop_lo, stop_hi,
+    )
+    if lo >= stop_lo or hi < stop_hi or (a_or | b_or) & stop_bit:
+        return a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best
+    words = 0  # the presence words with classes still to probe (bit w; the loop ends with them)
+    for w in range(4):
+        if table[row, W_PRES + w]:
+            words |= 1 << w
     for weight in range(4 * TOP_DEPTH + 1):
+        if words == 0:
+            break
         for w in range(4):
-            x = table[row, W_PRES + w] & CLASS_BY_WEIGHT[weight, w]
+            if not (words >> w) & 1:
+                continue
+            pw = table[row, W_PRES + w]
+            if pw & ~CLASS_UP_TO_WEIGHT[weight, w] == 0:
+                words ^= 1 << w
+            x = pw & CLASS_BY_WEIGHT[weight, w]
             while x:
                 hb = high_bit(x)
                 x ^= U(1) << U(hb)
                 bk = _bucket(sig, meta, olo, ohi, 64 * w + hb, nb)
+                if bk == row:
+                    continue
                 a_or, a_rel, b_or, b_rel, lo, lo_rel, hi, hi_rel, best = _tt_probe(
                     table, bk, sig, key, olo, ohi, a_or, a_rel, b_or, b_rel, lo, lo_rel, hi,
                     hi_rel, best, stop_lo, stop_hi,
@@ -1410,6 +1435,7 @@ def _tt_prefetch(table, gen, sig, meta, olo, ohi):
     calls it before computing the static bounds, whose time then hides the memory latency)."""
     nb = table.shape[0]
     row = _pres_row(sig, meta, nb)
+    prefetch(table, row * BUCKET_WORDS + W_KEYS)
     if table[row, W_GEN] != gen:
         return
     for w in range(4):
@@ -1422,8 +1448,14 @@ def _tt_prefetch(table, gen, sig, meta, olo, ohi):
 
 @numba.njit(**NJIT)
 def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, best):
-    """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``
-    (in the bucket of its top class, which the presence row then names).
+    """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``.
+
+    Where: an entry of the same pattern is updated where it is; otherwise a new entry goes to the
+    *home* bucket of (``sig``, ``meta``) (``_pres_row``) while it has a way left by an older
+    generation, and else to the bucket of its top class (``_bucket``), which the presence row then
+    names. A lookup probes the home first, so a (lengths, question) pair with few entries costs one
+    bucket; the pairs of a hard deal with hundreds of entries spread over their class buckets as
+    before. (Replacing the cheapest live home entry by a costlier one instead: more card plays.)
 
     Entry data: mode 0: ``a`` = lower bound, ``b`` = upper bound; mode 1: ``a`` = mask of makeable
     ``k``, ``b`` = mask of unmakeable ``k``; the best lead; the work: the bit length of the card
@@ -1437,20 +1469,19 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, 
         for w in range(4):
             table[row, W_PRES + w] = U(0)
         table[row, W_GEN] = gen
-    table[row, W_PRES + (cls >> 6)] |= U(1) << U(cls & 63)
-    bk = _bucket(sig, meta, olo, ohi, cls, nb)
     key = _entry_key(sig, meta, gen)
     plo = olo & rel
     phi = ohi & rel
+    # [home] the bucket of the presence row first: the same pattern there, else a stale way (a
+    # class the presence row already names may hold the pattern: then its bucket)
+    bk = row
     victim = -1
-    vr = 99
     same = False
     for j in range(WAYS):
         kj = _key_at(table, bk, j)
         if (kj >> U(16)) != (key >> U(16)):
-            if vr > -1:
+            if victim < 0:
                 victim = j
-                vr = -1
             continue
         e = W_ENTRY + ENTRY_WORDS * j
         if kj == key and table[bk, e + E_SIG] == sig \
@@ -1459,10 +1490,32 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, 
             victim = j
             same = True
             break
-        jr = _work_at(table, bk, j)
-        if jr < vr:
-            victim = j
-            vr = jr
+    if not same:
+        cbk = _bucket(sig, meta, olo, ohi, cls, nb)
+        if victim < 0 or (table[row, W_PRES + (cls >> 6)] >> U(cls & 63)) & U(1):
+            victim = -1
+    if not same and victim < 0:
+        table[row, W_PRES + (cls >> 6)] |= U(1) << U(cls & 63)
+        bk = cbk
+        vr = 99
+        for j in range(WAYS):
+            kj = _key_at(table, bk, j)
+            if (kj >> U(16)) != (key >> U(16)):
+                if vr > -1:
+                    victim = j
+                    vr = -1
+                continue
+            e = W_ENTRY + ENTRY_WORDS * j
+            if kj == key and table[bk, e + E_SIG] == sig \
+                    and table[bk, e + E_REL] == rel and table[bk, e + E_OLO] == plo \
+                    and table[bk, e + E_OHI] == phi:
+                victim = j
+                same = True
+                break
+            jr = _work_at(table, bk, j)
+            if jr < vr:
+                victim = j
+                vr = jr
     j = victim
     e = W_ENTRY + ENTRY_WORDS * j
     if same:
