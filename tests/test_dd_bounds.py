@@ -58,6 +58,11 @@ def test_static_bounds_hold_the_exact_value(cards, suits, seed):
     assert tight > 0  # the bounds settle some questions outright, so they are really exercised
 
 
+def test_the_suit_of_every_card_by_multiplication():
+    # the search's ``_suit`` replaces a signed ``// 13``: it must agree on every card (ENGINE.md §1)
+    assert [_core._suit(c) for c in range(52)] == [c // 13 for c in range(52)]
+
+
 def test_wildcard_siblings_below_the_threshold_of_a_failed_move():
     # suit 1 (diamonds): the failed move's proof relied on diamonds from rank 9 up
     rel = np.uint64(1) << np.uint64(13 + 9)
