@@ -1453,6 +1453,33 @@ def _tt_prefetch(table, gen, sig, meta, olo, ohi):
             prefetch(table, _bucket(sig, meta, olo, ohi, 64 * w + hb, nb) * BUCKET_WORDS + W_KEYS)
 
 
+@numba.njit(**INLINE)
+def _store_way(table, bk, key, sig, rel, plo, phi, by_work):
+    """``(way, same)``: where ``_tt_store`` writes the pattern (``rel`` with owners ``plo``/``phi``)
+    in bucket ``bk``: the way that holds it already (``same``), else the first way of an older
+    generation, else with ``by_work`` the way whose proof cost the fewest card plays, else -1."""
+    victim = -1
+    vr = 99  # the work of the victim so far (-1: a stale way)
+    for j in range(WAYS):
+        kj = _key_at(table, bk, j)
+        if (kj >> U(16)) != (key >> U(16)):
+            if vr > -1:
+                victim = j
+                vr = -1
+            continue
+        e = W_ENTRY + ENTRY_WORDS * j
+        if kj == key and table[bk, e + E_SIG] == sig \
+                and table[bk, e + E_REL] == rel and table[bk, e + E_OLO] == plo \
+                and table[bk, e + E_OHI] == phi:
+            return j, True
+        if by_work:
+            jr = _work_at(table, bk, j)
+            if jr < vr:
+                victim = j
+                vr = jr
+    return victim, False
+
+
 @numba.njit(**NJIT)
 def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, best):
     """Record that the question ``meta`` has answer ``val`` at ``tg`` for the pattern ``rel``.
@@ -1482,47 +1509,11 @@ def _tt_store(table, gen, sig, meta, olo, ohi, rel, r, work, is_exact, val, tg, 
     # [home] the bucket of the presence row first: the same pattern there, else a stale way (a
     # class the presence row already names may hold the pattern: then its bucket)
     bk = row
-    victim = -1
-    same = False
-    for j in range(WAYS):
-        kj = _key_at(table, bk, j)
-        if (kj >> U(16)) != (key >> U(16)):
-            if victim < 0:
-                victim = j
-            continue
-        e = W_ENTRY + ENTRY_WORDS * j
-        if kj == key and table[bk, e + E_SIG] == sig \
-                and table[bk, e + E_REL] == rel and table[bk, e + E_OLO] == plo \
-                and table[bk, e + E_OHI] == phi:
-            victim = j
-            same = True
-            break
-    if not same:
-        cbk = _bucket(sig, meta, olo, ohi, cls, nb)
-        if victim < 0 or (table[row, W_PRES + (cls >> 6)] >> U(cls & 63)) & U(1):
-            victim = -1
-    if not same and victim < 0:
+    victim, same = _store_way(table, bk, key, sig, rel, plo, phi, False)
+    if not same and (victim < 0 or (table[row, W_PRES + (cls >> 6)] >> U(cls & 63)) & U(1)):
         table[row, W_PRES + (cls >> 6)] |= U(1) << U(cls & 63)
-        bk = cbk
-        vr = 99
-        for j in range(WAYS):
-            kj = _key_at(table, bk, j)
-            if (kj >> U(16)) != (key >> U(16)):
-                if vr > -1:
-                    victim = j
-                    vr = -1
-                continue
-            e = W_ENTRY + ENTRY_WORDS * j
-            if kj == key and table[bk, e + E_SIG] == sig \
-                    and table[bk, e + E_REL] == rel and table[bk, e + E_OLO] == plo \
-                    and table[bk, e + E_OHI] == phi:
-                victim = j
-                same = True
-                break
-            jr = _work_at(table, bk, j)
-            if jr < vr:
-                victim = j
-                vr = jr
+        bk = _bucket(sig, meta, olo, ohi, cls, nb)
+        victim, same = _store_way(table, bk, key, sig, rel, plo, phi, True)
     j = victim
     e = W_ENTRY + ENTRY_WORDS * j
     if same:
