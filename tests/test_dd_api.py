@@ -234,6 +234,29 @@ def test_node_limit_results_do_not_depend_on_threads_or_chunks():
     assert np.array_equal(alone, runs[0][0][4:8])
 
 
+@pytest.mark.parametrize("objective", [_core.OBJ_BRIDGE, _core.OBJ_WHIST_MAX])
+def test_card_plays_of_a_row_do_not_depend_on_the_rows_before_it(objective):
+    # nothing a search learns (table entries, killer moves) outlives its group of rows: the
+    # effort, and so which rows fit a node limit, is the same alone and after other deals
+    rng = np.random.default_rng(21)
+    hands = random_positions(rng, 4, 7)
+    trump = np.array([0, 4, 2, 1], np.int8)
+    leader = np.array([3, 0, 1, 2], np.int8)
+    seat = np.array([1, 2, 0, 3], np.int8)
+
+    def plays(rows):
+        table, stats = _core.new_tables(12)
+        n = len(rows)
+        out, lo, hi = (np.zeros(n, np.int8) for _ in range(3))
+        _core.solve_rows(hands[rows], trump[rows], leader[rows], seat[rows], objective, out, lo,
+                         hi, np.zeros((n, 14), np.int8), table, stats)
+        return int(stats[_core.ST_PLAYS])
+
+    before = plays([0, 1, 2])
+    assert before > 0
+    assert plays([0, 1, 2, 3]) - before == plays([3])
+
+
 def test_warm_up_tells_why_a_long_first_call_waits(monkeypatch):
     # a warm-up that finishes soon (the solver loads from the cache) says nothing; one still
     # running after ``after`` seconds (a compile) is announced once

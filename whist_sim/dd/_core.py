@@ -53,7 +53,10 @@ C_CARD = 7  # card played at this depth
 C_PHASE = 8  # move phase of a probed node: 0 plain, 1 probing, 2 deferred moves
 C_DEFER = 9  # moves of a probed node whose probe ran out of plays (bit i: move i)
 C_ACC = 10  # mode 0, fail-soft: the best bound of the moves searched so far that did not cut
-N_COLS = 11
+# killer move (leads only): the lead that most recently cut at this depth, by leader (four
+# columns, ``C_KILL + leader``); -1 for none. Reset at the start of every search.
+C_KILL = 11
+N_COLS = 15
 
 # stats slots
 ST_NODES = 0  # trick-boundary nodes searched (after the cheap cut-offs)
@@ -1704,7 +1707,8 @@ def _stop_lead_score(h0, h1, h2, h3, player, c, trump, good):
 
 
 @numba.njit(**INLINE)
-def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM, d, scores):
+def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, kill_card, WM, d,
+               scores):
     """Write the ordered candidate cards of the player to move into ``WM[d]``; return their
     number. (The workspace array and the depth are passed, not the view ``WM[d]``: a view costs
     reference counting on every node; the helper is inlined into the search.)
@@ -1712,7 +1716,9 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
     Only one card of each run of touching cards is listed (equivalent ranks). ``t0..t2``: the
     cards already played to this trick (``k`` of them). ``good``: the seats the mover would like
     to see win this trick. ``best_card``: a card to try first (from the transposition table) or
-    -1. The order only affects speed, never a result.
+    -1. ``kill_card``: the killer move, the lead that most recently cut at this depth with the
+    same leader (-1 for none; only leads have one), tried before ``best_card``. The order only
+    affects speed, never a result.
     """
     player = (leader + k) & 3
     h = _hand(h0, h1, h2, h3, player)
@@ -1746,7 +1752,9 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, WM
         m &= m - U(1)
         s = _suit(c)
         r = c - 13 * s
-        if c == best_card:
+        if c == kill_card:
+            sc = 110000
+        elif c == best_card:
             sc = 100000
         elif k == 0 and pair:
             sc = _pair_lead_score(h0, h1, h2, h3, player, c, trump)  # [pair] leads
@@ -1895,6 +1903,9 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
     it on those cards and on the suit lengths.
     """
     WH, WI, WM, SC, WR, WK = ws
+    for i in range(MAX_DEPTH):
+        for j in range(4):
+            WI[i, C_KILL + j] = -1  # killers start afresh: each search's plays depend on it alone
     gen = U(stats[ST_GEN])
     full_keys = stats[ST_FLAGS] & 1
     me = 1 << p
@@ -2102,7 +2113,8 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
             t0 = WI[d - k, C_CARD] if k > 0 else -1
             t1 = WI[d - k + 1, C_CARD] if k > 1 else -1
             t2 = WI[d - k + 2, C_CARD] if k > 2 else -1
-            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, WM, d, SC)
+            kill = WI[d, C_KILL + ld] if k == 0 else -1
+            n = _gen_moves(h0, h1, h2, h3, k, ld, t0, t1, t2, trump, good, best, kill, WM, d, SC)
             WI[d, C_N] = n
             WI[d, C_I] = 0
             WR[d] = U(0)
@@ -2155,6 +2167,7 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         bnd += (win >> ((ld + twi) & 3)) & 1
                     if val == maxi:
                         cut = WM[d, WI[d, C_I]]
+                        WI[d, C_KILL + ld] = cut  # [killer] (read at leads only)
                         if WI[d, C_PHASE] == 1:
                             probe_d = -1  # [probe] a probe proved the cut: probing is over
                     else:
