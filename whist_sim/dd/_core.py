@@ -53,8 +53,9 @@ C_CARD = 7  # card played at this depth
 C_PHASE = 8  # move phase of a probed node: 0 plain, 1 probing, 2 deferred moves
 C_DEFER = 9  # moves of a probed node whose probe ran out of plays (bit i: move i)
 C_ACC = 10  # mode 0, fail-soft: the best bound of the moves searched so far that did not cut
-# killer move (leads only): the lead that most recently cut at this depth, by leader (four
-# columns, ``C_KILL + leader``); -1 for none. Reset at the start of every search.
+# killer move (leads only): the lead that most recently cut at this depth, by leader, when it was
+# not the first lead tried (four columns, ``C_KILL + leader``); -1 for none. Reset at the start of
+# every search.
 C_KILL = 11
 N_COLS = 15
 
@@ -1717,7 +1718,8 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, ki
     cards already played to this trick (``k`` of them). ``good``: the seats the mover would like
     to see win this trick. ``best_card``: a card to try first (from the transposition table) or
     -1. ``kill_card``: the killer move, the lead that most recently cut at this depth with the
-    same leader (-1 for none; only leads have one), tried before ``best_card``. The order only
+    same leader after the first lead tried had failed (-1 for none; only leads have one), tried
+    before ``best_card``. The order only
     affects speed, never a result.
     """
     player = (leader + k) & 3
@@ -2167,7 +2169,11 @@ def _search(mode, root, leader, target, trump, win, mx, p, ws, table, stats):
                         bnd += (win >> ((ld + twi) & 3)) & 1
                     if val == maxi:
                         cut = WM[d, WI[d, C_I]]
-                        WI[d, C_KILL + ld] = cut  # [killer] (read at leads only)
+                        if WI[d, C_I] > 0:
+                            # [killer] (read at leads only): a refutation the order missed; a
+                            # first move that cut leaves the killer as it was (bridge -6 to -9 %
+                            # plays against replacing it at every cut)
+                            WI[d, C_KILL + ld] = cut
                         if WI[d, C_PHASE] == 1:
                             probe_d = -1  # [probe] a probe proved the cut: probing is over
                     else:
