@@ -1608,7 +1608,9 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
     ace a little earlier; in a suit contract only after the partner's ruff and near the partner's
     top under a ruff risk, and level with the low leads when an opponent could ruff the cash); then,
     when an opponent could ruff, lead to the partner's top anyway; then the other suits, low cards
-    first, suits where the side holds more cards first; underleading one's own top card last.
+    first, suits where the side holds more cards first, later when the fourth hand holds one of the
+    suit's two top cards, sooner when the second hand holds the top card and the partner the next
+    (bridge -2 to -4 % card plays); underleading one's own top card last.
     """
     s = _suit(c)
     r = c - 13 * s
@@ -1643,6 +1645,19 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
     sc = 3000 - r + 20 * popcount((hp | pt) & m & ~(U(1) << U(c)))
     if risk:
         sc -= 500
+    # the suit's two top cards: later when the fourth hand holds one of them (he plays over
+    # whatever comes; unless it is his only card of the suit), sooner when the second hand holds
+    # the top card and the partner the next (unless the partner's card is his only one)
+    live = (hp | pt | lho | rho) & m
+    c1 = high_bit(live)
+    rest = live & ~(U(1) << U(c1))
+    c2 = high_bit(rest) if rest else -1
+    two = (U(1) << U(c1)) | ((U(1) << U(c2)) if c2 >= 0 else U(0))
+    if rho & two:
+        if popcount(rho & m) != 1:
+            sc -= 800
+    elif lho & (U(1) << U(c1)) and c2 >= 0 and pt & (U(1) << U(c2)) and popcount(pt & m) != 1:
+        sc += 1500
     return sc
 
 
