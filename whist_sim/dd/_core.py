@@ -1734,8 +1734,7 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, ki
     to see win this trick. ``best_card``: a card to try first (from the transposition table) or
     -1. ``kill_card``: the killer move, the lead that most recently cut at this depth with the
     same leader after the first lead tried had failed (-1 for none; only leads have one), tried
-    before ``best_card``. The order only
-    affects speed, never a result.
+    before ``best_card``. The order only affects speed, never a result.
     """
     player = (leader + k) & 3
     h = _hand(h0, h1, h2, h3, player)
