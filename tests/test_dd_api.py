@@ -191,8 +191,10 @@ def test_whist_max_over_the_limit_narrows_its_bounds_from_both_ends():
     val0, lo0, hi0 = solve_batch(hands, trump, leader, "whist-max", seat, threads=1,
                                  node_limit=1, return_bounds=True)
     assert (val0 == UNSOLVED).mean() > 0.9  # one card play settles next to nothing
+    # (a limit that leaves several rows unsolved: with solver version 19, 2,000 plays left 6, none
+    # of them with a climb past the static bound; 1,000 leaves 14)
     val, lo, hi = solve_batch(hands, trump, leader, "whist-max", seat, threads=1,
-                              node_limit=2000, return_bounds=True)
+                              node_limit=1000, return_bounds=True)
     unsolved = val == UNSOLVED
     assert unsolved.sum() >= 3
     assert (lo <= exact).all() and (exact <= hi).all()

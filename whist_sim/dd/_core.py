@@ -1610,7 +1610,9 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
     when an opponent could ruff, lead to the partner's top anyway; then the other suits, low cards
     first, suits where the side holds more cards first, later when the fourth hand holds one of the
     suit's two top cards, sooner when the second hand holds the top card and the partner the next
-    (bridge -2 to -4 % card plays); underleading one's own top card last.
+    (bridge -2 to -4 % card plays), and much sooner when an opponent holds the top card and the
+    side the next two (after one round the side holds the top; bridge -5 to -12 %); underleading
+    one's own top card last.
     """
     s = _suit(c)
     r = c - 13 * s
@@ -1658,6 +1660,12 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
             sc -= 800
     elif lho & (U(1) << U(c1)) and c2 >= 0 and pt & (U(1) << U(c2)) and popcount(pt & m) != 1:
         sc += 1500
+    if c2 >= 0 and (lho | rho) & (U(1) << U(c1)):
+        rest2 = rest & ~(U(1) << U(c2))
+        if rest2:
+            c3 = high_bit(rest2)
+            if (hp | pt) & (U(1) << U(c2)) and (hp | pt) & (U(1) << U(c3)):
+                sc += 2000  # the side holds the 2nd and 3rd cards: the top after one round
     return sc
 
 
@@ -1837,6 +1845,9 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, ki
                 if w_good and not threat:
                     # a partner is winning: play low, do not overtake
                     sc = 6000 - r - (2000 if b else 0)
+                elif (not b and not w_good and popcount(U(good)) == 3 and k < 3
+                      and not _stands(h0, h1, h2, h3, leader, k, w, led, trump, 15 ^ good)):
+                    sc = 9500 - r  # a partner still to play beats the lone seat's card: duck
                 elif sure:
                     sc = 9000 - r  # the cheapest card that surely wins
                 elif b and popcount(U(good)) == 1:
@@ -1844,6 +1855,8 @@ def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, ki
                     # cheapest card that beats the trick so far but may be beaten after him
                     # (the highest first, as the three do, took about 10 % more whist-max plays)
                     sc = 5000 - r
+                elif b and pair and k == 1:
+                    sc = 5000 - r  # [pair] second hand: the cheapest beater first
                 elif b:
                     sc = 5000 + r  # try to win: highest first
                 else:
