@@ -1647,25 +1647,21 @@ def _pair_lead_score(h0, h1, h2, h3, player, c, trump):
     sc = 3000 - r + 20 * popcount((hp | pt) & m & ~(U(1) << U(c)))
     if risk:
         sc -= 500
-    # the suit's two top cards: later when the fourth hand holds one of them (he plays over
-    # whatever comes; unless it is his only card of the suit), sooner when the second hand holds
-    # the top card and the partner the next (unless the partner's card is his only one)
-    live = (hp | pt | lho | rho) & m
-    c1 = high_bit(live)
-    rest = live & ~(U(1) << U(c1))
-    c2 = high_bit(rest) if rest else -1
-    two = (U(1) << U(c1)) | ((U(1) << U(c2)) if c2 >= 0 else U(0))
-    if rho & two:
+    # an opponent holds the top card here. A lead is at a trick boundary, where the live cards of
+    # each suit hold its highest ranks (``canonical``): the next two cards are the two ranks below
+    # the top (a bit nobody holds when the suit has fewer live cards)
+    second = top >> U(1)
+    third = top >> U(2)
+    # later when the fourth hand holds one of the two top cards (he plays over whatever comes;
+    # unless it is his only card of the suit), sooner when the second hand holds the top card and
+    # the partner the next (unless the partner's card is his only one)
+    if rho & (top | second):
         if popcount(rho & m) != 1:
             sc -= 800
-    elif lho & (U(1) << U(c1)) and c2 >= 0 and pt & (U(1) << U(c2)) and popcount(pt & m) != 1:
+    elif lho & top and pt & second and popcount(pt & m) != 1:
         sc += 1500
-    if c2 >= 0 and (lho | rho) & (U(1) << U(c1)):
-        rest2 = rest & ~(U(1) << U(c2))
-        if rest2:
-            c3 = high_bit(rest2)
-            if (hp | pt) & (U(1) << U(c2)) and (hp | pt) & (U(1) << U(c3)):
-                sc += 2000  # the side holds the 2nd and 3rd cards: the top after one round
+    if (hp | pt) & second and (hp | pt) & third:
+        sc += 2000  # the side holds the 2nd and 3rd cards: the top after one round
     return sc
 
 
