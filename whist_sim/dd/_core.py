@@ -2371,6 +2371,50 @@ def _climb_then_cap(hands, leader, trump, me, lo, hi, ws, table, stats):
     return lo, lo, hi
 
 
+@numba.njit(**INLINE)
+def _pair_first_target(h0, h1, h2, h3, leader, trump, win, lo, hi):
+    """Bridge's first MTD target for a full deal (13 tricks left): an estimate of the pair
+    ``win``'s tricks, a little high. Only the speed depends on it, never a result.
+
+    A search far from the value costs card plays (on random deals, starting at the true value
+    would save about 10-13 % of bridge's plays against starting in the middle of the static
+    bounds ``lo..hi``), and a first guess one too high costs about the same as the exact value,
+    one too low much more. The estimate is a least-squares fit of the tricks on 500 random deals
+    (seed 100, not the deals the speed was measured on): the pair's high-card points (A 4, K 3,
+    Q 2, J 1), its trumps minus the opponents', whether it leads, no-trump, the static bounds,
+    its short side suits (0-2 cards in the shorter hand, in a suit contract) and its longest
+    combined suit; residual 1.1 tricks. Rounded up by half a trick it saves 1-6 % of the card
+    plays on four other sets of random deals.
+    """
+    a = (win & 1) == 0  # the pair is seats 1 and 3
+    ha = h1 if a else h0
+    hb = h3 if a else h2
+    hcp = 0
+    longest = 0
+    short = 0
+    for s in range(4):
+        ma = ha & SUITM[s]
+        mb = hb & SUITM[s]
+        both = ma | mb
+        top = 13 * s + 12
+        hcp += (4 * ((both >> U(top)) & U(1)) + 3 * ((both >> U(top - 1)) & U(1))
+                + 2 * ((both >> U(top - 2)) & U(1)) + ((both >> U(top - 3)) & U(1)))
+        la = popcount(ma)
+        lb = popcount(mb)
+        longest = max(longest, la + lb)
+        if trump < 4 and s != trump:
+            short += max(0, 2 - min(la, lb))
+    est = -1.66 + 0.34 * hcp + 0.23 * lo + 0.23 * hi - 0.12 * longest
+    if trump < 4:
+        ours = popcount((ha | hb) & SUITM[trump])
+        est += 0.44 * (2 * ours - 13) + 0.29 * short
+    else:
+        est += 0.08
+    if (win >> leader) & 1:
+        est -= 0.50
+    return np.int64(np.floor(est + 0.5))
+
+
 @numba.njit(**NJIT)
 def solve_count(hands, leader, trump, win, mx, ws, table, stats):
     """Tricks of the seats ``win`` from the canonical position ``hands`` when the seats ``mx``
@@ -2387,8 +2431,12 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
     if win == mx and popcount(U(win)) == 1:
         # whist-max: climb, then cap from the top with what a node limit leaves
         return _climb_then_cap(hands, leader, trump, win, lo, hi, ws, table, stats)
-    # bridge starts in the middle (climbing took +9 % card plays on random deals)
+    # bridge starts at an estimate on a full deal, else in the middle (climbing took +9 % card
+    # plays on random deals)
     guess = (lo + hi + 1) // 2
+    if win == mx and r == 13:
+        guess = _pair_first_target(hands[0], hands[1], hands[2], hands[3], leader, trump, win,
+                                   lo, hi)
     if win != mx:
         # the seats counted do not want their tricks (whist-min): proving "at least t" is cheap
         # (the pushing side shows one way), proving "fewer than t" is the costly part (every way
