@@ -93,6 +93,39 @@ def test_output_shapes_and_types():
     assert solve_batch(np.zeros((0, 4), np.uint64), 4, 0, "whist-max").shape == (0,)
 
 
+def _first_target(hands, trump, leader, pair):
+    canon = _core.canonical(hands)
+    lo, _, hi, _ = _core._bounds(canon[0], canon[1], canon[2], canon[3], leader, trump, pair, pair,
+                                 13, 0, 13)
+    return _core._pair_first_target(canon[0], canon[1], canon[2], canon[3], leader, trump, pair,
+                                    lo, hi)
+
+
+def test_bridge_first_target_estimates_the_pairs_tricks():
+    # bridge's first null-window target on a full deal is an estimate of the pair's tricks (only
+    # the speed depends on it): near the value, a little high on average, and about 13 in all
+    # for the two pairs of one deal
+    n = 24
+    rng = np.random.default_rng(31)
+    hands = random_positions(rng, n, 13)
+    trump = rng.integers(0, 5, n).astype(np.int8)
+    leader = rng.integers(0, 4, n).astype(np.int8)
+    value = solve_batch(hands, trump, leader, "bridge", 0, threads=1).astype(np.int64)
+    est = np.array([_first_target(hands[i], int(trump[i]), int(leader[i]), 5) for i in range(n)])
+    other = np.array([_first_target(hands[i], int(trump[i]), int(leader[i]), 10)
+                      for i in range(n)])
+    err = est - value
+    assert np.abs(err).mean() <= 1.5
+    assert 0 <= err.mean() <= 1.5
+    assert np.all(np.abs(est + other - 13) <= 2)
+    # the other pair's estimate when seats 0 and 2 hold the top half of every suit is low
+    def run(suit, top, bottom):
+        return sum(1 << (13 * suit + r) for r in range(bottom, top + 1))
+    strong = np.array([run(0, 12, 6) | run(1, 12, 7), run(0, 5, 0) | run(1, 6, 0),
+                       run(2, 12, 7) | run(3, 12, 6), run(2, 6, 0) | run(3, 5, 0)], np.uint64)
+    assert _first_target(strong, 4, 1, 10) <= 2 <= 11 <= _first_target(strong, 4, 1, 5)
+
+
 def test_simple_positions():
     # RULES §5: four top spades in one hand win every trick in no-trump when that hand leads
     hands = parse_deal("0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ.")
