@@ -21,3 +21,11 @@ def test_dd_bench_figures():
     assert 1 <= out["dd_whist_max_batch_unsolved_mean_range"] <= 13
     # at 2,000 card plays a full-deal whist-min solve never finishes
     assert out["dd_whist_min_unsolved_share"] == 1
+    # DDS's times of the same bridge deals (timed beside this solver's) only with endplay
+    try:
+        import endplay  # noqa: F401
+    except ImportError:
+        assert "dd_bridge_vs_dds" not in out
+    else:
+        for key in ("dds_bridge_median_ms", "dd_bridge_vs_dds", "dd_bridge_vs_dds_by_row"):
+            assert out[key] > 0, key
