@@ -2389,7 +2389,7 @@ def _pair_first_target(h0, h1, h2, h3, leader, trump, win, lo, hi):
     (seed 100, not the deals the speed was measured on): the pair's high-card points (A 4, K 3,
     Q 2, J 1), its trumps minus the opponents', whether it leads, no-trump, the static bounds,
     its short side suits (0-2 cards in the shorter hand, in a suit contract) and its longest
-    combined suit; residual 1.1 tricks. Rounded up by half a trick it saves 1-6 % of the card
+    combined suit; residual 1.1 tricks. Rounded up by half a trick it saves 1-5 % of the card
     plays on four other sets of random deals.
     """
     a = (win & 1) == 0  # the pair is seats 1 and 3
