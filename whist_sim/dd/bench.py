@@ -124,9 +124,10 @@ def run_bench(
     # bridge, each deal solved by DDS right after this solver when endplay is installed: on a
     # shared machine whose speed drifts, timing the two side by side keeps their ratio honest
     dds_ms = _dds_timer()
+    declarer = (leader + 3) % 4
     bridge, dds = [], []
     for i in range(deals):
-        bridge.append(_time_one(hands, trump, leader, "bridge", (leader + 3) % 4, i))
+        bridge.append(_time_one(hands, trump, leader, "bridge", declarer, i))
         if dds_ms is not None:
             dds.append(dds_ms(hands, trump, leader, i))
     out["dd_bridge_median_ms"] = median(bridge)
