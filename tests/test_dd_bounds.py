@@ -162,6 +162,74 @@ def test_first_trump_trick_holds_the_exact_value(cards, seed):
     assert beyond_floor > 0  # cases the plain trump floor misses are really checked
 
 
+def _boss_outlasts(hands, p, leader, trump) -> int:
+    h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
+    n, _ = _core._boss_outlasts(h0, h1, h2, h3, p, leader, trump)
+    return int(n)
+
+
+def test_a_top_card_the_three_must_lead_to_makes_a_trick():
+    # no-trump, seat 1 on lead; p (seat 0) holds the A of spades and three low hearts, the three
+    # hold three hearts at most in one hand and nothing but spades besides: they cannot lead
+    # four tricks outside spades (RULES §5: the winner of a trick leads, and p never wins before
+    # his first trick), so a spade is led while p still keeps his A, and he makes a trick
+    hands = parse_deal("0:A.432.. K.AKQ.. QJ.JT.. T98.9..")
+    assert _boss_outlasts(hands, 0, 1, 4) == 1
+    assert solve_batch(np.array([hands], dtype=np.uint64), 4, 1, "whist-max", 0, threads=1)[0] >= 1
+    # hearts trumps: the three hold trumps and may ruff the A, so the bound does not apply
+    assert not _boss_outlasts(hands, 0, 1, 2)
+    # p on lead leads the A himself: quick tricks count it, not this bound
+    assert not _boss_outlasts(hands, 0, 0, 4)
+    # four hearts in one hand: they lead hearts four times, p follows three times and must throw
+    # his A on the fourth; no bound, and he makes nothing
+    hands = parse_deal("0:A.432.. .AKQJ.. KQJ.T.. T98.9..")
+    assert not _boss_outlasts(hands, 0, 1, 4)
+    assert solve_batch(np.array([hands], dtype=np.uint64), 4, 1, "whist-max", 0, threads=1)[0] == 0
+
+
+def test_a_lone_trump_holder_adds_his_trumps():
+    # clubs trumps, held by p alone: each of his two trumps wins whenever he plays it, and the A
+    # of spades, which the three must lead to or let him lead, makes one more
+    hands = parse_deal("0:A.2..32 K.AKQ.. QJ.JT.. T98.9..")
+    assert _boss_outlasts(hands, 0, 1, 0) == 3
+    assert solve_batch(np.array([hands], dtype=np.uint64), 0, 1, "whist-max", 0, threads=1)[0] >= 3
+
+
+@pytest.mark.parametrize(("cards", "seed"), [(3, 71), (4, 72)])
+def test_top_cards_the_three_must_lead_to_hold_the_exact_value(cards, seed):
+    # whenever _boss_outlasts gives p n tricks, the exact whist-max is at least n; half the
+    # positions give p alone the trumps (clubs), where n counts them too
+    rng = np.random.default_rng(seed)
+    fired = beyond_one = 0
+    while fired < 30:
+        p = int(rng.integers(0, 4))
+        leader = int((p + rng.integers(1, 4)) % 4)
+        if fired % 2:
+            suits = int(rng.integers(2, 5))
+            hands = random_positions(rng, 1, cards, suits)[0]
+            trump = int(rng.integers(0, 5))
+        else:
+            trump, k = 0, int(rng.integers(1, cards))
+            side = rng.permutation(np.arange(13, 52))
+            trumps = rng.permutation(np.arange(13))[:k]
+            mine = [*trumps, *side[: cards - k]]
+            rest = side[cards - k: cards - k + 3 * cards]
+            hands = np.zeros(4, dtype=np.uint64)
+            hands[p] = sum(1 << int(c) for c in mine)
+            for j, q in enumerate(q for q in range(4) if q != p):
+                hands[q] = sum(1 << int(c) for c in rest[j * cards: (j + 1) * cards])
+        n = _boss_outlasts(hands, p, leader, trump)
+        if not n:
+            continue
+        fired += 1
+        beyond_one += n > 1
+        exact = brute_force([int(h) for h in hands], trump, leader)
+        clear_cache()
+        where = f"seat {p}, hands {[hex(int(h)) for h in hands]}, trump {trump}, leader {leader}"
+        assert exact["team"][1 << p] >= n, where
+    assert beyond_one > 0  # the trump count is really checked
+
+
 def _min_zero(hands, p, leader, trump):
     return _fires(_core._min_zero, hands, p, leader, trump)
 

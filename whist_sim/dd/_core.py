@@ -902,6 +902,59 @@ def _first_trump_trick(h0, h1, h2, h3, p, leader, trump):
     return False, U(0)
 
 
+@numba.njit(**INLINE)
+def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
+    """``(n, relevance)``: a lower bound on the tricks of p (playing for tricks against the
+    other three) when the three are on lead and hold no trumps: ``n`` is 0 (no bound) or p's
+    trumps plus one, for the top cards of side suits that the three cannot avoid leading.
+
+    Let ``B`` be the side suits in which p holds the top card and the three hold a card, and
+    ``L`` the most tricks the three can lead in the other suits: a suit ``t`` can be led at most
+    as often as the longest of their holdings in it (each trick led in ``t`` takes a card of
+    ``t`` from each of them still holding one, the leader included, and a discard only shortens
+    it). Claim: if none of the three holds a trump and ``L + |B| <= r``, p takes his trumps and
+    one trick more.
+    Soundness: every trump of p wins whenever he plays it (nobody else holds one, so nobody can
+    lead one either), and he plays them all before the deal ends. p keeps his top card of each
+    suit of ``B`` until he is on lead (then he leads one) or the three lead a suit of ``B`` (he
+    plays its top card): either way it wins, in a trick where he plays no trump, because nobody
+    holds a higher card of its suit or a trump. Void in a suit led he discards another card, or
+    ruffs (and leads a top card next). He would have to throw a top card only with nothing but
+    top cards of ``B`` left, at most ``|B|`` cards, so at trick ``r - |B| + 1`` or later, having
+    never been on lead: the three would have led that many tricks, none in ``B``, which
+    ``L + |B| <= r`` forbids.
+    Relevance: the top card of each suit of ``B`` (its owner and rank); every suit length, so
+    the trump lengths too, is in every table key.
+    """
+    hp = _hand(h0, h1, h2, h3, p)
+    live = h0 | h1 | h2 | h3
+    if leader == p or trump < 4 and live & ~hp & SUITM[trump]:
+        return 0, U(0)
+    r = popcount(hp)
+    lead_room = 0
+    n_boss = 0
+    rel = U(0)
+    for s in range(4):
+        longest = 0
+        for q in range(4):
+            if q != p:
+                longest = max(longest, popcount(_hand(h0, h1, h2, h3, q) & SUITM[s]))
+        if longest == 0:
+            continue
+        c = high_bit(live & SUITM[s])
+        if (hp >> U(c)) & U(1):
+            n_boss += 1
+            rel |= U(1) << U(c)
+        else:
+            lead_room += longest
+    if n_boss == 0 or lead_room + n_boss > r:
+        return 0, U(0)
+    n = 1
+    if trump < 4:
+        n += popcount(hp & SUITM[trump])
+    return n, rel
+
+
 @numba.njit(**NJIT)
 def _cash_then_floor(h0, h1, h2, h3, leader, trump, side):
     """``(tricks, relevance)``: the seats ``side`` (the leader among them, playing together; the
@@ -1304,6 +1357,14 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r, want_lo, want_hi):
             if yes:
                 lo = 1
                 lo_rel = trel
+        p_trumps = popcount(_hand(h0, h1, h2, h3, p) & SUITM[trump]) if trump < 4 else 0
+        if want_lo <= 1 + p_trumps:
+            # p's trumps and a top card of a suit the three must lead before the end (see
+            # helper; the gate: it counts at most p's trumps plus one)
+            n, brel = _boss_outlasts(h0, h1, h2, h3, p, leader, trump)
+            if n > lo:
+                lo = n
+                lo_rel = brel
     if mx == 15 ^ win and popcount(U(win)) == 1:
         # [whist-min] p's tricks forced by the current trick / p's sure loser (see the helpers)
         p = ctz(U(win))
