@@ -187,6 +187,20 @@ def test_a_top_card_the_three_must_lead_to_makes_a_trick():
     assert solve_batch(np.array([hands], dtype=np.uint64), 4, 1, "whist-max", 0, threads=1)[0] == 0
 
 
+def test_the_winners_kept_for_the_first_lead_each_count():
+    # no-trump, seat 1 on lead; p (seat 0) holds the A K of spades and the A of hearts, the three
+    # a diamond each besides: after one diamond trick they must lead a spade or a heart, p wins
+    # it and cashes his other two winners
+    hands = parse_deal("0:AK.A.2. QJ.K.A. T9.Q.K. 87.J.Q.")
+    assert _boss_outlasts(hands, 0, 1, 4) == 3
+    assert solve_batch(np.array([hands], dtype=np.uint64), 4, 1, "whist-max", 0, threads=1)[0] == 3
+    # two diamonds in a hand: they can lead two tricks outside his suits, and he keeps only two
+    # of his three winners for sure (he must throw one on the second diamond)
+    hands = parse_deal("0:AK.A.2. Q.K.AJ. JT.Q.K. 98.J.Q.")
+    assert _boss_outlasts(hands, 0, 1, 4) == 2
+    assert solve_batch(np.array([hands], dtype=np.uint64), 4, 1, "whist-max", 0, threads=1)[0] == 2
+
+
 def test_a_lone_trump_holder_adds_his_trumps():
     # clubs trumps, held by p alone: each of his two trumps wins whenever he plays it, and the A
     # of spades, which the three must lead to or let him lead, makes one more

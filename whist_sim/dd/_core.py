@@ -906,25 +906,26 @@ def _first_trump_trick(h0, h1, h2, h3, p, leader, trump):
 def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
     """``(n, relevance)``: a lower bound on the tricks of p (playing for tricks against the
     other three) when the three are on lead and hold no trumps: ``n`` is 0 (no bound) or p's
-    trumps plus one, for the top cards of side suits that the three cannot avoid leading.
+    trumps plus winners of side suits that the three cannot avoid leading.
 
-    Let ``B`` be the side suits in which p holds the top card and the three hold a card, and
-    ``L`` the most tricks the three can lead in the other suits: a suit ``t`` can be led at most
-    as often as the longest of their holdings in it (each trick led in ``t`` takes a card of
-    ``t`` from each of them still holding one, the leader included, and a discard only shortens
-    it). Claim: if none of the three holds a trump and ``L + |B| <= r``, p takes his trumps and
-    one trick more.
+    Let ``B`` be the side suits in which p holds the top card and the three hold a card, ``W``
+    his winners in them (his cards above every card of theirs in the suit), and ``L`` the most
+    tricks the three can lead in the other suits: a suit ``t`` can be led at most as often as
+    the longest of their holdings in it (each trick led in ``t`` takes a card of ``t`` from each
+    of them still holding one, the leader included, and a discard only shortens it). Claim: if
+    none of the three holds a trump and ``L + |B| <= r``, p takes his trumps and
+    ``w = min(W, r - L)`` tricks more.
     Soundness: every trump of p wins whenever he plays it (nobody else holds one, so nobody can
-    lead one either), and he plays them all before the deal ends. p keeps his top card of each
-    suit of ``B`` until he is on lead (then he leads one) or the three lead a suit of ``B`` (he
-    plays its top card): either way it wins, in a trick where he plays no trump, because nobody
-    holds a higher card of its suit or a trump. Void in a suit led he discards another card, or
-    ruffs (and leads a top card next). He would have to throw a top card only with nothing but
-    top cards of ``B`` left, at most ``|B|`` cards, so at trick ``r - |B| + 1`` or later, having
-    never been on lead: the three would have led that many tricks, none in ``B``, which
-    ``L + |B| <= r`` forbids.
-    Relevance: the top card of each suit of ``B`` (its owner and rank); every suit length, so
-    the trump lengths too, is in every table key.
+    lead one either), and he plays them all before the deal ends. p keeps ``w`` of his winners
+    (the top card of each suit of ``B`` and others of ``W``) until he is on lead or the three
+    lead a suit of ``B`` (then he plays its top card, which wins and puts him on lead); on lead
+    he cashes the winners he kept, each a trick, because nobody holds a higher card of its suit
+    or a trump. Void in a suit led he discards another card, or ruffs (and is on lead). He would
+    have to throw a kept winner only with nothing but those ``w`` cards left, so at trick
+    ``r - w + 1`` or later, never having been on lead: the three would have led that many
+    tricks, none in ``B``, which ``L + w <= r`` forbids.
+    Relevance: the kept winners, from the top of each suit of ``B`` (their owner and ranks);
+    every suit length, so the trump lengths too, is in every table key.
     """
     hp = _hand(h0, h1, h2, h3, p)
     live = h0 | h1 | h2 | h3
@@ -933,7 +934,7 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
     r = popcount(hp)
     lead_room = 0
     n_boss = 0
-    rel = U(0)
+    n_win = 0
     for s in range(4):
         longest = 0
         for q in range(4):
@@ -941,18 +942,47 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
                 longest = max(longest, popcount(_hand(h0, h1, h2, h3, q) & SUITM[s]))
         if longest == 0:
             continue
-        c = high_bit(live & SUITM[s])
+        m = live & SUITM[s]
+        c = high_bit(m)
         if (hp >> U(c)) & U(1):
             n_boss += 1
-            rel |= U(1) << U(c)
+            n_win += popcount(_top_run_of(hp & SUITM[s], m))
         else:
             lead_room += longest
     if n_boss == 0 or lead_room + n_boss > r:
         return 0, U(0)
-    n = 1
+    # p keeps w_s winners of each suit of B, at least one: at most r - L in all
+    keep = min(n_win, r - lead_room)
+    extra = keep - n_boss  # winners kept beyond each suit's top card
+    rel = U(0)
+    for s in range(4):
+        m = live & SUITM[s]
+        if m == 0 or m & ~hp == 0:
+            continue
+        c = high_bit(m)
+        if not (hp >> U(c)) & U(1):
+            continue
+        run = _top_run_of(hp & SUITM[s], m)
+        while run:
+            c = high_bit(run)
+            run ^= U(1) << U(c)
+            rel |= U(1) << U(c)
+            if run == 0 or extra == 0:
+                break
+            extra -= 1
+    n = keep
     if trump < 4:
         n += popcount(hp & SUITM[trump])
     return n, rel
+
+
+@numba.njit(**INLINE)
+def _top_run_of(mine, suit):
+    """The cards of ``mine`` above every other card of ``suit`` (both masks of one suit)."""
+    others = suit & ~mine
+    if others == 0:
+        return mine
+    return mine & ~((U(2) << U(high_bit(others))) - U(1))
 
 
 @numba.njit(**NJIT)
@@ -1357,10 +1387,9 @@ def _bounds(h0, h1, h2, h3, leader, trump, win, mx, r, want_lo, want_hi):
             if yes:
                 lo = 1
                 lo_rel = trel
-        p_trumps = popcount(_hand(h0, h1, h2, h3, p) & SUITM[trump]) if trump < 4 else 0
-        if want_lo <= 1 + p_trumps:
-            # p's trumps and a top card of a suit the three must lead before the end (see
-            # helper; the gate: it counts at most p's trumps plus one)
+        if leader != p:
+            # p's trumps and the winners of suits the three must lead before the end (see
+            # helper)
             n, brel = _boss_outlasts(h0, h1, h2, h3, p, leader, trump)
             if n > lo:
                 lo = n
