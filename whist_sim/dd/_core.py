@@ -946,7 +946,7 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
         c = high_bit(m)
         if (hp >> U(c)) & U(1):
             n_boss += 1
-            n_win += popcount(_top_run_of(hp & SUITM[s], m))
+            n_win += popcount(hp & m & _above(high_bit(m & ~hp)))
         else:
             lead_room += longest
     if n_boss == 0 or lead_room + n_boss > r:
@@ -962,7 +962,7 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
         c = high_bit(m)
         if not (hp >> U(c)) & U(1):
             continue
-        run = _top_run_of(hp & SUITM[s], m)
+        run = hp & m & _above(high_bit(m & ~hp))
         while run:
             c = high_bit(run)
             run ^= U(1) << U(c)
@@ -974,15 +974,6 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
     if trump < 4:
         n += popcount(hp & SUITM[trump])
     return n, rel
-
-
-@numba.njit(**INLINE)
-def _top_run_of(mine, suit):
-    """The cards of ``mine`` above every other card of ``suit`` (both masks of one suit)."""
-    others = suit & ~mine
-    if others == 0:
-        return mine
-    return mine & ~((U(2) << U(high_bit(others))) - U(1))
 
 
 @numba.njit(**NJIT)
