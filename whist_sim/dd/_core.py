@@ -934,7 +934,7 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
     r = popcount(hp)
     lead_room = 0
     n_boss = 0
-    n_win = 0
+    wins = U(0)  # p's winners in the suits of B
     for s in range(4):
         longest = 0
         for q in range(4):
@@ -946,23 +946,17 @@ def _boss_outlasts(h0, h1, h2, h3, p, leader, trump):
         c = high_bit(m)
         if (hp >> U(c)) & U(1):
             n_boss += 1
-            n_win += popcount(hp & m & _above(high_bit(m & ~hp)))
+            wins |= hp & m & _above(high_bit(m & ~hp))
         else:
             lead_room += longest
     if n_boss == 0 or lead_room + n_boss > r:
         return 0, U(0)
     # p keeps w_s winners of each suit of B, at least one: at most r - L in all
-    keep = min(n_win, r - lead_room)
+    keep = min(popcount(wins), r - lead_room)
     extra = keep - n_boss  # winners kept beyond each suit's top card
     rel = U(0)
     for s in range(4):
-        m = live & SUITM[s]
-        if m == 0 or m & ~hp == 0:
-            continue
-        c = high_bit(m)
-        if not (hp >> U(c)) & U(1):
-            continue
-        run = hp & m & _above(high_bit(m & ~hp))
+        run = wins & SUITM[s]
         while run:
             c = high_bit(run)
             run ^= U(1) << U(c)
