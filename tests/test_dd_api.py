@@ -247,6 +247,25 @@ def test_node_limit_with_whist_exact():
     assert np.array_equal(limited[~unsolved].astype(bool), exact[~unsolved])
 
 
+def test_whist_exact_under_a_limit_asks_whist_min_only_past_whist_max():
+    # whist-exact climbs whist-min only until it passes whist-max (then no number of tricks is
+    # makeable exactly; docs/DD.md), so a row whose whist-min search would run over the limit is
+    # often decided all the same, and decided correctly
+    hands, trump, leader, seat = _limit_case(seed=14, cards=7)
+    exact = solve_batch(hands, trump, leader, "whist-exact", seat, threads=1)
+    wmax = solve_batch(hands, trump, leader, "whist-max", seat, threads=1)
+    wmin = solve_batch(hands, trump, leader, "whist-min", seat, threads=1)
+    assert not exact[wmin > wmax].any()
+    limited = solve_batch(hands, trump, leader, "whist-exact", seat, threads=1, node_limit=3000)
+    min_limited = solve_batch(hands, trump, leader, "whist-min", seat, threads=1, node_limit=3000)
+    decided = (limited != UNSOLVED).all(axis=1)
+    assert np.array_equal(limited[decided].astype(bool), exact[decided])
+    early = decided & (min_limited == UNSOLVED)
+    assert early.sum() >= 10
+    assert (wmin[early] > wmax[early]).all()
+    assert not limited[early].any()
+
+
 def test_node_limit_results_do_not_depend_on_threads_or_chunks():
     # whether a row fits the limit depends only on the rows of its group (same hands and
     # trump, sharing a table): threads take whole groups

@@ -9,11 +9,13 @@ def test_dd_bench_figures():
     out = run_bench(deals=2, endings=1, ending_cards=2, node_limit=2_000, batch_deals=3,
                     threads=2)
     for key in ("dd_bridge_median_ms", "dd_whist_max_mean_ms", "dd_whist_min_mean_ms",
+                "dd_whist_exact_mean_ms",
                 "dd_ending_median_ms", "dd_bruteforce_ending_ms", "dd_whist_max_100k_x4_hours",
                 "dd_whist_max_batch_100k_x4_hours"):
         assert out[key] > 0, key
     assert out["dd_whist_max_batch_deals"] == 3
     for key in ("dd_whist_max_unsolved_share", "dd_whist_min_unsolved_share",
+                "dd_whist_exact_unsolved_share",
                 "dd_whist_max_batch_unsolved_share"):
         assert 0 <= out[key] <= 1, key
     # an unsolved whist-max row keeps proved bounds at least one trick apart

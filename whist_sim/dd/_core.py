@@ -2538,6 +2538,31 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
 
 
 @numba.njit(**NJIT)
+def _min_past(hands, leader, trump, me, cap, ws, table, stats):
+    """Whist-min of seat bit ``me``, climbed from below only as far as whist-exact needs:
+    ``(got, lo, hi)``.
+
+    ``got`` = 1 when decided: either ``lo == hi`` (the value) or ``lo > cap`` (whist-min is
+    proved above ``cap``, the value itself left open); ``UNSOLVED`` when a search runs out of card
+    plays first. The climb is :func:`solve_count`'s for whist-min, stopped early: its costly
+    searches are the last two, at and just above the value (docs/DD.md), and whist-exact with
+    ``cap`` = whist-max needs neither when whist-min > whist-max (then p can make no number of
+    tricks exactly), which is the common case on full deals.
+    """
+    r = popcount(hands[leader])
+    if r == 0:
+        return 1, 0, 0
+    win = me
+    mx = 15 ^ me
+    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r, 0, r)
+    while lo < hi and lo <= cap:
+        got, lo, hi = _ask(hands, leader, lo + 1, trump, win, mx, lo, hi, ws, table, stats)
+        if got == UNSOLVED:
+            return UNSOLVED, lo, hi
+    return 1, lo, hi
+
+
+@numba.njit(**NJIT)
 def solve_exact(hands, leader, trump, p, lo, hi, out, ws, table, stats):
     """Fill ``out[k]`` (int8): 1 if seat ``p`` can make exactly ``k`` tricks from here, else 0
     (``UNSOLVED`` for every ``k`` when a search runs out of card plays).
@@ -2606,15 +2631,17 @@ def solve_rows(hands, trump, leader, seat, objective, out, out_lo, out_hi, out_e
             v, lo, hi = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
         else:
             v, lo, hi = solve_count(canon, ld, tr, me, me, ws, table, stats)
-            mn = UNSOLVED
+            got = UNSOLVED
+            mn = 0
             if v != UNSOLVED:
-                mn, _, _ = solve_count(canon, ld, tr, me, 15 ^ me, ws, table, stats)
-            if mn == UNSOLVED:
+                # whist-min only as far as needed: proved above v, nothing is made exactly
+                got, mn, _ = _min_past(canon, ld, tr, me, v, ws, table, stats)
+            if got == UNSOLVED:
                 v = UNSOLVED
                 for k in range(out_exact.shape[1]):
                     out_exact[i, k] = UNSOLVED
             else:
-                # nothing to search when mn > v: then p can make no number exactly
+                # mn: whist-min, or a bound on it above v (then solve_exact searches nothing)
                 solve_exact(canon, ld, tr, s, mn, v, out_exact[i], ws, table, stats)
                 if out_exact[i, 0] == UNSOLVED:
                     v = UNSOLVED
