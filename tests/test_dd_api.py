@@ -215,19 +215,20 @@ def test_node_limit_leaves_rows_unsolved_with_true_bounds(objective, limit):
                           exact)
 
 
-def test_whist_max_over_the_limit_narrows_its_bounds_from_both_ends():
-    # whist-max climbs from its lower bound with half of a row's card plays, then spends the rest
-    # on "no" searches from the top (_core._climb_then_cap): a row left over the limit has a
-    # proved upper bound as well as a lower one (docs/DD.md, "Search order")
+@pytest.mark.parametrize(("objective", "limit"), [("whist-max", 1000), ("whist-min", 3000)])
+def test_whist_over_the_limit_narrows_its_bounds_from_both_ends(objective, limit):
+    # whist-max climbs from its lower bound with half of a row's card plays (whist-min with 85 %),
+    # then spends the rest on "no" searches from the top (_core._climb_then_cap): a row left over
+    # the limit has a proved upper bound as well as a lower one (docs/DD.md, "Search order")
     hands, trump, leader, seat = _limit_case(seed=21, n=80, cards=7)
-    exact = solve_batch(hands, trump, leader, "whist-max", seat, threads=1)
-    val0, lo0, hi0 = solve_batch(hands, trump, leader, "whist-max", seat, threads=1,
+    exact = solve_batch(hands, trump, leader, objective, seat, threads=1)
+    val0, lo0, hi0 = solve_batch(hands, trump, leader, objective, seat, threads=1,
                                  node_limit=1, return_bounds=True)
     assert (val0 == UNSOLVED).mean() > 0.9  # one card play settles next to nothing
-    # (a limit that leaves several rows unsolved: with solver version 19, 2,000 plays left 6, none
-    # of them with a climb past the static bound; 1,000 leaves 14)
-    val, lo, hi = solve_batch(hands, trump, leader, "whist-max", seat, threads=1,
-                              node_limit=1000, return_bounds=True)
+    # (a limit that leaves several rows unsolved: with solver version 19, 2,000 plays left 6
+    # whist-max rows, none of them with a climb past the static bound; 1,000 leaves 14)
+    val, lo, hi = solve_batch(hands, trump, leader, objective, seat, threads=1,
+                              node_limit=limit, return_bounds=True)
     unsolved = val == UNSOLVED
     assert unsolved.sum() >= 3
     assert (lo <= exact).all() and (exact <= hi).all()

@@ -31,7 +31,7 @@ UNSOLVED = _core.UNSOLVED  # a row left unsolved by ``node_limit``
 # Which rows fit a node limit depends on how many card plays the search spends, which any change
 # to the search (move ordering, bounds, table) alters. Bump this number with every such change:
 # datasets record it, and ``simulate --resume`` refuses to mix the work of two versions.
-SOLVER_VERSION = 21
+SOLVER_VERSION = 22
 CHUNKS_PER_THREAD = 32  # tasks per thread of solve_batch (load balance; see there)
 DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 50 MB
 
