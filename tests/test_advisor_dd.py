@@ -297,6 +297,9 @@ def test_cli_json_text_plot_and_progress(tmp_path):
                       "zero_impossible"}
     assert set(e["whist_max"]) == {"solved", "unsolved", "p", "ci", "mean", "at_least"}
     assert len(e["whist_max"]["at_least"]) == 14
+    assert set(e["whist_min"]) == {"solved", "unsolved", "p", "ci", "mean", "at_most",
+                                   "unsolved_proved_ge1"}
+    assert len(e["whist_min"]["at_most"]) == 14
     assert set(e["exact"]) == {"solved", "unsolved", "p", "ci", "p_none"}
     assert len(e["exact"]["p"]) == len(e["exact"]["ci"]) == 14
     plot = tmp_path / "dd.png"
@@ -309,9 +312,10 @@ def test_cli_json_text_plot_and_progress(tmp_path):
     assert "DD-best bids" in out and "first 8 of the 40 sampled deals" in out
 
 
-def test_unsolved_whist_min_keeps_its_proved_lower_bound():
+def test_unsolved_whist_min_keeps_its_proved_bounds():
     # whist-min searches climb from below: a stopped one still proves "at least lo" tricks, and
-    # the view counts the deals where that already rules out a zero bid
+    # the view counts the deals where that already rules out a zero bid; the searches from the
+    # top prove "at most hi", and "min<=k proved / possible" counts every deal by that range
     a = advise(STRONG_D, trump="D", declarer=0, deals=30, seed=4, evaluation="dd", dd_deals=12,
                dd_node_limit=20_000, threads=1)
     scen = a.scenario
@@ -329,6 +333,16 @@ def test_unsolved_whist_min_keeps_its_proved_lower_bound():
     entry = a.to_dict()["dd"]["strains"][0]
     assert entry["whist_min"]["unsolved_proved_ge1"] == summ["min_unsolved_ge1"]
     assert entry["zero_impossible"] == summ["zero_impossible"]
+    np.testing.assert_array_equal(raw["min_hi"], hi)
+    assert unsolved.any() and (lo[unsolved] < hi[unsolved]).all()
+    ks = np.arange(14)
+    proved = (hi[:, None] <= ks).mean(axis=0)
+    possible = (lo[:, None] <= ks).mean(axis=0)
+    assert (proved <= possible).all() and (proved < possible).any()
+    np.testing.assert_allclose(np.array(entry["whist_min"]["at_most"]), np.c_[proved, possible],
+                               atol=1e-6)
+    text = str(a)
+    assert "min<=k proved" in text and "min<=k possible" in text
 
 
 def test_whist_max_at_least_counts_every_deal_by_its_proved_range():

@@ -207,9 +207,10 @@ def solve_dd(
     ``strains`` with ``leader`` on lead, each solve limited to ``node_limit`` card plays.
 
     Returns ``{strain: {"max": int8[n], "max_lo": int8[n], "max_hi": int8[n], "min": int8[n],
-    "min_lo": int8[n], "exact": int8[n, 14]}}`` with ``UNSOLVED`` (-1) for an unsolved deal (in
-    every column of ``exact``). ``min_lo``: the lower bound proved on whist-min (equal to ``min``
-    on a solved deal; on an unsolved one, the tricks the player was shown to be unable to avoid).
+    "min_lo": int8[n], "min_hi": int8[n], "exact": int8[n, 14]}}`` with ``UNSOLVED`` (-1) for an
+    unsolved deal (in every column of ``exact``). ``min_lo`` / ``min_hi``: the bounds proved on
+    whist-min (equal to ``min`` on a solved deal; on an unsolved one, the tricks the player was
+    shown to be unable to avoid, and the most the others were shown unable to push on him).
     ``max_lo`` / ``max_hi``: the bounds proved on whist-max (both equal to ``max`` on a solved
     deal; whist-max narrows an unsolved one from both ends, docs/DD.md). ``progress``: a tqdm
     bar over the solves on stderr.
@@ -228,7 +229,7 @@ def solve_dd(
     try:
         for t in strains:
             parts: dict[str, list[np.ndarray]] = {_KEYS[o]: [] for o in DD_OBJECTIVES}
-            for key in ("max_lo", "max_hi", "min_lo"):
+            for key in ("max_lo", "max_hi", "min_lo", "min_hi"):
                 parts[key] = []
             for obj in DD_OBJECTIVES:
                 for a in range(0, n, chunk):
@@ -241,6 +242,7 @@ def solve_dd(
                         parts["max_hi"].append(np.asarray(hi, dtype=np.int8))
                     elif obj == "whist-min":
                         parts["min_lo"].append(np.asarray(lo, dtype=np.int8))
+                        parts["min_hi"].append(np.asarray(hi, dtype=np.int8))
                     if bar is not None:
                         bar.update(b - a)
             out[t] = {key: np.concatenate(v) for key, v in parts.items()}
@@ -295,6 +297,18 @@ class DDView:
         hi = self.raw[strain]["max_hi"].astype(np.int64)
         proved = (lo[:, None] >= ks).mean(axis=0)
         possible = (hi[:, None] >= ks).mean(axis=0)
+        return proved, possible
+
+    def min_at_most(self, strain: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(proved, possible)``, ``float[N + 1]``: for ``k = 0..N``, the share of *all* the
+        deals whose whist-min is proved to be at most ``k`` (``min_hi <= k``: the player can hold
+        himself to ``k`` tricks), and of those where it is not ruled out (``min_lo <= k``). As
+        :meth:`max_at_least`: the true share over every deal lies between the two."""
+        ks = np.arange(self.n_tricks + 1)
+        lo = self.raw[strain]["min_lo"].astype(np.int64)
+        hi = self.raw[strain]["min_hi"].astype(np.int64)
+        proved = (hi[:, None] <= ks).mean(axis=0)
+        possible = (lo[:, None] <= ks).mean(axis=0)
         return proved, possible
 
     def table(self) -> pd.DataFrame:
@@ -405,6 +419,9 @@ class DDView:
             proved, possible = self.max_at_least(t)
             entry["whist_max"]["at_least"] = [[_num(a), _num(b)]
                                               for a, b in zip(proved, possible, strict=True)]
+            proved, possible = self.min_at_most(t)
+            entry["whist_min"]["at_most"] = [[_num(a), _num(b)]
+                                             for a, b in zip(proved, possible, strict=True)]
             entry["exact"]["p_none"] = _num(s["p_none"])
             entry["whist_min"]["unsolved_proved_ge1"] = int(s["min_unsolved_ge1"])
             entry["zero_impossible"] = int(s["zero_impossible"])
@@ -448,7 +465,7 @@ class DDView:
             "  % of solved deals     solved" + "".join(f"{k:>4}" for k in range(n + 1))
             + "   mean",
         ]
-        at_least = False
+        ranges: set[str] = set()
         for t in self.strains:
             part = tab.xs(STRAINS[t], level="strain")
             s = summ.loc[STRAINS[t]]
@@ -460,23 +477,32 @@ class DDView:
                 mean_text = "" if key == "exact" else (
                     "      -" if math.isnan(mean) else f"{mean:7.2f}")
                 out.append(f"  {head:<18} {solved:>9}" + _grid(part[f"p_{key}"]) + mean_text)
-                if key == "max" and int(s["max_solved"]) < self.deals:
+                if key in ("max", "min") and int(s[f"{key}_solved"]) < self.deals:
                     # over every deal, the unsolved ones by their proved range
-                    proved, possible = self.max_at_least(t)
+                    if key == "max":
+                        proved, possible = self.max_at_least(t)
+                        rel = ">="
+                    else:
+                        proved, possible = self.min_at_most(t)
+                        rel = "<="
                     pre = f"{STRAINS[t]:>2} " if mode == "auction" else "   "
-                    for label, share in (("max>=k proved", proved),
-                                         ("max>=k possible", possible)):
+                    for label, share in ((f"{key}{rel}k proved", proved),
+                                         (f"{key}{rel}k possible", possible)):
                         out.append(f"  {pre + label:<18} {'all':>9}" + _grid(share))
-                    at_least = True
+                    ranges.add(key)
         unsolved = sum(self.deals - int(summ.loc[STRAINS[t], f"{key}_solved"])
                        for t in self.strains for key in ("max", "min", "exact"))
         if unsolved:
             total = self.deals * len(self.strains) * len(DD_OBJECTIVES)
             out.append(f"  {unsolved:,} of {total:,} solves left unsolved (over the node limit); "
                        "a higher limit solves more, slower")
-        if at_least:
+        if "max" in ranges:
             out.append("  max>=k proved / possible: % of all the deals whose whist-max is proved "
                        ">= k / not proved < k")
+        if "min" in ranges:
+            out.append("  min<=k proved / possible: % of all the deals whose whist-min is proved "
+                       "<= k / not proved > k")
+        if ranges:
             out.append("  (an unsolved deal counts by the range its searches proved; the true "
                        "share lies between)")
         for t in self.strains:
