@@ -267,6 +267,30 @@ def test_whist_exact_under_a_limit_asks_whist_min_only_past_whist_max():
     assert not limited[early].any()
 
 
+def test_whist_exact_is_decided_when_whist_min_passes_an_unsolved_whist_max():
+    # under a limit whist-exact gives whist-max at most 90 % of a row's plays, then climbs
+    # whist-min past whist-max's proved upper bound: on full deals that often decides "nothing is
+    # makeable exactly" for rows whose whist-max itself stays unsolved
+    rng = np.random.default_rng(3)
+    n = 30
+    hands = random_positions(rng, n, 13)
+    trump = rng.integers(0, 5, n).astype(np.int8)
+    leader = rng.integers(0, 4, n).astype(np.int8)
+    seat = rng.integers(0, 4, n).astype(np.int8)
+    kw = {"threads": 1, "node_limit": 20_000, "return_bounds": True}
+    wmax, max_lo, max_hi = solve_batch(hands, trump, leader, "whist-max", seat, **kw)
+    wmin, min_lo, min_hi = solve_batch(hands, trump, leader, "whist-min", seat, **kw)
+    exact, _, _ = solve_batch(hands, trump, leader, "whist-exact", seat, **kw)
+    decided = (exact != UNSOLVED).all(axis=1)
+    early = decided & (wmax == UNSOLVED)
+    assert early.sum() >= 2
+    assert not exact[early].any()
+    # the whist-min and whist-max solves' own proved bounds agree: whist-min > whist-max there
+    assert (min_lo[early] > max_hi[early]).all()
+    # and wherever they prove it, a decided row makes nothing exactly
+    assert not exact[decided & (min_lo > max_hi)].any()
+
+
 def test_node_limit_results_do_not_depend_on_threads_or_chunks():
     # whether a row fits the limit depends only on the rows of its group (same hands and
     # trump, sharing a table): threads take whole groups
