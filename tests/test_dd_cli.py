@@ -100,6 +100,8 @@ def test_node_limit_prints_unknown_with_the_proved_range():
     assert stopped  # the limit bites somewhere
     text = _run(ENDING, "--mode", "whist", "--node-limit", "20").output
     assert "?" in text and "over --node-limit" in text
+    text = _run(ENDING, "--mode", "whist", "--table", "--node-limit", "20").output
+    assert "?[" in text and "[lo-hi] = the range proved" in text
     bridge = json.loads(_run(ENDING, "--table", "--json", "--node-limit", "20").stdout)["table"]
     assert None in bridge["NT"] + bridge["S"] + bridge["C"]
     assert _run(ENDING, "--node-limit", "0").exit_code != 0

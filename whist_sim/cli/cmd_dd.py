@@ -112,6 +112,9 @@ def _exact_text(exact) -> str:
     return ", ".join(map(str, exact)) or "none"
 
 
+_UNSOLVED_LEGEND = "  ? = over --node-limit; [lo-hi] = the range proved before stopping"
+
+
 def _render(res: dict) -> str:
     lines = [f"deal {res['deal']}"]
     if res["mode"] == "bridge":
@@ -135,6 +138,8 @@ def _render(res: dict) -> str:
             mx = _value(c["max"], c.get("max_bounds"))
             mn = _value(c["min"], c.get("min_bounds"))
             lines.append(f"  {i:>4}  {mx:>9}  {mn:>9}  {_exact_text(c['exact'])}")
+        if any(c["max"] is None or c["min"] is None or c["exact"] is None for c in res["seats"]):
+            lines.append(_UNSOLVED_LEGEND)
         return "\n".join(lines)
     lines.append(f"{res['trump']}, seat {res['leader']} leads; seat {res['seat']}:")
     mx = _value(res["max"], res.get("max_bounds"))
@@ -143,7 +148,7 @@ def _render(res: dict) -> str:
     lines.append(f"  whist-min {mn} (the fewest it can hold itself to)")
     lines.append(f"  exactly makeable: {_exact_text(res['exact'])}")
     if res["max"] is None or res["min"] is None or res["exact"] is None:
-        lines.append("  ? = over --node-limit; [lo-hi] = the range proved before stopping")
+        lines.append(_UNSOLVED_LEGEND)
     return "\n".join(lines)
 
 
