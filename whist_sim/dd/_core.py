@@ -2533,10 +2533,10 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
         # useful lower bound; most of a limit goes to the climb, the rest caps from the top
         return _climb_then_cap(hands, leader, trump, win, mx, MIN_CLIMB_SHARE_PCT, lo, hi, ws,
                                table, stats)
-    # bridge starts at an estimate on a full deal, else in the middle (climbing took +9 % card
-    # plays on random deals)
+    # bridge (the only objective left here) starts at an estimate on a full deal, else in the
+    # middle (climbing took +9 % card plays on random deals)
     guess = (lo + hi + 1) // 2
-    if win == mx and r == 13:
+    if r == 13:
         guess = _pair_first_target(hands[0], hands[1], hands[2], hands[3], leader, trump, win,
                                    lo, hi)
     while lo < hi:
