@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.bench import SECTIONS, BenchContext, bench_section, run_bench
+from whist_sim.bench import SECTIONS, BenchContext, bench_section, format_results, run_bench
 from whist_sim.cli import main
 
 REQUIRED = ("random_1t", "heuristic_1t", "random_all", "heuristic_all", "reference_1t",
@@ -48,3 +48,19 @@ def test_a_section_can_be_added():
         assert "test_extra" not in [n for n, s in SECTIONS.items() if s.default]
     finally:
         SECTIONS.pop("test_extra", None)
+
+
+def test_text_output_names_each_figure_s_unit():
+    text = format_results({
+        "random_1t": 1234.0, "dd_bridge_median_ms": 12.34, "dd_whist_max_batch_100k_x4_hours": 1.84,
+        "dd_whist_max_batch_unsolved_share": 0.08, "dd_whist_max_batch_vs_dds_bridge": 1.01,
+        "dd_whist_max_batch_unsolved_mean_range": 1.24, "dd_node_limit": 1e6,
+    })
+    lines = dict(line.split(None, 1) for line in text.splitlines())
+    assert lines["random_1t"] == "1,234 deals/s"
+    assert lines["dd_bridge_median_ms"] == "12.3 ms"
+    assert lines["dd_whist_max_batch_100k_x4_hours"] == "1.8 h"
+    assert lines["dd_whist_max_batch_unsolved_share"] == "8%"
+    assert lines["dd_whist_max_batch_vs_dds_bridge"] == "1.01x"
+    assert lines["dd_whist_max_batch_unsolved_mean_range"] == "1.24 tricks"
+    assert lines["dd_node_limit"] == "1,000,000"

@@ -28,6 +28,10 @@ def test_dd_bench_figures():
         import endplay  # noqa: F401
     except ImportError:
         assert "dd_bridge_vs_dds" not in out
+        assert "dd_whist_max_batch_vs_dds_bridge" not in out
     else:
-        for key in ("dds_bridge_median_ms", "dd_bridge_vs_dds", "dd_bridge_vs_dds_by_row"):
+        for key in ("dds_bridge_median_ms", "dd_bridge_vs_dds", "dd_bridge_vs_dds_by_row",
+                    "dds_bridge_batch_100k_x4_hours", "dd_whist_max_batch_vs_dds_bridge"):
             assert out[key] > 0, key
+        assert out["dd_whist_max_batch_vs_dds_bridge"] == (
+            out["dd_whist_max_batch_100k_x4_hours"] / out["dds_bridge_batch_100k_x4_hours"])

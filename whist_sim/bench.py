@@ -296,11 +296,13 @@ def format_results(results: Result) -> str:
                 text = f"{v:.0%}"
             elif k.endswith("_hours"):
                 text = f"{v:,.1f} h"
+            elif k.endswith("_range"):  # distances between proved bounds
+                text = f"{v:.2f} tricks"
             elif k.endswith(("_deals", "_cards", "_limit")):  # counts
                 text = f"{v:,.0f}"
             else:
                 text = f"{v:,.0f} deals/s"
         else:
             text = str(v)
-        lines.append(f"{k:<34} {text}")
+        lines.append(f"{k:<40} {text}")
     return "\n".join(lines)

@@ -60,14 +60,21 @@ def _limited(hands, trump, leader, objective, seat, node_limit: int) -> tuple[li
     return times, unsolved
 
 
-def _batch_whist_max(rng, deals: int, threads: int,
-                     node_limit: int) -> tuple[float, float, float]:
-    """(seconds, share unsolved, mean ``hi - lo`` of the unsolved rows, 0 if none) of whist-max for
-    ``deals`` random deals x 4 seats in one ``solve_batch`` call on ``threads`` threads (the four
-    seats of a deal share a table)."""
-    hands = np.repeat(random_positions(rng, deals, 13), 4, axis=0)
-    trump = np.repeat(rng.integers(0, 5, deals).astype(np.int8), 4)
-    leader = np.repeat(rng.integers(0, 4, deals).astype(np.int8), 4)
+def _batch_whist_max(rng, deals: int, threads: int, node_limit: int,
+                     dds_ms=None) -> tuple[float, float, float, float | None]:
+    """(seconds, share unsolved, mean ``hi - lo`` of the unsolved rows (0 if none), DDS seconds)
+    of whist-max for ``deals`` random deals x 4 seats in one ``solve_batch`` call on ``threads``
+    threads (the four seats of a deal share a table).
+
+    With a DDS timer (``_dds_timer``), the last figure is the single-threaded time DDS takes for
+    one bridge solve of each of the same deals (same trump and leader), timed after the batch;
+    else None."""
+    deal_hands = random_positions(rng, deals, 13)
+    deal_trump = rng.integers(0, 5, deals).astype(np.int8)
+    deal_leader = rng.integers(0, 4, deals).astype(np.int8)
+    hands = np.repeat(deal_hands, 4, axis=0)
+    trump = np.repeat(deal_trump, 4)
+    leader = np.repeat(deal_leader, 4)
     seat = np.tile(np.arange(4, dtype=np.int8), deals)
     t0 = time.perf_counter()
     v, lo, hi = solve_batch(hands, trump, leader, "whist-max", seat, threads=threads,
@@ -75,7 +82,10 @@ def _batch_whist_max(rng, deals: int, threads: int,
     sec = time.perf_counter() - t0
     unsolved = v == UNSOLVED
     width = float(np.mean(hi[unsolved] - lo[unsolved])) if unsolved.any() else 0.0
-    return sec, float(np.mean(unsolved)), width
+    dds_sec = None
+    if dds_ms is not None:
+        dds_sec = sum(dds_ms(deal_hands, deal_trump, deal_leader, i) for i in range(deals)) / 1e3
+    return sec, float(np.mean(unsolved)), width, dds_sec
 
 
 def run_bench(
@@ -107,7 +117,12 @@ def run_bench(
       ``ending_cards`` cards per hand, by the solver and by the plain-Python brute force;
     * ``dds_bridge_median_ms`` / ``_mean_ms`` and ``dd_bridge_vs_dds``: the same bridge solves by
       DDS, when ``endplay`` is installed, each timed right after this solver's (the ratio of the
-      two medians); ``dd_bridge_vs_dds_by_row``: the median of the per-deal ratios.
+      two medians); ``dd_bridge_vs_dds_by_row``: the median of the per-deal ratios;
+    * ``dds_bridge_batch_100k_x4_hours`` (with ``endplay``): the whist-max yardstick's size in DDS
+      terms: 400,000 bridge solves by DDS of the batch's deals (one strain and leader, each deal
+      timed once single-threaded and counted four times) spread over ``threads`` threads, and
+      ``dd_whist_max_batch_vs_dds_bridge``: the whist-max batch's time over that (below 1: the
+      four whist-max seats of a deal cost less than four DDS bridge solves of it).
 
     The first call compiles the kernels (or loads them from the numba cache); that warm-up is not
     timed.
@@ -142,11 +157,19 @@ def run_bench(
         out[f"dd_{tag}_unsolved_share"] = unsolved / max(deals, 1)
     out["dd_whist_max_100k_x4_hours"] = out["dd_whist_max_mean_ms"] * 400_000 / 2 / 3.6e6
     if batch_deals > 0:
-        sec, share, width = _batch_whist_max(rng, batch_deals, threads, node_limit)
+        sec, share, width, dds_sec = _batch_whist_max(rng, batch_deals, threads, node_limit,
+                                                      dds_ms)
         out["dd_whist_max_batch_deals"] = float(batch_deals)
         out["dd_whist_max_batch_100k_x4_hours"] = sec * 100_000 / batch_deals / 3600.0
         out["dd_whist_max_batch_unsolved_share"] = share
         out["dd_whist_max_batch_unsolved_mean_range"] = width
+        if dds_sec is not None:
+            # the yardstick in DDS's terms, on the same deals and in the same run: 400,000 bridge
+            # solves by DDS (one per seat of each deal, at its mean) spread over the same threads
+            dds_hours = dds_sec * 4 * 100_000 / batch_deals / threads / 3600.0
+            out["dds_bridge_batch_100k_x4_hours"] = dds_hours
+            out["dd_whist_max_batch_vs_dds_bridge"] = (
+                out["dd_whist_max_batch_100k_x4_hours"] / max(dds_hours, 1e-12))
 
     ends = random_positions(rng, endings, ending_cards)
     et = rng.integers(0, 5, endings).astype(np.int8)
