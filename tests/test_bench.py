@@ -50,7 +50,7 @@ def test_a_section_can_be_added():
         SECTIONS.pop("test_extra", None)
 
 
-def test_text_output_names_each_figure_s_unit():
+def test_text_output_gives_each_figure_its_unit():
     text = format_results({
         "random_1t": 1234.0, "dd_bridge_median_ms": 12.34, "dd_whist_max_batch_100k_x4_hours": 1.84,
         "dd_whist_max_batch_unsolved_share": 0.08, "dd_whist_max_batch_vs_dds_bridge": 1.01,
