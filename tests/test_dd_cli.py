@@ -50,6 +50,26 @@ def test_whist_mode_one_seat_and_all_seats():
     assert res.exit_code == 0 and "whist-max" in res.output
 
 
+def test_whist_table_without_trump_covers_every_strain():
+    # --table: every strain x seat; each strain's rows equal that strain asked alone, and "seats"
+    # keeps NT's rows (what --table without --trump gave before it covered every strain)
+    res = _run(FORCED, "--mode", "whist", "--leader", "1", "--table", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert list(out["table"]) == ["C", "D", "H", "S", "NT"]
+    assert out["trump"] == "NT" and out["seats"] == out["table"]["NT"]
+    for strain, seats in out["table"].items():
+        alone = _run(FORCED, "--mode", "whist", "--leader", "1", "--table", "--json",
+                     "--trump", strain)
+        single = json.loads(alone.stdout)
+        assert "table" not in single and single["seats"] == seats
+    # diamonds are trumps: seat 3's two trumps (5 4 of diamonds) win both tricks
+    assert out["table"]["D"][3] == {"max": 2, "min": 2, "exact": [2]}
+    text = _run(FORCED, "--mode", "whist", "--leader", "1", "--table").output
+    assert [ln.split(",")[0] for ln in text.splitlines() if ln.endswith("leads:")] == [
+        "C", "D", "H", "S", "NT"]
+
+
 def test_file_gives_one_json_object_per_deal(tmp_path):
     f = tmp_path / "deals.txt"
     f.write_text(f"# two deals\n{SYMMETRIC}\n\n{FOUR_SUITS}\n", encoding="utf-8")

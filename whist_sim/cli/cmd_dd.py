@@ -89,8 +89,16 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
     t = 4 if trump is None else trump
     out.update(trump=STRAINS[t], leader=ld)
     if table:
-        summary = whist_summary(hands, t, ld, node_limit=node_limit)
-        out["seats"] = [summary[s] for s in range(4)]
+        # every seat; every strain too unless --trump names one (``seats`` keeps the one strain's
+        # rows, NT without --trump, as it always has)
+        strains = range(len(STRAINS)) if trump is None else (t,)
+        rows = {}
+        for s in strains:
+            summary = whist_summary(hands, s, ld, node_limit=node_limit)
+            rows[STRAINS[s]] = [summary[q] for q in range(4)]
+        out["seats"] = rows[STRAINS[t]]
+        if trump is None:
+            out["table"] = rows
         return out
     p = 0 if seat is None else seat
     out.update(seat=p, **whist_summary(hands, t, ld, [p], node_limit=node_limit)[p])
@@ -132,13 +140,16 @@ def _render(res: dict) -> str:
             )
         return "\n".join(lines)
     if "seats" in res:
-        lines.append(f"{res['trump']}, seat {res['leader']} leads:")
-        lines.append("  seat  whist-max  whist-min  exactly makeable")
-        for i, c in enumerate(res["seats"]):
-            mx = _value(c["max"], c.get("max_bounds"))
-            mn = _value(c["min"], c.get("min_bounds"))
-            lines.append(f"  {i:>4}  {mx:>9}  {mn:>9}  {_exact_text(c['exact'])}")
-        if any(c["max"] is None or c["min"] is None or c["exact"] is None for c in res["seats"]):
+        blocks = res.get("table", {res["trump"]: res["seats"]})
+        for strain, seats in blocks.items():
+            lines.append(f"{strain}, seat {res['leader']} leads:")
+            lines.append("  seat  whist-max  whist-min  exactly makeable")
+            for i, c in enumerate(seats):
+                mx = _value(c["max"], c.get("max_bounds"))
+                mn = _value(c["min"], c.get("min_bounds"))
+                lines.append(f"  {i:>4}  {mx:>9}  {mn:>9}  {_exact_text(c['exact'])}")
+        if any(c["max"] is None or c["min"] is None or c["exact"] is None
+               for seats in blocks.values() for c in seats):
             lines.append(_UNSOLVED_LEGEND)
         return "\n".join(lines)
     lines.append(f"{res['trump']}, seat {res['leader']} leads; seat {res['seat']}:")
@@ -165,7 +176,8 @@ def _render(res: dict) -> str:
               help="bridge: the declarer (tricks of seats p and p+2); whist: the seat analysed "
                    "[default: 0]")
 @click.option("--table", is_flag=True,
-              help="bridge: every strain x declarer; whist: every seat")
+              help="bridge: every strain x declarer; whist: every seat, in every strain "
+                   "unless --trump names one")
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per deal (for programs)")
 @click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="read deals from a file, one per line ('#' starts a comment)")
