@@ -20,6 +20,7 @@ from whist_sim.dd import (
     solve_batch,
     solver,
     whist_summary,
+    whist_table,
 )
 from whist_sim.dd.positions import random_positions
 
@@ -141,6 +142,25 @@ def test_simple_positions():
     assert table["C"] == [0, 4, 0, 4]
     summary = whist_summary(hands, 4, 0)
     assert summary[0] == {"max": 4, "min": 4, "exact": [4]}
+
+
+def test_whist_table_is_every_strains_summary_whatever_the_threads():
+    # every strain x seat at once: each strain's rows equal whist_summary of it, on one thread or
+    # two, and under a node limit too (a row's answer depends on its strain's rows alone)
+    rng = np.random.default_rng(5)
+    hands = [int(h) for h in random_positions(rng, 1, 6)[0]]
+    for limit in (None, 2_000):
+        one = whist_table(hands, 2, node_limit=limit, threads=1)
+        two = whist_table(hands, 2, node_limit=limit, threads=2)
+        assert one == two
+        assert list(one) == ["C", "D", "H", "S", "NT"]
+        if limit is not None:  # the limit leaves some answers open and settles others
+            cells = [e[k] for rows in one.values() for e in rows for k in ("max", "min", "exact")]
+            assert 0 < sum(c is None for c in cells) < len(cells)
+        for t, strain in enumerate(one):
+            alone = whist_summary(hands, t, 2, node_limit=limit)
+            assert one[strain] == [alone[q] for q in range(4)]
+    assert whist_table(hands, 0, threads=1) == whist_table(hands, 0)
 
 
 @pytest.mark.parametrize(

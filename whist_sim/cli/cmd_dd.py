@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ..cards import STRAINS, SUIT_SYMBOLS, NotationError, format_deal, parse_deal
-from ..dd import DDError, bridge_table, solve, warm_up, whist_summary
+from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
 
 _COMPASS = "NESW"
 
@@ -91,14 +91,13 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
     if table:
         # every seat; every strain too unless --trump names one (``seats`` keeps the one strain's
         # rows, NT without --trump, as it always has)
-        strains = range(len(STRAINS)) if trump is None else (t,)
-        rows = {}
-        for s in strains:
-            summary = whist_summary(hands, s, ld, node_limit=node_limit)
-            rows[STRAINS[s]] = [summary[q] for q in range(4)]
-        out["seats"] = rows[STRAINS[t]]
         if trump is None:
+            rows = whist_table(hands, ld, node_limit=node_limit)
+            out["seats"] = rows[STRAINS[t]]
             out["table"] = rows
+        else:
+            summary = whist_summary(hands, t, ld, node_limit=node_limit)
+            out["seats"] = [summary[s] for s in range(4)]
         return out
     p = 0 if seat is None else seat
     out.update(seat=p, **whist_summary(hands, t, ld, [p], node_limit=node_limit)[p])

@@ -26,6 +26,7 @@ from .solver import (
     solve_batch,
     warm_up,
     whist_summary,
+    whist_table,
 )
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "solve_batch",
     "warm_up",
     "whist_summary",
+    "whist_table",
 ]

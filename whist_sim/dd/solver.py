@@ -320,24 +320,62 @@ def solve(
 
 
 def bridge_table(
-    hands: Sequence[int], *, node_limit: int | None = None
+    hands: Sequence[int], *, node_limit: int | None = None, threads: int | None = None
 ) -> dict[str, list[int | None]]:
     """The classic double-dummy table of a deal, by the bridge convention.
 
     ``table[X][d]`` = tricks taken by declarer ``d``'s side (seats ``d`` and ``d+2``) with strain
     ``X`` (``"C"``, ``"D"``, ``"H"``, ``"S"``, ``"NT"``) when the seat on ``d``'s left
-    (``d+1``) leads. With ``node_limit``, an entry over the limit is ``None``.
+    (``d+1``) leads. With ``node_limit``, an entry over the limit is ``None``. ``threads``: the
+    strains are solved in parallel on this many threads (default: the CPU count); the answers
+    never depend on it.
     """
     arr = _one(hands)
     rows = np.repeat(arr, 20, axis=0)
     trump = np.repeat(np.arange(5), 4)
     declarer = np.tile(np.arange(4), 5)
     leader = (declarer + 1) % 4
-    res = solve_batch(rows, trump, leader, "bridge", declarer, threads=1, node_limit=node_limit)
+    res = solve_batch(rows, trump, leader, "bridge", declarer, threads=threads,
+                      node_limit=node_limit)
     return {
         STRAINS[t]: [None if x == UNSOLVED else int(x) for x in res[4 * t : 4 * t + 4]]
         for t in range(5)
     }
+
+
+def _check_seats(seats: Sequence[int]) -> list[int]:
+    seats = [int(s) for s in seats]
+    for s in seats:
+        if not 0 <= s <= 3:
+            raise DDError(f"seat {s} is not in 0..3")
+    return seats
+
+
+def _whist_entries(arr, trumps: list[int], seats: list[int], leader: int,
+                   node_limit: int | None, threads: int | None) -> list[dict[str, object]]:
+    """The whist answers of every ``(trump, seat)`` pair, trump-major: one ``solve_batch`` per
+    objective (the seats of one strain share a table; strains go to parallel threads)."""
+    rows = np.repeat(arr, len(trumps) * len(seats), axis=0)
+    trump = np.repeat(np.asarray(trumps, np.int8), len(seats))
+    seat = np.tile(np.asarray(seats, np.int8), len(trumps))
+    kw = {"threads": threads, "node_limit": node_limit}
+    mx, mx_lo, mx_hi = solve_batch(rows, trump, leader, "whist-max", seat, return_bounds=True,
+                                   **kw)
+    mn, mn_lo, mn_hi = solve_batch(rows, trump, leader, "whist-min", seat, return_bounds=True,
+                                   **kw)
+    ex = solve_batch(rows, trump, leader, "whist-exact", seat, **kw)
+    out: list[dict[str, object]] = []
+    for i in range(len(rows)):
+        entry: dict[str, object] = {
+            "max": None if mx[i] == UNSOLVED else int(mx[i]),
+            "min": None if mn[i] == UNSOLVED else int(mn[i]),
+            "exact": None if ex[i, 0] == UNSOLVED else [int(j) for j in np.flatnonzero(ex[i] == 1)],
+        }
+        if node_limit is not None:
+            entry["max_bounds"] = [int(mx_lo[i]), int(mx_hi[i])]
+            entry["min_bounds"] = [int(mn_lo[i]), int(mn_hi[i])]
+        out.append(entry)
+    return out
 
 
 def whist_summary(
@@ -354,28 +392,21 @@ def whist_summary(
     ``None``, and ``"max_bounds"`` / ``"min_bounds"`` give ``[lo, hi]``, the bounds proved on
     whist-max / whist-min (both equal to the answer when solved).
     """
-    arr = _one(hands)
-    seats = [int(s) for s in seats]
-    for s in seats:
-        if not 0 <= s <= 3:
-            raise DDError(f"seat {s} is not in 0..3")
-    k = len(seats)
-    rows = np.repeat(arr, k, axis=0)
-    kw = {"threads": 1, "node_limit": node_limit}
-    mx, mx_lo, mx_hi = solve_batch(rows, trump, leader, "whist-max", seats, return_bounds=True,
-                                   **kw)
-    mn, mn_lo, mn_hi = solve_batch(rows, trump, leader, "whist-min", seats, return_bounds=True,
-                                   **kw)
-    ex = solve_batch(rows, trump, leader, "whist-exact", seats, **kw)
-    out: dict[int, dict[str, object]] = {}
-    for i, s in enumerate(seats):
-        entry: dict[str, object] = {
-            "max": None if mx[i] == UNSOLVED else int(mx[i]),
-            "min": None if mn[i] == UNSOLVED else int(mn[i]),
-            "exact": None if ex[i, 0] == UNSOLVED else [int(j) for j in np.flatnonzero(ex[i] == 1)],
-        }
-        if node_limit is not None:
-            entry["max_bounds"] = [int(mx_lo[i]), int(mx_hi[i])]
-            entry["min_bounds"] = [int(mn_lo[i]), int(mn_hi[i])]
-        out[s] = entry
-    return out
+    seats = _check_seats(seats)
+    entries = _whist_entries(_one(hands), [int(trump)], seats, leader, node_limit, 1)
+    return dict(zip(seats, entries, strict=True))
+
+
+def whist_table(
+    hands: Sequence[int], leader: int, *, node_limit: int | None = None,
+    threads: int | None = None,
+) -> dict[str, list[dict[str, object]]]:
+    """:func:`whist_summary` of every seat in every strain, ``leader`` leading.
+
+    Returns ``{X: [entry of seat 0, .., entry of seat 3]}`` for ``X`` in ``"C"``, ``"D"``, ``"H"``,
+    ``"S"``, ``"NT"``, each entry as in :func:`whist_summary`. ``threads``: the strains are solved
+    in parallel on this many threads (default: the CPU count); the answers never depend on it.
+    """
+    entries = _whist_entries(_one(hands), list(range(5)), [0, 1, 2, 3], leader, node_limit,
+                             threads)
+    return {STRAINS[t]: entries[4 * t : 4 * t + 4] for t in range(5)}
