@@ -80,6 +80,19 @@ def test_file_gives_one_json_object_per_deal(tmp_path):
     assert json.loads(lines[1])["table"]["C"] == [0, 4, 0, 4]
 
 
+def test_progress_bar_over_the_deals_goes_to_stderr(tmp_path):
+    f = tmp_path / "deals.txt"
+    f.write_text(f"{SYMMETRIC}\n{FOUR_SUITS}\n", encoding="utf-8")
+    res = _run("--file", str(f), "--table", "--json", "--progress")
+    assert res.exit_code == 0, res.output
+    assert "2/2" in res.stderr and "deal" in res.stderr  # tqdm's count of deals done
+    assert [json.loads(ln)["deal"] for ln in res.stdout.splitlines()] == [
+        json.loads(ln)["deal"] for ln in _run("--file", str(f), "--table", "--json").stdout
+        .splitlines()]
+    res = _run("--file", str(f), "--table", "--json", "--no-progress")
+    assert "2/2" not in res.stderr and len(res.stdout.splitlines()) == 2
+
+
 def test_errors_name_the_problem(tmp_path):
     res = _run("N:AK.. QJ... T9... 87...")
     assert res.exit_code == 2 and "four suits separated by dots" in res.output
@@ -95,6 +108,9 @@ def test_errors_name_the_problem(tmp_path):
     f.write_text(f"{FOUR_SUITS}\n0:AS... KS... QS... JS...\n", encoding="utf-8")
     res = _run("--file", str(f), "--json")
     assert res.exit_code == 2 and "bad.txt:2" in res.output
+    f.write_text("# nothing but a comment\n\n", encoding="utf-8")
+    res = _run("--file", str(f))
+    assert res.exit_code == 2 and "holds no deal" in res.output
 
 
 # a 6-card ending: 20 card plays solve some of its questions, not all

@@ -8,10 +8,12 @@ the other three (docs/DD.md).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import click
+from tqdm.auto import tqdm
 
 from ..cards import STRAINS, SUIT_SYMBOLS, NotationError, format_deal, parse_deal
 from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
@@ -184,7 +186,11 @@ def _render(res: dict) -> str:
               help="stop each solve after N card plays (about 10 million a second) and print "
                    "it as unknown (JSON null) with the range proved so far [default: no limit; "
                    "whist-min of a full deal can take minutes]")
-def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file, node_limit):
+@click.option("--progress/--no-progress", default=None,
+              help="a progress bar over the deals on stderr [default: with several deals, when "
+                   "stderr is a terminal]")
+def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file, node_limit,
+            progress):
     """Double-dummy analysis of DEAL (every hand visible, perfect play by all).
 
     DEAL is four hands in seat order, '0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 ...', or bridge PBN
@@ -196,14 +202,28 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     trump = None if trump_text is None else _parse_strain(trump_text)
     leader = None if leader_text is None else _parse_seat(leader_text, "--leader")
     seat = None if seat_text is None else _parse_seat(seat_text, "--seat")
-    warmed = False
-    for where, text in _deals(deal, file):
-        try:
-            if not warmed:
-                parse_deal(text)  # a bad first deal is reported before any compile wait
-                warm_up(lambda msg: click.echo(msg, err=True))
-                warmed = True
-            res = _analyse(text, mode, trump, leader, seat, table, node_limit)
-        except (NotationError, DDError) as e:
-            raise click.BadParameter(str(e), param_hint=where) from None
-        click.echo(json.dumps(res) if as_json else _render(res))
+    deals = list(_deals(deal, file))
+    if not deals:
+        raise click.BadParameter(f"{file} holds no deal (only blank lines and '#' comments)",
+                                 param_hint="--file")
+    where, text = deals[0]
+    try:
+        parse_deal(text)  # a bad first deal is reported before any compile wait
+    except NotationError as e:
+        raise click.BadParameter(str(e), param_hint=where) from None
+    warm_up(lambda msg: click.echo(msg, err=True))
+    if progress is None:  # the default: a bar for several deals, on a terminal
+        progress = len(deals) > 1 and sys.stderr.isatty()
+    bar = tqdm(total=len(deals), unit="deal", desc="double dummy", file=sys.stderr,
+               disable=not progress, dynamic_ncols=True)
+    try:
+        for where, text in deals:
+            try:
+                res = _analyse(text, mode, trump, leader, seat, table, node_limit)
+            except (NotationError, DDError) as e:
+                raise click.BadParameter(str(e), param_hint=where) from None
+            with tqdm.external_write_mode(file=sys.stderr):
+                click.echo(json.dumps(res) if as_json else _render(res))
+            bar.update(1)
+    finally:
+        bar.close()
