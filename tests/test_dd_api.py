@@ -202,6 +202,20 @@ def test_bad_positions_are_named():
         solve([1, 2, 4], 4, 0, "bridge")
 
 
+def test_bad_table_arguments_are_named():
+    hands = [1, 2, 4, 8]  # one card each
+    with pytest.raises(DDError, match="trump 300 is not in 0..4"):
+        whist_summary(hands, 300, 0)
+    with pytest.raises(DDError, match="trump must be whole numbers"):
+        whist_summary(hands, "S", 0)
+    with pytest.raises(DDError, match="seat 7 is not in 0..3"):
+        whist_summary(hands, 4, 0, [7])
+    with pytest.raises(DDError, match="leader 5 is not in 0..3"):
+        whist_table(hands, 5)
+    with pytest.raises(DDError, match="threads"):
+        bridge_table(hands, threads=0)
+
+
 # --------------------------------------------------------------------------- node limits
 
 

@@ -356,8 +356,8 @@ def _whist_entries(arr, trumps: list[int], seats: list[int], leader: int,
     """The whist answers of every ``(trump, seat)`` pair, trump-major: one ``solve_batch`` per
     objective (the seats of one strain share a table; strains go to parallel threads)."""
     rows = np.repeat(arr, len(trumps) * len(seats), axis=0)
-    trump = np.repeat(np.asarray(trumps, np.int8), len(seats))
-    seat = np.tile(np.asarray(seats, np.int8), len(trumps))
+    trump = np.repeat(np.asarray(trumps), len(seats))  # solve_batch checks it
+    seat = np.tile(np.asarray(seats, np.int64), len(trumps))
     kw = {"threads": threads, "node_limit": node_limit}
     mx, mx_lo, mx_hi = solve_batch(rows, trump, leader, "whist-max", seat, return_bounds=True,
                                    **kw)
@@ -393,7 +393,7 @@ def whist_summary(
     whist-max / whist-min (both equal to the answer when solved).
     """
     seats = _check_seats(seats)
-    entries = _whist_entries(_one(hands), [int(trump)], seats, leader, node_limit, 1)
+    entries = _whist_entries(_one(hands), [trump], seats, leader, node_limit, 1)
     return dict(zip(seats, entries, strict=True))
 
 
