@@ -362,5 +362,14 @@ def test_report_command_on_a_dd_dataset(tmp_path):
     assert (out / "tables" / "dd_zero_bids.csv").is_file()
     assert (out / "charts" / "dd_differences.png").read_bytes()[:4] == b"\x89PNG"
     md = (out / "report.md").read_text()
-    assert "## Double dummy" in md and "node limit of 20,000 card plays" in md
+    assert "## Double dummy" in md and "node limit of 20,000 card plays;" in md
     assert "Double dummy" in (out / "report.html").read_text()
+    # a run with whist-min's own node limit says so
+    path = tmp_path / "run2"
+    simulate(path, 3, 2, chunk_size=3, progress=False, dd=True, dd_node_limit=20_000,
+             dd_min_node_limit=3_000)
+    r = CliRunner().invoke(main, ["report", str(path), "--out", str(tmp_path / "rep2"),
+                                  "--no-progress"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    md = (tmp_path / "rep2" / "report.md").read_text()
+    assert "node limit of 20,000 card plays (3,000 for whist-min);" in md

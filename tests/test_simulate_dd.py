@@ -120,6 +120,42 @@ def test_manifest_records_the_dd_options(reference, tmp_path):
     assert not any(c.startswith("dd_") for c in load(tmp_path / "plain").columns)
 
 
+def test_whist_min_has_its_own_node_limit(reference, tmp_path):
+    # --dd-min-node-limit: whist-min's solves stop sooner; whist-max's columns do not change, and
+    # the manifest records the second limit (only when it differs, so older runs keep their
+    # identity)
+    path = tmp_path / "run"
+    m = run(path, chunk_size=5, dd_min_node_limit=2_000)
+    assert m["dd"]["min_node_limit"] == 2_000 and m["dd"]["node_limit"] == LIMIT
+    assert run(tmp_path / "same", deals=2, dd_min_node_limit=LIMIT)["dd"] == reference[1]["dd"]
+    df, ref = frame(path), frame(reference[0])
+    played = ~df["thrown_in"].to_numpy()
+    for s in range(4):
+        for c in (f"dd_max_{s}", f"dd_max_lo_{s}", f"dd_max_hi_{s}"):
+            np.testing.assert_array_equal(df[c], ref[c], err_msg=c)
+    hands = df[[f"hand_{s}" for s in range(4)]].to_numpy(np.uint64)[played]
+    k = len(hands)
+    value, lo, hi = solve_batch(np.repeat(hands, 4, axis=0),
+                                np.repeat(df["trump"].to_numpy()[played], 4),
+                                np.repeat(df["declarer"].to_numpy()[played], 4), "whist-min",
+                                np.tile(np.arange(4), k), threads=1, node_limit=2_000,
+                                return_bounds=True)
+    for name, want in (("", value), ("_lo", lo), ("_hi", hi)):
+        got = np.stack([df[f"dd_min{name}_{s}"].to_numpy()[played] for s in range(4)], 1)
+        np.testing.assert_array_equal(got.ravel(), want, err_msg=f"dd_min{name}")
+    # the lower limit proves less: bounds at least as wide as the reference's, some wider
+    width = np.stack([(df[f"dd_min_hi_{s}"] - df[f"dd_min_lo_{s}"]).to_numpy()[played]
+                      for s in range(4)])
+    ref_width = np.stack([(ref[f"dd_min_hi_{s}"] - ref[f"dd_min_lo_{s}"]).to_numpy()[played]
+                          for s in range(4)])
+    assert (width >= ref_width).all() and (width > ref_width).any()
+    counts = m["sessions"][0]["dd"]["unsolved"]
+    assert counts["whist-max"] == reference[1]["sessions"][0]["dd"]["unsolved"]["whist-max"]
+    with pytest.raises(SimulationError, match="dd.min_node_limit: run 2000, now None"):
+        run(path, chunk_size=5, resume=True)
+    assert run(path, chunk_size=5, dd_min_node_limit=2_000, resume=True)["status"] == "complete"
+
+
 def test_smaller_default_chunk_size_with_dd(tmp_path):
     m = run(tmp_path / "run", deals=3, dd_node_limit=5_000)
     # a small run is cut into chunks of one deal, so that every thread has work
@@ -237,6 +273,8 @@ def test_resume_with_other_dd_options_is_refused(tmp_path):
         ({"dd_node_limit": 0}, "node limit must be a whole number >= 1, got 0"),
         ({"dd_node_limit": 2.5}, "node limit must be a whole number >= 1"),
         ({"dd": False, "dd_node_limit": 10}, "node limit was given without dd"),
+        ({"dd": False, "dd_min_node_limit": 10}, "node limit was given without dd"),
+        ({"dd_min_node_limit": 0}, "node limit must be a whole number >= 1, got 0"),
     ],
 )
 def test_bad_dd_options_are_refused(tmp_path, kw, message):
@@ -275,6 +313,8 @@ D = ["--deals", "3", "--seed", "1"]
     [
         ([*D, "--dd", "--players", "3"], "double-dummy columns need four players"),
         ([*D, "--dd-node-limit", "1000"], "--dd-node-limit needs --dd"),
+        ([*D, "--dd-min-node-limit", "1000"], "--dd-min-node-limit needs --dd"),
+        ([*D, "--dd", "--dd-min-node-limit", "0"], "0 is not in the range x>=1"),
         ([*D, "--dd", "--dd-node-limit", "0"], "0 is not in the range x>=1"),
         ([*D, "--dd", "--dd-node-limit", "many"], "'many' is not a valid integer"),
     ],
@@ -297,6 +337,12 @@ def test_cli_resume_mismatch_names_the_dd_option(tmp_path):
                                   "--no-progress"])
     assert r.exit_code == 1
     assert "dd.node_limit: run 3000, now 4000" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["simulate", *D, "--out", str(tmp_path / "two"), "--dd",
+                                  "--dd-node-limit", "3000", "--dd-min-node-limit", "500",
+                                  "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "over the node limits of 3,000 / 500 card plays" in r.output
+    assert load_manifest(tmp_path / "two")["dd"]["min_node_limit"] == 500
 
 
 def test_compile_notice_comes_after_the_checks(tmp_path, monkeypatch):

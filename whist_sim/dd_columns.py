@@ -77,6 +77,7 @@ def dd_columns(
     threads: int = 1,
     *,
     tt_bits: int | None = None,
+    min_node_limit: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Whist-max and whist-min of every seat of every deal, with their bounds (module docstring).
 
@@ -90,6 +91,9 @@ def dd_columns(
     tt_bits: log2 of the solver's transposition-table entries per thread (default: the solver's
         default, :data:`whist_sim.dd.DEFAULT_TT_BITS`). Which solves fit the node limit can depend
         on it, so a dataset keeps one value (its manifest records it).
+    min_node_limit: most card plays per whist-min solve, if not ``node_limit`` (whist-min of a
+        full deal is rarely solved and costs the limit on nearly every seat; a lower limit makes a
+        run several times faster and keeps the bounds proved so far, docs/DD.md).
 
     Returns ``{name: int8[n]}`` for every name of :func:`dd_column_names`.
     """
@@ -97,6 +101,8 @@ def dd_columns(
 
     check_players(len(hand_arrays))
     limit = check_node_limit(node_limit)
+    limits = {"max": limit,
+              "min": limit if min_node_limit is None else check_node_limit(min_node_limit)}
     hands = np.stack([np.asarray(h).astype(np.uint64, copy=False) for h in hand_arrays], axis=1)
     n = hands.shape[0]
     trump = np.asarray(trump).astype(np.int64, copy=False).reshape(-1)
@@ -131,7 +137,7 @@ def dd_columns(
     for tag, objective in OBJECTIVES:
         value, lo, hi = solve_batch(
             rows, row_trump, row_leader, objective, row_seat,
-            threads=threads, node_limit=limit, return_bounds=True,
+            threads=threads, node_limit=limits[tag], return_bounds=True,
             tt_bits=DEFAULT_TT_BITS if tt_bits is None else tt_bits,
         )
         for name, arr in ((f"dd_{tag}", value), (f"dd_{tag}_lo", lo), (f"dd_{tag}_hi", hi)):

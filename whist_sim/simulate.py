@@ -109,6 +109,7 @@ class ChunkTask:
     store_dealt: bool
     dd_node_limit: int | None = None  # None: no double-dummy columns
     dd_tt_bits: int | None = None
+    dd_min_node_limit: int | None = None  # None: whist-min under dd_node_limit too
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
         cols = dd_columns(
             [arrays[f"hand_{s}"] for s in range(p)], arrays["trump"], arrays["declarer"],
             task.dd_node_limit, threads=1, tt_bits=task.dd_tt_bits,
+            min_node_limit=task.dd_min_node_limit,
         )
         played = arrays["trump"] >= 0
         dd_counts = {
@@ -232,17 +234,24 @@ def _identity(
     }
 
 
-def _dd_options(node_limit: int, tt_bits: int) -> dict[str, Any]:
-    """The manifest's ``dd`` entry: what defines a run's double-dummy columns."""
+def _dd_options(node_limit: int, tt_bits: int, min_node_limit: int | None = None
+                ) -> dict[str, Any]:
+    """The manifest's ``dd`` entry: what defines a run's double-dummy columns.
+
+    ``min_node_limit`` (whist-min's own limit) is recorded only when it differs from
+    ``node_limit``, so the runs made before it existed keep their identity (``--resume``)."""
     from .dd import SOLVER_VERSION
     from .dd_columns import OBJECTIVES
 
-    return {
+    options: dict[str, Any] = {
         "solver_version": SOLVER_VERSION,
         "node_limit": node_limit,
         "tt_bits": tt_bits,
         "objectives": [objective for _, objective in OBJECTIVES],
     }
+    if min_node_limit is not None and min_node_limit != node_limit:
+        options["min_node_limit"] = min_node_limit
+    return options
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -367,6 +376,7 @@ def simulate(
     on_chunk: Callable[[ChunkReceipt], None] | None = None,
     dd: bool = False,
     dd_node_limit: int | None = None,
+    dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Simulate deals ``0 .. deals-1`` of run ``seed`` into the Parquet dataset directory ``out``.
@@ -397,6 +407,10 @@ def simulate(
     dd_node_limit: most card plays per double-dummy solve (default 1,000,000, about 0.1 s of one
         core); a solve over it is stored as unsolved (-1, with the bounds it proved). Only with
         ``dd``.
+    dd_min_node_limit: whist-min's own limit, if not ``dd_node_limit``: whist-min of a full deal
+        is rarely solved, so nearly every seat costs the whole limit; a lower one (say 30,000)
+        makes a run several times faster, and the bounds it proves still settle most zero-bid
+        questions (docs/DD.md). Only with ``dd``.
     notify: receives one-line notices for the user. With ``dd`` on local threads the solver is
         compiled (:func:`whist_sim.dd.warm_up`) after every option has been checked and before
         the first chunk; a first compile takes a minute or two, and ``notify`` is told so.
@@ -420,10 +434,11 @@ def simulate(
             limit = check_node_limit(
                 DEFAULT_DD_NODE_LIMIT if dd_node_limit is None else dd_node_limit
             )
+            min_limit = None if dd_min_node_limit is None else check_node_limit(dd_min_node_limit)
         except DDColumnsError as e:
             raise SimulationError(str(e)) from None
-        dd_options = _dd_options(limit, DEFAULT_TT_BITS)
-    elif dd_node_limit is not None:
+        dd_options = _dd_options(limit, DEFAULT_TT_BITS, min_limit)
+    elif dd_node_limit is not None or dd_min_node_limit is not None:
         raise SimulationError("a DD node limit was given without dd (--dd)")
     if chunk_size is None:
         chunk_size = default_dd_chunk_size(deals) if dd else DEFAULT_CHUNK_SIZE
@@ -445,6 +460,7 @@ def simulate(
         str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt,
         dd_node_limit=dd_options["node_limit"] if dd_options else None,
         dd_tt_bits=dd_options["tt_bits"] if dd_options else None,
+        dd_min_node_limit=dd_options.get("min_node_limit") if dd_options else None,
     )
 
     session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0}

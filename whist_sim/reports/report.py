@@ -247,7 +247,10 @@ def build_report(
 def _dd_limit_text(t: Tally) -> str:
     dd = (t.manifest or {}).get("dd")
     if isinstance(dd, Mapping) and isinstance(dd.get("node_limit"), int):
-        return f"{dd['node_limit']:,} card plays"
+        text = f"{dd['node_limit']:,} card plays"
+        if isinstance(dd.get("min_node_limit"), int):
+            text += f" ({dd['min_node_limit']:,} for whist-min)"
+        return text
     return "the run's node limit"
 
 
