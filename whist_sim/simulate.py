@@ -21,10 +21,11 @@ session.
 
 With ``dd=True`` every chunk also gets the double-dummy columns of :mod:`whist_sim.dd_columns`
 (whist-max and whist-min of every seat, and their proved bounds), computed by the chunk's task
-right after play, under a node limit per solve (``dd_node_limit``). They too depend only on each
-deal, so the dataset stays the same whatever the chunk size, threads or cluster. The manifest's
-``dd`` entry records their options (``{"solver_version": .., "node_limit": .., "tt_bits": ..,
-"objectives": [..]}``; ``null`` without ``dd``).
+right after play, under a node limit per solve (``dd_node_limit``; whist-min's own with
+``dd_min_node_limit``). They too depend only on each deal, so the dataset stays the same whatever
+the chunk size, threads or cluster. The manifest's ``dd`` entry records their options
+(``{"solver_version": .., "node_limit": .., "tt_bits": .., "objectives": [..]}``, plus
+``"min_node_limit"`` when whist-min's limit differs; ``null`` without ``dd``).
 
 An interrupted run (Ctrl-C, a crash, a killed process) keeps every finished chunk; ``resume=True``
 checks the options against the manifest (refusing, naming the differences, if they differ),
