@@ -241,6 +241,28 @@ def test_heuristic_evaluation_is_unchanged():
     assert r1.output.strip() == str(plain)
 
 
+def test_whist_min_has_its_own_node_limit():
+    # dd_min_node_limit: whist-min solved under its own (lower) limit, the other two unchanged
+    a = advise(STRONG_D, trump="D", declarer=0, deals=30, seed=4, evaluation="dd", dd_deals=12,
+               dd_node_limit=LIMIT, dd_min_node_limit=2_000, threads=2)
+    scen = a.scenario
+    hands = sample_play_hands(scen, 12, seed=4).hands
+    t = scen.trump
+    full = _direct(hands, t, 0, scen.seat, LIMIT)
+    low = solve_batch(hands, t, 0, "whist-min", scen.seat, threads=1, node_limit=2_000)
+    np.testing.assert_array_equal(a.dd.raw[t]["max"], full["max"])
+    np.testing.assert_array_equal(a.dd.raw[t]["exact"], full["exact"])
+    np.testing.assert_array_equal(a.dd.raw[t]["min"], low)
+    assert (low == UNSOLVED).sum() > (full["min"] == UNSOLVED).sum()  # the limit bites
+    d = a.to_dict()["dd"]
+    assert (d["node_limit"], d["min_node_limit"]) == (LIMIT, 2_000)
+    assert f"at most {LIMIT:,} (2,000 for whist-min) card plays per solve" in str(a)
+    same = advise(STRONG_D, trump="D", declarer=0, deals=30, seed=4, evaluation="dd",
+                  dd_deals=12, dd_node_limit=LIMIT, threads=2)
+    assert same.to_dict()["dd"]["min_node_limit"] == LIMIT  # by default whist-min's is the same
+    assert "for whist-min)" not in str(same)
+
+
 def test_default_dd_deals_and_node_limit():
     a = advise(ALL_SPADES, trump="S", deals=30, evaluation="dd")
     assert a.dd.deals == min(DEFAULT_DD_DEALS, 30) and a.dd.node_limit == DEFAULT_DD_NODE_LIMIT
@@ -255,6 +277,8 @@ def test_default_dd_deals_and_node_limit():
     (dict(evaluation="dd", dd_deals=True), "dd_deals must be"),
     (dict(evaluation="dd", dd_node_limit=0), "dd_node_limit must be"),
     (dict(evaluation="dd", dd_node_limit=2.5), "dd_node_limit must be"),
+    (dict(dd_min_node_limit=1000), "double-dummy evaluation only"),
+    (dict(evaluation="dd", dd_min_node_limit=0), "dd_min_node_limit must be"),
 ])
 def test_api_errors(kwargs, message):
     with pytest.raises(AdviceError, match=message):
@@ -277,6 +301,8 @@ def test_three_players_are_refused():
     (["--dd-node-limit", "5000"], "add --eval dd"),
     (["--eval", "dd", "--dd-deals", "50"], "more than the 20 sampled deals"),
     (["--eval", "dd", "--dd-node-limit", "0"], "--dd-node-limit"),
+    (["--dd-min-node-limit", "5000"], "add --eval dd"),
+    (["--eval", "dd", "--dd-min-node-limit", "0"], "--dd-min-node-limit"),
     (["--eval", "dd", "--dd-deals", "x"], "--dd-deals"),
     (["--eval", "perfect"], "--eval"),
 ])

@@ -864,6 +864,7 @@ def advise(
     dd_deals: int | None = None,
     dd_node_limit: int | None = None,
     progress: bool = False,
+    dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
@@ -884,23 +885,26 @@ def advise(
 
     ``evaluation``: ``"heuristic"`` (the play policy's results only) or ``"dd"``: also the
     double-dummy view of the first ``dd_deals`` sampled deals (default ``min(100, deals)``),
-    every solve limited to ``dd_node_limit`` card plays (default 1,000,000), with a tqdm bar
-    on stderr when ``progress`` (see :mod:`whist_sim.advisor_dd`; four players only).
+    every solve limited to ``dd_node_limit`` card plays (default 1,000,000; whist-min's to
+    ``dd_min_node_limit`` when given: it nearly always runs into the limit on full deals, so a
+    lower one makes the view several times faster), with a tqdm bar on stderr when ``progress``
+    (see :mod:`whist_sim.advisor_dd`; four players only).
     ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
     a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
-    from .advisor_dd import EVALUATIONS, check_dd_options, dd_view
+    from .advisor_dd import EVALUATIONS, check_dd_options, check_min_node_limit, dd_view
     from .stats import mean_interval
 
     if not 0.0 < confidence < 1.0:
         raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")
     if evaluation not in EVALUATIONS:
         raise AdviceError(f"evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
-    if evaluation == "heuristic" and (dd_deals is not None or dd_node_limit is not None):
-        raise AdviceError("dd_deals and dd_node_limit apply to the double-dummy evaluation only "
-                          "(evaluation='dd')")
+    if evaluation == "heuristic" and (dd_deals is not None or dd_node_limit is not None
+                                      or dd_min_node_limit is not None):
+        raise AdviceError("dd_deals, dd_node_limit and dd_min_node_limit apply to the "
+                          "double-dummy evaluation only (evaluation='dd')")
     t0 = time.perf_counter()
     scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known)
     consistent = bool(consistent)
@@ -909,6 +913,7 @@ def advise(
     if evaluation == "dd":
         deals = _check_int("deals", deals, 1, 100_000_000)
         dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
+        dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
     run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads)
     table = summarize(run, scen, confidence)
     dd = None
@@ -917,7 +922,8 @@ def advise(
 
         warm_up(notify)
         dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
-                     consistent, run.pilot_rate, confidence, threads, progress)
+                     consistent, run.pilot_rate, confidence, threads, progress,
+                     dd_min_node_limit)
     strains = best_call = best_strain = None
     if scen.mode == "contract":
         i, j = _best_two(table["ev"].to_numpy())

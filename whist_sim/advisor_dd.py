@@ -48,6 +48,7 @@ __all__ = [
     "DDView",
     "SampledDeals",
     "check_dd_options",
+    "check_min_node_limit",
     "dd_view",
     "sample_play_hands",
     "solve_dd",
@@ -95,6 +96,21 @@ def check_dd_options(
             f"{dd_node_limit!r}"
         )
     return int(dd_deals), int(dd_node_limit)
+
+
+def check_min_node_limit(dd_min_node_limit: Any) -> int | None:
+    """whist-min's own node limit checked (``None``: whist-min uses ``dd_node_limit`` too)."""
+    from .advisor import AdviceError
+
+    if dd_min_node_limit is None:
+        return None
+    if (isinstance(dd_min_node_limit, bool)
+            or not isinstance(dd_min_node_limit, int | np.integer) or dd_min_node_limit < 1):
+        raise AdviceError(
+            f"dd_min_node_limit must be a whole number >= 1 (card plays per whist-min solve), "
+            f"got {dd_min_node_limit!r}"
+        )
+    return int(dd_min_node_limit)
 
 
 # --------------------------------------------------------------------------- the sampled deals
@@ -202,9 +218,11 @@ def solve_dd(
     node_limit: int,
     threads: int = 1,
     progress: bool = False,
+    min_node_limit: int | None = None,
 ) -> dict[int, dict[str, np.ndarray]]:
     """Whist-max, whist-min and whist-exact of ``seat`` on every deal of ``hands`` for each of
-    ``strains`` with ``leader`` on lead, each solve limited to ``node_limit`` card plays.
+    ``strains`` with ``leader`` on lead, each solve limited to ``node_limit`` card plays
+    (whist-min's to ``min_node_limit`` when given).
 
     Returns ``{strain: {"max": int8[n], "max_lo": int8[n], "max_hi": int8[n], "min": int8[n],
     "min_lo": int8[n], "min_hi": int8[n], "exact": int8[n, 14]}}`` with ``UNSOLVED`` (-1) for an
@@ -226,16 +244,20 @@ def solve_dd(
         bar = tqdm(total=n * len(strains) * len(DD_OBJECTIVES), unit="solve",
                    desc="double dummy", dynamic_ncols=True)
     out: dict[int, dict[str, np.ndarray]] = {}
+    limits = {o: node_limit for o in DD_OBJECTIVES}
+    if min_node_limit is not None:
+        limits["whist-min"] = min_node_limit
     try:
         for t in strains:
             parts: dict[str, list[np.ndarray]] = {_KEYS[o]: [] for o in DD_OBJECTIVES}
             for key in ("max_lo", "max_hi", "min_lo", "min_hi"):
                 parts[key] = []
             for obj in DD_OBJECTIVES:
+                limit = limits[obj]
                 for a in range(0, n, chunk):
                     b = min(n, a + chunk)
                     r, lo, hi = solve_batch(hands[a:b], t, leader, obj, seat, threads=threads,
-                                            node_limit=node_limit, return_bounds=True)
+                                            node_limit=limit, return_bounds=True)
                     parts[_KEYS[obj]].append(np.asarray(r, dtype=np.int8))
                     if obj == "whist-max":
                         parts["max_lo"].append(np.asarray(lo, dtype=np.int8))
@@ -276,10 +298,24 @@ class DDView:
     candidates: dict[int, tuple[int, ...]]
     p_make: dict[int, tuple[float, ...]]
     elapsed_s: float
+    min_node_limit: int | None = None  # whist-min's own limit (None: node_limit)
 
     @property
     def strains(self) -> tuple[int, ...]:
         return tuple(self.raw)
+
+    @property
+    def whist_min_limit(self) -> int:
+        """The node limit of the whist-min solves."""
+        return self.node_limit if self.min_node_limit is None else self.min_node_limit
+
+    @property
+    def limit_text(self) -> str:
+        """The node limit(s) in words: ``"1,000,000"`` or ``"1,000,000 (30,000 for whist-min)"``."""
+        text = f"{self.node_limit:,}"
+        if self.whist_min_limit != self.node_limit:
+            text += f" ({self.whist_min_limit:,} for whist-min)"
+        return text
 
     def solved(self, strain: int, key: str) -> np.ndarray:
         """Boolean mask of the deals solved for ``key`` (``"max"``, ``"min"``, ``"exact"``)."""
@@ -437,6 +473,7 @@ class DDView:
             "deals": self.deals,
             "of_deals": self.of_deals,
             "node_limit": self.node_limit,
+            "min_node_limit": self.whist_min_limit,
             "seat": self.seat,
             "leader": self.leader,
             "strains": strains,
@@ -460,7 +497,7 @@ class DDView:
             f"double dummy (every hand seen, perfect play; you, seat {self.seat}, against the "
             "other three):",
             f"{where}; the first {self.deals:,} of the {self.of_deals:,} sampled deals",
-            f"at most {self.node_limit:,} card plays per solve; unsolved deals are left out, so "
+            f"at most {self.limit_text} card plays per solve; unsolved deals are left out, so "
             "each row has its own count",
             "  % of solved deals     solved" + "".join(f"{k:>4}" for k in range(n + 1))
             + "   mean",
@@ -574,7 +611,7 @@ class DDView:
         ax.set_ylabel("share of deals")
         ax.legend(fontsize=8, title=None if mode == "contract" else "trump, exactly makeable")
         ax.set_title("double dummy: k exactly makeable against the other three", fontsize=10)
-        note = f"{self.deals:,} deals, node limit {self.node_limit:,}"
+        note = f"{self.deals:,} deals, node limit {self.limit_text}"
         if mode == "contract":
             note += f"; bars: {pct}% CI"
         ax.text(0.99, 0.97, note, transform=ax.transAxes, ha="right", va="top", fontsize=8,
@@ -617,6 +654,7 @@ def dd_view(
     confidence: float = 0.95,
     threads: int = 1,
     progress: bool = False,
+    min_node_limit: int | None = None,
 ) -> DDView:
     """The :class:`DDView` of an advice: ``summary`` is :func:`whist_sim.advisor.summarize`'s
     table of its heuristic run (for P(make)), the other arguments those of the run."""
@@ -624,7 +662,8 @@ def dd_view(
     sampled = sample_play_hands(scen, dd_deals, seed, play, bid_policy, consistent, pilot_rate)
     strains = (scen.trump,) if scen.mode == "contract" else tuple(range(len(STRAINS)))
     leader = scen.declarer  # RULES §5: the declarer leads to the first trick
-    raw = solve_dd(sampled.hands, scen.seat, leader, strains, node_limit, threads, progress)
+    raw = solve_dd(sampled.hands, scen.seat, leader, strains, node_limit, threads, progress,
+                   min_node_limit)
     candidates: dict[int, tuple[int, ...]] = {}
     p_make: dict[int, tuple[float, ...]] = {}
     for t in strains:
@@ -635,4 +674,5 @@ def dd_view(
         raw=raw, deals=dd_deals, of_deals=deals, node_limit=node_limit, seat=scen.seat,
         leader=leader, n_tricks=scen.rules.n_tricks, confidence=confidence,
         candidates=candidates, p_make=p_make, elapsed_s=time.perf_counter() - t0,
+        min_node_limit=min_node_limit,
     )

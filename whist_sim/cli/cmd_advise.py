@@ -11,13 +11,14 @@ from .options import rule_options
 
 
 def _dd_args(evaluation: str, dd_deals: int | None, dd_node_limit: int | None,
-             progress: bool) -> dict:
+             progress: bool, dd_min_node_limit: int | None = None) -> dict:
     """Keyword arguments of the double-dummy evaluation (none for the heuristic one, so that
     ``advise`` is called exactly as before)."""
     if evaluation == "heuristic":
         return {}
     return {"evaluation": evaluation, "dd_deals": dd_deals, "dd_node_limit": dd_node_limit,
-            "progress": progress, "notify": lambda msg: click.echo(msg, err=True)}
+            "dd_min_node_limit": dd_min_node_limit, "progress": progress,
+            "notify": lambda msg: click.echo(msg, err=True)}
 
 
 def _known(values: tuple[str, ...]) -> dict[int, str]:
@@ -79,6 +80,10 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--dd-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
               help=f"with --eval dd: card plays a solve may try before the deal is left "
                    f"unsolved [default: {DEFAULT_DD_NODE_LIMIT:_}]")
+@click.option("--dd-min-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="with --eval dd: whist-min's own node limit (it nearly always runs into the "
+                   "limit on full deals: a lower one, e.g. 30000, makes the view several times "
+                   "faster) [default: --dd-node-limit]")
 @click.option("--progress/--no-progress", default=True,
               help="show a progress bar on stderr (double-dummy evaluation)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (schema: docs/ADVISOR.md)")
@@ -89,7 +94,8 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
             seat: int | None, bids: str | None, play: str, bid_policy: str, deals: int,
             seed: int, consistent: bool, constrain: tuple[str, ...], known: tuple[str, ...],
             confidence: float, threads: int, evaluation: str, dd_deals: int | None,
-            dd_node_limit: int | None, progress: bool, as_json: bool, plot: str | None,
+            dd_node_limit: int | None, dd_min_node_limit: int | None, progress: bool,
+            as_json: bool, plot: str | None,
             rules) -> None:
     """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
     "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
@@ -103,7 +109,8 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
     against the other three, on the first --dd-deals sampled deals (docs/ADVISOR.md).
     """
     if evaluation == "heuristic":
-        for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit)):
+        for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit),
+                            ("--dd-min-node-limit", dd_min_node_limit)):
             if value is not None:
                 raise click.UsageError(f"{name} applies to the double-dummy evaluation only: "
                                        "add --eval dd")
@@ -123,7 +130,8 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                    bids=bids or (), play=play, bid_policy=bid_policy, deals=deals, seed=seed,
                    consistent=consistent, constraints=constrain, known=_known(known),
                    rules=rules, confidence=confidence, threads=threads,
-                   **_dd_args(evaluation, dd_deals, dd_node_limit, progress))
+                   **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
+                              dd_min_node_limit))
         if plot:
             a.plot(plot)
     except AdviceError as e:
