@@ -134,6 +134,21 @@ def test_node_limit_prints_unknown_with_the_proved_range():
                 assert lim[key] == ok[key] == lo == hi
         assert lim["exact"] is None or lim["exact"] == ok["exact"]
     assert stopped  # the limit bites somewhere
+
+
+def test_min_node_limit_stops_whist_min_alone():
+    full = json.loads(_run(ENDING, "--mode", "whist", "--table", "--json").stdout)
+    res = _run(ENDING, "--mode", "whist", "--table", "--json", "--min-node-limit", "20")
+    assert res.exit_code == 0, res.output
+    stopped = 0
+    for lim, ok in zip(json.loads(res.stdout)["seats"], full["seats"], strict=True):
+        assert lim["max"] == ok["max"] and lim["max_bounds"] == [ok["max"]] * 2  # no limit
+        lo, hi = lim["min_bounds"]
+        assert lo <= ok["min"] <= hi
+        stopped += lim["min"] is None
+    assert stopped
+    res = _run(ENDING, "--min-node-limit", "20")
+    assert res.exit_code == 2 and "--min-node-limit is for --mode whist" in res.output
     text = _run(ENDING, "--mode", "whist", "--node-limit", "20").output
     assert "?" in text and "over --node-limit" in text
     text = _run(ENDING, "--mode", "whist", "--table", "--node-limit", "20").output

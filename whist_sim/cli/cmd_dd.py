@@ -64,7 +64,8 @@ def _deals(deal: str | None, file: Path | None) -> Iterator[tuple[str, str]]:
 
 
 def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: int | None,
-             table: bool, node_limit: int | None = None) -> dict:
+             table: bool, node_limit: int | None = None,
+             min_node_limit: int | None = None) -> dict:
     hands = parse_deal(text)
     sizes = {int(h).bit_count() for h in hands}
     if len(sizes) != 1:
@@ -94,15 +95,17 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
         # every seat; every strain too unless --trump names one (``seats`` keeps the one strain's
         # rows, NT without --trump, as it always has)
         if trump is None:
-            rows = whist_table(hands, ld, node_limit=node_limit)
+            rows = whist_table(hands, ld, node_limit=node_limit, min_node_limit=min_node_limit)
             out["seats"] = rows[STRAINS[t]]
             out["table"] = rows
         else:
-            summary = whist_summary(hands, t, ld, node_limit=node_limit)
+            summary = whist_summary(hands, t, ld, node_limit=node_limit,
+                                    min_node_limit=min_node_limit)
             out["seats"] = [summary[s] for s in range(4)]
         return out
     p = 0 if seat is None else seat
-    out.update(seat=p, **whist_summary(hands, t, ld, [p], node_limit=node_limit)[p])
+    out.update(seat=p, **whist_summary(hands, t, ld, [p], node_limit=node_limit,
+                                       min_node_limit=min_node_limit)[p])
     return out
 
 
@@ -121,7 +124,8 @@ def _exact_text(exact) -> str:
     return ", ".join(map(str, exact)) or "none"
 
 
-_UNSOLVED_LEGEND = "  ? = over --node-limit; [lo-hi] = the range proved before stopping"
+_UNSOLVED_LEGEND = ("  ? = over --node-limit (whist-min: --min-node-limit, if given); [lo-hi] = "
+                    "the range proved before stopping")
 
 
 def _render(res: dict) -> str:
@@ -186,11 +190,14 @@ def _render(res: dict) -> str:
               help="stop each solve after N card plays (about 10 million a second) and print "
                    "it as unknown (JSON null) with the range proved so far [default: no limit; "
                    "whist-min of a full deal can take minutes]")
+@click.option("--min-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="whist mode: whist-min's own node limit (whist-min of a full deal is the "
+                   "slow question) [default: --node-limit]")
 @click.option("--progress/--no-progress", default=None,
               help="a progress bar over the deals on stderr [default: with several deals, when "
                    "stderr is a terminal]")
 def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file, node_limit,
-            progress):
+            min_node_limit, progress):
     """Double-dummy analysis of DEAL (every hand visible, perfect play by all).
 
     DEAL is four hands in seat order, '0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 ...', or bridge PBN
@@ -199,6 +206,8 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     """
     if deal is None and file is None:
         raise click.UsageError("give a DEAL or --file F")
+    if min_node_limit is not None and mode != "whist":
+        raise click.UsageError("--min-node-limit is for --mode whist (whist-min's own limit)")
     trump = None if trump_text is None else _parse_strain(trump_text)
     leader = None if leader_text is None else _parse_seat(leader_text, "--leader")
     seat = None if seat_text is None else _parse_seat(seat_text, "--seat")
@@ -219,7 +228,8 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     try:
         for where, text in deals:
             try:
-                res = _analyse(text, mode, trump, leader, seat, table, node_limit)
+                res = _analyse(text, mode, trump, leader, seat, table, node_limit,
+                               min_node_limit)
             except (NotationError, DDError) as e:
                 raise click.BadParameter(str(e), param_hint=where) from None
             with tqdm.external_write_mode(file=sys.stderr):

@@ -352,17 +352,20 @@ def _check_seats(seats: Sequence[int]) -> list[int]:
 
 
 def _whist_entries(arr, trumps: list[int], seats: list[int], leader: int,
-                   node_limit: int | None, threads: int | None) -> list[dict[str, object]]:
+                   node_limit: int | None, threads: int | None,
+                   min_node_limit: int | None = None) -> list[dict[str, object]]:
     """The whist answers of every ``(trump, seat)`` pair, trump-major: one ``solve_batch`` per
-    objective (the seats of one strain share a table; strains go to parallel threads)."""
+    objective (the seats of one strain share a table; strains go to parallel threads).
+    ``min_node_limit``: whist-min's own limit (``None``: ``node_limit``)."""
     rows = np.repeat(arr, len(trumps) * len(seats), axis=0)
     trump = np.repeat(np.asarray(trumps), len(seats))  # solve_batch checks it
     seat = np.tile(np.asarray(seats, np.int64), len(trumps))
     kw = {"threads": threads, "node_limit": node_limit}
     mx, mx_lo, mx_hi = solve_batch(rows, trump, leader, "whist-max", seat, return_bounds=True,
                                    **kw)
+    min_kw = kw if min_node_limit is None else {**kw, "node_limit": min_node_limit}
     mn, mn_lo, mn_hi = solve_batch(rows, trump, leader, "whist-min", seat, return_bounds=True,
-                                   **kw)
+                                   **min_kw)
     ex = solve_batch(rows, trump, leader, "whist-exact", seat, **kw)
     out: list[dict[str, object]] = []
     for i in range(len(rows)):
@@ -371,7 +374,7 @@ def _whist_entries(arr, trumps: list[int], seats: list[int], leader: int,
             "min": None if mn[i] == UNSOLVED else int(mn[i]),
             "exact": None if ex[i, 0] == UNSOLVED else [int(j) for j in np.flatnonzero(ex[i] == 1)],
         }
-        if node_limit is not None:
+        if node_limit is not None or min_node_limit is not None:
             entry["max_bounds"] = [int(mx_lo[i]), int(mx_hi[i])]
             entry["min_bounds"] = [int(mn_lo[i]), int(mn_hi[i])]
         out.append(entry)
@@ -380,7 +383,7 @@ def _whist_entries(arr, trumps: list[int], seats: list[int], leader: int,
 
 def whist_summary(
     hands: Sequence[int], trump: int, leader: int, seats: Sequence[int] = (0, 1, 2, 3),
-    *, node_limit: int | None = None,
+    *, node_limit: int | None = None, min_node_limit: int | None = None,
 ) -> dict[int, dict[str, object]]:
     """Whist analysis of one position for each of ``seats``.
 
@@ -390,23 +393,25 @@ def whist_summary(
 
     With ``node_limit`` each solve stops after that many card plays: an unsolved answer is
     ``None``, and ``"max_bounds"`` / ``"min_bounds"`` give ``[lo, hi]``, the bounds proved on
-    whist-max / whist-min (both equal to the answer when solved).
+    whist-max / whist-min (both equal to the answer when solved). ``min_node_limit``: whist-min's
+    own limit (default: ``node_limit``; whist-min of a full deal can take minutes unlimited).
     """
     seats = _check_seats(seats)
-    entries = _whist_entries(_one(hands), [trump], seats, leader, node_limit, 1)
+    entries = _whist_entries(_one(hands), [trump], seats, leader, node_limit, 1, min_node_limit)
     return dict(zip(seats, entries, strict=True))
 
 
 def whist_table(
     hands: Sequence[int], leader: int, *, node_limit: int | None = None,
-    threads: int | None = None,
+    threads: int | None = None, min_node_limit: int | None = None,
 ) -> dict[str, list[dict[str, object]]]:
     """:func:`whist_summary` of every seat in every strain, ``leader`` leading.
 
     Returns ``{X: [entry of seat 0, .., entry of seat 3]}`` for ``X`` in ``"C"``, ``"D"``, ``"H"``,
-    ``"S"``, ``"NT"``, each entry as in :func:`whist_summary`. ``threads``: the strains are solved
-    in parallel on this many threads (default: the CPU count); the answers never depend on it.
+    ``"S"``, ``"NT"``, each entry as in :func:`whist_summary` (so is ``min_node_limit``).
+    ``threads``: the strains are solved in parallel on this many threads (default: the CPU
+    count); the answers never depend on it.
     """
     entries = _whist_entries(_one(hands), list(range(5)), [0, 1, 2, 3], leader, node_limit,
-                             threads)
+                             threads, min_node_limit)
     return {STRAINS[t]: entries[4 * t : 4 * t + 4] for t in range(5)}
