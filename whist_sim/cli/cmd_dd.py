@@ -189,7 +189,7 @@ def _render(res: dict) -> str:
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="stop each solve after N card plays (about 10 million a second) and print "
                    "it as unknown (JSON null) with the range proved so far [default: no limit; "
-                   "whist-min of a full deal can take minutes]")
+                   "the whist questions of a full deal can take minutes or far longer]")
 @click.option("--min-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="whist mode: whist-min's own node limit (whist-min of a full deal is the "
                    "slow question) [default: --node-limit]")
