@@ -6,7 +6,9 @@ import json
 
 from click.testing import CliRunner
 
+from whist_sim.cards import parse_deal
 from whist_sim.cli import main
+from whist_sim.cli.cmd_dd import _slow_whist_notice
 
 SYMMETRIC = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 FOUR_SUITS = "0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ."
@@ -134,6 +136,16 @@ def test_node_limit_prints_unknown_with_the_proved_range():
                 assert lim[key] == ok[key] == lo == hi
         assert lim["exact"] is None or lim["exact"] == ok["exact"]
     assert stopped  # the limit bites somewhere
+
+
+def test_whist_mode_on_a_full_deal_without_limit_gets_a_notice():
+    full = parse_deal(SYMMETRIC)
+    assert "--node-limit" in _slow_whist_notice(full, "whist", None)
+    assert _slow_whist_notice(full, "whist", 1_000) is None
+    assert _slow_whist_notice(full, "bridge", None) is None
+    assert _slow_whist_notice(parse_deal(ENDING), "whist", None) is None  # 6 cards: quick
+    res = _run(SYMMETRIC, "--mode", "whist", "--node-limit", "2000", "--json")
+    assert res.exit_code == 0 and "note:" not in res.stderr
 
 
 def test_min_node_limit_stops_whist_min_alone():

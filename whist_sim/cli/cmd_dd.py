@@ -109,6 +109,20 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
     return out
 
 
+#: hand size from which whist questions without a node limit earn a notice (full deals are slow)
+SLOW_WHIST_CARDS = 10
+
+
+def _slow_whist_notice(hands, mode: str, node_limit: int | None) -> str | None:
+    """A one-line notice when whist mode runs without --node-limit on a (nearly) full deal."""
+    if mode != "whist" or node_limit is not None:
+        return None
+    if int(hands[0]).bit_count() < SLOW_WHIST_CARDS:
+        return None
+    return ("note: whist questions of a full deal can take minutes or far longer without a "
+            "limit; --node-limit N (e.g. 5000000) stops each solve with a proved range")
+
+
 def _value(x, bounds=None) -> str:
     """A solved number, or ``?`` with the proved range of a solve stopped by --node-limit."""
     if x is not None:
@@ -217,9 +231,12 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
                                  param_hint="--file")
     where, text = deals[0]
     try:
-        parse_deal(text)  # a bad first deal is reported before any compile wait
+        first = parse_deal(text)  # a bad first deal is reported before any compile wait
     except NotationError as e:
         raise click.BadParameter(str(e), param_hint=where) from None
+    notice = _slow_whist_notice(first, mode, node_limit)
+    if notice:
+        click.echo(notice, err=True)
     warm_up(lambda msg: click.echo(msg, err=True))
     if progress is None:  # the default: a bar for several deals, on a terminal
         progress = len(deals) > 1 and sys.stderr.isatty()
