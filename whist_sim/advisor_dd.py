@@ -89,28 +89,25 @@ def check_dd_options(
         )
     if dd_node_limit is None:
         dd_node_limit = DEFAULT_DD_NODE_LIMIT
-    if (isinstance(dd_node_limit, bool) or not isinstance(dd_node_limit, int | np.integer)
-            or dd_node_limit < 1):
-        raise AdviceError(
-            f"dd_node_limit must be a whole number >= 1 (card plays per solve), got "
-            f"{dd_node_limit!r}"
-        )
-    return int(dd_deals), int(dd_node_limit)
+    return int(dd_deals), _check_limit(dd_node_limit, "dd_node_limit", "solve")
 
 
 def check_min_node_limit(dd_min_node_limit: Any) -> int | None:
     """whist-min's own node limit checked (``None``: whist-min uses ``dd_node_limit`` too)."""
-    from .advisor import AdviceError
-
     if dd_min_node_limit is None:
         return None
-    if (isinstance(dd_min_node_limit, bool)
-            or not isinstance(dd_min_node_limit, int | np.integer) or dd_min_node_limit < 1):
+    return _check_limit(dd_min_node_limit, "dd_min_node_limit", "whist-min solve")
+
+
+def _check_limit(value: Any, name: str, per: str) -> int:
+    """A node limit as an int >= 1, or :class:`~whist_sim.advisor.AdviceError` naming it."""
+    from .advisor import AdviceError
+
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
         raise AdviceError(
-            f"dd_min_node_limit must be a whole number >= 1 (card plays per whist-min solve), "
-            f"got {dd_min_node_limit!r}"
+            f"{name} must be a whole number >= 1 (card plays per {per}), got {value!r}"
         )
-    return int(dd_min_node_limit)
+    return int(value)
 
 
 # --------------------------------------------------------------------------- the sampled deals
