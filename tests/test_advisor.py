@@ -28,23 +28,21 @@ from whist_sim.cards import parse_hand
 from whist_sim.cli import main
 from whist_sim.engine import DealState, get_policy
 from whist_sim.engine.play import run_deal
-from whist_sim.kernels.advise_batch import _sample
+from whist_sim.kernels.advise_batch import _sample, eval_candidates
 from whist_sim.kernels.batch import play_traces
-from whist_sim.kernels.conditional import (
-    begin_contracts,
-    contracts_forced,
-    deal_hidden,
-    eval_candidates,
-    unconstrained,
-)
+from whist_sim.kernels.conditional import deal_hidden, unconstrained
+from whist_sim.kernels.deal import run_full
+from whist_sim.kernels.dispatch import FULL
 from whist_sim.kernels.layout import (
     H_HAND,
     N_PARAMS,
+    PH_PLAY,
     S_BIDSUM,
     S_CONTRACT,
     new_state,
     rules_array,
 )
+from whist_sim.kernels.loop import apply_contract, begin_contracts
 from whist_sim.kernels.rng import stream_start
 from whist_sim.policies import BID, PLAY, seat_ids, seat_params
 from whist_sim.rng import DealRng
@@ -189,8 +187,8 @@ def test_model_contract_is_the_strategys_contract(strategy):
         for s in range(4):
             hm[H_HAND + s] = tr["hands"][j, s]
         rng[0] = np.uint64(j)  # not used by these strategies
-        contracts_forced(st, hm, rp, pol, par, rng, np.full(4, -1, np.int64), decl,
-                         int(tr["contracts"][j, decl]))
+        apply_contract(st, rp, decl, int(tr["contracts"][j, decl]))
+        run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
         assert [int(st[S_CONTRACT + s]) for s in range(4)] == list(tr["contracts"][j])
         checked += 1
     assert checked > 40
@@ -209,7 +207,9 @@ def test_later_bidders_are_hooked():
         rng[0] = stream_start(np.uint64(3), np.uint64(j))
         begin_contracts(st, hm, rp, j, 1, 3, 5)
         deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), np.zeros(52, np.int64), rng)
-        contracts_forced(st, hm, rp, pol, par, rng, forced, 2, j % 14)
+        apply_contract(st, rp, 1, forced[1])
+        apply_contract(st, rp, 2, j % 14)
+        run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
         assert st[S_CONTRACT + 1] == 6 and st[S_CONTRACT + 2] == j % 14
         assert st[S_BIDSUM] != 13
         sums.add(int(st[S_BIDSUM]))

@@ -34,8 +34,9 @@ from whist_sim.advisor_dd import (
 from whist_sim.cards import STRAINS, parse_hand
 from whist_sim.cli import main
 from whist_sim.dd import UNSOLVED, solve_batch
-from whist_sim.kernels.conditional import begin_contracts, deal_hidden
+from whist_sim.kernels.conditional import deal_hidden
 from whist_sim.kernels.layout import H_HAND, new_state, rules_array
+from whist_sim.kernels.loop import begin_contracts
 from whist_sim.kernels.rng import stream_start
 from whist_sim.rules import Rules
 from whist_sim.stats import wilson_interval

@@ -39,7 +39,7 @@ from whist_sim.kernels.layout import (
     new_state,
     rules_array,
 )
-from whist_sim.kernels.phases import deal_cards
+from whist_sim.kernels.loop import deal_cards
 from whist_sim.kernels.rng import stream_start
 from whist_sim.rng import DealRng
 from whist_sim.rules import Rules

@@ -18,24 +18,45 @@ from hypothesis import strategies as st
 
 from whist_sim.engine import DealState, get_policy, play_deal
 from whist_sim.engine import policies as ref_policies
+from whist_sim.kernels._numba import jit
 from whist_sim.kernels.batch import play_batch, play_traces
+from whist_sim.kernels.deal import run_full  # noqa: F401 - registers the FULL decision points
+from whist_sim.kernels.dispatch import FULL, choose_frisch
 from whist_sim.kernels.heuristic import est_q_all, heuristic_frisch
 from whist_sim.kernels.layout import (
     H_FRISCH,
     H_HAND,
     N_PARAMS,
+    PH_FRISCH,
     R_HAND,
+    R_PLAYERS,
     S_FIRST,
+    S_NCHOSEN,
+    S_NFRISCH,
+    S_PHASE,
+    S_TURN,
     new_state,
     rules_array,
 )
-from whist_sim.kernels.phases import frisch
+from whist_sim.kernels.loop import apply_frisch
 from whist_sim.kernels.random_policy import random_frisch
 from whist_sim.kernels.rng import stream_start
 from whist_sim.rng import DealRng
 from whist_sim.rules import Rules
 
 SEED = 20240611
+
+
+@jit
+def _frisch(st, hm, rp, pol, par, rng, f):
+    """Frisch number ``f`` through the loop's transition: every seat chooses, then cards move."""
+    st[S_PHASE] = PH_FRISCH
+    st[S_NFRISCH] = f
+    st[S_NCHOSEN] = 0
+    st[S_TURN] = st[S_FIRST]
+    for _ in range(rp[R_PLAYERS]):
+        seat = st[S_TURN]
+        apply_frisch(st, hm, rp, seat, choose_frisch(FULL, pol, par, st, hm, rp, seat, rng))
 VARIANTS = [
     Rules(),
     Rules(frisch=False),
@@ -227,7 +248,7 @@ def test_three_player_frisch_exchanges_agree(rules, bidder):
                 state.apply(0)
             for _ in range(p):
                 state.apply(policy(state, ref_rng))
-            frisch(st_, hm, rp, pol, par, rng, f)
+            _frisch(st_, hm, rp, pol, par, rng, f)
             assert tuple(int(hm[H_FRISCH + 4 * f + s]) for s in range(p)) == state.frisch[f]
             assert [int(hm[H_HAND + s]) for s in range(p)] == [state.hand(s) for s in range(p)]
             assert int(rng[0]) == ref_rng.state

@@ -13,8 +13,8 @@ from whist_sim.cards import parse_hand
 from whist_sim.engine.play import DealTrace
 from whist_sim.engine.record import record_from_trace, replay_record
 from whist_sim.kernels.batch import play_batch, play_traces
+from whist_sim.kernels.deal import play_deal
 from whist_sim.kernels.layout import N_PARAMS, R_DECK_SIZE, deck_array, new_state, rules_array
-from whist_sim.kernels.phases import play_one
 from whist_sim.kernels.rng import GOLDEN, stream_start
 from whist_sim.kernels.strategies import hcp_estimates, ltc_estimates, ltc_losers
 from whist_sim.policies import BID_POLICIES, PLAY_HEURISTIC, get_info, seat_params
@@ -172,7 +172,7 @@ def _stream_after_deal(name: str, rules: Rules, deal: int) -> tuple[int, int]:
     par = np.zeros((2, p, N_PARAMS))
     par[0] = seat_params([name] * p, "bid", [{"n": 4.0} if name == "montecarlo" else {}] * p)
     rp = rules_array(rules)
-    play_one(np.uint64(mix64(SEED)), deal, st, hm, rp, deck_array(rules), np.zeros(52, np.int64),
+    play_deal(np.uint64(mix64(SEED)), deal, st, hm, rp, deck_array(rules), np.zeros(52, np.int64),
              pol, par, rng)
     start = int(stream_start(np.uint64(SEED), np.uint64(deal)))
     shuffle_draws = int(rp[R_DECK_SIZE]) - 1

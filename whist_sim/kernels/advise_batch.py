@@ -1,11 +1,11 @@
 """Batch kernels of the hand advisor and the bid charts (issue 5), built on
-:mod:`whist_sim.kernels.conditional`.
+:mod:`whist_sim.kernels.conditional` (dealing) and the one deal loop.
 
 * :func:`advise_kernel` - sampled deal ``j`` of an advice (stream ``(seed, j)``, docs/ENGINE.md
   §2) is dealt with the player's hand (and any other known cards) fixed, by rejection until the
   constraints on the hidden hands (and, with ``consistent``, the earlier bids) hold; then every
   candidate ``(trump, contract)`` of the player is played out on that same deal
-  (:func:`~whist_sim.kernels.conditional.eval_candidates`). One output column per deal.
+  (:func:`eval_candidates`). One output column per deal.
 * :func:`accept_kernel` - the acceptance rate of those conditions on independent tries (a pilot
   that tells impossible or too rare constraints before the main run).
 * :func:`chart_kernel` - bid charts: for hand ``i``, a full deal of the run is played up to the
@@ -24,28 +24,96 @@ import numpy as np
 
 from ._numba import jit
 from .bits import ZERO
-from .conditional import (
-    begin_contracts,
-    consistent_bids,
-    deal_hidden,
-    eval_candidates,
-    satisfies,
-)
+from .conditional import deal_hidden, satisfies
+from .deal import run_full
+from .dispatch import FULL, choose_contract
 from .layout import (
     H_START,
+    PH_DONE,
+    PH_PLAY,
     R_NTRICKS,
     R_PLAYERS,
     S_CONTRACT,
     S_DECLARER,
     S_LEVEL,
+    S_OVER,
+    S_SCORE,
     S_THROWN,
+    S_TRICKS,
     S_TRUMP,
+    S_TURN,
 )
-from .phases import auction, begin_deal, contracts, deal_cards
+from .loop import (
+    apply_contract,
+    begin_contracts,
+    begin_deal,
+    deal_cards,
+    legal_contracts,
+    restart_contracts,
+)
 from .rng import mix64, stream_start_mixed
 
 CHART_ATTEMPTS = 64  # deals tried per chart hand until one is not thrown in
 CHART_SALT = np.uint64(0xB1D0C4A27E5D3F19)  # separates a chart hand's sampled deals from its deal
+
+
+@jit
+def consistent_bids(st, hm, rp, pol, par, rng, forced, positions):
+    """Would the first ``positions`` bidders' strategy have bid their ``forced`` contracts?
+
+    The state must be at the start of the contract phase. Asks each bidder's strategy in turn
+    (each seeing the contracts before it) and compares; restarts the contract phase before
+    returning, whatever the answer.
+    """
+    ok = True
+    for _ in range(positions):
+        seat = st[S_TURN]
+        lo, forbidden = legal_contracts(st, rp)
+        c = choose_contract(FULL, pol, par, st, hm, rp, seat, lo, forbidden, rng)
+        if c != forced[seat]:
+            ok = False
+            break
+        apply_contract(st, rp, seat, c)
+    restart_contracts(st, rp)
+    return ok
+
+
+@jit
+def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
+                    snap_st, snap_hm, res_tricks, res_score, res_over):
+    """Play the current deal once per candidate ``(cand_trump[k], cand_bid[k])`` of seat ``me``.
+
+    The deal state must be at the start of the contract phase (hands dealt, declarer and level
+    set). Every candidate starts from the same snapshot of ``st``, ``hm`` and the random stream
+    (common random numbers): trump ``cand_trump[k]``, the bidders before ``me`` bid their
+    ``forced`` contracts (``forced[seat] >= 0``, legal: the caller checks; no draw), ``me``
+    bids ``cand_bid[k]``, and the deal loop plays the rest (later bidders by their strategy, the
+    last one hooked, then the play and the score). Results of ``me``: ``res_tricks[k]`` (tricks
+    taken), ``res_score[k]`` (points, RULES §6), ``res_over[k]`` (1 if the contracts sum to more
+    than the tricks). ``snap_st`` / ``snap_hm``: scratch of the sizes of ``st`` / ``hm``. On
+    return the state is that of the last candidate's finished deal.
+    """
+    for i in range(st.shape[0]):
+        snap_st[i] = st[i]
+    for i in range(hm.shape[0]):
+        snap_hm[i] = hm[i]
+    r0 = rng[0]
+    for k in range(n_cand):
+        if k > 0:
+            for i in range(st.shape[0]):
+                st[i] = snap_st[i]
+            for i in range(hm.shape[0]):
+                hm[i] = snap_hm[i]
+            rng[0] = r0
+        st[S_TRUMP] = cand_trump[k]
+        while st[S_TURN] != me:
+            seat = st[S_TURN]
+            apply_contract(st, rp, seat, forced[seat])
+        apply_contract(st, rp, me, cand_bid[k])
+        run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+        res_tricks[k] = st[S_TRICKS + me]
+        res_score[k] = st[S_SCORE + me]
+        res_over[k] = st[S_OVER]
 
 
 @jit
@@ -145,14 +213,13 @@ def chart_kernel(
             rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
             begin_deal(st, hm, rp, d, d % p)
             deal_cards(st, hm, rp, deck, work, rng)
-            auction(st, hm, rp, pol, par, rng)
+            run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
             if st[S_THROWN] == 0:
                 break
         o_scen[i, 0] = d
         if st[S_THROWN] != 0:
             o_scen[i, 1] = -1
             continue
-        contracts(st, hm, rp, pol, par, rng)
         decl = st[S_DECLARER]
         trump = st[S_TRUMP]
         level = st[S_LEVEL]

@@ -42,7 +42,7 @@ from .layout import (
     new_state,
     rules_array,
 )
-from .phases import play_one
+from .deal import play_deal
 
 _MAX_SEED = (1 << 64) - 1
 _MAX_DEAL = (1 << 63) - 1
@@ -58,7 +58,7 @@ def _batch_kernel(
     p = rp[0]
     for j in range(count):
         deal = start + j
-        play_one(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+        play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
         o_dealer[j] = deal % p
         o_frisch[j] = st[S_NFRISCH]
         o_ncalls[j] = st[S_NCALLS]
@@ -100,7 +100,7 @@ def _trace_kernel(
     p = rp[0]
     for j in range(count):
         deal = start + j
-        play_one(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+        play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
         t_ints[j, 0] = deal % p
         t_ints[j, 1] = st[S_REMOVED]
         t_ints[j, 2] = st[S_NFRISCH]

@@ -19,16 +19,11 @@ from .bits import ALL_ONES, SUIT_MASK, SUIT_OF, ZERO, bit, clz, ctz, highest_bit
 from .layout import (
     H_HAND,
     H_SCRATCH,
-    R_MAXLEVEL,
     R_NTRICKS,
-    R_PASS_FINAL,
     R_PLAYERS,
     S_BEST_CARD,
     S_CONTRACT,
-    S_HIGH,
     S_LED,
-    S_MINLEVEL,
-    S_PASSED,
     S_POS,
     S_SCRATCH,
     S_TRICKS,
@@ -138,10 +133,12 @@ def _cached_q(st, hm, seat):
 
 
 @jit(inline="always")
-def heuristic_call(st, hm, rp, seat, rng):
-    """Auction: bid the best strain at the lowest legal level if the estimate reaches it."""
-    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
-        return 0
+def heuristic_call(st, hm, rp, seat, lo, hi, rng):
+    """Auction: bid the best strain at the lowest legal level if the estimate reaches it.
+
+    ``lo..hi``: the legal bid codes (none when ``hi < lo``); the lowest legal level of strain
+    ``t`` is the smallest ``n`` with ``5 * n + t >= lo``.
+    """
     n_tricks = rp[R_NTRICKS]
     base = _cached_q(st, hm, seat)
     best = 0
@@ -151,15 +148,8 @@ def heuristic_call(st, hm, rp, seat, rng):
         if e >= best_est:
             best_est = e
             best = t
-    high = st[S_HIGH]
-    n = st[S_MINLEVEL]
-    if high > 0:
-        n0 = high // 5
-        if 5 * n0 + best <= high:
-            n0 += 1
-        if n0 > n:
-            n = n0
-    if n <= best_est and n <= rp[R_MAXLEVEL]:
+    n = (lo - best + 4) // 5
+    if n <= best_est and 5 * n + best <= hi:
         return 5 * n + best
     return 0
 

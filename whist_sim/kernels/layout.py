@@ -21,9 +21,9 @@ Conventions (docs/ENGINE.md §1): cards ``13 * suit + rank``, hands ``uint64`` m
 C, D, H, S and 4 = NT, calls ``0`` = pass and ``5 * n + strain`` for a bid, seats clockwise.
 Fields that do not apply hold ``-1`` (declarer and trump of a thrown-in deal, no card led yet).
 
-Callers that need other deal loops (fixed hands, counterfactual contracts) reuse the phase functions
-of :mod:`whist_sim.kernels.phases` on these arrays; they can snapshot a deal by copying ``st``,
-``hm`` and ``rng``.
+The state is complete: ``st[S_PHASE]`` and the fields of that phase say who decides next, so the
+one deal loop (:mod:`whist_sim.kernels.loop`) can resume a deal from any point. A caller can
+snapshot a deal by copying ``st``, ``hm`` and ``rng`` and continue each copy differently.
 """
 
 from __future__ import annotations
@@ -63,8 +63,13 @@ S_LED = 20  # suit led to the current trick, -1 before the lead
 S_BEST_CARD = 21  # card winning the current trick so far, -1 before the lead
 S_BEST_SEAT = 22  # seat that played it, -1 before the lead
 S_NPLAYS = 23  # cards played so far; the cards are at S_PLAYS
-S_FORCE_SEAT = 24  # contract phase: seat whose contract is forced (-1 = none)
-S_FORCE_VALUE = 25  # ... to this value (must be legal for that seat; consumes no draw)
+S_PHASE = 24  # phase of the deal: PH_AUCTION .. PH_DONE (the loop resumes from it)
+S_TURN = 25  # seat to decide next (auction call, Frisch cards, contract or card)
+S_NPASS = 26  # auction: passes since the last bid of the round (or since its start)
+S_NROUND = 27  # auction: calls made in the current round
+S_NCHOSEN = 28  # Frisch: seats that have chosen their three cards in the current Frisch
+S_BAD_SEAT = 29  # seat whose policy gave an illegal answer (the loop raises IllegalDecision)
+S_BAD_VALUE = 30  # ... and that answer
 S_CONTRACT = 32  # + seat: contract, -1 before it is bid
 S_TRICKS = 36  # + seat: tricks taken so far
 S_SCORE = 40  # + seat: score of the deal
@@ -72,6 +77,15 @@ S_CALLS = 64  # + i: i-th auction call of the deal
 S_PLAYS = S_CALLS + MAX_CALLS  # + i: i-th card played
 S_SCRATCH = S_PLAYS + MAX_PLAYS  # + SCRATCH_PER_SEAT * seat + j: policy scratch of seat
 ST_SIZE = S_SCRATCH + SCRATCH_PER_SEAT * MAX_SEATS
+
+# phases of a deal (``st[S_PHASE]``), in the order they happen; a thrown-in deal goes from
+# PH_AUCTION straight to PH_DONE
+PH_AUCTION = 0  # S_TURN makes a call
+PH_FRISCH = 1  # S_TURN chooses the three cards it passes (all cards move after the last choice)
+PH_CONTRACTS = 2  # S_TURN (bidding position S_NCONTRACTS) bids its contract
+PH_PLAY = 3  # S_TURN plays a card (position S_POS in trick S_TRICK)
+PH_SCORE = 4  # every trick played: the deal is scored next
+PH_DONE = 5  # scored, or thrown in
 
 # ---------------------------------------------------------------- hm: uint64 slots
 H_DEALT = 0  # + seat: hand as dealt (before Frisch)

@@ -11,27 +11,15 @@ from .bits import bit, nth_bit, popcount
 from .layout import (
     H_HAND,
     R_HAND,
-    R_MAXLEVEL,
     R_NTRICKS,
-    R_PASS_FINAL,
-    S_HIGH,
-    S_MINLEVEL,
-    S_PASSED,
 )
 from .rng import below
 
 
 @jit(inline="always")
-def random_call(st, hm, rp, seat, rng):
-    """Auction call: pass (index 0) or the k-th legal bid code, ascending."""
-    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
-        below(rng, 1)
-        return 0
-    lo = st[S_HIGH] + 1
-    floor = 5 * st[S_MINLEVEL]
-    if lo < floor:
-        lo = floor
-    hi = 5 * rp[R_MAXLEVEL] + 4
+def random_call(st, hm, rp, seat, lo, hi, rng):
+    """Auction call: pass (index 0) or the k-th legal bid code of ``lo..hi``, ascending (one draw
+    even when only pass is legal)."""
     n_bids = hi - lo + 1 if hi >= lo else 0
     k = below(rng, n_bids + 1)
     if k == 0:

@@ -33,12 +33,7 @@ from .bits import popcount
 from .heuristic import est_q_all, three_lowest
 from .layout import (
     H_HAND,
-    R_MAXLEVEL,
     R_NTRICKS,
-    R_PASS_FINAL,
-    S_HIGH,
-    S_MINLEVEL,
-    S_PASSED,
     S_TRUMP,
 )
 
@@ -50,17 +45,10 @@ ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 
 
 @jit(inline="always")
-def lowest_level(st, strain):
-    """The smallest level ``n`` at which a bid in ``strain`` beats the highest bid so far."""
-    n = st[S_MINLEVEL]
-    high = st[S_HIGH]
-    if high > 0:
-        n0 = high // 5
-        if 5 * n0 + strain <= high:
-            n0 += 1
-        if n0 > n:
-            n = n0
-    return n
+def lowest_level(lo, strain):
+    """The smallest level ``n`` whose bid in ``strain`` is at least the bid code ``lo`` (the
+    lowest legal bid, :func:`whist_sim.kernels.loop.legal_calls`)."""
+    return (lo - strain + 4) // 5
 
 
 @jit(inline="always")
@@ -70,23 +58,21 @@ def round_half_up(x):
 
 
 @jit(inline="always")
-def estimate_call(st, rp, seat, est, margin):
+def estimate_call(lo, hi, est, margin):
     """Auction call from trick estimates ``est`` (5-tuple of floats, strains C, D, H, S, NT).
 
     The best strain is the one with the largest estimate (ties: the higher strain). Bid it at the
     lowest legal level ``n`` when ``round(est) >= n + margin`` and ``n <= max_level``; else pass.
-    With ``pass_is_final`` a seat that passed passes.
+    ``lo..hi``: the legal bid codes (none when ``hi < lo``).
     """
-    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
-        return 0
     best = 0
     best_est = est[0]
     for t in range(1, 5):
         if est[t] >= best_est:
             best_est = est[t]
             best = t
-    n = lowest_level(st, best)
-    if n <= rp[R_MAXLEVEL] and round_half_up(best_est) >= n + margin:
+    n = lowest_level(lo, best)
+    if 5 * n + best <= hi and round_half_up(best_est) >= n + margin:
         return 5 * n + best
     return 0
 
@@ -190,10 +176,10 @@ def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
 
 
 @jit(inline="always")
-def hcp_call(st, hm, rp, seat, par):
+def hcp_call(st, hm, rp, seat, lo, hi, par):
     """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
     est = hcp_estimates(hm[H_HAND + seat], par, seat)
-    return estimate_call(st, rp, seat, est, par[0, seat, 4])
+    return estimate_call(lo, hi, est, par[0, seat, 4])
 
 
 @jit(inline="always")
@@ -259,10 +245,10 @@ def ltc_estimates(hand, par, seat):
 
 
 @jit(inline="always")
-def ltc_call(st, hm, rp, seat, par):
+def ltc_call(st, hm, rp, seat, lo, hi, par):
     """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
     est = ltc_estimates(hm[H_HAND + seat], par, seat)
-    return estimate_call(st, rp, seat, est, par[0, seat, 2])
+    return estimate_call(lo, hi, est, par[0, seat, 2])
 
 
 @jit(inline="always")
@@ -310,14 +296,12 @@ def _tricks_q(q, n_tricks):
 
 
 @jit(inline="always")
-def shaded_call(st, hm, rp, seat, par):
+def shaded_call(st, hm, rp, seat, lo, hi, par):
     """Auction: the heuristic's best strain, bid when ``est(q - margin_q)`` reaches the level.
 
     ``margin_q`` > 0 asks for a safety margin (``cautious``), < 0 bids above the estimate
     (``aggressive``); 0 is the heuristic's auction.
     """
-    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
-        return 0
     n_tricks = rp[R_NTRICKS]
     q = est_q_all(hm[H_HAND + seat])
     best = 0
@@ -329,9 +313,9 @@ def shaded_call(st, hm, rp, seat, par):
             best_e = e
             best_q = q[t]
             best = t
-    n = lowest_level(st, best)
+    n = lowest_level(lo, best)
     margin = np.int64(par[0, seat, 0])
-    if n <= rp[R_MAXLEVEL] and _tricks_q(best_q - margin, n_tricks) >= n:
+    if 5 * n + best <= hi and _tricks_q(best_q - margin, n_tricks) >= n:
         return 5 * n + best
     return 0
 

@@ -35,10 +35,10 @@ as information about the other hands.
 
 Implementation: the decisions allocate their scratch (a few small arrays) per decision, so they
 are compiled with numba's reference counting on (``_nrt=True``) and are not inlined; the deal loop
-itself stays allocation-free. The rollouts call the built-in heuristic directly and the play phase
-through the module :mod:`whist_sim.kernels.phases` (which imports the dispatchers, which import this
-module: the module object is bound here, its functions are looked up when numba compiles), so the
-compiled call graph has no cycle (the play phase only reaches ``choose_card``).
+itself stays allocation-free. A candidate is applied to a copy of the state with the loop's own
+transition (:func:`~whist_sim.kernels.loop.apply_call` / ``apply_contract``) and the copy is
+played to the end by the base loop (``run_base``: the heuristic at every seat), so the strategy
+holds no rules of its own and the compiled call graph has no cycle.
 """
 
 from __future__ import annotations
@@ -46,45 +46,26 @@ from __future__ import annotations
 import numpy as np
 
 from ..policies import BID_HEURISTIC, PLAY_HEURISTIC
-from . import phases as _phases
 from ._numba import jit
 from .bits import ONE, ZERO, bit, ctz, popcount
-from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract, heuristic_frisch
+from .dispatch import BASE
+from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract
 from .layout import (
-    H_FRISCH,
     H_HAND,
-    H_START,
     HM_SIZE,
     MAX_CALLS,
     N_PARAMS,
-    R_DIR,
-    R_FRISCH,
-    R_MAX_FRISCH,
-    R_MAXLEVEL,
+    PH_DONE,
     R_NTRICKS,
-    R_PASS_FINAL,
     R_PLAYERS,
-    R_RAISES,
-    S_BIDSUM,
-    S_CALLS,
-    S_CONTRACT,
-    S_DECLARER,
-    S_FIRST,
-    S_HIGH,
-    S_HIGH_SEAT,
-    S_LEVEL,
-    S_MINLEVEL,
     S_NCALLS,
     S_NCONTRACTS,
-    S_NFRISCH,
-    S_OVER,
-    S_PASSED,
     S_REMOVED,
     S_SCORE,
     S_THROWN,
-    S_TRUMP,
     ST_SIZE,
 )
+from .loop import apply_call, apply_contract, run_base
 from .rng import GOLDEN, below, mix64
 from .strategies import lowest_level
 
@@ -137,137 +118,13 @@ def sample_hidden(st, hm, rp, seat, sub, buf, out_hm):
 
 
 @jit
-def _frisch_heuristic(st, hm, rp, rrng, f):
-    """Frisch number ``f`` with the heuristic's passes at every seat (docs/ENGINE.md §3.3)."""
-    p = rp[R_PLAYERS]
-    first = st[S_FIRST]
-    for k in range(p):
-        seat = (first + k) % p
-        hm[H_FRISCH + 4 * f + seat] = heuristic_frisch(st, hm, rp, seat, rrng)
-    for s in range(p):
-        hm[H_HAND + s] &= ~hm[H_FRISCH + 4 * f + s]
-    off = rp[R_DIR + f]
-    for s in range(p):
-        hm[H_HAND + (s + off) % p] |= hm[H_FRISCH + 4 * f + s]
-
-
-@jit
-def _contracts_from(st, hm, rp, rrng, first_pos, total):
-    """Contract phase from bidding position ``first_pos`` on, every bidder by the heuristic.
-
-    ``total``: sum of the contracts of the earlier positions (already in ``st``).
-    """
-    p = rp[R_PLAYERS]
-    n = rp[R_NTRICKS]
-    decl = st[S_DECLARER]
-    for pos in range(first_pos, p):
-        seat = (decl + pos) % p
-        lo = st[S_LEVEL] if pos == 0 else 0
-        forbidden = n - total if pos == p - 1 else -1
-        st[S_NCONTRACTS] = pos
-        c = heuristic_contract(st, hm, rp, seat, lo, forbidden, rrng)
-        st[S_CONTRACT + seat] = c
-        total += c
-    st[S_NCONTRACTS] = p
-    st[S_BIDSUM] = total
-    st[S_OVER] = 1 if total > n else 0
-
-
-@jit
-def _play_out(st, hm, rp, rpol, rpar, rrng, seat):
-    """Play and score the deal (heuristic play at every seat); ``seat``'s score."""
-    _phases.play(st, hm, rp, rpol, rpar, rrng)
-    _phases.score(st, hm, rp)
+def _finish(st, hm, rp, rpol, rpar, rrng, seat):
+    """Play the deal in ``st``/``hm`` to the end with the base loop; ``seat``'s score (0 if the
+    deal is thrown in)."""
+    run_base(BASE, st, hm, rp, rpol, rpar, rrng, PH_DONE)
+    if st[S_THROWN] != 0:
+        return 0
     return st[S_SCORE + seat]
-
-
-@jit
-def finish_from_call(st, hm, rp, rpol, rpar, rrng, seat, call):
-    """Continue the deal in ``st``/``hm`` after ``seat`` calls ``call``; return ``seat``'s score.
-
-    The state must be at ``seat``'s turn in an auction round (as the dispatcher sees it). The rest
-    of the auction, any Frisch, the contracts and the play follow the heuristic at every seat.
-    """
-    p = rp[R_PLAYERS]
-    first = st[S_FIRST]
-    ncalls = st[S_NCALLS]
-    start = p * st[S_NFRISCH]  # every earlier round was P passes
-    high = st[S_HIGH]
-    high_seat = st[S_HIGH_SEAT]
-    passes = 0
-    i = ncalls - 1
-    while i >= start and st[S_CALLS + i] == 0:
-        passes += 1
-        i -= 1
-    n_round = ncalls - start
-    c = call
-    cur = seat
-    while True:
-        while True:
-            if ncalls < MAX_CALLS:
-                st[S_CALLS + ncalls] = c
-            ncalls += 1
-            st[S_NCALLS] = ncalls
-            n_round += 1
-            if c == 0:
-                passes += 1
-                st[S_PASSED] |= 1 << cur
-                if high == 0:
-                    if n_round == p:
-                        break
-                elif passes == p - 1:
-                    break
-            else:
-                high = c
-                high_seat = cur
-                passes = 0
-                st[S_HIGH] = c
-                st[S_HIGH_SEAT] = cur
-            cur = cur + 1 if cur + 1 < p else 0
-            c = heuristic_call(st, hm, rp, cur, rrng)
-        if high > 0:
-            break
-        nf = st[S_NFRISCH]
-        if rp[R_FRISCH] == 0 or nf >= rp[R_MAX_FRISCH]:
-            st[S_THROWN] = 1
-            return 0
-        _frisch_heuristic(st, hm, rp, rrng, nf)
-        st[S_NFRISCH] = nf + 1
-        if rp[R_RAISES] != 0:
-            st[S_MINLEVEL] += 1
-        high = 0
-        high_seat = -1
-        passes = 0
-        n_round = 0
-        st[S_HIGH] = 0
-        st[S_HIGH_SEAT] = -1
-        st[S_PASSED] = 0
-        cur = first
-        c = heuristic_call(st, hm, rp, cur, rrng)
-    st[S_DECLARER] = high_seat
-    st[S_LEVEL] = high // 5
-    st[S_TRUMP] = high % 5
-    for s in range(p):
-        hm[H_START + s] = hm[H_HAND + s]
-    _contracts_from(st, hm, rp, rrng, 0, 0)
-    return _play_out(st, hm, rp, rpol, rpar, rrng, seat)
-
-
-@jit
-def finish_from_contract(st, hm, rp, rpol, rpar, rrng, seat, contract):
-    """Continue the deal after ``seat`` bids ``contract``; return ``seat``'s score.
-
-    The state must be at ``seat``'s turn in the contract phase (``S_NCONTRACTS`` = its position).
-    """
-    p = rp[R_PLAYERS]
-    decl = st[S_DECLARER]
-    pos = st[S_NCONTRACTS]
-    total = contract
-    for k in range(pos):
-        total += st[S_CONTRACT + (decl + k) % p]
-    st[S_CONTRACT + seat] = contract
-    _contracts_from(st, hm, rp, rrng, pos + 1, total)
-    return _play_out(st, hm, rp, rpol, rpar, rrng, seat)
 
 
 @jit
@@ -293,10 +150,10 @@ def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples
             for i in range(HM_SIZE):
                 rhm[i] = base_hm[i]
             if is_call:
-                v = finish_from_call(rst, rhm, rp, rpol, rpar, rrng, seat, cands[c])
+                apply_call(rst, rhm, rp, seat, cands[c])
             else:
-                v = finish_from_contract(rst, rhm, rp, rpol, rpar, rrng, seat, cands[c])
-            totals[c] += v
+                apply_contract(rst, rp, seat, cands[c])
+            totals[c] += _finish(rst, rhm, rp, rpol, rpar, rrng, seat)
     best = 0
     for c in range(1, n_cands):
         if totals[c] > totals[best]:
@@ -323,13 +180,12 @@ def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
 
 
 @jit(_nrt=True)
-def mc_call(par, st, hm, rp, seat, rng):
-    """``montecarlo`` auction call of ``seat`` (see the module doc). Draws nothing from ``rng``."""
-    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
-        return 0
+def mc_call(par, st, hm, rp, seat, lo, hi, rng):
+    """``montecarlo`` auction call of ``seat``: pass or a bid in ``lo..hi`` (see the module doc).
+    Draws nothing from ``rng``."""
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1 or par[0, seat, 1] == 0.0:
-        return heuristic_call(st, hm, rp, seat, rng)
+        return heuristic_call(st, hm, rp, seat, lo, hi, rng)
     slack = np.int64(par[0, seat, 3])
     n_tricks = rp[R_NTRICKS]
     q = est_q_all(hm[H_HAND + seat])
@@ -337,8 +193,8 @@ def mc_call(par, st, hm, rp, seat, rng):
     cands[0] = 0
     n_cands = 1
     for t in range(5):
-        n = lowest_level(st, t)
-        if n <= rp[R_MAXLEVEL] and est_from_q(q[t], n_tricks) >= n - slack:
+        n = lowest_level(lo, t)
+        if 5 * n + t <= hi and est_from_q(q[t], n_tricks) >= n - slack:
             cands[n_cands] = 5 * n + t
             n_cands += 1
     if n_cands == 1:
@@ -365,9 +221,3 @@ def mc_contract(par, st, hm, rp, seat, lo, forbidden, rng):
         return cands[0]
     decision = CONTRACT_DECISION + st[S_NCONTRACTS]
     return _run(st, hm, rp, seat, rng, cands, n_cands, False, decision, n_samples)
-
-
-@jit(inline="always")
-def mc_frisch(st, hm, rp, seat, rng):
-    """``montecarlo`` Frisch: the heuristic's three cards."""
-    return heuristic_frisch(st, hm, rp, seat, rng)

@@ -2,7 +2,7 @@
 
 :func:`tournament_kernel` plays deals ``start .. start+count-1`` of a run, each once per seating
 ``k`` (``pols[k]`` / ``pars[k]``: the policy ids and parameter rows by seat of that seating, as
-the deal loop takes them, see :mod:`whist_sim.kernels.phases`). In the **duplicate** design every
+the deal loop takes them, see :mod:`whist_sim.kernels.loop`). In the **duplicate** design every
 seating of deal ``i`` replays the random stream ``(seed, i)``, so the cards (and the dealer,
 ``i % P``) are the same under every seating; only the decisions of seats whose policy draws from
 the stream (``random``) can differ. In the **independent** design seating ``k`` of deal ``i``
@@ -35,7 +35,7 @@ from .layout import (
     S_THROWN,
     S_TRICKS,
 )
-from .phases import play_one
+from .deal import play_deal
 
 # tally columns: counts over an entry's seat-plays in one deal
 T_PLAYS = 0  # seat-plays (thrown-in plays included)
@@ -77,7 +77,7 @@ def tournament_kernel(
             deal = start + j
             if independent:
                 deal = deal * n_seatings + k
-            play_one(seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
+            play_deal(seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
             for e in range(n_entries):
                 y[e] = 0.0
             thrown = st[S_THROWN] != 0

@@ -1,0 +1,100 @@
+"""The deal loop with every strategy: ``run_full`` and :func:`play_deal`.
+
+:mod:`whist_sim.kernels.loop` holds the rules and the loop; :mod:`whist_sim.kernels.dispatch` the
+decision points of the strategies that do not search. This module, one layer up, registers the
+decision points of the ``FULL`` loop: the strategies that search (they run ``run_base`` on sampled
+deals), and every other strategy as in the base loop. It compiles ``run_full`` from the loop's one
+text. Every caller that plays deals (batch simulation, traces, the advisor, the bid charts,
+tournaments) uses ``run_full``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import overload
+
+from ..policies import BID_MONTECARLO
+from ._numba import jit
+from .dispatch import (
+    FULL,
+    FULL_TYPE,
+    OVERLOAD_OPTIONS,
+    base_call,
+    base_card,
+    base_contract,
+    base_frisch,
+    choose_call,
+    choose_card,
+    choose_contract,
+    choose_frisch,
+)
+from .layout import PH_DONE, R_PLAYERS
+from .loop import _run, begin_deal, deal_cards
+from .rng import stream_start_mixed
+from .strategy_montecarlo import mc_call, mc_contract
+
+
+@overload(choose_call, jit_options=OVERLOAD_OPTIONS)
+def _full_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
+    if mode != FULL_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
+        if pol[0, seat] == BID_MONTECARLO:
+            return mc_call(par, st, hm, rp, seat, lo, hi, rng)
+        return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
+
+    return impl
+
+
+@overload(choose_frisch, jit_options=OVERLOAD_OPTIONS)
+def _full_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
+    if mode != FULL_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, rng):
+        return base_frisch(pol, par, st, hm, rp, seat, rng)
+
+    return impl
+
+
+@overload(choose_contract, jit_options=OVERLOAD_OPTIONS)
+def _full_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
+    if mode != FULL_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
+        if pol[0, seat] == BID_MONTECARLO:
+            return mc_contract(par, st, hm, rp, seat, lo, forbidden, rng)
+        return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
+
+    return impl
+
+
+@overload(choose_card, jit_options=OVERLOAD_OPTIONS)
+def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
+    if mode != FULL_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
+        return base_card(pol, par, st, hm, rp, seat, legal, rng)
+
+    return impl
+
+
+#: the loop with every strategy (see :func:`whist_sim.kernels.loop._run`)
+run_full = jit(_run)
+
+
+@jit
+def play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
+    """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
+    score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3)."""
+    rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
+    begin_deal(st, hm, rp, deal, deal % rp[R_PLAYERS])
+    deal_cards(st, hm, rp, deck, work, rng)
+    run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+
+
+#: the name of :func:`play_deal` before the one deal loop (scripts and tests use it)
+play_one = play_deal

@@ -1,0 +1,196 @@
+"""The decision points of the deal loop: which strategy decides, by seat.
+
+The one deal loop (:mod:`whist_sim.kernels.loop`) asks four functions for every decision; each
+switches on the integer id of the seat's strategy, ``pol[0, seat]`` for bidding decisions and
+``pol[1, seat]`` for cards (:mod:`whist_sim.policies` holds the registry of ids). Parameterised
+strategies read their parameters from ``par[0, seat, j]`` (bidding) or ``par[1, seat, j]`` (play),
+``j < N_PARAMS``; pass ``par`` on, do not slice it (a slice costs a reference count per decision).
+
+The loop hands every decision its legal choices, and checks the answer (the loop owns legality):
+
+* ``choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng) -> call``: pass (``0``) or a bid
+  code in ``lo..hi`` (none when ``hi < lo``);
+* ``choose_frisch(mode, pol, par, st, hm, rp, seat, rng) -> uint64``: three cards of the hand;
+* ``choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng) -> contract`` in
+  ``lo..N``, not ``forbidden`` (``-1`` when nothing is forbidden);
+* ``choose_card(mode, pol, par, st, hm, rp, seat, legal, rng) -> card`` from the mask ``legal``.
+
+Every strategy sees the whole deal state (``st``, ``hm``, ``rp``: :mod:`whist_sim.kernels.layout`)
+and the random stream, and must only read what its seat may know. It may keep per-seat caches in
+its seat's scratch slots: bidding strategies use slots 0..7, play policies 8..15.
+
+**Two loops from one text.** Strategies that search (``montecarlo``) play sampled deals to the end
+with the deal loop itself. So that no compiled function calls itself, the loop is compiled twice
+from the same source, told apart by the *type* of its first argument ``mode``:
+
+* :data:`BASE` (an ``int8``): the loop that searches run. Its decision points know only the
+  strategies that do not search (this module).
+* :data:`FULL` (an ``int16``): the loop that simulations, the advisor and tournaments run. Its
+  decision points are registered by :mod:`whist_sim.kernels.deal`, one layer up: the searching
+  strategies, and everything else by the base decision points below.
+
+The decision points are numba overloads of the stubs below: an overload returns its
+implementation only for its own ``mode`` type. They are inlined into the loop by LLVM
+(``forceinline``): a real call per decision would cost more than the decision itself.
+
+To add a strategy that does not search: one branch per decision kind in the ``base_*`` functions.
+One that searches: its branch in :mod:`whist_sim.kernels.deal`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from ..policies import (
+    BID_AGGRESSIVE,
+    BID_CAUTIOUS,
+    BID_HCP,
+    BID_HEURISTIC,
+    BID_LTC,
+    BID_MONTECARLO,
+    PLAY_HEURISTIC,
+)
+from ._numba import NUMBA_OPTIONS, jit
+from .heuristic import heuristic_call, heuristic_card, heuristic_contract, heuristic_frisch
+from .random_policy import random_call, random_card, random_contract, random_frisch
+from .strategies import (
+    hcp_call,
+    hcp_contract,
+    ltc_call,
+    ltc_contract,
+    ltc_frisch,
+    shaded_call,
+    shaded_contract,
+)
+
+#: ``mode`` of the loop that searching strategies run (only non-searching strategies decide).
+BASE = np.int8(0)
+#: ``mode`` of the loop that every other caller runs (every strategy decides).
+FULL = np.int16(0)
+BASE_TYPE = types.int8
+FULL_TYPE = types.int16
+
+#: numba options of the decision points' implementations (not cached on their own: they are
+#: compiled into the cached loop).
+OVERLOAD_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k != "cache"}
+OVERLOAD_OPTIONS["forceinline"] = True
+
+
+def choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
+    """Auction call of ``seat`` (compiled only; see the module doc)."""
+    raise NotImplementedError("a decision point of the compiled loop")
+
+
+def choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
+    """The three cards ``seat`` passes in a Frisch (compiled only)."""
+    raise NotImplementedError("a decision point of the compiled loop")
+
+
+def choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
+    """Contract of ``seat`` (compiled only)."""
+    raise NotImplementedError("a decision point of the compiled loop")
+
+
+def choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
+    """Card played by ``seat`` (compiled only)."""
+    raise NotImplementedError("a decision point of the compiled loop")
+
+
+# ---------------------------------------------------------------- strategies that do not search
+
+
+@jit(inline="always")
+def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
+    """Auction call by the seat's bidding strategy (``random`` for any id not listed)."""
+    pid = pol[0, seat]
+    if pid == BID_HEURISTIC:
+        return heuristic_call(st, hm, rp, seat, lo, hi, rng)
+    elif pid == BID_HCP:
+        return hcp_call(st, hm, rp, seat, lo, hi, par)
+    elif pid == BID_LTC:
+        return ltc_call(st, hm, rp, seat, lo, hi, par)
+    elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
+        return shaded_call(st, hm, rp, seat, lo, hi, par)
+    return random_call(st, hm, rp, seat, lo, hi, rng)
+
+
+@jit(inline="always")
+def base_frisch(pol, par, st, hm, rp, seat, rng):
+    """Frisch cards by the seat's bidding strategy (no strategy searches its Frisch: the
+    heuristic's three cards for every strategy but ``ltc`` and ``random``)."""
+    pid = pol[0, seat]
+    if pid == BID_LTC:
+        return ltc_frisch(st, hm, rp, seat)
+    elif (pid == BID_HEURISTIC or pid == BID_HCP or pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE
+          or pid == BID_MONTECARLO):
+        return heuristic_frisch(st, hm, rp, seat, rng)
+    return random_frisch(st, hm, rp, seat, rng)
+
+
+@jit(inline="always")
+def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
+    """Contract by the seat's bidding strategy (``random`` for any id not listed)."""
+    pid = pol[0, seat]
+    if pid == BID_HEURISTIC:
+        return heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+    elif pid == BID_HCP:
+        return hcp_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pid == BID_LTC:
+        return ltc_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
+        return shaded_contract(st, hm, rp, seat, lo, forbidden, par)
+    return random_contract(st, hm, rp, seat, lo, forbidden, rng)
+
+
+@jit(inline="always")
+def base_card(pol, par, st, hm, rp, seat, legal, rng):
+    """Card by the seat's play policy (``random`` for any id not listed)."""
+    if pol[1, seat] == PLAY_HEURISTIC:
+        return heuristic_card(st, hm, rp, seat, legal, rng)
+    return random_card(st, hm, rp, seat, legal, rng)
+
+
+@overload(choose_call, jit_options=OVERLOAD_OPTIONS)
+def _base_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
+    if mode != BASE_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
+        return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
+
+    return impl
+
+
+@overload(choose_frisch, jit_options=OVERLOAD_OPTIONS)
+def _base_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
+    if mode != BASE_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, rng):
+        return base_frisch(pol, par, st, hm, rp, seat, rng)
+
+    return impl
+
+
+@overload(choose_contract, jit_options=OVERLOAD_OPTIONS)
+def _base_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
+    if mode != BASE_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
+        return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
+
+    return impl
+
+
+@overload(choose_card, jit_options=OVERLOAD_OPTIONS)
+def _base_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
+    if mode != BASE_TYPE:
+        return None
+
+    def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
+        return base_card(pol, par, st, hm, rp, seat, legal, rng)
+
+    return impl

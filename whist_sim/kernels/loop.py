@@ -1,0 +1,504 @@
+"""The one deal loop of the compiled engine: the rules of a deal as a phase machine.
+
+This module is the only text of the rules in the compiled engine (RULES §1-6, docs/ENGINE.md §3).
+A deal is the state arrays of :mod:`whist_sim.kernels.layout` (``st``, ``hm``), the rules ``rp``
+and the random stream ``rng``; ``st[S_PHASE]`` says where it stands::
+
+    begin_deal, deal_cards -> PH_AUCTION <-> PH_FRISCH -> PH_CONTRACTS -> PH_PLAY -> PH_SCORE
+                                   \\-> PH_DONE (thrown in)                           -> PH_DONE
+
+* **Legal choices** (:func:`legal_calls`, :func:`legal_contracts`, :func:`legal_cards`) are
+  computed here and handed to the strategies, which choose within them.
+* **Transitions** (:func:`apply_call`, :func:`apply_frisch`, :func:`apply_contract`,
+  :func:`apply_card`, :func:`score`) move the state by one decision and advance the phase.
+* **The loop** (:func:`run_base`, and ``run_full`` in :mod:`whist_sim.kernels.deal`) asks the
+  seat to act (``st[S_TURN]``) for its decision, checks it against the legal choices (an illegal
+  answer raises :class:`IllegalDecision`, with the seat and the answer in ``st[S_BAD_SEAT]`` /
+  ``st[S_BAD_VALUE]``), applies it, and goes on until the phase ``until`` is reached.
+
+Because the state is complete, the loop starts from any point: a fresh deal, the middle of an
+auction, fixed earlier contracts, the middle of a trick. Everything that plays a deal goes through
+it: batch simulation, the advisor and the bid charts, tournaments, and the strategies that search.
+A caller that wants to force a decision (a candidate contract, a card) applies it with the
+``apply_*`` function and then runs the loop.
+
+**Two loops from one text.** The loop is compiled twice from :func:`_run`: ``run_base`` (``mode``
+:data:`~whist_sim.kernels.dispatch.BASE`), whose decision points know only the strategies that
+do not search, and ``run_full`` (``mode`` :data:`~whist_sim.kernels.dispatch.FULL`), with every
+strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled function
+calls itself, and each loop is one cached function.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import jit
+from .bits import SUIT_MASK, SUIT_OF, ZERO, bit, popcount
+from .dispatch import choose_call, choose_card, choose_contract, choose_frisch
+from .layout import (
+    H_DEALT,
+    H_FRISCH,
+    H_HAND,
+    H_PLAYED,
+    H_START,
+    H_TRICK,
+    PH_AUCTION,
+    PH_CONTRACTS,
+    PH_DONE,
+    PH_FRISCH,
+    PH_PLAY,
+    PH_SCORE,
+    R_DIR,
+    R_FIRST_MIN,
+    R_FRISCH,
+    R_HAND,
+    R_MADE_BONUS,
+    R_MAX_FRISCH,
+    R_MAXLEVEL,
+    R_MISS,
+    R_NTRICKS,
+    R_ONE_RANDOM,
+    R_PASS_FINAL,
+    R_PLAYERS,
+    R_RAISES,
+    R_ZERO_FAIL_FIRST,
+    R_ZERO_FAIL_REFUND,
+    R_ZERO_OVER,
+    R_ZERO_UNDER,
+    S_BAD_SEAT,
+    S_BAD_VALUE,
+    S_BEST_CARD,
+    S_BEST_SEAT,
+    S_BIDSUM,
+    S_CALLS,
+    S_CONTRACT,
+    S_DEAL,
+    S_DEALER,
+    S_DECLARER,
+    S_FIRST,
+    S_HIGH,
+    S_HIGH_SEAT,
+    S_LEADER,
+    S_LED,
+    S_LEVEL,
+    S_MINLEVEL,
+    S_NCALLS,
+    S_NCHOSEN,
+    S_NCONTRACTS,
+    S_NFRISCH,
+    S_NPASS,
+    S_NPLAYS,
+    S_NROUND,
+    S_OVER,
+    S_PASSED,
+    S_PHASE,
+    S_PLAYS,
+    S_POS,
+    S_REMOVED,
+    S_SCORE,
+    S_THROWN,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+    S_TURN,
+)
+from .rng import GOLDEN, S32, mix64
+
+
+class IllegalDecision(Exception):
+    """A strategy answered a decision with a choice the rules do not allow."""
+
+
+# ---------------------------------------------------------------- the start of a deal
+
+
+@jit
+def begin_deal(st, hm, rp, deal, dealer):
+    """Reset the state for deal index ``deal`` dealt by ``dealer``: the auction is next (§3.2).
+
+    The hands are dealt afterwards (:func:`deal_cards`, or fixed hands written by the caller).
+    """
+    p = rp[R_PLAYERS]
+    st[S_DEAL] = deal
+    st[S_DEALER] = dealer
+    st[S_FIRST] = (dealer + 1) % p
+    st[S_MINLEVEL] = rp[R_FIRST_MIN]
+    st[S_NFRISCH] = 0
+    st[S_THROWN] = 0
+    st[S_NCALLS] = 0
+    st[S_DECLARER] = -1
+    st[S_TRUMP] = -1
+    st[S_LEVEL] = 0
+    st[S_REMOVED] = -1
+    st[S_BIDSUM] = -1
+    st[S_OVER] = 0
+    st[S_NCONTRACTS] = 0
+    st[S_TRICK] = 0
+    st[S_LEADER] = -1
+    st[S_POS] = 0
+    st[S_LED] = -1
+    st[S_BEST_CARD] = -1
+    st[S_BEST_SEAT] = -1
+    st[S_NPLAYS] = 0
+    st[S_BAD_SEAT] = -1
+    st[S_BAD_VALUE] = -1
+    for s in range(p):
+        st[S_CONTRACT + s] = -1
+        st[S_TRICKS + s] = 0
+        st[S_SCORE + s] = 0
+    hm[H_TRICK] = ZERO
+    hm[H_PLAYED] = ZERO
+    _new_round(st)
+
+
+@jit
+def deal_cards(st, hm, rp, deck, work, rng):
+    """Shuffle ``deck`` (card codes, ascending) with Fisher-Yates into ``work`` and deal (§3.1).
+
+    Seat ``s`` gets ``work[s*H:(s+1)*H]``; with the one_random deck ``work[51]`` is removed.
+    """
+    n = deck.shape[0]
+    for j in range(n):
+        work[j] = deck[j]
+    state = rng[0]  # a local copy of the stream state: no store / reload per draw
+    for j in range(n - 1, 0, -1):
+        state += GOLDEN
+        k = np.int64(((mix64(state) >> S32) * np.uint64(j + 1)) >> S32)  # rng.below(j + 1)
+        t = work[j]
+        work[j] = work[k]
+        work[k] = t
+    rng[0] = state
+    p = rp[R_PLAYERS]
+    h = rp[R_HAND]
+    for s in range(p):
+        m = ZERO
+        for i in range(s * h, (s + 1) * h):
+            m |= bit(work[i])
+        hm[H_DEALT + s] = m
+        hm[H_HAND + s] = m
+    if rp[R_ONE_RANDOM] != 0:
+        st[S_REMOVED] = work[n - 1]
+
+
+@jit
+def begin_contracts(st, hm, rp, deal, declarer, trump, level):
+    """Reset the state for a deal that starts at the contract phase (§3.4).
+
+    The auction is taken as over: ``declarer`` won it in strain ``trump`` at ``level`` (the dealer
+    is set to the declarer's right, so the declarer was the first caller). The hands are written
+    afterwards (``H_DEALT``, ``H_HAND`` and ``H_START`` of every seat).
+    """
+    p = rp[R_PLAYERS]
+    begin_deal(st, hm, rp, deal, (declarer + p - 1) % p)
+    _won(st, declarer, 5 * level + trump)
+
+
+# ---------------------------------------------------------------- auction and Frisch (§3.2-3.3)
+
+
+@jit(inline="always")
+def _new_round(st):
+    """A new auction round, called first by the first caller."""
+    st[S_PHASE] = PH_AUCTION
+    st[S_HIGH] = 0
+    st[S_HIGH_SEAT] = -1
+    st[S_PASSED] = 0
+    st[S_NPASS] = 0
+    st[S_NROUND] = 0
+    st[S_TURN] = st[S_FIRST]
+
+
+@jit(inline="always")
+def _won(st, declarer, call):
+    """The auction is won by ``declarer`` with ``call``: the contracts are next, declarer first."""
+    st[S_DECLARER] = declarer
+    st[S_LEVEL] = call // 5
+    st[S_TRUMP] = call % 5
+    st[S_PHASE] = PH_CONTRACTS
+    st[S_NCONTRACTS] = 0
+    st[S_BIDSUM] = 0
+    st[S_TURN] = declarer
+
+
+@jit(inline="always")
+def legal_calls(st, rp, seat):
+    """``(lo, hi)``: ``seat`` may pass or bid any code in ``lo..hi`` (no bid when ``hi < lo``).
+
+    A bid must beat the highest bid of the round and be at least the minimum level, at most
+    ``max_level``; with ``pass_is_final`` a seat that passed in this round may only pass.
+    """
+    lo = st[S_HIGH] + 1
+    floor = 5 * st[S_MINLEVEL]
+    if lo < floor:
+        lo = floor
+    hi = 5 * rp[R_MAXLEVEL] + 4
+    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
+        hi = -1
+    return lo, hi
+
+
+@jit(inline="always")
+def apply_call(st, hm, rp, seat, call):
+    """``seat`` (whose turn it is) calls ``call`` (legal); ends the round when it is over.
+
+    A round ends when a bid is followed by ``P - 1`` passes (the contracts are next), or with ``P``
+    passes and no bid (a Frisch is next, or the deal is thrown in).
+    """
+    p = rp[R_PLAYERS]
+    n = st[S_NCALLS]
+    st[S_CALLS + n] = call
+    st[S_NCALLS] = n + 1
+    st[S_NROUND] += 1
+    if call == 0:
+        st[S_NPASS] += 1
+        st[S_PASSED] |= 1 << seat
+        if st[S_HIGH] == 0:
+            if st[S_NROUND] == p:
+                _no_bid(st, hm, rp)
+                return
+        elif st[S_NPASS] == p - 1:
+            for s in range(p):
+                hm[H_START + s] = hm[H_HAND + s]
+            _won(st, st[S_HIGH_SEAT], st[S_HIGH])
+            return
+    else:
+        st[S_HIGH] = call
+        st[S_HIGH_SEAT] = seat
+        st[S_NPASS] = 0
+    st[S_TURN] = seat + 1 if seat + 1 < p else 0
+
+
+@jit(inline="always")
+def _no_bid(st, hm, rp):
+    """A round of passes: Frisch number ``S_NFRISCH`` is next, or the deal is thrown in."""
+    if rp[R_FRISCH] == 0 or st[S_NFRISCH] >= rp[R_MAX_FRISCH]:
+        st[S_THROWN] = 1
+        st[S_PHASE] = PH_DONE
+        for s in range(rp[R_PLAYERS]):
+            hm[H_START + s] = hm[H_HAND + s]
+        return
+    st[S_PHASE] = PH_FRISCH
+    st[S_NCHOSEN] = 0
+    st[S_TURN] = st[S_FIRST]
+
+
+@jit(inline="always")
+def legal_frisch(hm, seat, cards):
+    """True when ``cards`` are three cards of ``seat``'s hand."""
+    return popcount(cards) == 3 and (cards & ~hm[H_HAND + seat]) == ZERO
+
+
+@jit(inline="always")
+def apply_frisch(st, hm, rp, seat, cards):
+    """``seat`` chooses the three ``cards`` it passes (§3.3).
+
+    Seats choose in calling order from their own hands; after the last choice every seat's cards
+    move at once (to the seat ``direction_offset(f)`` places on), the minimum level rises if
+    ``frisch_raises_minimum``, and a new auction round starts.
+    """
+    p = rp[R_PLAYERS]
+    f = st[S_NFRISCH]
+    hm[H_FRISCH + 4 * f + seat] = cards
+    k = st[S_NCHOSEN] + 1
+    st[S_NCHOSEN] = k
+    if k < p:
+        st[S_TURN] = seat + 1 if seat + 1 < p else 0
+        return
+    for s in range(p):
+        hm[H_HAND + s] &= ~hm[H_FRISCH + 4 * f + s]
+    off = rp[R_DIR + f]
+    for s in range(p):
+        hm[H_HAND + (s + off) % p] |= hm[H_FRISCH + 4 * f + s]
+    st[S_NFRISCH] = f + 1
+    if rp[R_RAISES] != 0:
+        st[S_MINLEVEL] += 1
+    _new_round(st)
+
+
+# ---------------------------------------------------------------- contracts (§3.4)
+
+
+@jit(inline="always")
+def legal_contracts(st, rp):
+    """``(lo, forbidden)`` for the bidder to act: contracts ``lo..N`` except ``forbidden``.
+
+    The declarer (first bidder) bids at least the auction level, the others at least 0; the last
+    bidder may not make the sum ``N`` (``forbidden = N - sum of the others``, else ``-1``).
+    """
+    pos = st[S_NCONTRACTS]
+    lo = st[S_LEVEL] if pos == 0 else 0
+    forbidden = rp[R_NTRICKS] - st[S_BIDSUM] if pos == rp[R_PLAYERS] - 1 else -1
+    return lo, forbidden
+
+
+@jit(inline="always")
+def apply_contract(st, rp, seat, contract):
+    """``seat`` (whose turn it is) bids ``contract`` (legal); after the last, the play starts."""
+    p = rp[R_PLAYERS]
+    st[S_CONTRACT + seat] = contract
+    total = st[S_BIDSUM] + contract
+    st[S_BIDSUM] = total
+    pos = st[S_NCONTRACTS] + 1
+    st[S_NCONTRACTS] = pos
+    if pos < p:
+        st[S_TURN] = seat + 1 if seat + 1 < p else 0
+        return
+    st[S_OVER] = 1 if total > rp[R_NTRICKS] else 0
+    st[S_PHASE] = PH_PLAY
+    st[S_TRICK] = 0
+    st[S_LEADER] = st[S_DECLARER]
+    st[S_POS] = 0
+    st[S_LED] = -1
+    st[S_BEST_CARD] = -1
+    st[S_BEST_SEAT] = -1
+    st[S_TURN] = st[S_DECLARER]
+
+
+@jit(inline="always")
+def restart_contracts(st, rp):
+    """Take back every contract bid so far: the contract phase starts again, declarer first."""
+    for s in range(rp[R_PLAYERS]):
+        st[S_CONTRACT + s] = -1
+    st[S_PHASE] = PH_CONTRACTS
+    st[S_NCONTRACTS] = 0
+    st[S_BIDSUM] = 0
+    st[S_TURN] = st[S_DECLARER]
+
+
+# ---------------------------------------------------------------- play (§3.5) and score (§3.6)
+
+
+@jit(inline="always")
+def legal_cards(st, hm, seat):
+    """Mask of the cards ``seat`` may play: the led suit if it holds any, else the whole hand."""
+    hand = hm[H_HAND + seat]
+    if st[S_POS] == 0:
+        return hand
+    follow = hand & SUIT_MASK[st[S_LED]]
+    return follow if follow != ZERO else hand
+
+
+@jit(inline="always")
+def apply_card(st, hm, rp, seat, card):
+    """``seat`` (whose turn it is) plays ``card`` (legal); completes the trick when it is full.
+
+    The trick is won by the highest trump, else the highest card of the led suit; its winner leads
+    the next. After the last trick the deal is scored next.
+    """
+    p = rp[R_PLAYERS]
+    cb = bit(card)
+    hm[H_HAND + seat] ^= cb
+    hm[H_TRICK] |= cb
+    n = st[S_NPLAYS]
+    st[S_PLAYS + n] = card
+    st[S_NPLAYS] = n + 1
+    pos = st[S_POS]
+    if pos == 0:
+        st[S_LED] = SUIT_OF[card]
+        best = card
+        best_seat = seat
+    else:
+        best = st[S_BEST_CARD]
+        best_seat = st[S_BEST_SEAT]
+        cs = SUIT_OF[card]
+        bs = SUIT_OF[best]
+        trump = st[S_TRUMP]
+        if (cs == bs and card > best) or (cs == trump and bs != trump):
+            best = card
+            best_seat = seat
+    if pos < p - 1:
+        st[S_BEST_CARD] = best
+        st[S_BEST_SEAT] = best_seat
+        st[S_POS] = pos + 1
+        st[S_TURN] = seat + 1 if seat + 1 < p else 0
+        return
+    st[S_TRICKS + best_seat] += 1
+    hm[H_PLAYED] |= hm[H_TRICK]
+    hm[H_TRICK] = ZERO
+    t = st[S_TRICK] + 1
+    st[S_TRICK] = t
+    st[S_LEADER] = best_seat
+    st[S_POS] = 0
+    st[S_LED] = -1
+    st[S_BEST_CARD] = -1
+    st[S_BEST_SEAT] = -1
+    st[S_TURN] = best_seat
+    if t == rp[R_NTRICKS]:
+        st[S_PHASE] = PH_SCORE
+
+
+@jit(inline="always")
+def score(st, rp):
+    """Scores of the deal (RULES §6) into ``S_SCORE + seat``; the deal is done."""
+    p = rp[R_PLAYERS]
+    over = st[S_OVER] != 0
+    for s in range(p):
+        b = st[S_CONTRACT + s]
+        t = st[S_TRICKS + s]
+        if b > 0:
+            if t == b:
+                v = t * t + rp[R_MADE_BONUS]
+            else:
+                d = t - b if t > b else b - t
+                v = -rp[R_MISS] * d
+        elif t == 0:
+            v = rp[R_ZERO_OVER] if over else rp[R_ZERO_UNDER]
+        else:
+            v = rp[R_ZERO_FAIL_FIRST] + rp[R_ZERO_FAIL_REFUND] * (t - 1)
+        st[S_SCORE + s] = v
+    st[S_PHASE] = PH_DONE
+
+
+# ---------------------------------------------------------------- the loop
+
+
+@jit(inline="always")
+def _illegal(st, seat, value):
+    st[S_BAD_SEAT] = seat
+    st[S_BAD_VALUE] = value
+    raise IllegalDecision("a strategy gave an illegal answer")
+
+
+def _run(mode, st, hm, rp, pol, par, rng, until):
+    """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
+
+    ``mode``: :data:`~whist_sim.kernels.dispatch.BASE` or ``FULL`` (which strategies can decide).
+    ``pol`` (``int64[2, P]``: row 0 the bidding strategy id of each seat, row 1 the play policy
+    id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
+    """
+    n_tricks = rp[R_NTRICKS]
+    while st[S_PHASE] < until:
+        phase = st[S_PHASE]
+        seat = st[S_TURN]
+        if phase == PH_PLAY:
+            legal = legal_cards(st, hm, seat)
+            c = choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
+            if c < 0 or c > 51 or (legal & bit(c)) == ZERO:
+                _illegal(st, seat, c)
+            apply_card(st, hm, rp, seat, c)
+        elif phase == PH_AUCTION:
+            lo, hi = legal_calls(st, rp, seat)
+            c = choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng)
+            if c != 0 and (c < lo or c > hi):
+                _illegal(st, seat, c)
+            apply_call(st, hm, rp, seat, c)
+        elif phase == PH_FRISCH:
+            cards = choose_frisch(mode, pol, par, st, hm, rp, seat, rng)
+            if not legal_frisch(hm, seat, cards):
+                _illegal(st, seat, np.int64(cards))
+            apply_frisch(st, hm, rp, seat, cards)
+        elif phase == PH_CONTRACTS:
+            lo, forbidden = legal_contracts(st, rp)
+            c = choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng)
+            if c < lo or c > n_tricks or c == forbidden:
+                _illegal(st, seat, c)
+            apply_contract(st, rp, seat, c)
+        elif phase == PH_SCORE:
+            score(st, rp)
+        else:
+            break
+
+
+#: the loop that searching strategies run (decision points of the non-searching strategies)
+run_base = jit(_run)
