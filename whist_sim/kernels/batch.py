@@ -9,13 +9,15 @@ depend only on ``(seed, deal)``, never on how a run is cut into batches.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
-from ..policies import BID, PLAY, seat_ids, seat_params
+from ..policies import BID, PLAY, PolicyError, seat_ids, seat_params
 from ..rng import mix64
 from ..rules import MAX_FRISCH, Rules
 from ._numba import jit
+from .deal import play_deal
 from .layout import (
     H_DEALT,
     H_FRISCH,
@@ -23,15 +25,19 @@ from .layout import (
     MAX_CALLS,
     MAX_PLAYS,
     N_PARAMS,
+    S_BAD_SEAT,
+    S_BAD_VALUE,
     S_BIDSUM,
     S_CALLS,
     S_CONTRACT,
+    S_DEAL,
     S_DECLARER,
     S_LEVEL,
     S_NCALLS,
     S_NFRISCH,
     S_NPLAYS,
     S_OVER,
+    S_PHASE,
     S_PLAYS,
     S_REMOVED,
     S_SCORE,
@@ -42,7 +48,7 @@ from .layout import (
     new_state,
     rules_array,
 )
-from .deal import play_deal
+from .loop import IllegalDecision
 
 _MAX_SEED = (1 << 64) - 1
 _MAX_DEAL = (1 << 63) - 1
@@ -132,6 +138,21 @@ def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return st, hm, rng, np.zeros(52, dtype=np.int64)
 
 
+@contextmanager
+def _checked(st: np.ndarray, bid: Sequence[str], play: Sequence[str]):
+    """Turn the loop's :class:`IllegalDecision` into a :class:`PolicyError` naming the seat, its
+    strategies, the deal and the answer (the loop left them in ``st``)."""
+    try:
+        yield
+    except IllegalDecision:
+        seat = int(st[S_BAD_SEAT])
+        raise PolicyError(
+            f"deal {int(st[S_DEAL])}: seat {seat} ({list(bid)[seat]}/{list(play)[seat]}) gave "
+            f"the illegal answer {int(st[S_BAD_VALUE])} in phase {int(st[S_PHASE])} "
+            "(0 auction, 1 Frisch, 2 contracts, 3 play)"
+        ) from None
+
+
 def _check_args(seed, start, count, rules, bid, play):
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a whist_sim.rules.Rules, got {type(rules).__name__}")
@@ -193,11 +214,14 @@ def play_batch(
     out_bidsum = np.empty(n, dtype=np.int8)
     out_over = np.empty(n, dtype=np.bool_)
     out_dealt = np.empty((p, n if store_dealt else 0), dtype=np.uint64)
-    _batch_kernel(
-        seed_mix, start_, count_, rp, deck, pol, par, bool(store_dealt), *_scratch(),
-        out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
-        out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over, out_dealt,
-    )
+    scratch = _scratch()
+    with _checked(scratch[0], bid, play):
+        _batch_kernel(
+            seed_mix, start_, count_, rp, deck, pol, par, bool(store_dealt), *scratch,
+            out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
+            out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over,
+            out_dealt,
+        )
     cols: dict[str, np.ndarray] = {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),
         "dealer": out_dealer,
@@ -263,10 +287,12 @@ def play_traces(
     t_calls = np.full((n, MAX_CALLS), -1, dtype=np.int16)
     t_plays = np.full((n, MAX_PLAYS), -1, dtype=np.int8)
     t_seat = np.zeros((n, 3, p), dtype=np.int64)
-    _trace_kernel(
-        seed_mix, start_, count_, rp, deck, pol, par, *_scratch(),
-        t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
-    )
+    scratch = _scratch()
+    with _checked(scratch[0], bid, play):
+        _trace_kernel(
+            seed_mix, start_, count_, rp, deck, pol, par, *scratch,
+            t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
+        )
     return {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),
         "dealer": t_ints[:, 0],
