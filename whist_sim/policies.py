@@ -2,12 +2,13 @@
 
 A seat has a **bidding strategy** (auction calls, Frisch passes and its contract) and a **play
 policy** (the cards it plays). Both are chosen by name; the compiled engine
-(:mod:`whist_sim.kernels.policies`) switches on the integer id. Built-in policies are specified in
+(:mod:`whist_sim.kernels.dispatch`) switches on the integer id. Built-in policies are specified in
 docs/ENGINE.md §4 (``random``) and §5 (``heuristic``).
 
 Adding a policy: give it a new id here (``BID_POLICIES`` or ``PLAY_POLICIES``), write its compiled
 functions in ``whist_sim/kernels/`` and add one branch per decision kind to the dispatchers in
-``whist_sim/kernels/policies.py``. The deal loop does not change. Parameterised policies declare
+``whist_sim/kernels/dispatch.py`` (or, for a strategy that searches, ``whist_sim/kernels/deal.py``).
+The deal loop does not change. Parameterised policies declare
 their parameters (name, default) here; the engine passes them per seat as a ``float64`` row of
 length :data:`whist_sim.kernels.layout.N_PARAMS`.
 """

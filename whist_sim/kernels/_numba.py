@@ -21,8 +21,8 @@
   the engine stays correct, only slower.
 
 Cache freshness: numba revalidates a cached function only against the source file that defines it,
-but the deal loop inlines policies and helpers from other files, so after an edit of
-``heuristic.py`` a cached ``phases.play`` would silently run the old code. :func:`_watch_sources`
+but the deal loop inlines strategies and helpers from other files, so after an edit of
+``heuristic.py`` a cached ``run_full`` would silently run the old code. :func:`_watch_sources`
 therefore adds a fingerprint of every kernel source (``whist_sim/kernels/*.py`` and the Python
 modules whose constants are compiled in) to the freshness stamp of each kernel: any edit recompiles
 all kernels once.

@@ -1,6 +1,6 @@
 """Compiled bidding strategies beyond the baseline: ``hcp``, ``ltc``, ``cautious``, ``aggressive``.
 
-A bidding strategy makes three kinds of decision (see :mod:`whist_sim.kernels.policies`): the
+A bidding strategy makes three kinds of decision (see :mod:`whist_sim.kernels.dispatch`): the
 auction call, the three Frisch cards, and the contract. Every strategy here is deterministic: it
 draws nothing from the deal's random stream (``rng`` is accepted for the common signature and
 never touched), so a seat playing one of them leaves the deal, and every other seat's random
