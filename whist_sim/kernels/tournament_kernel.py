@@ -25,6 +25,7 @@ Single-threaded, allocation-free (``y`` is caller scratch), releases the GIL.
 from __future__ import annotations
 
 from ._numba import jit
+from .deal import play_deal
 from .layout import (
     R_PLAYERS,
     S_CONTRACT,
@@ -35,7 +36,6 @@ from .layout import (
     S_THROWN,
     S_TRICKS,
 )
-from .deal import play_deal
 
 # tally columns: counts over an entry's seat-plays in one deal
 T_PLAYS = 0  # seat-plays (thrown-in plays included)
