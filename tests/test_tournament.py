@@ -13,6 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from whist_sim.bench.tournament import bench_tournament
 from whist_sim.executors import ThreadExecutor
 from whist_sim.kernels.batch import play_batch
 from whist_sim.kernels.tournament_kernel import TALLY_NAMES
@@ -22,7 +23,6 @@ from whist_sim.tournament import (
     Sprt,
     TournamentError,
     TournamentTask,
-    bench_tournament,
     load_scores,
     make_entries,
     make_seatings,
