@@ -31,17 +31,17 @@ import numpy as np
 from report_default import command_line
 
 from whist_sim import __version__
-from whist_sim.stats import Moments
+from whist_sim.stats import Moments, paired_test
 from whist_sim.tournament import (
     SCORES_DIR,
     TournamentError,
     chart_png,
     load_scores,
-    paired_test,
     pairs_table,
     ranking_table,
     tournament,
 )
+from whist_sim.tournament.render import fmt_p
 
 NAME = "tournament"
 SEED = 2026
@@ -95,12 +95,6 @@ def _paired_vs_baseline(work: Path, name: str, base: str, deals: int) -> dict[st
     return {"diff": mean, "ci": [lo, hi], "p": p, "deals": n, "sd": float(np.std(d, ddof=1))}
 
 
-def _p(v: float) -> str:
-    if v == 0.0:
-        return "< 1e-300"
-    return f"{v:.2g}" if v < 0.001 else f"{v:.3f}"
-
-
 def field_table(rows: list[dict[str, Any]]) -> str:
     """Markdown ranking of the field tournaments, best mean score first."""
     lines = [
@@ -112,7 +106,7 @@ def field_table(rows: list[dict[str, Any]]) -> str:
         g = r["gain"]
         gain = "baseline" if r["name"] == BASELINE else f"{g['diff']:+.2f}"
         gci = "-" if r["name"] == BASELINE else f"[{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
-        gp = "-" if r["name"] == BASELINE else _p(g["p"])
+        gp = "-" if r["name"] == BASELINE else fmt_p(g["p"])
         lines.append(
             f"| {i} | `{r['name']}` | {r['deals']:,} | {r['mean']:.2f} | "
             f"[{r['ci'][0]:.2f}, {r['ci'][1]:.2f}] | {gain} | {gci} | {gp} | "

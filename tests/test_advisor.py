@@ -455,7 +455,7 @@ def test_cli_bad_input(args, message):
 
 
 def test_bench_advisor_keys():
-    from whist_sim.advisor import bench_advisor
+    from whist_sim.bench.advisor import bench_advisor
 
     r = bench_advisor(hands=4, deals_per_hand=2, threads=1)
     assert set(r) == {"advise_warm_s", "bid_chart_hands_per_s"}

@@ -11,15 +11,21 @@ from hypothesis import strategies as st
 
 from whist_sim.stats import (
     Moments,
+    Sprt,
     beta_cdf,
     beta_quantile,
     diff_interval,
+    half_width_ratio,
     mean_interval,
     mean_interval_from_sums,
+    normal_interval,
+    paired_test,
     proportion_interval,
+    rate,
     regularized_beta,
     t_cdf,
     t_quantile,
+    variance_from_sums,
     weighted_quantile,
     wilson_interval,
     z_value,
@@ -182,3 +188,62 @@ def test_weighted_quantile():
         assert weighted_quantile(vals, counts, q) == np.quantile(x, q, method="inverted_cdf")
     with pytest.raises(ValueError, match="weights"):
         weighted_quantile([1], [-1], 0.5)
+
+
+# --------------------------------------------------------------------------- paired tests, SPRT
+
+
+def test_paired_test_matches_the_t_distribution():
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.3, 1.0, 80)
+    m = Moments.of(d)
+    mean, lo, hi, p = paired_test(m)
+    t = m.mean / m.se
+    assert mean == pytest.approx(d.mean())
+    assert p == pytest.approx(2 * (1 - t_cdf(abs(t), 79)), rel=1e-6)
+    assert lo < mean < hi
+    assert paired_test(Moments.of(np.zeros(10)))[1:] == (0.0, 0.0, 1.0)
+    assert paired_test(Moments.of(np.full(10, 2.0)))[3] == 0.0
+
+
+def test_sprt_log_likelihood_ratio_and_decisions():
+    rng = np.random.default_rng(7)
+    d = rng.normal(1.0, 4.0, 40)
+    t = Sprt(0.0, 5.0, min_deals=1000)  # never decides: check the LLR itself
+    t.feed(d[:13])
+    t.feed(d[13:])
+    v = d.var(ddof=1)
+    want = (5.0 - 0.0) / v * (d.sum() - d.size * 2.5)
+    assert t.llr == pytest.approx(want, rel=1e-9)
+    assert t.decision is None and t.moments.n == 40
+    # a clear effect decides for H1, a clear null for H0, each at the first crossing
+    h1 = Sprt(0.0, 5.0)
+    stop = h1.feed(rng.normal(5.0, 4.0, 500))
+    assert h1.decision == "H1" and h1.decided_at == stop + 1 and h1.llr >= h1.upper
+    h0 = Sprt(0.0, 5.0)
+    h0.feed(rng.normal(0.0, 4.0, 500))
+    assert h0.decision == "H0" and h0.llr <= h0.lower
+    assert math.isclose(h0.upper, math.log(19)) and math.isclose(h0.lower, -math.log(19))
+
+
+def test_sprt_refuses_impossible_bounds_and_error_rates():
+    for args in ((1.0, 1.0), (0.0, math.inf), (math.nan, 1.0)):
+        with pytest.raises(ValueError, match="two different numbers"):
+            Sprt(*args)
+    with pytest.raises(ValueError, match="alpha"):
+        Sprt(0.0, 1.0, alpha=0.5)
+    with pytest.raises(ValueError, match="beta"):
+        Sprt(0.0, 1.0, beta=0.0)
+
+
+def test_rate_variance_normal_interval_and_width_ratio():
+    assert rate(3, 4) == 0.75 and rate(0, 0) is None
+    x = np.array([1.0, 2.0, 4.0, 7.0])
+    assert variance_from_sums(x.size, x.sum(), (x * x).sum()) == pytest.approx(x.var(ddof=1))
+    assert math.isnan(variance_from_sums(1, 2.0, 4.0))
+    assert variance_from_sums(3, 3.0, 3.0 - 1e-15) == 0.0  # floored, never negative
+    lo, hi = normal_interval(2.0, 0.5)
+    assert (lo, hi) == pytest.approx((2.0 - 1.959964 * 0.5, 2.0 + 1.959964 * 0.5), rel=1e-6)
+    assert half_width_ratio(3.0, 1.5) == 2.0
+    assert half_width_ratio(1.0, 0.0) is None and half_width_ratio(math.nan, 1.0) is None
+

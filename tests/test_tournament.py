@@ -13,20 +13,17 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from whist_sim.bench.tournament import bench_tournament
 from whist_sim.executors import ThreadExecutor
 from whist_sim.kernels.batch import play_batch
 from whist_sim.kernels.tournament_kernel import TALLY_NAMES
 from whist_sim.rules import Rules
-from whist_sim.stats import Moments, t_cdf
 from whist_sim.tournament import (
-    Sprt,
     TournamentError,
     TournamentTask,
-    bench_tournament,
     load_scores,
     make_entries,
     make_seatings,
-    paired_test,
     parse_sprt,
     run_chunk,
     tournament,
@@ -174,39 +171,6 @@ def test_three_players_and_play_policy():
 
 
 # --------------------------------------------------------------------------- statistics
-
-
-def test_paired_test_matches_the_t_distribution():
-    rng = np.random.default_rng(1)
-    d = rng.normal(0.3, 1.0, 80)
-    m = Moments.of(d)
-    mean, lo, hi, p = paired_test(m)
-    t = m.mean / m.se
-    assert mean == pytest.approx(d.mean())
-    assert p == pytest.approx(2 * (1 - t_cdf(abs(t), 79)), rel=1e-6)
-    assert lo < mean < hi
-    assert paired_test(Moments.of(np.zeros(10)))[1:] == (0.0, 0.0, 1.0)
-    assert paired_test(Moments.of(np.full(10, 2.0)))[3] == 0.0
-
-
-def test_sprt_log_likelihood_ratio_and_decisions():
-    rng = np.random.default_rng(7)
-    d = rng.normal(1.0, 4.0, 40)
-    t = Sprt(0.0, 5.0, min_deals=1000)  # never decides: check the LLR itself
-    t.feed(d[:13])
-    t.feed(d[13:])
-    v = d.var(ddof=1)
-    want = (5.0 - 0.0) / v * (d.sum() - d.size * 2.5)
-    assert t.llr == pytest.approx(want, rel=1e-9)
-    assert t.decision is None and t.moments.n == 40
-    # a clear effect decides for H1, a clear null for H0, each at the first crossing
-    h1 = Sprt(0.0, 5.0)
-    stop = h1.feed(rng.normal(5.0, 4.0, 500))
-    assert h1.decision == "H1" and h1.decided_at == stop + 1 and h1.llr >= h1.upper
-    h0 = Sprt(0.0, 5.0)
-    h0.feed(rng.normal(0.0, 4.0, 500))
-    assert h0.decision == "H0" and h0.llr <= h0.lower
-    assert math.isclose(h0.upper, math.log(19)) and math.isclose(h0.lower, -math.log(19))
 
 
 def test_sprt_options_are_checked():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -45,6 +46,32 @@ def test_text_output(tmp_path):
     assert r.exit_code == 0, r.output
     assert "| 1 | `heuristic` |" in r.output and "| 2 | `random` |" in r.output
     assert "30 deals x 6 seatings = 180 plays" in r.output
+
+
+def test_csv_and_html_outputs_come_from_the_reports_renderer(tmp_path):
+    out = tmp_path / "t"
+    r = cli("--strategies", "random,heuristic", "--deals", "30", "--seed", "3", "--sprt", "0,5",
+            "--out", str(out), "--no-progress", "--format", "md,csv,html")
+    assert r.exit_code == 0, r.output
+    s = json.loads((out / "summary.json").read_text())
+    ranking = pd.read_csv(out / "tables" / "ranking.csv", index_col=0)
+    assert list(ranking["strategy"]) == ["heuristic", "random"]
+    assert ranking["mean"].iloc[0] == max(e["mean"] for e in s["strategies"])
+    pairs = pd.read_csv(out / "tables" / "pairs.csv")
+    assert pairs["diff"].iloc[0] == pytest.approx(s["pairs"][0]["diff"])
+    assert (out / "tables" / "sprt.csv").is_file()
+    page = (out / "report.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "data:image/png;base64," in page
+    assert (out / "report.md").is_file() and (out / "tournament.png").is_file()
+    only = tmp_path / "csv"
+    r = cli("--strategies", "random,heuristic", "--deals", "10", "--seed", "3", "--out",
+            str(only), "--no-progress", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    assert not (only / "report.md").exists() and (only / "tables" / "pairs.csv").is_file()
+    bad = CliRunner().invoke(main, ["tournament", "--strategies", "random,heuristic", "--deals",
+                                    "5", "--seed", "1", "--out", str(tmp_path / "b"),
+                                    "--no-progress", "--format", "pdf"])
+    assert bad.exit_code != 0 and "unknown output format 'pdf'" in bad.output
 
 
 @pytest.mark.parametrize(

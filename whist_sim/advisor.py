@@ -65,7 +65,6 @@ __all__ = [
     "AdviceError",
     "Scenario",
     "advise",
-    "bench_advisor",
     "parse_constraint",
     "parse_strain",
     "resolve_scenario",
@@ -1069,30 +1068,3 @@ def render_text(a: Advice) -> str:
     if a.dd is not None:
         lines.extend(a.dd.lines(s.mode))
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- benchmark
-
-
-def bench_advisor(hands: int = 200, deals_per_hand: int = 200,
-                  threads: int | None = None) -> dict[str, float]:
-    """Benchmark keys of the advisor (wall-clock seconds, rates per second of wall time).
-
-    * ``advise_warm_s``: one :func:`advise` call in contract mode for the second bidder (14
-      candidate bids), 10,000 deals, heuristic play, one thread, after a warm-up call (so the
-      compiled code is loaded, not compiled);
-    * ``bid_chart_hands_per_s``: :func:`whist_sim.bidchart.bid_chart` hands per second with
-      ``deals_per_hand`` deals each, on ``threads`` local threads (default: every CPU).
-    """
-    from .bidchart import bid_chart
-
-    hand = "AKQ2.K3.QJ54.872"
-    advise(hand, trump="S", declarer=3, bids=[6], deals=50)  # warm: compile or load
-    t0 = time.perf_counter()
-    advise(hand, trump="S", declarer=3, bids=[6], deals=DEFAULT_DEALS)
-    warm = time.perf_counter() - t0
-    bid_chart(hands=8, deals_per_hand=4, seed=1, threads=1, progress=False)  # warm
-    t0 = time.perf_counter()
-    bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=1, threads=threads, progress=False)
-    rate = hands / (time.perf_counter() - t0)
-    return {"advise_warm_s": warm, "bid_chart_hands_per_s": rate}

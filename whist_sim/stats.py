@@ -1,7 +1,7 @@
 """Small statistics helpers: confidence intervals for rates and means, mergeable moments.
 
 Shared by the reports, the tournaments and the advisor, so everything here is general: no Whist in
-it. Conventions:
+it (a tournament's per-deal differences are just paired observations here). Conventions:
 
 * ``confidence`` is the two-sided coverage, a fraction in ``(0, 1)`` (``0.95`` = 95 %).
 * Interval functions accept scalars or array-likes and broadcast like numpy; they return floats for
@@ -10,29 +10,43 @@ it. Conventions:
 * Means and variances can be computed from *sums* (``n``, ``sum x``, ``sum x**2``), which add up
   across chunks of data; that is how reports stream datasets larger than memory.
 * Distributions (normal, Student's t, beta) come from :mod:`scipy.stats`.
+* Paired comparisons work on the differences ``a - b`` of paired observations (:func:`paired_test`);
+  :class:`Sprt` tests such a stream sequentially, in the order the observations arrive.
+* Functions of possibly undefined quantities return ``None`` (:func:`rate`,
+  :func:`half_width_ratio`) where a JSON summary needs a missing value, ``nan`` elsewhere.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import special
 from scipy import stats as sps
 
 __all__ = [
+    "SPRT_ALPHA",
+    "SPRT_BETA",
+    "SPRT_MIN_N",
     "Moments",
+    "Sprt",
     "beta_cdf",
     "beta_quantile",
     "diff_interval",
+    "half_width_ratio",
     "mean_interval",
     "mean_interval_from_sums",
+    "normal_interval",
+    "paired_test",
     "proportion_interval",
+    "rate",
     "regularized_beta",
     "t_cdf",
     "t_quantile",
+    "variance_from_sums",
     "weighted_quantile",
     "wilson_interval",
     "z_value",
@@ -329,3 +343,145 @@ def weighted_quantile(values, weights, q):
     idx = np.searchsorted(cum, qs - 1e-12, side="left")
     res = v[np.minimum(idx, v.size - 1)]
     return float(res) if qs.ndim == 0 else res
+
+
+# --------------------------------------------------------------------------- rates, variances
+
+
+def rate(num: float, den: float) -> float | None:
+    """``num / den``, or ``None`` when ``den`` is 0 (a rate of an empty group)."""
+    return num / den if den else None
+
+
+def variance_from_sums(n: float, total: float, total_sq: float) -> float:
+    """Sample variance (``n - 1`` denominator, floored at 0) from ``n``, ``sum x``, ``sum x**2``;
+    ``nan`` for ``n < 2``. The scalar companion of :func:`mean_interval_from_sums`."""
+    if n < 2:
+        return math.nan
+    mean = total / n
+    return max(0.0, (total_sq - n * mean * mean) / (n - 1))
+
+
+def normal_interval(mean: float, se: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Normal interval ``mean +- z * se`` (``z`` = :func:`z_value`), ``(low, high)``."""
+    half = z_value(confidence) * se
+    return mean - half, mean + half
+
+
+def half_width_ratio(half_a: float, half_b: float) -> float | None:
+    """How many times wider interval ``a`` is than interval ``b`` (half-widths ``half_a`` /
+    ``half_b``); ``None`` when either is not finite or ``half_b <= 0``."""
+    if not (math.isfinite(half_a) and math.isfinite(half_b)):
+        return None
+    if half_b <= 0:
+        return None
+    return half_a / half_b
+
+
+# --------------------------------------------------------------------------- paired differences
+
+
+def paired_test(m: Moments, confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """Mean, t interval and two-sided p-value (H0: mean 0) of paired differences ``m``.
+
+    Returns ``(mean, low, high, p)``. Differences that are all equal give a zero-width interval
+    and ``p = 1`` if they are 0, else ``p = 0``; fewer than two give ``nan``.
+    """
+    if m.n < 2:
+        return m.mean if m.n else math.nan, math.nan, math.nan, math.nan
+    if m.m2 <= 0.0:
+        return m.mean, m.mean, m.mean, 1.0 if m.mean == 0.0 else 0.0
+    low, high = m.interval(confidence)
+    df = m.n - 1
+    t = m.mean / m.se
+    p = regularized_beta(df / (df + t * t), df / 2.0, 0.5)
+    return m.mean, low, high, min(1.0, max(0.0, p))
+
+
+SPRT_MIN_N = 30  # the SPRT decides only after this many observations (variance estimate)
+SPRT_ALPHA = 0.05
+SPRT_BETA = 0.05
+
+
+@dataclass
+class Sprt:
+    """Wald's SPRT of a stream of differences: H0 mean = ``h0`` vs H1 mean = ``h1``.
+
+    Normal model with the variance estimated as it goes: after ``n`` observations with sum ``S``
+    and sample variance ``v``, ``LLR = (h1 - h0) / v * (S - n (h0 + h1) / 2)``. Decides once
+    ``n >= min_deals`` (observations; a tournament's are deals): H1 when
+    ``LLR >= log((1 - beta) / alpha)``, H0 when ``LLR <= log(beta / (1 - alpha))``. A zero
+    variance is floored (exactly constant differences decide at once for the nearer hypothesis).
+    Impossible bounds or error rates raise ``ValueError``.
+    """
+
+    h0: float
+    h1: float
+    alpha: float = SPRT_ALPHA
+    beta: float = SPRT_BETA
+    min_deals: int = SPRT_MIN_N
+    moments: Moments = field(default_factory=Moments)
+    llr: float = 0.0
+    decision: str | None = None  # "H0", "H1" or None (undecided)
+    decided_at: int | None = None  # observations seen when it decided
+    trace: list[tuple[int, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.h0) and math.isfinite(self.h1)) or self.h0 == self.h1:
+            raise ValueError(
+                f"SPRT bounds must be two different numbers (H0 diff, H1 diff), got "
+                f"{self.h0!r}, {self.h1!r}"
+            )
+        for name, v in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < v < 0.5:
+                raise ValueError(f"SPRT {name} must be in (0, 0.5), got {v!r}")
+
+    @property
+    def upper(self) -> float:
+        """Accept H1 at or above this log-likelihood ratio."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    @property
+    def lower(self) -> float:
+        """Accept H0 at or below this log-likelihood ratio."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    def feed(self, d: np.ndarray) -> int | None:
+        """Add differences in order; return the index in ``d`` at which it decided, if so.
+
+        After a decision nothing more is taken (the caller stops feeding it).
+        """
+        if self.decision is not None or d.size == 0:
+            return None
+        m0 = self.moments
+        c = m0.mean if m0.n else float(d[0])
+        dev = d.astype(np.float64) - c
+        n = m0.n + np.arange(1, d.size + 1, dtype=np.float64)
+        tsum = (m0.n * (m0.mean - c) if m0.n else 0.0) + np.cumsum(dev)
+        qsum = (m0.m2 + m0.n * (m0.mean - c) ** 2 if m0.n else 0.0) + np.cumsum(dev * dev)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            var = np.where(n > 1, (qsum - tsum * tsum / n) / (n - 1), np.nan)
+        floor = 1e-12 * max(1.0, (self.h1 - self.h0) ** 2)
+        var = np.maximum(np.nan_to_num(var, nan=floor), floor)
+        total = c * n + tsum
+        llr = (self.h1 - self.h0) / var * (total - n * (self.h0 + self.h1) / 2.0)
+        ok = n >= self.min_deals
+        hit = np.flatnonzero(ok & ((llr >= self.upper) | (llr <= self.lower)))
+        stop = int(hit[0]) if hit.size else None
+        used = d.size if stop is None else stop + 1
+        self.moments = m0 + Moments.of(d[:used])
+        self.llr = float(llr[used - 1])
+        if stop is not None:
+            self.decision = "H1" if self.llr >= self.upper else "H0"
+            self.decided_at = self.moments.n
+        self.trace.append((self.moments.n, self.llr))
+        return stop
+
+    def as_dict(self) -> dict[str, Any]:
+        """``h0``, ``h1``, ``alpha``, ``beta``, ``bounds``, ``llr``, ``decision`` and ``deals``
+        (observations when it decided, else so far)."""
+        return {
+            "h0": self.h0, "h1": self.h1, "alpha": self.alpha, "beta": self.beta,
+            "bounds": [self.lower, self.upper], "llr": self.llr, "decision": self.decision,
+            "deals": self.decided_at if self.decided_at is not None else self.moments.n,
+        }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 
@@ -11,7 +10,14 @@ import click
 from ..executors import ExecutorError
 from ..rules import RulesError
 from ..strategies import StrategyError, play_names, strategy_names
-from ..tournament import DESIGNS, TournamentError, pairs_table, ranking_table, tournament
+from ..tournament import (
+    DESIGNS,
+    OUTPUT_FORMATS,
+    TournamentError,
+    render_json,
+    render_text,
+    tournament,
+)
 from .options import rule_options
 
 
@@ -58,6 +64,10 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="output directory (new or empty): scores/*.parquet, summary.json, report.md, "
               "tournament.png")
+@click.option("--format", "formats", default="md", show_default=True, metavar="md[,csv,html]",
+              help="outputs besides summary.json: md (report.md and tournament.png), csv "
+              "(tables/*.csv), html (report.html); comma separated, any of "
+              + ", ".join(OUTPUT_FORMATS))
 @rule_options
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="deals per task [default: about 240,000 plays per task]")
@@ -78,6 +88,7 @@ def command(
     design: str,
     as_json: bool,
     out: str,
+    formats: str,
     rules,
     chunk_size: int | None,
     threads: int | None,
@@ -102,7 +113,7 @@ def command(
         summary = tournament(
             names, deals, seed, rules=rules, play=play, rotations=rotations, sprt=sprt, out=out,
             design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
-            cluster=cluster, progress=progress, command=cmd,
+            cluster=cluster, progress=progress, command=cmd, formats=formats,
         )
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: the scores of the chunks done so far are in {out}/scores; "
@@ -111,15 +122,6 @@ def command(
     except (TournamentError, StrategyError, ExecutorError, RulesError) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        click.echo(json.dumps(summary))
+        click.echo(render_json(summary))
         return
-    click.echo(ranking_table(summary))
-    click.echo("")
-    click.echo(pairs_table(summary))
-    if summary.get("sprt"):
-        for p in summary["pairs"]:
-            t = p["sprt"]
-            click.echo(f"SPRT {p['a']} vs {p['b']}: {t['decision'] or 'undecided'} after "
-                       f"{t['deals']:,} deals (LLR {t['llr']:.3f})")
-    click.echo(f"\n{summary['deals']:,} deals x {len(summary['seatings'])} seatings = "
-               f"{summary['plays']:,} plays in {summary['wall_s']:.1f} s; written to {out}")
+    click.echo(render_text(summary, out))

@@ -155,6 +155,25 @@ def markdown_table(df: pd.DataFrame, players: int = 4) -> str:
     return "\n".join([line(heads), "| " + " | ".join(align) + " |", *map(line, rows)])
 
 
+def markdown_text_table(df: pd.DataFrame, align: Sequence[str] | None = None) -> str:
+    """A table of ready-made text cells (a DataFrame of strings; the index is not shown, the
+    columns are the headers) as compact GitHub-flavoured Markdown.
+
+    ``align``: per column ``"left"`` or ``"right"`` (default: all left), written ``---`` /
+    ``---:`` without padding. For tables whose cells a caller formats itself (tournaments);
+    :func:`markdown_table` formats raw numbers by this module's conventions.
+    """
+    marks = ["---:" if a == "right" else "---" for a in (align or ["left"] * len(df.columns))]
+    if len(marks) != len(df.columns):
+        raise ValueError(f"{len(marks)} alignments for {len(df.columns)} columns")
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    rows = [line(r) for r in df.itertuples(index=False, name=None)]
+    return "\n".join([line([str(c) for c in df.columns]), "|" + "|".join(marks) + "|", *rows])
+
+
 def html_table(df: pd.DataFrame, players: int = 4) -> str:
     """A table as an HTML ``<table>`` (escaped)."""
     heads, rows = table_cells(df, players)

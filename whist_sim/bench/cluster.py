@@ -1,6 +1,7 @@
 """Scaling benchmark of ``simulate``: deals/s embedded vs. a local Dask cluster of 1 and 2 workers.
 
-Called by ``whist-sim bench``. Every measurement is a complete ``simulate`` run (play, write the
+The ``cluster`` section of ``whist-sim bench`` (keys ``cluster_embedded``, ``cluster_1w``,
+``cluster_2w``). Every measurement is a complete ``simulate`` run (play, write the
 Parquet chunks and the manifest) into a temporary directory, after a warm-up that loads the compiled
 kernels in each process, so cluster start-up and compilation are not counted. On a machine shared
 with other work the numbers are noisy: compare ratios taken in the same call, not absolute rates.
@@ -12,14 +13,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from .executors import DaskExecutor, default_threads
-from .rules import Rules
-from .simulate import DEFAULT_POLICY, simulate
+from ..executors import DaskExecutor, default_threads
+from ..rules import Rules
+from ..simulate import DEFAULT_POLICY, simulate
+from .registry import BenchContext, Result, bench_section
 
 
 def _warm_up(rules: Rules, policy: str) -> None:
     """Load (or compile) the kernels in this process: a few deals, results thrown away."""
-    from .kernels.batch import play_batch
+    from ..kernels.batch import play_batch
 
     p = rules.players
     play_batch(0, 0, 8, rules, (policy,) * p, (policy,) * p)
@@ -62,3 +64,9 @@ def bench_cluster(
                 out[f"cluster_{n}w"] = _rate(root / f"cluster_{n}", deals, seed, rules, policy,
                                              chunk_size, executor=ex)
     return out
+
+
+@bench_section("cluster", help="simulate embedded vs. a local Dask cluster of 1 and 2 workers")
+def _cluster(ctx: BenchContext) -> Result:
+    out = bench_cluster(rules=ctx.rules)
+    return {f"cluster_{k}" if k == "embedded" else k: v for k, v in out.items()}

@@ -1,0 +1,352 @@
+"""Tournament output: Markdown tables and report, terminal text, JSON, the chart, CSV and HTML.
+
+Conventions:
+
+* Everything renders a **summary** (the dict :func:`whist_sim.tournament.tournament` returns,
+  also ``summary.json``); nothing here computes a statistic. Tables come from the frames of
+  :mod:`whist_sim.tournament.results` and go through the reports' renderer
+  (:mod:`whist_sim.reports.render`): the Markdown tables as pre-formatted cells
+  (:func:`~whist_sim.reports.render.markdown_text_table`), CSV and HTML as a
+  :class:`~whist_sim.reports.report.Report` of the raw frames, like any dataset report.
+* Cells: means and differences with 2 decimals, rates in percent with 1, p-values with 3 (2
+  significant digits below 0.001, ``< 1e-300`` for 0), shrink factors as ``1.23x``; a missing
+  value is ``-``. Strategy names are code spans.
+* Output formats (:data:`OUTPUT_FORMATS`): ``md`` (the default) is ``report.md`` with
+  ``tournament.png``; ``csv`` adds ``tables/<name>.csv``; ``html`` adds a self-contained
+  ``report.html``. ``summary.json`` is always written.
+* The reports' renderer (and with it matplotlib) is imported when first needed, so importing a
+  tournament stays light.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..rules import Rules
+from .results import pairs_frame, ranking_frame, sprt_frame
+from .schedule import TournamentError
+
+OUTPUT_FORMATS = ("md", "csv", "html")
+
+
+def parse_output_formats(text: str | Iterable[str]) -> tuple[str, ...]:
+    """``"md,csv"`` -> ``("md", "csv")`` (any of :data:`OUTPUT_FORMATS`, at least one)."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    out: list[str] = []
+    for f in (str(i).strip().lower() for i in items):
+        if not f:
+            continue
+        f = {"markdown": "md", "htm": "html"}.get(f, f)
+        if f not in OUTPUT_FORMATS:
+            raise TournamentError(
+                f"unknown output format {f!r} (use any of {', '.join(OUTPUT_FORMATS)})"
+            )
+        if f not in out:
+            out.append(f)
+    if not out:
+        raise TournamentError(f"no output format given (use any of {', '.join(OUTPUT_FORMATS)})")
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def _missing(v: float | None) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def fmt(v: float | None, nd: int = 2) -> str:
+    """A number with ``nd`` decimals, ``-`` if missing."""
+    return "-" if _missing(v) else f"{v:.{nd}f}"
+
+
+def pct(v: float | None) -> str:
+    """A fraction in percent with one decimal, ``-`` if missing."""
+    return "-" if _missing(v) else f"{100 * v:.1f}%"
+
+
+def fmt_p(v: float | None) -> str:
+    """A p-value: 3 decimals, 2 significant digits below 0.001, ``< 1e-300`` for 0."""
+    if _missing(v):
+        return "-"
+    if v == 0.0:
+        return "< 1e-300"
+    return f"{v:.2g}" if v < 0.001 else f"{v:.3f}"
+
+
+def _times(v: float | None) -> str:
+    return "-" if _missing(v) else f"{v:.2f}x"
+
+
+def _interval(lo: float | None, hi: float | None) -> str:
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def _markdown(cells: list[list[str]], heads: list[str], align: str) -> str:
+    """Rows of text cells as a Markdown table; ``align``: one ``l`` / ``r`` per column."""
+    from ..reports.render import markdown_text_table
+
+    df = pd.DataFrame(cells, columns=heads, dtype=object) if cells else pd.DataFrame(
+        columns=heads, dtype=object)
+    return markdown_text_table(df, ["right" if a == "r" else "left" for a in align])
+
+
+# --------------------------------------------------------------------------- Markdown tables
+
+RANKING_HEADERS = [
+    "rank", "strategy", "mean score / deal", "95% CI", "hit rate", "zero bids", "zeros made",
+    "over deals", "hit over / under", "over- / undertricks", "declarer", "mean level",
+]
+PAIRS_HEADERS = [
+    "a", "b", "diff (a - b)", "95% CI (duplicate)", "p", "95% CI, as many independent deals",
+    "shrink", "95% CI, as many independent plays", "shrink",
+]
+SPRT_HEADERS = ["a", "b", "decision", "deals", "LLR"]
+
+
+def ranking_table(summary: dict[str, Any]) -> str:
+    """Markdown table of the entries, best mean score first."""
+    df = ranking_frame(summary)
+    cells = [
+        [str(rank), f"`{r.strategy}`", fmt(r.mean), _interval(r.mean_ci_low, r.mean_ci_high),
+         pct(r.hit_rate), pct(r.zero_rate), pct(r.zero_success), pct(r.over_share),
+         f"{pct(r.hit_rate_over)} / {pct(r.hit_rate_under)}",
+         f"{pct(r.overtrick_rate)} / {pct(r.undertrick_rate)}", pct(r.declarer_rate),
+         fmt(r.mean_level)]
+        for rank, r in zip(df.index, df.itertuples(index=False), strict=True)
+    ]
+    return _markdown(cells, RANKING_HEADERS, "rlrlrrrrllrr")
+
+
+def pairs_table(summary: dict[str, Any]) -> str:
+    """Markdown table of the pairwise differences (duplicate and independent CIs)."""
+    df = pairs_frame(summary)
+    cells = [
+        [f"`{a}`", f"`{b}`", fmt(r.diff), _interval(r.diff_ci_low, r.diff_ci_high), fmt_p(r.p),
+         _interval(r.independent_ci_low, r.independent_ci_high), _times(r.shrink),
+         _interval(r.independent_plays_ci_low, r.independent_plays_ci_high),
+         _times(r.shrink_plays)]
+        for (a, b), r in zip(df.index, df.itertuples(index=False), strict=True)
+    ]
+    return _markdown(cells, PAIRS_HEADERS, "llrlrlrlr")
+
+
+def sprt_table(summary: dict[str, Any]) -> str | None:
+    """Markdown table of every pair's sequential test, or ``None`` without one."""
+    df = sprt_frame(summary)
+    if df is None:
+        return None
+    cells = [[f"`{a}`", f"`{b}`", r.decision, f"{r.deals:,}", f"{r.llr:.3f}"]
+             for (a, b), r in zip(df.index, df.itertuples(index=False), strict=True)]
+    return _markdown(cells, SPRT_HEADERS, "lllrr")
+
+
+# --------------------------------------------------------------------------- report, text, JSON
+
+
+def _rules_text(rules: dict[str, Any]) -> str:
+    default = Rules().to_dict()
+    diff = {k: v for k, v in rules.items() if default.get(k) != v}
+    if not diff:
+        return "rule book defaults"
+    return ", ".join(f"{k}={v}" for k, v in diff.items())
+
+
+def render_markdown(summary: dict[str, Any], chart: str | None = None,
+                    title: str = "Strategy tournament") -> str:
+    """The Markdown report of a tournament summary."""
+    n_seat = len(summary["seatings"])
+    lines = [f"# {title}", ""]
+    if summary.get("command"):
+        lines += [f"Command: `{summary['command']}`", ""]
+    lines += [
+        f"- {summary['deals']:,} {summary['design']} deals (requested "
+        f"{summary['deals_requested']:,}), each played under {n_seat} seatings "
+        f"({summary['rotations']}): "
+        f"{summary['plays']:,} plays; seed {summary['seed']}; play policy `{summary['play']}`;",
+        f"- rules: {_rules_text(summary['rules'])}; thrown-in plays "
+        f"{pct(summary['thrown_in_rate'])};",
+        f"- {summary['plays_per_s'] or 0:,.0f} plays/s on {summary['executor']} "
+        f"({summary['wall_s']:.1f} s), whist-sim {summary['version']}.",
+        "",
+        "Mean score per deal = an entry's points per seat, averaged over its seats and the "
+        "seatings of the deal; CI: Student t over deals. Rates are over the entry's seat-plays "
+        "that were not thrown in.",
+        "",
+        ranking_table(summary),
+        "",
+        "## Pairwise differences",
+        "",
+        "Paired over deals (the same cards for both). For comparison, the intervals the same "
+        "data would give without duplication (from the spread of the difference in single "
+        "plays): with as many independent deals (each played once), and with as many independent "
+        "plays (the same computing cost). *Shrink*: how many times narrower the duplicate "
+        "interval is.",
+        "",
+        pairs_table(summary),
+        "",
+    ]
+    if summary.get("sprt"):
+        s = summary["sprt"]
+        lines += [
+            "## Sequential test",
+            "",
+            f"SPRT H0: diff = {s['h0']:g} vs H1: diff = {s['h1']:g} points per deal, alpha = "
+            f"beta = {s['alpha']:g}, bounds {s['bounds'][0]:.3f} / {s['bounds'][1]:.3f}; "
+            f"{'stopped' if s['stopped'] else 'not all decided'} after {s['deals']:,} deals.",
+            "",
+            sprt_table(summary),
+            "",
+        ]
+    if chart:
+        lines += [f"![mean score and pairwise differences]({chart})", ""]
+    return "\n".join(lines)
+
+
+def render_text(summary: dict[str, Any], out: str | Path) -> str:
+    """What ``whist-sim tournament`` prints: the two tables, the SPRT decisions, a last line."""
+    lines = [ranking_table(summary), "", pairs_table(summary)]
+    if summary.get("sprt"):
+        for p in summary["pairs"]:
+            t = p["sprt"]
+            lines.append(f"SPRT {p['a']} vs {p['b']}: {t['decision'] or 'undecided'} after "
+                         f"{t['deals']:,} deals (LLR {t['llr']:.3f})")
+    lines.append(f"\n{summary['deals']:,} deals x {len(summary['seatings'])} seatings = "
+                 f"{summary['plays']:,} plays in {summary['wall_s']:.1f} s; written to {out}")
+    return "\n".join(lines)
+
+
+def render_json(summary: dict[str, Any], indent: int | None = None) -> str:
+    """The summary as JSON (``indent=1`` in ``summary.json``, one line for ``--json``)."""
+    return json.dumps(summary, indent=indent)
+
+
+# --------------------------------------------------------------------------- chart
+
+
+def chart_figure(summary: dict[str, Any], title: str | None = None):
+    """Figure: mean score per entry with 95 % CI error bars, and the pairwise difference matrix."""
+    from ..reports.charts import new_figure
+
+    ents = summary["strategies"]
+    labels = [s["name"] for s in ents]
+    k = len(labels)
+    fig = new_figure(11.0, 4.4)
+    ax1, ax2 = fig.subplots(1, 2, width_ratios=[1.1, 1.0])
+    means = np.array([s["mean"] if s["mean"] is not None else np.nan for s in ents])
+    lo = np.array([s["ci"][0] if s["ci"][0] is not None else np.nan for s in ents])
+    hi = np.array([s["ci"][1] if s["ci"][1] is not None else np.nan for s in ents])
+    err = np.nan_to_num(np.vstack([means - lo, hi - means]))
+    y = np.arange(k)
+    ax1.barh(y, means, xerr=err, capsize=3, color="#4c72b0", error_kw={"elinewidth": 1})
+    ax1.set_yticks(y, labels)
+    ax1.invert_yaxis()
+    ax1.axvline(0, color="0.3", lw=0.8)
+    ax1.set_xlabel("mean score per deal (points per seat)")
+    ax1.set_title("Mean score, 95% CI")
+    mat = np.full((k, k), np.nan)
+    sig = np.zeros((k, k), dtype=bool)
+    index = {n: i for i, n in enumerate(labels)}
+    for p in summary["pairs"]:
+        a, b = index[p["a"]], index[p["b"]]
+        if p["diff"] is None:
+            continue
+        mat[a, b], mat[b, a] = p["diff"], -p["diff"]
+        s = p["p"] is not None and p["p"] < 0.05
+        sig[a, b] = sig[b, a] = s
+    lim = np.nanmax(np.abs(mat)) if np.isfinite(mat).any() else 1.0
+    lim = lim if lim > 0 else 1.0
+    im = ax2.imshow(mat, cmap="RdBu", vmin=-lim, vmax=lim)
+    ax2.set_xticks(range(k), labels, rotation=30, ha="right")
+    ax2.set_yticks(range(k), labels)
+    for i in range(k):
+        for j in range(k):
+            if np.isfinite(mat[i, j]):
+                ax2.text(j, i, f"{mat[i, j]:+.1f}{'*' if sig[i, j] else ''}", ha="center",
+                         va="center", fontsize=8,
+                         color="white" if abs(mat[i, j]) > 0.6 * lim else "black")
+    ax2.set_title("row minus column, points/deal (* p < 0.05)")
+    fig.colorbar(im, ax=ax2, shrink=0.8)
+    fig.suptitle(title or f"Tournament: {summary['deals']:,} {summary['design']} deals x "
+                          f"{len(summary['seatings'])} seatings")
+    return fig
+
+
+def chart_png(summary: dict[str, Any], title: str | None = None) -> bytes:
+    """:func:`chart_figure` as PNG bytes."""
+    from ..reports.charts import figure_png
+
+    return figure_png(chart_figure(summary, title))
+
+
+# --------------------------------------------------------------------------- CSV and HTML
+
+
+def tournament_report(summary: dict[str, Any], title: str = "Strategy tournament"):
+    """The summary as a :class:`~whist_sim.reports.report.Report` (tables: ``ranking``,
+    ``pairs``, ``sprt``; chart: ``tournament``), for the reports' CSV and HTML renderers."""
+    from ..reports.report import ChartItem, Report, Section, TableItem
+
+    n_seat = len(summary["seatings"])
+    meta = {
+        "deals": f"{summary['deals']:,} {summary['design']} (requested "
+                 f"{summary['deals_requested']:,})",
+        "seatings": f"{n_seat} ({summary['rotations']}), {summary['plays']:,} plays",
+        "seed": str(summary["seed"]),
+        "play policy": summary["play"],
+        "rules": _rules_text(summary["rules"]),
+        "version": str(summary["version"]),
+    }
+    if summary.get("command"):
+        meta["command"] = summary["command"]
+    items: list[Any] = [
+        TableItem("ranking", "Ranking", ranking_frame(summary),
+                  "mean score per deal (points per seat) with its 95% CI, best first"),
+        ChartItem("tournament", "Mean score and pairwise differences",
+                  lambda: chart_figure(summary)),
+    ]
+    sections = [
+        Section("Strategies", "Mean score per deal = an entry's points per seat, averaged over "
+                "its seats and the seatings of the deal; CI: Student t over deals.",
+                tuple(items)),
+        Section("Pairwise differences", "Paired over deals; for comparison, the intervals as "
+                "many independent deals and as many independent plays would give.",
+                (TableItem("pairs", "Pairwise differences (a - b)", pairs_frame(summary)),)),
+    ]
+    sprt = sprt_frame(summary)
+    if sprt is not None:
+        s = summary["sprt"]
+        sections.append(Section(
+            "Sequential test", f"SPRT H0: diff = {s['h0']:g} vs H1: diff = {s['h1']:g} points "
+            f"per deal, alpha = beta = {s['alpha']:g}.",
+            (TableItem("sprt", "Sequential test per pair", sprt),)))
+    return Report(title, meta, tuple(sections), players=int(summary["players"]))
+
+
+def write_outputs(out: Path, summary: dict[str, Any],
+                  formats: str | Iterable[str] = ("md",)) -> list[Path]:
+    """Write ``summary.json`` and, per format, ``report.md`` and ``tournament.png`` (``md``),
+    ``tables/*.csv`` (``csv``), ``report.html`` (``html``) into ``out``."""
+    from ..dataset import atomic_write_bytes
+
+    fmts = parse_output_formats(formats)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "summary.json"]
+    atomic_write_bytes(paths[0], (render_json(summary, indent=1) + "\n").encode())
+    if "md" in fmts:
+        paths += [out / "report.md", out / "tournament.png"]
+        atomic_write_bytes(paths[1], render_markdown(summary, chart="tournament.png").encode())
+        atomic_write_bytes(paths[2], chart_png(summary))
+    extra = [f for f in fmts if f in ("csv", "html")]
+    if extra:
+        from ..reports.render import write_report
+
+        paths += write_report(tournament_report(summary), out, formats=extra)
+    return paths

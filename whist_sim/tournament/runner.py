@@ -1,0 +1,255 @@
+"""The tournament runner: check the options, play the chunks on an executor, summarise, write.
+
+Conventions:
+
+* :func:`tournament` is the one entry point (the CLI and scripts call it); options are checked
+  before anything runs and bad ones raise :class:`~whist_sim.tournament.schedule.TournamentError`.
+* Chunks run on local threads or a Dask cluster (:mod:`whist_sim.executors`) and are taken in
+  deal order, so every number (the SPRT's stopping point included) depends only on the options,
+  never on chunk size, threads or workers.
+* The SPRT (:class:`whist_sim.stats.Sprt`) runs with ``alpha = beta =`` :data:`SPRT_ALPHA` and
+  decides only after :data:`SPRT_MIN_DEALS` deals; the run stops once every pair is decided.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..executors import Executor, check_executor_options, make_executor
+from ..rules import Rules
+from ..stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
+from ..strategies import StrategyError, StrategySpec, check_play
+from .render import parse_output_formats, write_outputs
+from .results import SCORES_DIR, Aggregate, r4, summarize, write_scores
+from .schedule import (
+    DESIGNS,
+    MAX_SEED,
+    PLAYS_PER_CHUNK,
+    TournamentError,
+    TournamentTask,
+    in_order,
+    make_entries,
+    make_seatings,
+    rotation_mode,
+    run_chunk,
+)
+
+SPRT_MIN_DEALS = SPRT_MIN_N  # the SPRT decides only after this many deals (variance estimate)
+
+__all__ = ["SPRT_ALPHA", "SPRT_BETA", "SPRT_MIN_DEALS", "parse_sprt", "tournament"]
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TournamentError(f"{name} must be a whole number, got {value!r}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        raise TournamentError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def parse_sprt(text: str | Sequence[float] | None) -> tuple[float, float] | None:
+    """``"A,B"`` (points per deal) or a pair of numbers into ``(h0, h1)``; checks them."""
+    if text is None:
+        return None
+    if isinstance(text, str):
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) != 2:
+            raise TournamentError(f"--sprt takes two numbers A,B (H0 and H1 diff), got {text!r}")
+        try:
+            vals = (float(parts[0]), float(parts[1]))
+        except ValueError:
+            raise TournamentError(f"--sprt bounds must be numbers, got {text!r}") from None
+    else:
+        vals = tuple(float(v) for v in text)
+        if len(vals) != 2:
+            raise TournamentError(f"SPRT needs two bounds (H0, H1), got {text!r}")
+    try:
+        Sprt(vals[0], vals[1])  # validates
+    except ValueError as e:
+        raise TournamentError(str(e)) from None
+    return vals[0], vals[1]
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise TournamentError(f"output {out} exists and is not a directory")
+    if out.exists() and any(out.iterdir()):
+        raise TournamentError(f"output directory {out} is not empty; choose a new or empty one")
+
+
+def tournament(
+    strategies: Sequence[str | StrategySpec] | str,
+    deals: int,
+    seed: int,
+    rules: Rules | None = None,
+    play: str = "heuristic",
+    rotations: str | int = "all",
+    sprt: str | Sequence[float] | None = None,
+    out: str | Path | None = None,
+    *,
+    design: str = "duplicate",
+    chunk_size: int | None = None,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    cluster: str | None = None,
+    executor: Executor | None = None,
+    progress: bool = True,
+    confidence: float = 0.95,
+    command: str | None = None,
+    on_chunk: Callable[[dict[str, Any]], None] | None = None,
+    formats: str | Iterable[str] = ("md",),
+) -> dict[str, Any]:
+    """Play a duplicate tournament and return its summary (a JSON-able dict).
+
+    Parameters
+    ----------
+    strategies: 2..P strategy specs (``"hcp"``, ``"montecarlo:n=16"``, or :class:`StrategySpec`;
+        a comma-separated string is split). The same spec may appear twice.
+    deals: duplicate deals to play (>= 1); each is played once per seating.
+    seed: run seed, 0..2**64-1; duplicate deal ``i`` uses the random stream ``(seed, i)``.
+    rules: rule options (default ``Rules()``).
+    play: play policy of every seat (default ``heuristic``).
+    rotations: ``"all"`` seatings or the P rotations (``"rotate"`` or P); see the package doc.
+    sprt: ``(A, B)`` or ``"A,B"``: stop as soon as the SPRT of every pair decides (package doc).
+    out: directory (new or empty) for ``scores/*.parquet``, ``summary.json``, ``report.md``,
+        ``tournament.png``; ``None`` writes nothing.
+    design: ``"duplicate"`` or ``"independent"`` (fresh cards for every play).
+    chunk_size: deals per task (default: about 240,000 plays per task).
+    threads, scheduler, cluster, executor: where chunks run (:func:`whist_sim.executors.
+        make_executor`; default: every local CPU).
+    progress: tqdm bar on stderr (deals, with the SPRT log-likelihood ratio).
+    confidence: coverage of the intervals (0.95).
+    command: the command line, recorded in the summary and report.
+    on_chunk: called with a small progress dict after every chunk taken (in deal order).
+    formats: outputs besides ``summary.json`` with ``out``: ``md`` (``report.md`` and
+        ``tournament.png``, the default), ``csv`` (``tables/*.csv``), ``html`` (``report.html``).
+
+    Returns the summary: ``deals`` (played), ``strategies`` (per entry: ``name``, ``mean``,
+    ``ci``, ``hit_rate``, ...), ``pairs`` (``a``, ``b``, ``diff`` = mean of a minus b, ``ci``,
+    ``p``, ``ci_independent``, ``ci_shrink``, ``sprt``), ``sprt``, ``seatings``, timings.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TournamentError(f"rules must be a Rules object, got {type(rules).__name__}")
+    try:
+        entries = make_entries(strategies, rules.players)
+        play = check_play(play)
+    except StrategyError as e:
+        raise TournamentError(str(e)) from None
+    deals = _check_int("deals", deals, 1)
+    seed = _check_int("seed", seed, 0, MAX_SEED)
+    if design not in DESIGNS:
+        raise TournamentError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
+    seat_arr = make_seatings(len(entries), rules.players, rotations)
+    n_seat = seat_arr.shape[0]
+    bounds = parse_sprt(sprt)
+    if chunk_size is None:  # smaller tasks with an SPRT: it may stop early
+        per_chunk = PLAYS_PER_CHUNK // 10 if bounds is not None else PLAYS_PER_CHUNK
+        chunk_size = max(1, min(deals, per_chunk // n_seat))
+    chunk_size = _check_int("chunk size", chunk_size, 1)
+    if design == "independent" and (deals * n_seat) > (1 << 62):
+        raise TournamentError("too many deals for the independent design")
+    if executor is not None and (scheduler is not None or cluster is not None):
+        raise TournamentError("give an executor, or a scheduler / cluster, not both")
+    check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
+    formats = parse_output_formats(formats)
+    out_path = Path(out).expanduser().resolve() if out is not None else None
+    if out_path is not None:
+        _check_out(out_path)
+
+    from tqdm.auto import tqdm
+
+    from ..dataset import n_chunks
+
+    task = TournamentTask(
+        seed, deals, chunk_size, rules, tuple(e.spec for e in entries), play,
+        tuple(tuple(int(v) for v in row) for row in seat_arr), design == "independent",
+    )
+    labels = [e.label for e in entries]
+    agg = Aggregate(len(entries), n_seat, bounds)
+    total = n_chunks(deals, chunk_size)
+    t0 = time.perf_counter()
+    compute_s = 0.0
+    ex = executor if executor is not None else make_executor(threads, scheduler, cluster)
+    description = ex.description
+    bar = None
+    results = None
+    try:
+        if out_path is not None:
+            (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
+        bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
+                   disable=not progress, desc="tournament", dynamic_ncols=True)
+        results = ex.map_unordered(functools.partial(run_chunk, task), range(total))
+        for res in in_order(results):
+            used = agg.add(res)
+            compute_s += res.seconds
+            if out_path is not None and used:
+                x = res.ysum[:used] / n_seat
+                write_scores(out_path, res.index, res.start, x, labels)
+            bar.update(used)
+            if agg.sprt is not None:
+                bar.set_postfix_str(_sprt_postfix(agg), refresh=False)
+            if on_chunk is not None:
+                on_chunk({"deals": agg.deals, "chunk": res.index,
+                          "llr": [t.llr for t in agg.sprt] if agg.sprt else None})
+            if agg.stopped:
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+        if results is not None:
+            results.close()
+        if executor is None:
+            ex.close()
+    wall = time.perf_counter() - t0
+
+    summary: dict[str, Any] = {
+        "deals": agg.deals,
+        "deals_requested": deals,
+        "seed": seed,
+        "design": design,
+        "rotations": rotation_mode(rotations, rules.players),
+        "seatings": [[labels[e] for e in row] for row in seat_arr],
+        "players": rules.players,
+        "play": play,
+        "rules": rules.to_dict(),
+        "confidence": confidence,
+        **summarize(agg, entries, confidence),
+        "thrown_in_rate": r4(rate(agg.thrown, agg.deals * n_seat)),
+        "sprt": None,
+        "plays": agg.deals * n_seat,
+        "wall_s": round(wall, 3),
+        "compute_s": round(compute_s, 3),
+        "plays_per_s": round(agg.deals * n_seat / wall, 1) if wall > 0 else None,
+        "executor": description,
+        "chunk_size": chunk_size,
+        "version": __version__,
+        "command": command,
+    }
+    if agg.sprt is not None:
+        summary["sprt"] = {
+            "h0": bounds[0], "h1": bounds[1], "alpha": SPRT_ALPHA, "beta": SPRT_BETA,
+            "min_deals": SPRT_MIN_DEALS, "bounds": [agg.sprt[0].lower, agg.sprt[0].upper],
+            "stopped": agg.stopped, "deals": agg.deals,
+            "trace": {f"{labels[a]} vs {labels[b]}": [[n, round(v, 4)] for n, v in t.trace]
+                      for (a, b), t in zip(agg.pairs, agg.sprt, strict=True)},
+        }
+    if out_path is not None:
+        write_outputs(out_path, summary, formats)
+    return summary
+
+
+def _sprt_postfix(agg: Aggregate) -> str:
+    parts = []
+    for t in agg.sprt or []:
+        parts.append(t.decision if t.decision else f"{t.llr:+.2f}")
+    return "llr " + " ".join(parts)
