@@ -152,3 +152,23 @@ def test_any_card_set_round_trips_through_both_notations(cards):
 def test_any_deal_round_trips(perm):
     hands = [sum(1 << c for c in perm[13 * s : 13 * s + 13]) for s in range(4)]
     assert parse_deal(format_deal(hands), size=13) == hands
+
+
+@pytest.mark.parametrize("text,code", [
+    ("C", 0), ("d", 1), ("♥", 2), ("S", 3), ("NT", 4), ("n", 4), ("notrump", 4), ("No-Trump", 4),
+    ("0", 0), ("4", 4), (3, 3),
+])
+def test_one_parser_of_strain_names(text, code):
+    # RULES §9: strains C D H S and NT; the one parser serves calls, --trump and the advisor
+    from whist_sim.cards import parse_strain, strain_str
+
+    assert parse_strain(text) == code
+    assert parse_strain(strain_str(code)) == code
+
+
+@pytest.mark.parametrize("bad", ["", "X", "5", "CD", -1, 5, True, None])
+def test_strain_names_refused(bad):
+    from whist_sim.cards import NotationError, parse_strain
+
+    with pytest.raises(NotationError):
+        parse_strain(bad)

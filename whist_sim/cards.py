@@ -39,6 +39,44 @@ class NotationError(ValueError):
     """A card, hand or deal in text that does not follow RULES §9."""
 
 
+# --------------------------------------------------------------------------- strains
+
+_NT_NAMES = ("NT", "N", "NOTRUMP", "NO-TRUMP")
+
+
+def parse_strain(value: str | int) -> int:
+    """Strain code (0..3 = C, D, H, S; 4 = NT) of a strain in text or of its code.
+
+    Accepts ``C D H S`` (any case), the suit symbols ``♣♦♥♠``, ``NT`` / ``N`` / ``notrump`` /
+    ``no-trump``, and the codes ``0..4`` (as an int or digits). The one parser of strain names:
+    calls, ``--trump`` options and the advisor use it. :class:`NotationError` otherwise.
+    """
+    if isinstance(value, bool):
+        raise NotationError(f"strain {value!r}: expected C, D, H, S or NT")
+    if isinstance(value, int) or hasattr(value, "__index__") and not isinstance(value, str):
+        if 0 <= int(value) <= NT:
+            return int(value)
+        raise NotationError(f"strain {value!r} is not 0..4 (0..3 = C, D, H, S; 4 = NT)")
+    if not isinstance(value, str):
+        raise NotationError(f"strain {value!r}: expected C, D, H, S or NT")
+    t = value.strip()
+    up = t.upper()
+    if up in _NT_NAMES:
+        return NT
+    if len(t) == 1 and up in SUITS:
+        return SUITS.index(up)
+    if len(t) == 1 and t in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(t)
+    if t.isdigit() and 0 <= int(t) <= NT:
+        return int(t)
+    raise NotationError(f"strain {value!r}: expected C, D, H, S or NT")
+
+
+def strain_str(strain: int) -> str:
+    """``'C'``, ``'D'``, ``'H'``, ``'S'`` or ``'NT'`` for a strain code."""
+    return STRAINS[strain]
+
+
 # --------------------------------------------------------------------------- single cards
 
 

@@ -15,26 +15,19 @@ from pathlib import Path
 import click
 from tqdm.auto import tqdm
 
-from ..cards import STRAINS, SUIT_SYMBOLS, NotationError, format_deal, parse_deal
+from ..cards import STRAINS, NotationError, format_deal, parse_deal, parse_strain
 from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
 
 _COMPASS = "NESW"
 
 
 def _parse_strain(value: str) -> int:
-    v = value.strip()
-    up = v.upper()
-    if up in ("NT", "N", "NOTRUMP", "NO-TRUMP"):
-        return 4
-    if up in STRAINS:
-        return STRAINS.index(up)
-    if len(v) == 1 and v in SUIT_SYMBOLS:
-        return SUIT_SYMBOLS.index(v)
-    if v.isdigit() and 0 <= int(v) <= 4:
-        return int(v)
-    raise click.BadParameter(
-        f"unknown strain {value!r} (use C, D, H, S or NT, or 0..4)", param_hint="--trump"
-    )
+    try:
+        return parse_strain(value)
+    except NotationError:
+        raise click.BadParameter(
+            f"unknown strain {value!r} (use C, D, H, S or NT, or 0..4)", param_hint="--trump"
+        ) from None
 
 
 def _parse_seat(value: str, name: str) -> int:

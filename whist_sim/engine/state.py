@@ -34,7 +34,6 @@ from ..cards import (
     NT,
     STRAINS,
     SUIT_MASKS,
-    SUIT_SYMBOLS,
     SUITS,
     NotationError,
     card_str,
@@ -43,7 +42,9 @@ from ..cards import (
     parse_card,
     parse_deal,
     parse_hand,
+    parse_strain,
     rank_of,
+    strain_str,
     suit_of,
 )
 from ..rng import DealRng
@@ -84,11 +85,6 @@ def call_str(code: int) -> str:
     return f"{call_level(code)}{STRAINS[call_strain(code)]}"
 
 
-def strain_str(strain: int) -> str:
-    """``'C'``, ``'D'``, ``'H'``, ``'S'`` or ``'NT'``."""
-    return STRAINS[strain]
-
-
 def parse_call(text: str) -> int:
     """Call code of ``'pass'`` (0) or of a bid ``'5C'``, ``'7h'``, ``'9NT'``, ``'6♠'``.
 
@@ -106,14 +102,11 @@ def parse_call(text: str) -> int:
     strain_text = t[len(digits) :].upper()
     if not digits or not strain_text:
         raise NotationError(f"call {text!r}: expected 'pass' or level then strain, e.g. 5C, 9NT")
-    if strain_text in ("NT", "N"):
-        strain = 4
-    elif strain_text in SUITS:
-        strain = SUITS.index(strain_text)
-    elif strain_text in SUIT_SYMBOLS:
-        strain = SUIT_SYMBOLS.index(strain_text)
-    else:
-        raise NotationError(f"call {text!r}: unknown strain {strain_text!r} (use C D H S NT)")
+    try:
+        strain = parse_strain(strain_text)
+    except NotationError:
+        raise NotationError(
+            f"call {text!r}: unknown strain {strain_text!r} (use C D H S NT)") from None
     level = int(digits)
     if not 1 <= level <= 99:
         raise NotationError(f"call {text!r}: level {level} is not a number of tricks")
