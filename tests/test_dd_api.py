@@ -14,15 +14,19 @@ from whist_sim.cards import parse_deal
 from whist_sim.dd import (
     UNSOLVED,
     DDError,
-    _core,
+    bounds,
     bridge_table,
+    objectives,
+    search,
     solve,
     solve_batch,
     solver,
     whist_summary,
     whist_table,
 )
+from whist_sim.dd.canon import canonical
 from whist_sim.dd.positions import random_positions
+from whist_sim.dd.table import GEN_BITS, W_KEYS, WAYS
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
 
@@ -68,19 +72,21 @@ def test_the_table_is_emptied_when_the_generation_bits_of_its_keys_wrap():
     trump = np.array([4, 1], np.int8)
     leader = np.array([0, 3], np.int8)
     seat = np.array([0, 1], np.int8)
-    table, stats = _core.new_tables(12)
-    wrap = 1 << _core.GEN_BITS
-    stats[_core.ST_GEN] = wrap - 2  # row 0 gets generation wrap - 1, row 1 wraps
+    table, stats = search.new_tables(12)
+    wrap = 1 << GEN_BITS
+    stats[search.ST_GEN] = wrap - 2  # row 0 gets generation wrap - 1, row 1 wraps
     out = np.zeros(2, np.int8)
     lo = np.zeros(2, np.int8)
     hi = np.zeros(2, np.int8)
     exact = np.zeros((2, 14), np.int8)
-    _core.solve_rows(hands, trump, leader, seat, _core.OBJ_BRIDGE, out, lo, hi, exact, table, stats)
-    words = table[:, _core.W_KEYS:_core.W_KEYS + _core.WAYS // 2]
+    objectives.solve_rows(
+        hands, trump, leader, seat, objectives.OBJ_BRIDGE, out, lo, hi, exact, table, stats
+    )
+    words = table[:, W_KEYS:W_KEYS + WAYS // 2]
     keys = np.concatenate([words & np.uint64(0xFFFFFFFF), words >> np.uint64(32)]).ravel()
     live = keys[keys != 0]
     assert live.size > 0  # row 1 stored proofs
-    assert set((live >> np.uint64(16)).tolist()) == {(int(stats[_core.ST_GEN])) % wrap}
+    assert set((live >> np.uint64(16)).tolist()) == {(int(stats[search.ST_GEN])) % wrap}
     assert np.array_equal(out, solve_batch(hands, trump, leader, "bridge", seat, threads=1))
 
 
@@ -95,11 +101,11 @@ def test_output_shapes_and_types():
 
 
 def _first_target(hands, trump, leader, pair):
-    canon = _core.canonical(hands)
-    lo, _, hi, _ = _core._bounds(canon[0], canon[1], canon[2], canon[3], leader, trump, pair, pair,
+    canon = canonical(hands)
+    lo, _, hi, _ = bounds._bounds(canon[0], canon[1], canon[2], canon[3], leader, trump, pair, pair,
                                  13, 0, 13)
-    return _core._pair_first_target(canon[0], canon[1], canon[2], canon[3], leader, trump, pair,
-                                    lo, hi)
+    return objectives._pair_first_target(canon[0], canon[1], canon[2], canon[3], leader, trump,
+                                         pair, lo, hi)
 
 
 def test_bridge_first_target_estimates_the_pairs_tricks():
@@ -252,8 +258,8 @@ def test_node_limit_leaves_rows_unsolved_with_true_bounds(objective, limit):
 @pytest.mark.parametrize(("objective", "limit"), [("whist-max", 1000), ("whist-min", 3000)])
 def test_whist_over_the_limit_narrows_its_bounds_from_both_ends(objective, limit):
     # whist-max climbs from its lower bound with half of a row's card plays (whist-min with 85 %),
-    # then spends the rest on "no" searches from the top (_core._climb_then_cap): a row left over
-    # the limit has a proved upper bound as well as a lower one (docs/DD.md, "Search order")
+    # then spends the rest on "no" searches from the top (objectives._climb_then_cap): a row left
+    # over the limit has a proved upper bound as well as a lower one (docs/DD.md, "Search order")
     hands, trump, leader, seat = _limit_case(seed=21, n=80, cards=7)
     exact = solve_batch(hands, trump, leader, objective, seat, threads=1)
     val0, lo0, hi0 = solve_batch(hands, trump, leader, objective, seat, threads=1,
@@ -347,7 +353,7 @@ def test_node_limit_results_do_not_depend_on_threads_or_chunks():
     assert np.array_equal(alone, runs[0][0][4:8])
 
 
-@pytest.mark.parametrize("objective", [_core.OBJ_BRIDGE, _core.OBJ_WHIST_MAX])
+@pytest.mark.parametrize("objective", [objectives.OBJ_BRIDGE, objectives.OBJ_WHIST_MAX])
 def test_card_plays_of_a_row_do_not_depend_on_the_rows_before_it(objective):
     # nothing a search learns (table entries, killer moves) outlives its group of rows: the
     # effort, and so which rows fit a node limit, is the same alone and after other deals
@@ -358,12 +364,12 @@ def test_card_plays_of_a_row_do_not_depend_on_the_rows_before_it(objective):
     seat = np.array([1, 2, 0, 3], np.int8)
 
     def plays(rows):
-        table, stats = _core.new_tables(12)
+        table, stats = search.new_tables(12)
         n = len(rows)
         out, lo, hi = (np.zeros(n, np.int8) for _ in range(3))
-        _core.solve_rows(hands[rows], trump[rows], leader[rows], seat[rows], objective, out, lo,
-                         hi, np.zeros((n, 14), np.int8), table, stats)
-        return int(stats[_core.ST_PLAYS])
+        objectives.solve_rows(hands[rows], trump[rows], leader[rows], seat[rows], objective, out,
+                              lo, hi, np.zeros((n, 14), np.int8), table, stats)
+        return int(stats[search.ST_PLAYS])
 
     before = plays([0, 1, 2])
     assert before > 0
@@ -393,9 +399,7 @@ def test_probing_leads_changes_no_answer(cards, seed, monkeypatch):
     # whist-max probes p's leads with a budget of card plays when at least PROBE_MIN_TRICKS tricks
     # are left, then searches the leads whose probe ran out: the answers must be those of the
     # plain search, for whist-max and for whist-exact (whose searches start with whist-max)
-    from whist_sim.dd import _core
-
-    assert cards >= _core.PROBE_MIN_TRICKS
+    assert cards >= search.PROBE_MIN_TRICKS
     n = 40
     hands = random_positions(np.random.default_rng(seed), n, cards)
     rng = np.random.default_rng(seed + 100)

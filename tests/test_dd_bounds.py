@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from whist_sim.cards import parse_deal
-from whist_sim.dd import _core
+from whist_sim.dd import bounds, search
 from whist_sim.dd.bruteforce import brute_force, clear_cache
+from whist_sim.dd.canon import _is_wild, _note_wild, _suit, canonical
 from whist_sim.dd.positions import random_positions
 from whist_sim.dd.solver import _tables, solve_batch
 
@@ -45,10 +46,10 @@ def _solved_endings(seed: int, n: int, cards: int, suits: int):
 def test_static_bounds_hold_the_exact_value(cards, suits, seed):
     tight = 0
     for hands, trump, leader, exact in _solved_endings(seed, 60, cards, suits):
-        h0, h1, h2, h3 = _core.canonical(hands)
+        h0, h1, h2, h3 = canonical(hands)
         for p in range(4):
             for name, win, mx in _questions(p):
-                lo, _, hi, _ = _core._bounds(
+                lo, _, hi, _ = bounds._bounds(
                     h0, h1, h2, h3, leader, trump, win, mx, cards, 0, cards
                 )
                 value = exact["min"][p] if name == "whist-min" else exact["team"][win]
@@ -60,26 +61,26 @@ def test_static_bounds_hold_the_exact_value(cards, suits, seed):
 
 def test_the_suit_of_every_card_by_multiplication():
     # the search's ``_suit`` replaces a signed ``// 13``: it must agree on every card (ENGINE.md §1)
-    assert [_core._suit(c) for c in range(52)] == [c // 13 for c in range(52)]
+    assert [_suit(c) for c in range(52)] == [c // 13 for c in range(52)]
 
 
 def test_wildcard_siblings_below_the_threshold_of_a_failed_move():
     # suit 1 (diamonds): the failed move's proof relied on diamonds from rank 9 up
     rel = np.uint64(1) << np.uint64(13 + 9)
-    wild = _core._note_wild(np.uint64(0), 13 + 2, rel)  # the diamond at rank 2 failed
-    assert _core._is_wild(wild, 13 + 5)  # another low diamond fails the same way
-    assert not _core._is_wild(wild, 13 + 9)  # the relevant card does not
-    assert not _core._is_wild(wild, 13 + 11)
-    assert not _core._is_wild(wild, 5)  # nor a card of another suit
+    wild = _note_wild(np.uint64(0), 13 + 2, rel)  # the diamond at rank 2 failed
+    assert _is_wild(wild, 13 + 5)  # another low diamond fails the same way
+    assert not _is_wild(wild, 13 + 9)  # the relevant card does not
+    assert not _is_wild(wild, 13 + 11)
+    assert not _is_wild(wild, 5)  # nor a card of another suit
 
 
 def test_no_wildcard_when_the_failed_move_itself_was_relevant():
     rel = np.uint64(1) << np.uint64(7)  # the clubs from rank 7 up mattered
-    wild = _core._note_wild(np.uint64(0), 8, rel)  # the failed club (rank 8) was one of them
-    assert not _core._is_wild(wild, 3)
+    wild = _note_wild(np.uint64(0), 8, rel)  # the failed club (rank 8) was one of them
+    assert not _is_wild(wild, 3)
     # no card of the suit named by the proof: every card of it is a wildcard
-    wild = _core._note_wild(np.uint64(0), 13 * 3 + 12, np.uint64(0))
-    assert _core._is_wild(wild, 13 * 3)
+    wild = _note_wild(np.uint64(0), 13 * 3 + 12, np.uint64(0))
+    assert _is_wild(wild, 13 * 3)
 
 
 @pytest.mark.parametrize(("cards", "seed"), [(4, 41), (6, 42), (9, 43), (13, 44)])
@@ -94,13 +95,13 @@ def test_bound_gates_skip_only_bounds_that_cannot_decide(cards, seed):
     skipped = 0
     for i in range(n):
         trump, leader = int(trumps[i]), int(leaders[i])
-        h0, h1, h2, h3 = _core.canonical(hands[i])
+        h0, h1, h2, h3 = canonical(hands[i])
         for p in range(4):
             for _name, win, mx in _questions(p):
-                full = _core._bounds(h0, h1, h2, h3, leader, trump, win, mx, cards, 0, cards)
+                full = bounds._bounds(h0, h1, h2, h3, leader, trump, win, mx, cards, 0, cards)
                 f_lo, f_lo_rel, f_hi, f_hi_rel = full
                 for tg in range(1, cards + 1):
-                    g_lo, g_lo_rel, g_hi, g_hi_rel = _core._bounds(
+                    g_lo, g_lo_rel, g_hi, g_hi_rel = bounds._bounds(
                         h0, h1, h2, h3, leader, trump, win, mx, cards, tg, tg - 1
                     )
                     assert (g_lo >= tg) == (f_lo >= tg)
@@ -113,15 +114,15 @@ def test_bound_gates_skip_only_bounds_that_cannot_decide(cards, seed):
 
 
 def _fires(bound, hands, p, leader, trump) -> bool:
-    """Does the seat bound ``bound`` (a ``_core`` helper answering ``(yes, relevance)``) fire for
+    """Does the seat bound ``bound`` (a ``bounds`` helper answering ``(yes, relevance)``) fire for
     seat ``p`` on these real hands?"""
-    h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
+    h0, h1, h2, h3 = canonical(np.array(hands, dtype=np.uint64))
     yes, _ = bound(h0, h1, h2, h3, p, leader, trump)
     return bool(yes)
 
 
 def _first_trump_trick(hands, p, leader, trump):
-    return _fires(_core._first_trump_trick, hands, p, leader, trump)
+    return _fires(bounds._first_trump_trick, hands, p, leader, trump)
 
 
 def test_a_trump_over_the_right_hand_opponent_makes_a_trick():
@@ -154,8 +155,8 @@ def test_first_trump_trick_holds_the_exact_value(cards, seed):
         if not _first_trump_trick(hands, p, leader, trump):
             continue
         fired += 1
-        h0, h1, h2, h3 = _core.canonical(hands)
-        beyond_floor += _core._trump_floor(h0, h1, h2, h3, trump, 1 << p)[0] == 0
+        h0, h1, h2, h3 = canonical(hands)
+        beyond_floor += bounds._trump_floor(h0, h1, h2, h3, trump, 1 << p)[0] == 0
         exact = brute_force([int(h) for h in hands], trump, leader)
         clear_cache()
         assert exact["team"][1 << p] >= 1, f"seat {p}, hands {[hex(int(h)) for h in hands]}"
@@ -163,8 +164,8 @@ def test_first_trump_trick_holds_the_exact_value(cards, seed):
 
 
 def _boss_outlasts(hands, p, leader, trump) -> int:
-    h0, h1, h2, h3 = _core.canonical(np.array(hands, dtype=np.uint64))
-    n, _ = _core._boss_outlasts(h0, h1, h2, h3, p, leader, trump)
+    h0, h1, h2, h3 = canonical(np.array(hands, dtype=np.uint64))
+    n, _ = bounds._boss_outlasts(h0, h1, h2, h3, p, leader, trump)
     return int(n)
 
 
@@ -245,7 +246,7 @@ def test_top_cards_the_three_must_lead_to_hold_the_exact_value(cards, seed):
 
 
 def _min_zero(hands, p, leader, trump):
-    return _fires(_core._min_zero, hands, p, leader, trump)
+    return _fires(bounds._min_zero, hands, p, leader, trump)
 
 
 def test_a_seat_under_every_lead_ducks_every_trick():
@@ -289,7 +290,7 @@ def test_cash_floor_gate_never_undercounts(cards, suits, seed):
     hands = random_positions(rng, n, cards, suits)
     reached = 0
     for i in range(n):
-        hs = [int(h) for h in _core.canonical(hands[i])]
+        hs = [int(h) for h in canonical(hands[i])]
         # inside a trick some seats have played a card already (not yet squeezed out)
         for q in range(4):
             if rng.random() < 0.5:
@@ -298,8 +299,8 @@ def test_cash_floor_gate_never_undercounts(cards, suits, seed):
         h0, h1, h2, h3 = (np.uint64(h) for h in hs)
         for trump in range(5):
             for w in range(4):
-                count, _ = _core._seat_cash_floor(h0, h1, h2, h3, w, trump)
-                cap = _core._cash_floor_cap(h0, h1, h2, h3, w, trump)
+                count, _ = bounds._seat_cash_floor(h0, h1, h2, h3, w, trump)
+                cap = bounds._cash_floor_cap(h0, h1, h2, h3, w, trump)
                 assert count <= cap, f"seat {w}, trump {trump}, hands {[hex(h) for h in hs]}"
                 reached += count == cap and count > 0
     assert reached > 0  # the cap is tight on some hands: it is a real bound, not a constant
@@ -312,17 +313,17 @@ def test_every_search_reports_a_proved_bound(cards, suits, seed):
     # "no"); checked against the brute force for every question and target, with the table
     # shared between the searches of one position as solve_count shares it
     table, stats = _tables(12)
-    ws = _core.new_workspace()
+    ws = search.new_workspace()
     beyond = 0
     for hands, trump, leader, exact in _solved_endings(seed, 25, cards, suits):
-        canon = _core.canonical(hands)
+        canon = canonical(hands)
         for p in range(4):
             for name, win, mx in _questions(p):
                 value = exact["min"][p] if name == "whist-min" else exact["team"][win]
-                stats[_core.ST_GEN] += 1  # a fresh table for each question, shared by its targets
+                stats[search.ST_GEN] += 1  # a fresh table for each question, shared by its targets
                 for t in range(1, cards + 1):
-                    got = _core._search(0, canon, leader, t, trump, win, mx, 0, ws, table, stats)
-                    bound = int(stats[_core.ST_BOUND])
+                    got = search._search(0, canon, leader, t, trump, win, mx, 0, ws, table, stats)
+                    bound = int(stats[search.ST_BOUND])
                     where = (f"{name} seat {p} target {t}, hands "
                              f"{[hex(int(h)) for h in hands]}, trump {trump}, leader {leader}")
                     assert got == (value >= t), where

@@ -17,17 +17,17 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..cards import STRAINS, card_str, cards_of
-from . import _core
+from . import objectives, search
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
 _OBJ_CODE = {
-    "bridge": _core.OBJ_BRIDGE,
-    "whist-max": _core.OBJ_WHIST_MAX,
-    "whist-min": _core.OBJ_WHIST_MIN,
-    "whist-exact": _core.OBJ_WHIST_EXACT,
+    "bridge": objectives.OBJ_BRIDGE,
+    "whist-max": objectives.OBJ_WHIST_MAX,
+    "whist-min": objectives.OBJ_WHIST_MIN,
+    "whist-exact": objectives.OBJ_WHIST_EXACT,
 }
 MAX_TRICKS = 13
-UNSOLVED = _core.UNSOLVED  # a row left unsolved by ``node_limit``
+UNSOLVED = search.UNSOLVED  # a row left unsolved by ``node_limit``
 # Which rows fit a node limit depends on how many card plays the search spends, which any change
 # to the search (move ordering, bounds, table) alters. Bump this number with every such change:
 # datasets record it, and ``simulate --resume`` refuses to mix the work of two versions.
@@ -35,7 +35,7 @@ SOLVER_VERSION = 22
 CHUNKS_PER_THREAD = 32  # tasks per thread of solve_batch (load balance; see there)
 DEFAULT_TT_BITS = 20  # 2**20 entries per thread: about 50 MB
 
-# more ``_core.ST_FLAGS`` bits, for tests only (bit 1: no probing of p's leads in whist-max)
+# more ``search.ST_FLAGS`` bits, for tests only (bit 1: no probing of p's leads in whist-max)
 _TEST_FLAGS = 0
 
 _local = threading.local()
@@ -51,7 +51,7 @@ def _tables(tt_bits: int):
     if cache is None:
         cache = _local.tables = {}
     if tt_bits not in cache:
-        cache[tt_bits] = _core.new_tables(tt_bits)
+        cache[tt_bits] = search.new_tables(tt_bits)
     return cache[tt_bits]
 
 
@@ -127,9 +127,9 @@ def _run_chunk(
     node_limit,
 ) -> None:
     table, stats = _tables(tt_bits)
-    stats[_core.ST_FLAGS] = (1 if exact_keys else 0) | _TEST_FLAGS
-    stats[_core.ST_LIMIT] = node_limit
-    _core.solve_rows(
+    stats[search.ST_FLAGS] = (1 if exact_keys else 0) | _TEST_FLAGS
+    stats[search.ST_LIMIT] = node_limit
+    objectives.solve_rows(
         hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, table, stats
     )
 
@@ -267,10 +267,12 @@ COMPILE_NOTICE = (
 def warm_up(notify=None, after: float = 3.0) -> float:
     """Compile the solver's kernels, or load them from numba's cache, with one tiny solve.
 
-    The first call after an install or an edit of ``dd/_core.py`` compiles for a minute or
-    two; later calls load the cache in about a second. When the warm-up is still running after
-    ``after`` seconds, ``notify(COMPILE_NOTICE)`` is called once (from a timer thread), so a
-    command can tell its user why nothing else is happening. Returns the seconds taken.
+    The first call after an install, or after an edit of a kernel module (``dd/canon.py`` to
+    ``dd/objectives.py``; docs/DD.md, "Module map", says which cache to clear then), compiles
+    for a minute or two; later calls load the cache in about a second. When the warm-up is still
+    running after ``after`` seconds, ``notify(COMPILE_NOTICE)`` is called once (from a timer
+    thread), so a command can tell its user why nothing else is happening. Returns the seconds
+    taken.
     """
     timer = None
     if notify is not None:
