@@ -19,7 +19,7 @@ from pathlib import Path
 
 from report_default import command_line, git_revision
 
-from whist_sim.bidchart import ChartError, bid_chart, write_chart_report
+from whist_sim.advisor.bidchart import ChartError, bid_chart, write_chart_report
 from whist_sim.executors import ExecutorError
 from whist_sim.rules import Rules
 

@@ -24,10 +24,12 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import advise
-from whist_sim.advisor import AdviceError, resolve_scenario, run_scenario
-from whist_sim.advisor_dd import (
+from whist_sim.advisor import (
     DEFAULT_DD_DEALS,
     DEFAULT_DD_NODE_LIMIT,
+    AdviceError,
+    resolve_scenario,
+    run_scenario,
     sample_play_hands,
     solve_dd,
 )
@@ -181,7 +183,7 @@ def test_exact_implies_min_le_k_le_max(hand, trump):
 
 
 def _view_table(scen, raw):
-    from whist_sim.advisor_dd import DDView
+    from whist_sim.advisor import DDView
 
     view = DDView(raw={scen.trump: raw}, deals=12, of_deals=12, node_limit=LIMIT, seat=0,
                   leader=0, n_tricks=13, confidence=0.95, candidates={scen.trump: ()},

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
+from whist_sim.advisor.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
 from whist_sim.cli import main
 from whist_sim.kernels.batch import play_batch
 from whist_sim.rules import Rules

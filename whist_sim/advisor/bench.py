@@ -1,0 +1,36 @@
+"""Benchmark keys of the advisor and the bid charts (``whist-sim bench``, section ``advisor``).
+
+Conventions: wall-clock seconds and rates per second of wall time; every timed call follows a
+warm-up call, so the compiled kernels are loaded, not compiled, when the clock runs.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .bidchart import bid_chart
+from .evaluate import DEFAULT_DEALS, advise
+
+__all__ = ["bench_advisor"]
+
+
+def bench_advisor(hands: int = 200, deals_per_hand: int = 200,
+                  threads: int | None = None) -> dict[str, float]:
+    """Benchmark keys of the advisor (wall-clock seconds, rates per second of wall time).
+
+    * ``advise_warm_s``: one :func:`advise` call in contract mode for the second bidder (14
+      candidate bids), 10,000 deals, heuristic play, one thread, after a warm-up call (so the
+      compiled code is loaded, not compiled);
+    * ``bid_chart_hands_per_s``: :func:`whist_sim.advisor.bidchart.bid_chart` hands per second with
+      ``deals_per_hand`` deals each, on ``threads`` local threads (default: every CPU).
+    """
+    hand = "AKQ2.K3.QJ54.872"
+    advise(hand, trump="S", declarer=3, bids=[6], deals=50)  # warm: compile or load
+    t0 = time.perf_counter()
+    advise(hand, trump="S", declarer=3, bids=[6], deals=DEFAULT_DEALS)
+    warm = time.perf_counter() - t0
+    bid_chart(hands=8, deals_per_hand=4, seed=1, threads=1, progress=False)  # warm
+    t0 = time.perf_counter()
+    bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=1, threads=threads, progress=False)
+    rate = hands / (time.perf_counter() - t0)
+    return {"advise_warm_s": warm, "bid_chart_hands_per_s": rate}
