@@ -17,7 +17,7 @@ aggregates them by hand class (high-card points x trump length, per position; un
 
 Conventions: positions are bidding positions ``0..P-1`` (0 = declarer); per contract ``b`` the
 columns hold raw values (points, fractions), NaN where ``b`` is illegal; means and standard errors
-come from sums; bad options raise
+come from sums (:func:`whist_sim.stats.mean_interval_from_sums`); bad options raise
 :class:`ChartError`. This module uses the advisor's policy arrays
 (:mod:`whist_sim.advisor.sampling`) and nothing else of the advisor; the compiled kernels,
 matplotlib and tqdm are imported where used.
@@ -225,6 +225,7 @@ def bid_chart(
 def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
     """The per-hand DataFrame of :func:`bid_chart` from the concatenated raw chunk arrays."""
     from ..reports.tally import hcp as hcp_of
+    from ..stats import mean_interval_from_sums
 
     n_tricks = rules.n_tricks
     keep = (raw["declarer"] >= 0) & (raw["tries"] > 0)
@@ -237,10 +238,9 @@ def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
         bits = np.array([(int(h) & SUIT_MASKS[s]).bit_count() for h in hand[m]], dtype=np.int64)
         tlen[m] = bits
     n = r["n"].astype(float)
+    ev, sd, _, _ = mean_interval_from_sums(n, r["sum"], r["sq"])
     with np.errstate(invalid="ignore", divide="ignore"):
-        ev = np.where(n > 0, r["sum"] / n, np.nan)
-        var = np.where(n > 1, (r["sq"] - r["sum"] ** 2 / n) / (n - 1), np.nan)
-        se = np.sqrt(np.maximum(var, 0)) / np.sqrt(n)
+        se = sd / np.sqrt(n)
         p_make = np.where(n > 0, r["made"] / n, np.nan)
         e_tricks = np.where(n > 0, r["tricks"] / n, np.nan)
         p_over = np.where(n > 0, r["over"] / n, np.nan)
