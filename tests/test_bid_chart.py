@@ -1,4 +1,4 @@
-"""Bid charts (whist_sim.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py; issue 5).
+"""Bid charts (whist_sim.advisor.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py; issue 5).
 
 * Each hand's scenario is the deal of the compiled engine (same seed, deal index): declarer,
   trump, level, the player's hand at the start of play and the earlier contracts match
