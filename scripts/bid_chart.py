@@ -6,9 +6,9 @@ For ``--hands`` sampled hands (each from a deal bid up to the contracts by the h
 the player at every bidding position in turn), every legal contract is played out on
 ``--deals-per-hand`` deals with the hidden hands re-sampled, and the optimal one (highest mean
 score) is charted by high-card points x trump length and position, with a zero-bid chart and an
-under/over comparison. Everything is computed by :mod:`whist_sim.bidchart`; this script picks the
-default run and writes ``RESULTS/bid_chart/report.md`` with its PNG heat maps (``charts/``).
-It needs no dataset: ``--data`` is accepted for ``make results`` and ignored.
+under/over comparison. Everything is computed by :mod:`whist_sim.advisor.bidchart`; this script
+picks the default run and writes ``RESULTS/bid_chart/report.md`` with its PNG heat maps
+(``charts/``). It needs no dataset: ``--data`` is accepted for ``make results`` and ignored.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from report_default import command_line, git_revision
 
-from whist_sim.bidchart import ChartError, bid_chart, write_chart_report
+from whist_sim.advisor.bidchart import ChartError, bid_chart, write_chart_report
 from whist_sim.executors import ExecutorError
 from whist_sim.rules import Rules
 

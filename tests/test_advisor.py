@@ -278,7 +278,7 @@ def test_results_depend_on_the_seed_only():
 
 
 def test_blocks_and_threads_do_not_change_results(monkeypatch):
-    import whist_sim.advisor as advisor
+    import whist_sim.advisor.sampling as advisor
 
     kw = dict(trump="C", declarer=0, bids=[5, 1], deals=61, seed=3)
     a = advise(HAND, **kw)

@@ -1,4 +1,4 @@
-"""The double-dummy view of the advisor (``advise --eval dd``, whist_sim.advisor_dd; issue 7).
+"""The double-dummy view of the advisor (``advise --eval dd``, whist_sim.advisor.dd_view; issue 7).
 
 * The hands solved are the advisor's own sampled deals at the start of play (the first
   ``dd_deals`` of them): dealt again from the streams ``(seed, j)`` they are the same cards, the
@@ -24,10 +24,12 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import advise
-from whist_sim.advisor import AdviceError, resolve_scenario, run_scenario
-from whist_sim.advisor_dd import (
+from whist_sim.advisor import (
     DEFAULT_DD_DEALS,
     DEFAULT_DD_NODE_LIMIT,
+    AdviceError,
+    resolve_scenario,
+    run_scenario,
     sample_play_hands,
     solve_dd,
 )
@@ -182,7 +184,7 @@ def test_exact_implies_min_le_k_le_max(hand, trump):
 
 
 def _view_table(scen, raw):
-    from whist_sim.advisor_dd import DDView
+    from whist_sim.advisor import DDView
 
     view = DDView(raw={scen.trump: raw}, deals=12, of_deals=12, node_limit=LIMIT, seat=0,
                   leader=0, n_tricks=13, confidence=0.95, candidates={scen.trump: ()},

@@ -1,4 +1,4 @@
-"""Bid charts (whist_sim.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py; issue 5).
+"""Bid charts (whist_sim.advisor.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py; issue 5).
 
 * Each hand's scenario is the deal of the compiled engine (same seed, deal index): declarer,
   trump, level, the player's hand at the start of play and the earlier contracts match
@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
+from whist_sim.advisor.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
 from whist_sim.cli import main
 from whist_sim.kernels.batch import play_batch
 from whist_sim.rules import Rules

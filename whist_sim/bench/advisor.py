@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from ..advisor import DEFAULT_DEALS, advise
-from ..bidchart import bid_chart
+from ..advisor.bidchart import bid_chart
 from .registry import BenchContext, Result, bench_section
 
 
@@ -19,7 +19,7 @@ def bench_advisor(hands: int = 200, deals_per_hand: int = 200,
     * ``advise_warm_s``: one :func:`advise` call in contract mode for the second bidder (14
       candidate bids), 10,000 deals, heuristic play, one thread, after a warm-up call (so the
       compiled code is loaded, not compiled);
-    * ``bid_chart_hands_per_s``: :func:`whist_sim.bidchart.bid_chart` hands per second with
+    * ``bid_chart_hands_per_s``: :func:`whist_sim.advisor.bidchart.bid_chart` hands per second with
       ``deals_per_hand`` deals each, on ``threads`` local threads (default: every CPU).
     """
     hand = "AKQ2.K3.QJ54.872"

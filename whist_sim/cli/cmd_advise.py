@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
-from ..advisor_dd import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
+from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..policies import policy_names
 from .options import rule_options
 

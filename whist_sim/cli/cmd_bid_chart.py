@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..advisor import MODEL_BID_POLICIES
-from ..bidchart import (
+from ..advisor.bidchart import (
     DEFAULT_CHUNK,
     DEFAULT_DEALS_PER_HAND,
     DEFAULT_HANDS,

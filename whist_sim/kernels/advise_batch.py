@@ -14,8 +14,8 @@
   evaluated on ``deals_per_hand`` deals with its hand fixed, the earlier contracts as they were
   made, trump, declarer and level as in the deal. Sums per hand and contract are returned.
 
-All kernels release the GIL and allocate nothing: the Python layer (``whist_sim/advisor.py``,
-``whist_sim/bidchart.py``) passes every array.
+All kernels release the GIL and allocate nothing: the Python layer
+(``whist_sim/advisor/sampling.py``, ``whist_sim/advisor/bidchart.py``) passes every array.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Conditional dealing in the compiled engine: hands dealt around known cards, under constraints.
 
 Building blocks for the hand advisor (:mod:`whist_sim.advisor`) and the bid charts
-(:mod:`whist_sim.bidchart`). Everything works on the deal state of
+(:mod:`whist_sim.advisor.bidchart`). Everything works on the deal state of
 :mod:`whist_sim.kernels.layout` (``st``, ``hm``, ``rp``, ``rng``) plus plain arrays; nothing here
 allocates (the caller passes the scratch), so the functions run under the engine's no-NRT options.
 

@@ -1,9 +1,10 @@
 """The double-dummy view of the hand advisor (``advise --eval dd``; issue 7, item 5).
 
-The heuristic advisor (:mod:`whist_sim.advisor`) plays every sampled deal out with a play policy.
-This module takes the *first* ``dd_deals`` of the same sampled deals (same seed, same streams:
-the very same cards) and asks the double-dummy solver (:mod:`whist_sim.dd`, docs/DD.md) what the
-player could do with every hand in view and perfect play by all, alone against the other three:
+The heuristic advisor (:mod:`whist_sim.advisor.evaluate`) plays every sampled deal out with a
+play policy. This module takes the *first* ``dd_deals`` of the same sampled deals (same seed,
+same streams: the very same cards) and asks the double-dummy solver (:mod:`whist_sim.dd`,
+docs/DD.md) what the player could do with every hand in view and perfect play by all, alone
+against the other three:
 
 * ``whist-max``: the most tricks he can guarantee;
 * ``whist-min``: the fewest he can hold himself to;
@@ -23,6 +24,12 @@ Every solve has a node limit (``solve_batch(..., node_limit=...)``): a deal whos
 more card plays is *unsolved*; unsolved deals are counted and left out of that objective's
 distribution (each objective has its own number of solved deals). Results depend only on the
 inputs, never on threads.
+
+Conventions: the deals are dealt by :func:`whist_sim.advisor.sampling.sample_play_hands`; the
+view holds the solver's raw arrays and derives its tables on demand; its output (text lines, the
+``dd`` key of the advice JSON, the plot panel) is made here, with the cells of
+:mod:`whist_sim.advisor.cells`. The solver, scipy (the intervals) and tqdm are imported where used.
+Bad options raise :class:`~whist_sim.advisor.scenario.AdviceError`.
 """
 
 from __future__ import annotations
@@ -30,15 +37,15 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .cards import STRAINS
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .advisor import Scenario
+from ..cards import STRAINS
+from .cells import json_number, pct_cell
+from .sampling import sample_play_hands
+from .scenario import AdviceError, Scenario
 
 __all__ = [
     "DD_OBJECTIVES",
@@ -46,11 +53,9 @@ __all__ = [
     "DEFAULT_DD_NODE_LIMIT",
     "EVALUATIONS",
     "DDView",
-    "SampledDeals",
     "check_dd_options",
     "check_min_node_limit",
     "dd_view",
-    "sample_play_hands",
     "solve_dd",
 ]
 
@@ -68,10 +73,8 @@ def check_dd_options(
     scen: Scenario, deals: int, dd_deals: Any, dd_node_limit: Any
 ) -> tuple[int, int]:
     """``(dd_deals, node_limit)`` checked (``None`` = the defaults; ``dd_deals`` defaults to
-    ``min(DEFAULT_DD_DEALS, deals)``). Raises :class:`~whist_sim.advisor.AdviceError` for
+    ``min(DEFAULT_DD_DEALS, deals)``). Raises :class:`~whist_sim.advisor.scenario.AdviceError` for
     three-player rules (the solver plays the 52-card, four-player game only) and bad values."""
-    from .advisor import AdviceError
-
     if scen.rules.players != 4:
         raise AdviceError(
             f"the double-dummy evaluation plays the four-player game only (the 52-card deck, "
@@ -100,108 +103,12 @@ def check_min_node_limit(dd_min_node_limit: Any) -> int | None:
 
 
 def _check_limit(value: Any, name: str, per: str) -> int:
-    """A node limit as an int >= 1, or :class:`~whist_sim.advisor.AdviceError` naming it."""
-    from .advisor import AdviceError
-
+    """A node limit as an int >= 1, or :class:`~whist_sim.advisor.scenario.AdviceError`."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
         raise AdviceError(
             f"{name} must be a whole number >= 1 (card plays per {per}), got {value!r}"
         )
     return int(value)
-
-
-# --------------------------------------------------------------------------- the sampled deals
-
-
-@dataclass(frozen=True)
-class SampledDeals:
-    """The first ``count`` sampled deals of an advice.
-
-    ``hands``: ``uint64[count, P]``, every seat's hand at the start of play (the player's is his
-    HAND; known cards in their seats); ``tricks``: ``int8[candidate, count]``, the player's
-    tricks when each candidate of the scenario is played out on the deal (what
-    :func:`whist_sim.advisor.run_scenario` gives for the same deals: a check that these are its
-    deals); ``tries``: ``int64[count]``, deals dealt until each was accepted.
-    """
-
-    hands: np.ndarray
-    tricks: np.ndarray
-    tries: np.ndarray
-
-
-def sample_play_hands(
-    scen: Scenario,
-    count: int,
-    seed: int = 0,
-    play: str = "heuristic",
-    bid_policy: str = "heuristic",
-    consistent: bool = False,
-    pilot_rate: float | None = None,
-) -> SampledDeals:
-    """Deals ``0 .. count-1`` of :func:`whist_sim.advisor.run_scenario` with the same arguments.
-
-    Each deal is drawn by the advisor's own kernel (``advise_kernel``, one deal per call) from its
-    stream ``(seed, j)``, so the cards are those of the heuristic run, draw for draw.
-    ``pilot_rate``: the run's acceptance rate under constraints or consistent sampling
-    (:class:`~whist_sim.advisor.RunResult`); it only sets how many tries a deal may take before
-    the conditions count as too rare (without it: the advisor's cap).
-    """
-    from .advisor import MAX_TRIES_CAP, AdviceError, _arrays, _check_int, _conditions_text
-    from .kernels import advise_batch as K
-    from .kernels.conditional import unconstrained
-    from .kernels.layout import H_START, new_state, rules_array
-    from .rng import mix64
-
-    count = _check_int("count", count, 1, 100_000_000)
-    seed = _check_int("seed", seed, 0, (1 << 64) - 1)
-    pol, par = _arrays(scen, bid_policy, play)
-    rules = scen.rules
-    p = rules.players
-    rp = rules_array(rules)
-    known = np.array(scen.known, dtype=np.uint64)
-    deck_mask = np.uint64(rules.deck_mask)
-    check = scen.cons is not None
-    cons = scen.cons if check else unconstrained(p, rules.hand_size)
-    consistent = bool(consistent) and scen.position > 0
-    if check or consistent:
-        max_tries = MAX_TRIES_CAP
-        if pilot_rate:
-            max_tries = int(min(MAX_TRIES_CAP, max(1_000, 100 / pilot_rate)))
-    else:
-        max_tries = 1
-    cand_trump = np.array([c[0] for c in scen.candidates], dtype=np.int64)
-    cand_bid = np.array([c[1] for c in scen.candidates], dtype=np.int64)
-    k = len(cand_bid)
-    trump0 = scen.trump if scen.trump >= 0 else 0
-    st, hm, rng = new_state()
-    work = np.zeros(52, dtype=np.int64)
-    snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
-    res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
-    t_out, s_out = np.empty((k, 1), np.int8), np.empty((k, 1), np.int16)
-    o_out = np.empty((k, 1), np.bool_)
-    hands = np.zeros((count, p), dtype=np.uint64)
-    tricks = np.zeros((k, count), dtype=np.int8)
-    tries = np.zeros(count, dtype=np.int64)
-    seed_mix = np.uint64(mix64(seed))
-    forced = scen.forced
-    for j in range(count):
-        done = K.advise_kernel(
-            seed_mix, np.int64(j), np.int64(1), rp, pol, par, known, deck_mask, cons, check,
-            np.int64(scen.declarer), np.int64(trump0), np.int64(scen.level), np.int64(scen.seat),
-            forced, consistent, np.int64(scen.position), cand_trump, cand_bid,
-            np.int64(max_tries), st, hm, rng, work, snap_st, snap_hm, *res, t_out, s_out, o_out,
-            tries[j:j + 1],
-        )
-        if done < 1:
-            raise AdviceError(
-                f"{_conditions_text(scen, consistent)} are too rare: sampled deal {j} was not "
-                f"accepted within {max_tries:,} tries"
-            )
-        # the state now holds the last candidate's finished deal; the hands at the start of play
-        # are kept in H_START (docs/ENGINE.md), the same for every candidate
-        hands[j] = hm[H_START:H_START + p]
-        tricks[:, j] = t_out[:, 0]
-    return SampledDeals(hands, tricks, tries)
 
 
 # --------------------------------------------------------------------------- solving
@@ -230,7 +137,7 @@ def solve_dd(
     deal; whist-max narrows an unsolved one from both ends, docs/DD.md). ``progress``: a tqdm
     bar over the solves on stderr.
     """
-    from .dd import solve_batch
+    from ..dd import solve_batch
 
     n = hands.shape[0]
     chunk = max(16, 8 * threads)  # rows per solver call: progress steps; results do not change
@@ -348,7 +255,7 @@ class DDView:
         """Index ``(strain, k)``, ``k = 0..N``: ``p_max`` (share of the solved deals with
         whist-max = k), ``p_min`` (whist-min = k), ``p_exact`` (k exactly reachable), each with
         ``_lo`` / ``_hi`` Wilson bounds."""
-        from .stats import wilson_interval
+        from ..stats import wilson_interval
 
         ks = np.arange(self.n_tricks + 1)
         frames = []
@@ -428,8 +335,6 @@ class DDView:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``dd`` key of the advice JSON (docs/ADVISOR.md)."""
-        from .advisor import _num
-
         tab = self.table()
         summ = self.summary()
         bids = self.bids()
@@ -443,25 +348,25 @@ class DDView:
                 entry[name] = {
                     "solved": solved,
                     "unsolved": self.deals - solved,
-                    "p": [_num(x) for x in part[f"p_{key}"]],
-                    "ci": [[_num(a), _num(b)] for a, b in zip(part[f"p_{key}_lo"],
+                    "p": [json_number(x) for x in part[f"p_{key}"]],
+                    "ci": [[json_number(a), json_number(b)] for a, b in zip(part[f"p_{key}_lo"],
                                                               part[f"p_{key}_hi"], strict=True)],
                 }
                 if key != "exact":
-                    entry[name]["mean"] = _num(s[f"{key}_mean"])
+                    entry[name]["mean"] = json_number(s[f"{key}_mean"])
             proved, possible = self.max_at_least(t)
-            entry["whist_max"]["at_least"] = [[_num(a), _num(b)]
+            entry["whist_max"]["at_least"] = [[json_number(a), json_number(b)]
                                               for a, b in zip(proved, possible, strict=True)]
             proved, possible = self.min_at_most(t)
-            entry["whist_min"]["at_most"] = [[_num(a), _num(b)]
+            entry["whist_min"]["at_most"] = [[json_number(a), json_number(b)]
                                              for a, b in zip(proved, possible, strict=True)]
-            entry["exact"]["p_none"] = _num(s["p_none"])
+            entry["exact"]["p_none"] = json_number(s["p_none"])
             entry["whist_min"]["unsolved_proved_ge1"] = int(s["min_unsolved_ge1"])
             entry["zero_impossible"] = int(s["zero_impossible"])
             entry["bids"] = [
-                {"bid": int(b), "p_exact": _num(r["p_exact"]),
-                 "p_exact_ci": [_num(r["p_exact_lo"]), _num(r["p_exact_hi"])],
-                 "p_make": _num(r["p_make"])}
+                {"bid": int(b), "p_exact": json_number(r["p_exact"]),
+                 "p_exact_ci": [json_number(r["p_exact_lo"]), json_number(r["p_exact_hi"])],
+                 "p_make": json_number(r["p_make"])}
                 for b, r in bids.xs(STRAINS[t], level="strain").iterrows()
             ]
             entry["best_bid"] = None if s["best_bid"] < 0 else int(s["best_bid"])
@@ -551,7 +456,7 @@ class DDView:
             none = summ.loc[STRAINS[t], "p_none"]
             if not math.isnan(none) and none > 0:
                 lead = f"{STRAINS[t]}: " if mode == "auction" else ""
-                out.append(f"  {lead}in {_pct(none).strip()} of the solved deals no number of "
+                out.append(f"  {lead}in {pct_cell(none).strip()} of the solved deals no number of "
                            "tricks is exactly makeable (docs/DD.md)")
         out.append("")
         if mode == "contract":
@@ -564,8 +469,9 @@ class DDView:
             best = int(summ.loc[STRAINS[t], "best_bid"])
             for b, r in bids.xs(STRAINS[t], level="strain").iterrows():
                 star = " <" if b == best else ""
-                out.append(f"  {int(b):>3}  {_pct(r['p_exact']):>8} "
-                           f"{_ci(r['p_exact_lo'], r['p_exact_hi'])}  {_pct(r['p_make']):>7}{star}")
+                out.append(f"  {int(b):>3}  {pct_cell(r['p_exact']):>8} "
+                           f"{_ci(r['p_exact_lo'], r['p_exact_hi'])}  "
+                           f"{pct_cell(r['p_make']):>7}{star}")
         else:
             out.append("  DD-best bids: per strain the contract most often exactly makeable")
             out.append(f"  ({pct}% Wilson CI), beside its heuristic P(make) over all "
@@ -579,8 +485,8 @@ class DDView:
                     out.append(f"  {STRAINS[t]:>6}    -  ({why})")
                     continue
                 r = bids.loc[(STRAINS[t], b)]
-                out.append(f"  {STRAINS[t]:>6}  {b:>3}  {_pct(r['p_exact']):>8} "
-                           f"{_ci(r['p_exact_lo'], r['p_exact_hi'])}  {_pct(r['p_make']):>7}")
+                out.append(f"  {STRAINS[t]:>6}  {b:>3}  {pct_cell(r['p_exact']):>8} "
+                           f"{_ci(r['p_exact_lo'], r['p_exact_hi'])}  {pct_cell(r['p_make']):>7}")
         return out
 
     def draw(self, ax, mode: str) -> None:
@@ -613,10 +519,6 @@ class DDView:
             note += f"; bars: {pct}% CI"
         ax.text(0.99, 0.97, note, transform=ax.transAxes, ha="right", va="top", fontsize=8,
                 color="0.35")
-
-
-def _pct(x: float) -> str:
-    return "   -  " if x is None or math.isnan(x) else f"{100 * x:5.1f}%"
 
 
 def _ci(lo: float, hi: float) -> str:
@@ -653,8 +555,9 @@ def dd_view(
     progress: bool = False,
     min_node_limit: int | None = None,
 ) -> DDView:
-    """The :class:`DDView` of an advice: ``summary`` is :func:`whist_sim.advisor.summarize`'s
-    table of its heuristic run (for P(make)), the other arguments those of the run."""
+    """The :class:`DDView` of an advice: ``summary`` is the table of its heuristic run
+    (:func:`whist_sim.advisor.evaluate.summarize`, for P(make)), the other arguments those of
+    the run."""
     t0 = time.perf_counter()
     sampled = sample_play_hands(scen, dd_deals, seed, play, bid_policy, consistent, pilot_rate)
     strains = (scen.trump,) if scen.mode == "contract" else tuple(range(len(STRAINS)))

@@ -14,6 +14,13 @@ lower) and whether bidding zero beats every other contract.
 :mod:`whist_sim.executors`); results depend only on the seed and the options. :func:`chart_tables`
 aggregates them by hand class (high-card points x trump length, per position; under vs. over) and
 :func:`write_chart_report` writes Markdown, heat maps (PNG) and optionally the per-hand Parquet.
+
+Conventions: positions are bidding positions ``0..P-1`` (0 = declarer); per contract ``b`` the
+columns hold raw values (points, fractions), NaN where ``b`` is illegal; means and standard errors
+come from sums (:func:`whist_sim.stats.mean_interval_from_sums`); bad options raise
+:class:`ChartError`. This module uses the advisor's policy arrays
+(:mod:`whist_sim.advisor.sampling`) and nothing else of the advisor; the compiled kernels,
+matplotlib and tqdm are imported where used.
 """
 
 from __future__ import annotations
@@ -29,10 +36,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cards import STRAINS, SUIT_MASKS
-from .executors import Executor, ExecutorError, check_executor_options, make_executor
-from .rng import mix64
-from .rules import Rules
+from ..cards import STRAINS, SUIT_MASKS
+from ..executors import Executor, ExecutorError, check_executor_options, make_executor
+from ..kernels.layout import deck_array, new_state, rules_array
+from ..policies import PolicyError, get_info
+from ..rng import mix64
+from ..rules import Rules
+from .sampling import MODEL_BID_POLICIES, policy_arrays
 
 __all__ = [
     "DEFAULT_DEALS_PER_HAND",
@@ -81,23 +91,14 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
     ``tries``, and per contract (``[n, N+1]``) ``n``, ``sum``, ``sq``, ``made``, ``tricks``,
     ``over`` (see :func:`whist_sim.kernels.advise_batch.chart_kernel`).
     """
-    from .kernels.advise_batch import chart_kernel
-    from .kernels.conditional import unconstrained
-    from .kernels.layout import deck_array, new_state, rules_array
-    from .policies import BID, PLAY, seat_ids, seat_params
+    from ..kernels.advise_batch import chart_kernel
+    from ..kernels.conditional import unconstrained
 
     rules = task.rules
     p, n = rules.players, rules.n_tricks
     start = index * task.chunk_size
     count = max(0, min(task.chunk_size, task.hands - start))
-    pol = np.empty((2, p), dtype=np.int64)
-    pol[0] = seat_ids((task.bid,) * p, BID, p)
-    pol[1] = seat_ids((task.play,) * p, PLAY, p)
-    from .kernels.layout import N_PARAMS
-
-    par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-    par[0] = seat_params((task.bid,) * p, BID)
-    par[1] = seat_params((task.play,) * p, PLAY)
+    pol, par = policy_arrays(p, task.bid, task.play)
     st, hm, rng = new_state()
     k = n + 1
     out = {
@@ -150,8 +151,8 @@ def bid_chart(
     """Evaluate ``hands`` sampled hands with ``deals_per_hand`` deals each (see the module doc).
 
     ``bid``: the bidding strategy of every seat (auction, earlier contracts, later bidders'
-    model: one of :data:`whist_sim.advisor.MODEL_BID_POLICIES`); ``play``: the play policy of
-    every seat.
+    model: one of :data:`whist_sim.advisor.sampling.MODEL_BID_POLICIES`); ``play``: the play
+    policy of every seat.
     ``consistent``: sample only deals in which the earlier bidders' strategy makes their
     contracts. ``threads`` / ``scheduler`` / ``cluster`` choose the executor as for ``simulate``
     (``executor``: an already started one, not closed here).
@@ -164,8 +165,6 @@ def bid_chart(
     ``best_p_make``, ``best_e_tricks``, ``best_p_over``, ``over`` (P(over) at the best bid >
     1/2), ``zero_legal`` and ``zero_best`` (zero beats every other contract).
     """
-    from .advisor import MODEL_BID_POLICIES
-    from .policies import PolicyError, get_info
 
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
@@ -225,7 +224,8 @@ def bid_chart(
 
 def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
     """The per-hand DataFrame of :func:`bid_chart` from the concatenated raw chunk arrays."""
-    from .reports.tally import hcp as hcp_of
+    from ..reports.tally import hcp as hcp_of
+    from ..stats import mean_interval_from_sums
 
     n_tricks = rules.n_tricks
     keep = (raw["declarer"] >= 0) & (raw["tries"] > 0)
@@ -238,10 +238,9 @@ def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
         bits = np.array([(int(h) & SUIT_MASKS[s]).bit_count() for h in hand[m]], dtype=np.int64)
         tlen[m] = bits
     n = r["n"].astype(float)
+    ev, sd, _, _ = mean_interval_from_sums(n, r["sum"], r["sq"])
     with np.errstate(invalid="ignore", divide="ignore"):
-        ev = np.where(n > 0, r["sum"] / n, np.nan)
-        var = np.where(n > 1, (r["sq"] - r["sum"] ** 2 / n) / (n - 1), np.nan)
-        se = np.sqrt(np.maximum(var, 0)) / np.sqrt(n)
+        se = sd / np.sqrt(n)
         p_make = np.where(n > 0, r["made"] / n, np.nan)
         e_tricks = np.where(n > 0, r["tricks"] / n, np.nan)
         p_over = np.where(n > 0, r["over"] / n, np.nan)
@@ -356,8 +355,8 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
 
 def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: str,
               fmt: str, cmap: str, positions: Sequence[int], vmin: float, vmax: float):
-    from .reports.charts import new_figure
-    from .reports.labels import position_label
+    from ..reports.charts import new_figure
+    from ..reports.labels import position_label
 
     cols = len(positions)
     fig = new_figure(3.4 * cols + 0.8, 4.4)
@@ -385,8 +384,8 @@ def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: st
 
 
 def _over_under_chart(tables: dict[str, pd.DataFrame], players: int):
-    from .reports.charts import new_figure
-    from .reports.labels import position_label
+    from ..reports.charts import new_figure
+    from ..reports.labels import position_label
 
     fig = new_figure(3.2 * players, 3.6)
     t = tables["by_hcp_over"]
@@ -422,8 +421,8 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
                        extra_meta: dict[str, str] | None = None) -> list[Path]:
     """Write ``report.md`` and heat maps (``charts/*.png``) of a chart into ``out``; with
     ``parquet`` also the per-hand rows (``hands.parquet``). Returns the files written."""
-    from .reports.charts import figure_png
-    from .reports.labels import position_label
+    from ..reports.charts import figure_png
+    from ..reports.labels import position_label
 
     rules = Rules.from_dict(df.attrs["rules"]) if rules is None and "rules" in df.attrs else (
         rules or Rules())
@@ -447,7 +446,7 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         path.write_bytes(figure_png(fig, dpi))
         written.append(path)
     a = df.attrs
-    from . import __version__
+    from .. import __version__
 
     meta = {
         "hands": f"{a.get('hands', len(df)):,} sampled ({len(df):,} evaluated; "

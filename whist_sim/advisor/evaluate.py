@@ -1,0 +1,277 @@
+"""The hand advisor (issue 5): which contract to bid with a given hand, by simulation.
+
+:func:`advise` samples the hidden hands (every card the player cannot see is dealt uniformly
+among the places he cannot see, optionally under constraints), then plays each sampled deal once
+per candidate bid with the *same* cards and random numbers (common random numbers), so the
+differences between bids are measured on the same deals. The player's play is contract-aware (it
+plays for the number it bid), the later bidders bid by their strategy on their sampled hands, the
+last bidder is hooked (RULES §4), so over/under and the value of a zero bid come out of the
+simulation. Docs: docs/ADVISOR.md (the JSON schema is documented there).
+
+Two modes:
+
+* **contract mode** (``trump`` given): the auction is over; ``declarer`` won it at ``level`` in
+  ``trump``, ``bids`` are the contracts already bid (bidding order, the declarer's first), and the
+  player bids next. One row per legal contract: P(make) with its Wilson interval, the expected
+  score (points, RULES §6) with its t interval, expected tricks, P(over) and the distribution of
+  the tricks taken. The recommended bid is the one with the highest expected score (ties: the
+  lower bid); the interval of its difference to the runner-up is paired over the common deals.
+* **auction mode** (no ``trump``): for each strain, the player declares in it (contracts from
+  ``level`` up); per strain the best contract, its expected score and trick distribution, and the
+  best call.
+
+Seats are ``0..P-1`` clockwise (RULES §1); the player's bidding position is
+``(seat - declarer) % P`` (0 = declarer, ``P-1`` = the hooked last bidder). Sampled deal ``j``
+of an advice uses the random stream ``(seed, j)`` (docs/ENGINE.md §2), so results depend only on
+the seed and the options, not on threads.
+
+This module runs the candidates and builds the :class:`Advice`; the scenario comes from
+:mod:`whist_sim.advisor.scenario`, the sampled deals from :mod:`whist_sim.advisor.sampling`, the
+double-dummy view from :mod:`whist_sim.advisor.dd_view` and the outputs (text, JSON, plot) from
+:mod:`whist_sim.advisor.render`. Conventions: scores are points (RULES §6); every interval has
+the coverage ``confidence`` (P(make): Wilson; expected scores: t, from :mod:`whist_sim.stats`);
+ties between contracts go to the lower bid.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards import NT, STRAINS, CardSet
+from ..rules import Rules
+from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
+from .render import AdviceOutput
+from .sampling import RunResult, run_scenario
+from .scenario import AdviceError, Scenario, check_int, resolve_scenario
+
+__all__ = ["DEFAULT_DEALS", "Advice", "advise", "summarize"]
+
+DEFAULT_DEALS = 10_000
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def summarize(run: RunResult, scen: Scenario, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per candidate: ``strain``, ``bid``, ``n``, ``p_make`` (+ ``p_make_lo/hi``, Wilson),
+    ``ev`` (+ ``ev_lo/hi``, t interval; points), ``ev_sd``, ``e_tricks``, ``p_over``, and the
+    trick distribution ``t0 .. tN`` (fractions)."""
+    from ..stats import mean_interval_from_sums, wilson_interval
+
+    n_tricks = scen.rules.n_tricks
+    k, n = run.tricks.shape
+    bids = np.array([c[1] for c in scen.candidates])
+    tr = run.tricks.astype(np.int64)
+    sc = run.score.astype(np.int64)
+    made = (tr == bids[:, None]).sum(axis=1)
+    lo, hi = wilson_interval(made, np.full(k, n), confidence)
+    mean, sd, elo, ehi = mean_interval_from_sums(np.full(k, n), sc.sum(axis=1),
+                                                 (sc * sc).sum(axis=1), confidence)
+    dist = np.stack([np.bincount(tr[i], minlength=n_tricks + 1) / n for i in range(k)])
+    df = pd.DataFrame({
+        "strain": [STRAINS[c[0]] for c in scen.candidates],
+        "bid": bids,
+        "n": n,
+        "p_make": made / n,
+        "p_make_lo": np.atleast_1d(lo),
+        "p_make_hi": np.atleast_1d(hi),
+        "ev": np.atleast_1d(mean),
+        "ev_lo": np.atleast_1d(elo),
+        "ev_hi": np.atleast_1d(ehi),
+        "ev_sd": np.atleast_1d(sd),
+        "e_tricks": tr.mean(axis=1),
+        "p_over": run.over.mean(axis=1),
+    })
+    for t in range(n_tricks + 1):
+        df[f"t{t}"] = dist[:, t]
+    return df
+
+
+def _best_two(ev: np.ndarray) -> tuple[int, int | None]:
+    """Indices of the highest and second-highest values (ties: the earlier index)."""
+    order = sorted(range(len(ev)), key=lambda i: (-ev[i], i))
+    return order[0], (order[1] if len(order) > 1 else None)
+
+
+# --------------------------------------------------------------------------- the advice
+
+
+@dataclass(frozen=True)
+class Advice(AdviceOutput):
+    """The answer of :func:`advise`.
+
+    ``table``: one row per candidate (:func:`summarize` columns); in contract mode indexed by
+    ``bid``, in auction mode by ``(strain, bid)``. ``recommended``: the contract with the highest
+    expected score (in auction mode: in the best strain); ``runner_up`` the next; ``ev_diff`` /
+    ``ev_diff_ci``: expected score of the recommended minus the runner-up, paired over the
+    common deals (points). ``strains`` (auction mode): one row per strain with its best contract;
+    ``best_call``: e.g. ``'5S'`` or ``'pass'``. ``acceptance``: accepted / dealt sampled deals
+    (1.0 without conditions). ``evaluation``: ``'heuristic'`` or ``'dd'``; ``dd``: with
+    ``'dd'``, the double-dummy view of the first sampled deals
+    (:class:`whist_sim.advisor.dd_view.DDView`). ``str(advice)``, ``to_dict()``, ``to_json()``,
+    ``figure()`` and ``plot(path)``: :class:`whist_sim.advisor.render.AdviceOutput`.
+    """
+
+    scenario: Scenario
+    table: pd.DataFrame
+    recommended: int
+    runner_up: int | None
+    ev_diff: float | None
+    ev_diff_ci: tuple[float, float] | None
+    deals: int
+    tries: int
+    seed: int
+    play: str
+    bid_policy: str
+    consistent: bool
+    confidence: float
+    elapsed_s: float
+    strains: pd.DataFrame | None = None
+    best_call: str | None = None
+    best_strain: int | None = None
+    evaluation: str = "heuristic"
+    dd: DDView | None = None
+
+    @property
+    def mode(self) -> str:
+        return self.scenario.mode
+
+    @property
+    def acceptance(self) -> float:
+        """Share of the dealt deals that met the conditions (constraints, consistent bids)."""
+        return self.deals / self.tries if self.tries else math.nan
+
+    def bids_table(self) -> pd.DataFrame:
+        """The rows of the recommended strain (contract mode: the whole table), by ``bid``."""
+        if self.mode == "contract":
+            return self.table
+        return self.table.xs(STRAINS[self.best_strain], level="strain")
+
+
+def advise(
+    hand: str | int | CardSet,
+    trump: str | int | None = None,
+    declarer: int | None = None,
+    level: int | None = None,
+    seat: int | None = None,
+    bids: Sequence[int] | str = (),
+    play: str = "heuristic",
+    bid_policy: str = "heuristic",
+    deals: int = DEFAULT_DEALS,
+    seed: int = 0,
+    consistent: bool = False,
+    constraints: Iterable[str] | Mapping[int, Mapping[str, Any]] = (),
+    known: Mapping[int, Any] | None = None,
+    rules: Rules | None = None,
+    confidence: float = 0.95,
+    threads: int = 1,
+    evaluation: str = "heuristic",
+    dd_deals: int | None = None,
+    dd_node_limit: int | None = None,
+    progress: bool = False,
+    dd_min_node_limit: int | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> Advice:
+    """Advise the contract to bid with ``hand`` (see the module doc for the method).
+
+    ``hand``: the player's cards (RULES §9 text, a mask or a :class:`CardSet`). ``trump`` (C, D,
+    H, S, NT or 0..4) selects contract mode; without it the advisor answers for the auction.
+    ``declarer`` / ``level``: who won the auction and at which level (default 5); ``bids``: the
+    contracts already bid in bidding order starting with the declarer (``[7, 0]`` or ``"7,0"``);
+    ``seat``: the player (default: the next bidder after ``bids``; checked when both are given).
+    ``play``: the play policy of every seat; ``bid_policy``: the bidding strategy of the other
+    seats (one of :data:`~whist_sim.advisor.sampling.MODEL_BID_POLICIES`). ``deals``: sampled
+    deals (each candidate is played on all of them); ``seed``: deal ``j`` uses stream
+    ``(seed, j)``. ``consistent``: keep only deals in which the earlier bidders' strategy would
+    have made the bids actually made. ``constraints``: on the hidden hands, e.g.
+    ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
+    :func:`~whist_sim.advisor.scenario.parse_constraint`) or ``{1: {"hcp": (10, 15)}}``;
+    ``known``: cards known to be in other seats' hands, ``{1: "AS KH"}``. ``confidence``:
+    coverage of the intervals.
+    ``threads``: local threads (results do not depend on it).
+
+    ``evaluation``: ``"heuristic"`` (the play policy's results only) or ``"dd"``: also the
+    double-dummy view of the first ``dd_deals`` sampled deals (default ``min(100, deals)``),
+    every solve limited to ``dd_node_limit`` card plays (default 1,000,000; whist-min's to
+    ``dd_min_node_limit`` when given: it nearly always runs into the limit on full deals, so a
+    lower one makes the view several times faster), with a tqdm bar on stderr when ``progress``
+    (see :mod:`whist_sim.advisor.dd_view`; four players only).
+    ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
+    a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
+
+    Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
+    """
+    from ..stats import mean_interval
+
+    if not 0.0 < confidence < 1.0:
+        raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")
+    if evaluation not in EVALUATIONS:
+        raise AdviceError(f"evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
+    if evaluation == "heuristic" and (dd_deals is not None or dd_node_limit is not None
+                                      or dd_min_node_limit is not None):
+        raise AdviceError("dd_deals, dd_node_limit and dd_min_node_limit apply to the "
+                          "double-dummy evaluation only (evaluation='dd')")
+    t0 = time.perf_counter()
+    scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known)
+    consistent = bool(consistent)
+    if consistent and scen.mode == "auction":
+        raise AdviceError("consistent sampling needs earlier contract bids (contract mode)")
+    if evaluation == "dd":
+        deals = check_int("deals", deals, 1, 100_000_000)
+        dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
+        dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
+    run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads)
+    table = summarize(run, scen, confidence)
+    dd = None
+    if evaluation == "dd":
+        from ..dd import warm_up
+
+        warm_up(notify)
+        dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
+                     consistent, run.pilot_rate, confidence, threads, progress,
+                     dd_min_node_limit)
+    strains = best_call = best_strain = None
+    if scen.mode == "contract":
+        i, j = _best_two(table["ev"].to_numpy())
+        idx = [i] if j is None else [i, j]
+        table = table.drop(columns="strain").set_index("bid")
+    else:
+        best_rows = []
+        for t in range(NT + 1):
+            rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[t])
+            best_rows.append(rows[_best_two(table["ev"].to_numpy()[rows])[0]])
+        strains = table.iloc[best_rows].set_index("strain")
+        top = _best_two(strains["ev"].to_numpy())[0]
+        best_strain = top
+        rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[top])
+        a, b = _best_two(table["ev"].to_numpy()[rows])
+        idx = [rows[a]] if b is None else [rows[a], rows[b]]
+        ev_top = float(strains["ev"].iloc[top])
+        best_call = "pass" if ev_top < 0 else f"{scen.level}{STRAINS[top]}"
+        table = table.set_index(["strain", "bid"])
+    bids_col = np.array([c[1] for c in scen.candidates])
+    recommended = int(bids_col[idx[0]])
+    runner_up = ev_diff = ev_diff_ci = None
+    if len(idx) > 1:
+        runner_up = int(bids_col[idx[1]])
+        d = run.score[idx[0]].astype(np.int64) - run.score[idx[1]].astype(np.int64)
+        if len(d) > 1:
+            mean, _sd, lo, hi = mean_interval(d, confidence)
+            ev_diff, ev_diff_ci = float(mean), (float(lo), float(hi))
+        else:
+            ev_diff = float(d.mean())
+    return Advice(
+        scenario=scen, table=table, recommended=recommended, runner_up=runner_up,
+        ev_diff=ev_diff, ev_diff_ci=ev_diff_ci, deals=int(run.tricks.shape[1]), tries=run.tries,
+        seed=int(seed), play=play, bid_policy=bid_policy, consistent=consistent,
+        confidence=float(confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
+        best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
+    )
+
