@@ -11,7 +11,7 @@ import pytest
 
 from whist_sim.kernels.batch import play_batch, play_traces
 from whist_sim.kernels.deal import run_full
-from whist_sim.kernels.dispatch import FULL
+from whist_sim.kernels.dispatch import CHECKED, FULL
 from whist_sim.kernels.layout import (
     H_DEALT,
     H_HAND,
@@ -152,7 +152,8 @@ def test_an_illegal_answer_is_caught():
     st, hm, rng, rp = _rebuild(tr, j, rules, 10_000)  # the whole deal ...
     st[S_PHASE] = PH_PLAY  # ... then one more card asked of a seat with an empty hand
     with pytest.raises(IllegalDecision):
-        run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+        run_full(CHECKED, st, hm, rp, pol, par, rng, PH_DONE)
+    assert st[S_BAD_SEAT] == st[S_TURN] and st[S_BAD_VALUE] > 51
 
 
 def test_batch_runs_name_an_illegal_answer():
@@ -166,3 +167,23 @@ def test_batch_runs_name_an_illegal_answer():
             st[S_BAD_SEAT], st[S_BAD_VALUE] = 2, 60  # as the loop leaves them
             raise IllegalDecision("a strategy gave an illegal answer")
     assert play_batch(1, 0, 10, rules, ["random"] * 4, ["random"] * 4)["deal"].size == 10
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+def test_every_strategy_is_legal_in_the_checked_loop(rules):
+    """RULES §2-5: every registered bidding strategy and play policy, at every seat, makes only
+    legal decisions (the checked loop raises on the first illegal one); and the checked loop
+    plays the same deals as the fast one."""
+    from whist_sim.policies import policy_names
+
+    p = rules.players
+    bids = policy_names(BID)
+    plays = policy_names(PLAY)
+    for k in range(len(bids)):
+        seating_bid = [bids[(k + s) % len(bids)] for s in range(p)]
+        seating_play = [plays[(k + s) % len(plays)] for s in range(p)]
+        n = 6 if "montecarlo" in seating_bid else 300
+        checked = play_batch(k, 0, n, rules, seating_bid, seating_play, checked=True)
+        fast = play_batch(k, 0, n, rules, seating_bid, seating_play)
+        for col in checked:
+            assert np.array_equal(checked[col], fast[col]), col

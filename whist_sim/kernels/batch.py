@@ -17,7 +17,8 @@ from ..policies import BID, PLAY, PolicyError, seat_ids, seat_params
 from ..rng import mix64
 from ..rules import MAX_FRISCH, Rules
 from ._numba import jit
-from .deal import play_deal
+from .deal import play_deal_in
+from .dispatch import CHECKED, FULL
 from .layout import (
     H_DEALT,
     H_FRISCH,
@@ -56,7 +57,7 @@ _MAX_DEAL = (1 << 63) - 1
 
 @jit
 def _batch_kernel(
-    seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
+    mode, seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
     o_dealer, o_declarer, o_trump, o_level, o_frisch, o_thrown, o_ncalls, o_removed,
     o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt,
 ):
@@ -64,7 +65,7 @@ def _batch_kernel(
     p = rp[0]
     for j in range(count):
         deal = start + j
-        play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+        play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
         o_dealer[j] = deal % p
         o_frisch[j] = st[S_NFRISCH]
         o_ncalls[j] = st[S_NCALLS]
@@ -99,14 +100,14 @@ def _batch_kernel(
 
 @jit
 def _trace_kernel(
-    seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
+    mode, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
     t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
 ):
     """Like :func:`_batch_kernel`, recording every move (see :func:`play_traces`)."""
     p = rp[0]
     for j in range(count):
         deal = start + j
-        play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+        play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
         t_ints[j, 0] = deal % p
         t_ints[j, 1] = st[S_REMOVED]
         t_ints[j, 2] = st[S_NFRISCH]
@@ -140,8 +141,8 @@ def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 @contextmanager
 def _checked(st: np.ndarray, bid: Sequence[str], play: Sequence[str]):
-    """Turn the loop's :class:`IllegalDecision` into a :class:`PolicyError` naming the seat, its
-    strategies, the deal and the answer (the loop left them in ``st``)."""
+    """In the checked loop: turn its :class:`IllegalDecision` into a :class:`PolicyError`
+    naming the seat, its strategies, the deal and the answer (the loop left them in ``st``)."""
     try:
         yield
     except IllegalDecision:
@@ -182,6 +183,7 @@ def play_batch(
     bid: Sequence[str],
     play: Sequence[str],
     store_dealt: bool = False,
+    checked: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play deals ``start .. start+count-1`` of run ``seed`` and return the result columns.
 
@@ -195,6 +197,10 @@ def play_batch(
     (int8, -1), per seat ``hand_s`` (uint64, at the start of play), ``contract_s`` / ``tricks_s``
     (int8, -1 if thrown in), ``score_s`` (int16), then ``bid_sum`` (int8, -1), ``over`` (bool),
     and with ``store_dealt`` ``dealt_s`` (uint64, before Frisch).
+
+    ``checked``: play in the checked loop (every answer checked against the legal choices; an
+    illegal one raises :class:`~whist_sim.policies.PolicyError` naming the seat). Same deals,
+    5-10 % slower; the tests use it.
     """
     seed_mix, start_, count_, rp, deck, pol, par = _check_args(seed, start, count, rules, bid, play)
     n = int(count_)
@@ -217,7 +223,8 @@ def play_batch(
     scratch = _scratch()
     with _checked(scratch[0], bid, play):
         _batch_kernel(
-            seed_mix, start_, count_, rp, deck, pol, par, bool(store_dealt), *scratch,
+            CHECKED if checked else FULL, seed_mix, start_, count_, rp, deck, pol, par,
+            bool(store_dealt), *scratch,
             out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
             out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over,
             out_dealt,
@@ -257,6 +264,7 @@ def play_traces(
     bid: Sequence[str],
     play: Sequence[str],
     store_dealt: bool = False,
+    checked: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play the same deals as :func:`play_batch` and return the full move-by-move record.
 
@@ -274,7 +282,8 @@ def play_traces(
     * ``contracts``, ``tricks``, ``scores``: int64[count, P] by seat (``-1``, ``0``, ``0`` when
       thrown in).
 
-    ``store_dealt`` is accepted for symmetry with :func:`play_batch` (``dealt`` is always there).
+    ``store_dealt`` is accepted for symmetry with :func:`play_batch` (``dealt`` is always there);
+    ``checked`` as in :func:`play_batch`.
     """
     del store_dealt
     seed_mix, start_, count_, rp, deck, pol, par = _check_args(seed, start, count, rules, bid, play)
@@ -290,7 +299,7 @@ def play_traces(
     scratch = _scratch()
     with _checked(scratch[0], bid, play):
         _trace_kernel(
-            seed_mix, start_, count_, rp, deck, pol, par, *scratch,
+            CHECKED if checked else FULL, seed_mix, start_, count_, rp, deck, pol, par, *scratch,
             t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
         )
     return {

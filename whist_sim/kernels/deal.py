@@ -16,6 +16,7 @@ from numba.extending import overload
 from ..policies import BID_MONTECARLO
 from ._numba import jit
 from .dispatch import (
+    CHECKED_TYPE,
     FULL,
     FULL_TYPE,
     OVERLOAD_OPTIONS,
@@ -36,7 +37,7 @@ from .strategy_montecarlo import mc_call, mc_contract
 
 @overload(choose_call, jit_options=OVERLOAD_OPTIONS)
 def _full_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-    if mode != FULL_TYPE:
+    if mode != FULL_TYPE and mode != CHECKED_TYPE:
         return None
 
     def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
@@ -49,7 +50,7 @@ def _full_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
 
 @overload(choose_frisch, jit_options=OVERLOAD_OPTIONS)
 def _full_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
-    if mode != FULL_TYPE:
+    if mode != FULL_TYPE and mode != CHECKED_TYPE:
         return None
 
     def impl(mode, pol, par, st, hm, rp, seat, rng):
@@ -60,7 +61,7 @@ def _full_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
 
 @overload(choose_contract, jit_options=OVERLOAD_OPTIONS)
 def _full_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    if mode != FULL_TYPE:
+    if mode != FULL_TYPE and mode != CHECKED_TYPE:
         return None
 
     def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
@@ -73,7 +74,7 @@ def _full_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
 
 @overload(choose_card, jit_options=OVERLOAD_OPTIONS)
 def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
-    if mode != FULL_TYPE:
+    if mode != FULL_TYPE and mode != CHECKED_TYPE:
         return None
 
     def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
@@ -82,19 +83,24 @@ def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
     return impl
 
 
-#: the loop with every strategy (see :func:`whist_sim.kernels.loop._run`)
+#: the loop with every strategy (see :func:`whist_sim.kernels.loop._run`), for ``mode`` ``FULL``
+#: or ``CHECKED``
 run_full = jit(_run)
 
 
 @jit
-def play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
+def play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
     """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
-    score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3)."""
+    score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3), in the
+    loop of ``mode`` (``FULL`` or ``CHECKED``)."""
     rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
     begin_deal(st, hm, rp, deal, deal % rp[R_PLAYERS])
     deal_cards(st, hm, rp, deck, work, rng)
-    run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+    run_full(mode, st, hm, rp, pol, par, rng, PH_DONE)
 
 
-#: the name of :func:`play_deal` before the one deal loop (scripts and tests use it)
-play_one = play_deal
+@jit
+def play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
+    """:func:`play_deal_in` the ``FULL`` loop."""
+    play_deal_in(FULL, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+

@@ -65,8 +65,8 @@ S_BEST_SEAT = 22  # seat that played it, -1 before the lead
 S_NPLAYS = 23  # cards played so far; the cards are at S_PLAYS
 S_PHASE = 24  # phase of the deal: PH_AUCTION .. PH_DONE (the loop resumes from it)
 S_TURN = 25  # seat to decide next (auction call, Frisch cards, contract or card)
-S_NPASS = 26  # auction: passes since the last bid of the round (or since its start)
-S_NROUND = 27  # auction: calls made in the current round
+S_NPASS = 26  # auction: passes since the last bid of the round (or since its start: then
+#   every call of the round was a pass)
 S_NCHOSEN = 28  # Frisch: seats that have chosen their three cards in the current Frisch
 S_BAD_SEAT = 29  # seat whose policy gave an illegal answer (the loop raises IllegalDecision)
 S_BAD_VALUE = 30  # ... and that answer
@@ -86,6 +86,7 @@ PH_CONTRACTS = 2  # S_TURN (bidding position S_NCONTRACTS) bids its contract
 PH_PLAY = 3  # S_TURN plays a card (position S_POS in trick S_TRICK)
 PH_SCORE = 4  # every trick played: the deal is scored next
 PH_DONE = 5  # scored, or thrown in
+PH_ILLEGAL = 6  # stopped: a strategy gave an illegal answer (S_BAD_SEAT, S_BAD_VALUE)
 
 # ---------------------------------------------------------------- hm: uint64 slots
 H_DEALT = 0  # + seat: hand as dealt (before Frisch)
