@@ -20,8 +20,8 @@ from pathlib import Path
 from report_default import command_line, git_revision
 
 from whist_sim.advisor.bidchart import ChartError, bid_chart, write_chart_report
-from whist_sim.executors import ExecutorError
-from whist_sim.rules import Rules
+from whist_sim.core.rules import Rules
+from whist_sim.runs.executors import ExecutorError
 
 NAME = "bid_chart"  # sub-directory of the results directory
 HANDS = 10_000

@@ -17,13 +17,13 @@ import json
 import sys
 from pathlib import Path
 
-from whist_sim.cards import card_str, format_hand
+from whist_sim.core.cards import card_str, format_hand
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
 from whist_sim.engine import DealState, play_deal
 from whist_sim.engine.play import resolve_policies
 from whist_sim.engine.record import record_from_trace
 from whist_sim.engine.state import strain_str
-from whist_sim.rng import DealRng
-from whist_sim.rules import Rules
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 

@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from whist_sim.dataset import DatasetError
 from whist_sim.reports import ReportError, build_report, tally_dataset, write_report
+from whist_sim.runs.dataset import DatasetError
 
 NAME = "default"  # sub-directory of the results directory
 TITLE = "Israeli Whist: the default heuristic run"

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from report_default import NAME, command_line, write_default_report
 
-from whist_sim.dataset import DatasetError
+from whist_sim.core.rules import Rules
 from whist_sim.reports import ReportError
-from whist_sim.rules import Rules
-from whist_sim.simulate import SimulationError, simulate
+from whist_sim.runs.dataset import DatasetError
+from whist_sim.runs.simulate import SimulationError, simulate
 
 DEALS = 1_000_000
 SEED = 2026

@@ -31,7 +31,7 @@ import numpy as np
 from report_default import command_line
 
 from whist_sim import __version__
-from whist_sim.stats import Moments, paired_test
+from whist_sim.core.stats import Moments, paired_test
 from whist_sim.tournament import (
     SCORES_DIR,
     TournamentError,

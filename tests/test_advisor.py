@@ -24,15 +24,16 @@ from scipy import stats as sps
 
 from whist_sim import advise
 from whist_sim.advisor import Advice, AdviceError, parse_constraint, resolve_scenario, run_scenario
-from whist_sim.cards import parse_hand
 from whist_sim.cli import main
+from whist_sim.core.cards import parse_hand
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
 from whist_sim.engine import DealState, get_policy
 from whist_sim.engine.play import run_deal
 from whist_sim.kernels.advise_batch import _sample, eval_candidates
 from whist_sim.kernels.batch import play_traces
 from whist_sim.kernels.conditional import deal_hidden, unconstrained
 from whist_sim.kernels.deal import run_full
-from whist_sim.kernels.dispatch import FULL
 from whist_sim.kernels.layout import (
     H_HAND,
     N_PARAMS,
@@ -44,9 +45,8 @@ from whist_sim.kernels.layout import (
 )
 from whist_sim.kernels.loop import apply_contract, begin_contracts
 from whist_sim.kernels.rng import stream_start
-from whist_sim.policies import BID, PLAY, seat_ids, seat_params
-from whist_sim.rng import DealRng
-from whist_sim.rules import Rules
+from whist_sim.strategies.dispatch import FULL
+from whist_sim.strategies.registry import BID, PLAY, seat_ids, seat_params
 
 HAND = "AKQ2.K3.QJ54.872"
 ALL_SPADES = "AKQJT98765432..."

@@ -6,7 +6,7 @@
   sampling included.
 * The distributions are those of direct ``solve_batch`` calls on those hands (trump of the
   advice, the declarer on lead, RULES §5), with unsolved deals counted and left out; Wilson
-  intervals from ``whist_sim.stats``; results do not depend on threads.
+  intervals from ``whist_sim.core.stats``; results do not depend on threads.
 * Valid relations only (docs/DD.md): ``k`` exactly makeable implies whist-min <= k <= whist-max;
   whist-min > whist-max happens, and then nothing is exactly makeable.
 * ``--eval heuristic`` (the default) leaves the advice unchanged; bad input gets a clear error;
@@ -33,15 +33,15 @@ from whist_sim.advisor import (
     sample_play_hands,
     solve_dd,
 )
-from whist_sim.cards import STRAINS, parse_hand
 from whist_sim.cli import main
+from whist_sim.core.cards import STRAINS, parse_hand
+from whist_sim.core.rules import Rules
+from whist_sim.core.stats import wilson_interval
 from whist_sim.dd import UNSOLVED, solve_batch
 from whist_sim.kernels.conditional import deal_hidden
 from whist_sim.kernels.layout import H_HAND, new_state, rules_array
 from whist_sim.kernels.loop import begin_contracts
 from whist_sim.kernels.rng import stream_start
-from whist_sim.rules import Rules
-from whist_sim.stats import wilson_interval
 
 HAND = "AKQ2.K3.QJ54.872"
 ALL_SPADES = "AKQJT98765432..."

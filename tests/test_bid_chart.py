@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from whist_sim.advisor.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
 from whist_sim.cli import main
+from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch
-from whist_sim.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 31

@@ -118,7 +118,7 @@ def test_replay_usage_errors_exit_2(runner, tmp_path):
 
 
 def test_replay_revokes_flag_overrides_the_record(runner, tmp_path):
-    from whist_sim.cards import card_str, parse_card
+    from whist_sim.core.cards import card_str, parse_card
     from whist_sim.engine import DealState
 
     calls = ["pass", "5C", "pass", "6H", "pass", "pass", "pass"]

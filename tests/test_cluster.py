@@ -14,9 +14,9 @@ import signal
 
 import pytest
 
-from whist_sim.dataset import load_manifest
-from whist_sim.executors import DaskExecutor
-from whist_sim.simulate import simulate
+from whist_sim.runs.dataset import load_manifest
+from whist_sim.runs.executors import DaskExecutor
+from whist_sim.runs.simulate import simulate
 
 distributed = pytest.importorskip("distributed")
 

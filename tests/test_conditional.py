@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from scipy import stats as sps
 
-from whist_sim.cards import SUIT_MASKS, parse_hand
+from whist_sim.core.cards import SUIT_MASKS, parse_hand
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
 from whist_sim.engine.state import deal_hands
 from whist_sim.kernels.conditional import (
     CONS_HCP_MAX,
@@ -41,8 +43,6 @@ from whist_sim.kernels.layout import (
 )
 from whist_sim.kernels.loop import deal_cards
 from whist_sim.kernels.rng import stream_start
-from whist_sim.rng import DealRng
-from whist_sim.rules import Rules
 
 SEED = 20260511
 ALPHA = 1e-3  # strict: a correct sampler fails this at a fixed seed with probability 0.1 %

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 import whist_sim
-from whist_sim.dataset import (
+from whist_sim.core.rules import Rules
+from whist_sim.runs.dataset import (
     FORMAT_NAME,
     FORMAT_VERSION,
     SCHEMA,
@@ -28,7 +29,6 @@ from whist_sim.dataset import (
     write_chunk,
     write_manifest,
 )
-from whist_sim.rules import Rules
 
 
 def fake_arrays(start: int, count: int, players: int = 4, store_dealt: bool = False) -> dict:
@@ -98,7 +98,7 @@ def test_schema_three_players_and_store_dealt():
 
 
 def test_schema_is_documented():
-    doc = whist_sim.dataset.__doc__
+    doc = whist_sim.runs.dataset.__doc__
     for col in SCHEMA:
         assert col.description
         shown = f"{col.name}_s" if col.per_seat else col.name

@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from whist_sim.cards import parse_deal
+from whist_sim.core.cards import parse_deal
 from whist_sim.dd import (
     UNSOLVED,
     DDError,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from whist_sim.cards import parse_deal
+from whist_sim.core.cards import parse_deal
 from whist_sim.dd import bounds, search
 from whist_sim.dd.bruteforce import brute_force, clear_cache
 from whist_sim.dd.canon import _is_wild, _note_wild, _suit, canonical

@@ -6,9 +6,9 @@ import json
 
 from click.testing import CliRunner
 
-from whist_sim.cards import parse_deal
 from whist_sim.cli import main
 from whist_sim.cli.cmd_dd import _slow_whist_notice
+from whist_sim.core.cards import parse_deal
 
 SYMMETRIC = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 FOUR_SUITS = "0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ."

@@ -18,7 +18,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist_sim.cards import parse_deal
+from whist_sim.core.cards import parse_deal
 from whist_sim.dd import solve, solve_batch, whist_summary
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")

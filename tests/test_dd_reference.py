@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from whist_sim.cards import format_hand, parse_deal
+from whist_sim.core.cards import format_hand, parse_deal
 from whist_sim.dd import bridge_table, solve_batch
 
 # (deal, DDS table). The first is a classic symmetric layout, the second a random deal

@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
 from whist_sim.engine import DealState, get_policy, play_deal
 from whist_sim.engine import policies as ref_policies
 from whist_sim.kernels._numba import jit
 from whist_sim.kernels.batch import play_batch, play_traces
 from whist_sim.kernels.deal import run_full  # noqa: F401 - registers the FULL decision points
-from whist_sim.kernels.dispatch import FULL, choose_frisch
-from whist_sim.kernels.heuristic import est_q_all, heuristic_frisch
 from whist_sim.kernels.layout import (
     H_FRISCH,
     H_HAND,
@@ -39,10 +39,10 @@ from whist_sim.kernels.layout import (
     rules_array,
 )
 from whist_sim.kernels.loop import apply_frisch
-from whist_sim.kernels.random_policy import random_frisch
 from whist_sim.kernels.rng import stream_start
-from whist_sim.rng import DealRng
-from whist_sim.rules import Rules
+from whist_sim.strategies.bidding.heuristic import est_q_all, heuristic_frisch
+from whist_sim.strategies.bidding.random import random_frisch
+from whist_sim.strategies.dispatch import FULL, choose_frisch
 
 SEED = 20240611
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from whist_sim import Rules
-from whist_sim.cards import card_str, format_hand
+from whist_sim.core.cards import card_str, format_hand
 from whist_sim.engine import DealState, play_deal
 from whist_sim.engine.play import hands_at_start_of_play
 from whist_sim.engine.record import record_from_trace, replay_record

@@ -4,9 +4,9 @@ bad-input errors of the compiled engine."""
 import numpy as np
 import pytest
 
+from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.policies import PolicyError, describe, get_info, policy_names, seat_ids
-from whist_sim.rules import Rules
+from whist_sim.strategies.registry import PolicyError, describe, get_info, policy_names, seat_ids
 
 R4, H4 = ("random",) * 4, ("heuristic",) * 4
 
@@ -117,8 +117,8 @@ def test_registry():
 
 @pytest.mark.parametrize("players, store_dealt", [(4, False), (4, True), (3, True)])
 def test_columns_are_the_dataset_schema(players, store_dealt):
-    # interface C is documented and owned by whist_sim/dataset.py: same names, order and dtypes
-    from whist_sim.dataset import columns
+    # interface C is documented and owned by whist_sim/runs/dataset.py: same names, order and dtypes
+    from whist_sim.runs.dataset import columns
 
     rules = Rules(players=players)
     res = play_batch(2, 0, 4, rules, ("random",) * players, ("heuristic",) * players,

@@ -1,4 +1,4 @@
-"""The compiled random stream is the twin of whist_sim/rng.py (docs/ENGINE.md §2).
+"""The compiled random stream is the twin of whist_sim/core/rng.py (docs/ENGINE.md §2).
 
 Deal ``i`` of a run depends only on ``(seed, i)``: both generators must give identical draws.
 """
@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rng import stream_start as py_stream_start
 from whist_sim.kernels.rng import draws_below, draws_raw, stream_start
-from whist_sim.rng import DealRng
-from whist_sim.rng import stream_start as py_stream_start
 
 SEEDS = st.integers(0, 2**64 - 1)
 DEALS = st.integers(0, 2**63 - 1)

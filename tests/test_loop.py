@@ -9,9 +9,9 @@ the loop, must be the same deal move for move.
 import numpy as np
 import pytest
 
+from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch, play_traces
 from whist_sim.kernels.deal import run_full
-from whist_sim.kernels.dispatch import CHECKED, FULL
 from whist_sim.kernels.layout import (
     H_DEALT,
     H_HAND,
@@ -45,8 +45,8 @@ from whist_sim.kernels.loop import (
     apply_frisch,
     begin_deal,
 )
-from whist_sim.policies import BID, PLAY, PolicyError, seat_ids, seat_params
-from whist_sim.rules import Rules
+from whist_sim.strategies.dispatch import CHECKED, FULL
+from whist_sim.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
 
 VARIANTS = [
     Rules(),
@@ -174,7 +174,7 @@ def test_every_strategy_is_legal_in_the_checked_loop(rules):
     """RULES §2-5: every registered bidding strategy and play policy, at every seat, makes only
     legal decisions (the checked loop raises on the first illegal one); and the checked loop
     plays the same deals as the fast one."""
-    from whist_sim.policies import policy_names
+    from whist_sim.strategies.registry import policy_names
 
     p = rules.players
     bids = policy_names(BID)

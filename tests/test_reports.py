@@ -1,7 +1,9 @@
 """Report tables on a small synthetic dataset whose answers are worked out by hand.
 
-The dataset (result schema of whist_sim.dataset, 4 players, 13 tricks) has five deals; scores come
-from whist_sim.scoring (RULES §6). Positions: 0 = declarer .. 3 = hooked last bidder (RULES §4).
+The dataset (result schema of whist_sim.runs.dataset, 4 players, 13 tricks) has five deals; scores
+come
+from whist_sim.core.scoring (RULES §6). Positions: 0 = declarer .. 3 = hooked last bidder (RULES
+§4).
 
     deal declarer trump level frisch contracts(by seat) tricks(by seat) scores          sum
     D1   0        S     5     0      5 0 3 4            5 0 4 4         35  50 -10  26  12 under
@@ -22,10 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from whist_sim import reports as R
-from whist_sim.cards import parse_hand
-from whist_sim.rules import Rules
-from whist_sim.scoring import score
-from whist_sim.stats import wilson_interval
+from whist_sim.core.cards import parse_hand
+from whist_sim.core.rules import Rules
+from whist_sim.core.scoring import score
+from whist_sim.core.stats import wilson_interval
 
 P, N = 4, 13
 SUIT_HANDS = [np.uint64(0x1FFF << (13 * s)) for s in range(4)]  # seat s holds suit s: 10 HCP

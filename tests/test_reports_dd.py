@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from whist_sim import reports
 from whist_sim.cli import main
-from whist_sim.dataset import load
-from whist_sim.dd_columns import dd_column_names
+from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch
 from whist_sim.reports import ReportError, Tally
-from whist_sim.rules import Rules
-from whist_sim.simulate import simulate
+from whist_sim.runs.dataset import load
+from whist_sim.runs.dd_columns import dd_column_names
+from whist_sim.runs.simulate import simulate
 
 RULES = Rules(frisch=False)  # more thrown-in deals (RULES §3)
 DEALS = 400

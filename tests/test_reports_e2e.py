@@ -1,4 +1,5 @@
-"""END-TO-END: reports of a tiny real simulation (whist_sim.simulate, compiled heuristic engine).
+"""END-TO-END: reports of a tiny real simulation (whist_sim.runs.simulate, compiled heuristic
+engine).
 
 Unlike tests/test_reports.py (hand-worked synthetic data), these run the real runner on a few
 thousand deals and check the streamed report against the in-memory one, rule invariants visible in
@@ -21,8 +22,8 @@ from click.testing import CliRunner
 import whist_sim
 from whist_sim import reports as R
 from whist_sim.cli import main as cli
-from whist_sim.scoring import score
-from whist_sim.simulate import simulate
+from whist_sim.core.scoring import score
+from whist_sim.runs.simulate import simulate
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent

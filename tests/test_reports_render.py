@@ -14,9 +14,9 @@ from test_reports import MANIFEST, ROWS, frame  # the hand-worked synthetic data
 
 from whist_sim import reports as R
 from whist_sim.cli import cmd_report
+from whist_sim.core.stats import wilson_interval
 from whist_sim.reports import charts
 from whist_sim.reports.labels import position_label
-from whist_sim.stats import wilson_interval
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from whist_sim.rng import DealRng, mix64, stream_start
+from whist_sim.core.rng import DealRng, mix64, stream_start
 
 
 def test_splitmix64_known_values():

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from whist_sim import Rules, score
-from whist_sim.cards import card_str, parse_card
+from whist_sim.core.cards import card_str, parse_card
 from whist_sim.engine import DealState, play_deal
 from whist_sim.engine.record import (
     parse_call,

@@ -3,10 +3,10 @@
 import pytest
 
 from whist_sim import Rules
-from whist_sim.cards import parse_card
+from whist_sim.core.cards import parse_card
+from whist_sim.core.rng import DealRng
 from whist_sim.engine import DealState, IllegalAction, play_deal
 from whist_sim.engine.policies import random_policy
-from whist_sim.rng import DealRng
 
 DEAL = "0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 J76.T98765.A.A64 543.42.T9876.T93"
 # what each seat lays down in the first Frisch (dealer 3, so seat 0 chooses first)

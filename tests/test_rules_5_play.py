@@ -3,7 +3,7 @@
 import pytest
 
 from whist_sim import Rules, score
-from whist_sim.cards import parse_card
+from whist_sim.core.cards import parse_card
 from whist_sim.engine import DealState, IllegalAction, play_deal
 
 # The §5 example: diamonds trump, seat 0 declares and leads 9C; seat 1 holds QC; seat 2 is void

@@ -3,10 +3,10 @@
 import pytest
 
 from whist_sim import Rules
-from whist_sim.cards import cards_of
+from whist_sim.core.cards import cards_of
+from whist_sim.core.rng import DealRng
 from whist_sim.engine import DealState, IllegalAction, play_deal
 from whist_sim.engine.state import deal_hands
-from whist_sim.rng import DealRng
 
 DECKS = {"no_suit": (39, 13), "no_low": (36, 12), "one_random": (51, 17)}
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from whist_sim.cards import (
+from whist_sim.core.cards import (
     CardSet,
     NotationError,
     card_str,
@@ -160,7 +160,7 @@ def test_any_deal_round_trips(perm):
 ])
 def test_one_parser_of_strain_names(text, code):
     # RULES §9: strains C D H S and NT; the one parser serves calls, --trump and the advisor
-    from whist_sim.cards import parse_strain, strain_str
+    from whist_sim.core.cards import parse_strain, strain_str
 
     assert parse_strain(text) == code
     assert parse_strain(strain_str(code)) == code
@@ -168,7 +168,7 @@ def test_one_parser_of_strain_names(text, code):
 
 @pytest.mark.parametrize("bad", ["", "X", "5", "CD", -1, 5, True, None])
 def test_strain_names_refused(bad):
-    from whist_sim.cards import NotationError, parse_strain
+    from whist_sim.core.cards import NotationError, parse_strain
 
     with pytest.raises(NotationError):
         parse_strain(bad)

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from whist_sim import __version__
-from whist_sim.dataset import chunk_name, load, load_manifest
+from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch
-from whist_sim.rules import Rules
-from whist_sim.simulate import SimulationError, simulate
+from whist_sim.runs.dataset import chunk_name, load, load_manifest
+from whist_sim.runs.simulate import SimulationError, simulate
 
 DEALS = 2_500
 

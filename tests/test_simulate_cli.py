@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim.cli import main
-from whist_sim.dataset import load, load_manifest
-from whist_sim.rules import Rules
-from whist_sim.simulate import simulate
+from whist_sim.core.rules import Rules
+from whist_sim.runs.dataset import load, load_manifest
+from whist_sim.runs.simulate import simulate
 
 
 def cli(*args: str):

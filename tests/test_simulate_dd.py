@@ -16,12 +16,12 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim.cli import main
-from whist_sim.dataset import DatasetError, iter_chunks, load, load_manifest
+from whist_sim.core.rules import Rules
 from whist_sim.dd import SOLVER_VERSION, solve_batch
-from whist_sim.dd_columns import DDColumnsError, dd_column_names, dd_columns
 from whist_sim.kernels.batch import play_batch
-from whist_sim.rules import Rules
-from whist_sim.simulate import (
+from whist_sim.runs.dataset import DatasetError, iter_chunks, load, load_manifest
+from whist_sim.runs.dd_columns import DDColumnsError, dd_column_names, dd_columns
+from whist_sim.runs.simulate import (
     DEFAULT_DD_CHUNK_SIZE,
     SimulationError,
     default_dd_chunk_size,

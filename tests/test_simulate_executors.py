@@ -1,4 +1,4 @@
-"""The executor layer (whist_sim.executors): dynamic hand-out, bounded in-flight, errors."""
+"""The executor layer (whist_sim.runs.executors): dynamic hand-out, bounded in-flight, errors."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from whist_sim.executors import (
+from whist_sim.runs.executors import (
     IN_FLIGHT_PER_SLOT,
     ExecutorError,
     ThreadExecutor,

@@ -1,4 +1,4 @@
-"""Tests of whist_sim.stats: intervals checked against closed forms and published values."""
+"""Tests of whist_sim.core.stats: intervals checked against closed forms and published values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist_sim.stats import (
+from whist_sim.core.stats import (
     Moments,
     Sprt,
     beta_cdf,

@@ -9,18 +9,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from whist_sim.cards import parse_hand
+from whist_sim.core.cards import parse_hand
+from whist_sim.core.rng import mix64
+from whist_sim.core.rules import Rules
 from whist_sim.engine.play import DealTrace
 from whist_sim.engine.record import record_from_trace, replay_record
 from whist_sim.kernels.batch import play_batch, play_traces
 from whist_sim.kernels.deal import play_deal
 from whist_sim.kernels.layout import N_PARAMS, R_DECK_SIZE, deck_array, new_state, rules_array
 from whist_sim.kernels.rng import GOLDEN, stream_start
-from whist_sim.kernels.strategies import hcp_estimates, ltc_estimates, ltc_losers
-from whist_sim.policies import BID_POLICIES, PLAY_HEURISTIC, get_info, seat_params
-from whist_sim.rng import mix64
-from whist_sim.rules import Rules
-from whist_sim.strategies import (
+from whist_sim.strategies.bidding.estimators import hcp_estimates, ltc_estimates, ltc_losers
+from whist_sim.strategies.registry import BID_POLICIES, PLAY_HEURISTIC, get_info, seat_params
+from whist_sim.strategies.spec import (
     StrategyError,
     StrategySpec,
     param_rows,

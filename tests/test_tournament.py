@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from whist_sim.bench.tournament import bench_tournament
-from whist_sim.executors import ThreadExecutor
+from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch
 from whist_sim.kernels.tournament_kernel import TALLY_NAMES
-from whist_sim.rules import Rules
+from whist_sim.runs.executors import ThreadExecutor
 from whist_sim.tournament import (
     TournamentError,
     TournamentTask,

@@ -13,10 +13,10 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+unknown"
 
 from .advisor import advise as advise  # whist_sim.advise(HAND, ...) -> Advice: the hand advisor
-from .cards import CardSet, NotationError, format_hand, parse_card, parse_deal, parse_hand
-from .dataset import load as load  # whist_sim.load(DIR): a simulation dataset
-from .rules import Rules, RulesError
-from .scoring import score
+from .core.cards import CardSet, NotationError, format_hand, parse_card, parse_deal, parse_hand
+from .core.rules import Rules, RulesError
+from .core.scoring import score
+from .runs.dataset import load as load  # whist_sim.load(DIR): a simulation dataset
 
 __all__ = [
     "CardSet",

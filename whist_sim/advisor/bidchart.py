@@ -11,13 +11,14 @@ tricks and P(over) of every contract, the optimal contract (highest expected sco
 lower) and whether bidding zero beats every other contract.
 
 :func:`bid_chart` runs the hands in chunks on an executor (local threads or a Dask cluster:
-:mod:`whist_sim.executors`); results depend only on the seed and the options. :func:`chart_tables`
+:mod:`whist_sim.runs.executors`); results depend only on the seed and the options.
+:func:`chart_tables`
 aggregates them by hand class (high-card points x trump length, per position; under vs. over) and
 :func:`write_chart_report` writes Markdown, heat maps (PNG) and optionally the per-hand Parquet.
 
 Conventions: positions are bidding positions ``0..P-1`` (0 = declarer); per contract ``b`` the
 columns hold raw values (points, fractions), NaN where ``b`` is illegal; means and standard errors
-come from sums (:func:`whist_sim.stats.mean_interval_from_sums`); bad options raise
+come from sums (:func:`whist_sim.core.stats.mean_interval_from_sums`); bad options raise
 :class:`ChartError`. This module uses the advisor's policy arrays
 (:mod:`whist_sim.advisor.sampling`) and nothing else of the advisor; the compiled kernels,
 matplotlib and tqdm are imported where used.
@@ -36,12 +37,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import STRAINS, SUIT_MASKS
-from ..executors import Executor, ExecutorError, check_executor_options, make_executor
+from ..core.cards import STRAINS, SUIT_MASKS
+from ..core.rng import mix64
+from ..core.rules import Rules
 from ..kernels.layout import deck_array, new_state, rules_array
-from ..policies import PolicyError, get_info
-from ..rng import mix64
-from ..rules import Rules
+from ..runs.executors import Executor, ExecutorError, check_executor_options, make_executor
+from ..strategies.registry import PolicyError, get_info
 from .sampling import MODEL_BID_POLICIES, policy_arrays
 
 __all__ = [
@@ -224,8 +225,8 @@ def bid_chart(
 
 def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
     """The per-hand DataFrame of :func:`bid_chart` from the concatenated raw chunk arrays."""
+    from ..core.stats import mean_interval_from_sums
     from ..reports.tally import hcp as hcp_of
-    from ..stats import mean_interval_from_sums
 
     n_tricks = rules.n_tricks
     keep = (raw["declarer"] >= 0) & (raw["tries"] > 0)

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import STRAINS
+from ..core.cards import STRAINS
 from .cells import json_number, pct_cell
 from .sampling import sample_play_hands
 from .scenario import AdviceError, Scenario
@@ -255,7 +255,7 @@ class DDView:
         """Index ``(strain, k)``, ``k = 0..N``: ``p_max`` (share of the solved deals with
         whist-max = k), ``p_min`` (whist-min = k), ``p_exact`` (k exactly reachable), each with
         ``_lo`` / ``_hi`` Wilson bounds."""
-        from ..stats import wilson_interval
+        from ..core.stats import wilson_interval
 
         ks = np.arange(self.n_tricks + 1)
         frames = []

@@ -29,7 +29,7 @@ This module runs the candidates and builds the :class:`Advice`; the scenario com
 :mod:`whist_sim.advisor.scenario`, the sampled deals from :mod:`whist_sim.advisor.sampling`, the
 double-dummy view from :mod:`whist_sim.advisor.dd_view` and the outputs (text, JSON, plot) from
 :mod:`whist_sim.advisor.render`. Conventions: scores are points (RULES §6); every interval has
-the coverage ``confidence`` (P(make): Wilson; expected scores: t, from :mod:`whist_sim.stats`);
+the coverage ``confidence`` (P(make): Wilson; expected scores: t, from :mod:`whist_sim.core.stats`);
 ties between contracts go to the lower bid.
 """
 
@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import NT, STRAINS, CardSet
-from ..rules import Rules
+from ..core.cards import NT, STRAINS, CardSet
+from ..core.rules import Rules
 from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
 from .render import AdviceOutput
 from .sampling import RunResult, run_scenario
@@ -63,7 +63,7 @@ def summarize(run: RunResult, scen: Scenario, confidence: float = 0.95) -> pd.Da
     """One row per candidate: ``strain``, ``bid``, ``n``, ``p_make`` (+ ``p_make_lo/hi``, Wilson),
     ``ev`` (+ ``ev_lo/hi``, t interval; points), ``ev_sd``, ``e_tricks``, ``p_over``, and the
     trick distribution ``t0 .. tN`` (fractions)."""
-    from ..stats import mean_interval_from_sums, wilson_interval
+    from ..core.stats import mean_interval_from_sums, wilson_interval
 
     n_tricks = scen.rules.n_tricks
     k, n = run.tricks.shape
@@ -208,7 +208,7 @@ def advise(
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
-    from ..stats import mean_interval
+    from ..core.stats import mean_interval
 
     if not 0.0 < confidence < 1.0:
         raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")

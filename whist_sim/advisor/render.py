@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import STRAINS, format_hand
+from ..core.cards import STRAINS, format_hand
 from .cells import json_number, pct_cell
 from .scenario import AdviceError
 

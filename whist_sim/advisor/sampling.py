@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.rng import mix64
 from ..kernels.layout import H_START, N_PARAMS, new_state, rules_array
-from ..policies import BID, PLAY, seat_ids, seat_params
-from ..rng import mix64
+from ..strategies.registry import BID, PLAY, seat_ids, seat_params
 from .scenario import AdviceError, Scenario, check_int
 
 __all__ = [

@@ -10,7 +10,7 @@ Conventions:
 
 * seats are ``0..P-1`` clockwise (RULES §1); the player's bidding position is
   ``(seat - declarer) % P`` (0 = declarer, ``P-1`` = the hooked last bidder);
-* strains are ``0..4`` (C, D, H, S, NT; ``whist_sim.cards.STRAINS``); hands and known cards are
+* strains are ``0..4`` (C, D, H, S, NT; ``whist_sim.core.cards.STRAINS``); hands and known cards are
   ``uint64``-style bit masks (bit ``i`` = card ``i``, docs/ENGINE.md);
 * bids are contracts in tricks ``0..N``; ``bids`` lists the contracts already bid in bidding order,
   the declarer's first;
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import (
+from ..core.cards import (
     NT,
     SUIT_MASKS,
     SUIT_SYMBOLS,
@@ -39,7 +39,7 @@ from ..cards import (
     parse_card,
     parse_hand,
 )
-from ..rules import FIRST_MIN_LEVEL, Rules
+from ..core.rules import FIRST_MIN_LEVEL, Rules
 
 __all__ = [
     "AdviceError",

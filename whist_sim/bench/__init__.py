@@ -9,7 +9,7 @@ flat dict; ``whist-sim bench --json`` prints it. Sections, in order:
 * ``tournament`` - a 4-strategy tournament against the engine (:mod:`whist_sim.bench.tournament`);
 * ``cluster`` - ``simulate`` embedded vs. a local Dask cluster (:mod:`whist_sim.bench.cluster`);
 * ``dd`` - the double-dummy solver (:mod:`whist_sim.bench.dd`, which runs
-  :func:`whist_sim.dd.bench.run_bench`).
+  :func:`whist_sim.bench.dd_solves.run_bench`).
 
 The registry, context and text output are :mod:`whist_sim.bench.registry`; a new section is a
 function decorated with :func:`bench_section` in a module imported here. Rates are deals per

@@ -13,9 +13,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..executors import DaskExecutor, default_threads
-from ..rules import Rules
-from ..simulate import DEFAULT_POLICY, simulate
+from ..core.rules import Rules
+from ..runs.executors import DaskExecutor, default_threads
+from ..runs.simulate import DEFAULT_POLICY, simulate
 from .registry import BenchContext, Result, bench_section
 
 

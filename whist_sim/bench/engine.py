@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..rules import Rules
+from ..core.rules import Rules
 from .registry import BenchContext, Result, bench_section
 
 # ----------------------------------------------------------------------------- measurements

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import Rules
+from ..core.rules import Rules
 
 Result = dict[str, Any]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from ..rules import Rules
+from ..core.rules import Rules
 from ..tournament import TournamentTask, make_entries, make_seatings, run_chunk
 from .registry import BenchContext, Result, bench_section
 

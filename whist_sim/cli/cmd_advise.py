@@ -6,7 +6,7 @@ import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
-from ..policies import policy_names
+from ..strategies.registry import policy_names
 from .options import rule_options
 
 

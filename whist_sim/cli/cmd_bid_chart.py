@@ -15,8 +15,8 @@ from ..advisor.bidchart import (
     bid_chart,
     write_chart_report,
 )
-from ..executors import ExecutorError
-from ..policies import policy_names
+from ..runs.executors import ExecutorError
+from ..strategies.registry import policy_names
 from .options import rule_options
 
 

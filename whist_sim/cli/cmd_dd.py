@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 from tqdm.auto import tqdm
 
-from ..cards import STRAINS, NotationError, format_deal, parse_deal, parse_strain
+from ..core.cards import STRAINS, NotationError, format_deal, parse_deal, parse_strain
 from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
 
 _COMPASS = "NESW"

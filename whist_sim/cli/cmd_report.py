@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..dataset import DatasetError
+from ..runs.dataset import DatasetError
 
 # whist_sim.reports (pandas tables, matplotlib charts) is imported when the command runs, so the
 # other commands of the CLI start without loading matplotlib.

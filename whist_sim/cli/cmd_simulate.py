@@ -7,11 +7,10 @@ import sys
 
 import click
 
-from ..dataset import DatasetError
-from ..executors import ExecutorError
-from ..policies import policy_names
-from ..rules import RulesError
-from ..simulate import (
+from ..core.rules import RulesError
+from ..runs.dataset import DatasetError
+from ..runs.executors import ExecutorError
+from ..runs.simulate import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_DD_CHUNK_SIZE,
     DEFAULT_DD_NODE_LIMIT,
@@ -19,6 +18,7 @@ from ..simulate import (
     SimulationError,
     simulate,
 )
+from ..strategies.registry import policy_names
 from .options import rule_options
 
 

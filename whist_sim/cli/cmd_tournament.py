@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from ..executors import ExecutorError
-from ..rules import RulesError
-from ..strategies import StrategyError, play_names, strategy_names
+from ..core.rules import RulesError
+from ..runs.executors import ExecutorError
+from ..strategies.spec import StrategyError, play_names, strategy_names
 from ..tournament import (
     DESIGNS,
     OUTPUT_FORMATS,

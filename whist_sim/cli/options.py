@@ -1,4 +1,5 @@
-"""Click options shared by several commands: every rule option of :class:`whist_sim.rules.Rules`."""
+"""Click options shared by several commands: every rule option of
+:class:`whist_sim.core.rules.Rules`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import functools
 
 import click
 
-from ..rules import THREE_PLAYER_DECKS, Rules, RulesError
+from ..core.rules import THREE_PLAYER_DECKS, Rules, RulesError
 
 _HELP = {
     "pass_is_final": "a seat that passed may not bid again in that auction (RULES §2)",

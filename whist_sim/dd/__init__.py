@@ -9,7 +9,7 @@ Objectives (RULES §5 trick play; hands are ``uint64`` masks by seat, docs/ENGIN
 * ``whist-exact``: for each ``k``, whether ``p`` can make exactly ``k`` tricks against the other
   three.
 
->>> from whist_sim.cards import parse_deal
+>>> from whist_sim.core.cards import parse_deal
 >>> from whist_sim.dd import solve
 >>> solve(parse_deal("0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ."), trump=4, leader=0, objective="whist-max")
 4

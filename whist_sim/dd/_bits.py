@@ -14,6 +14,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..kernels import _numba  # noqa: F401 - cached kernels are revalidated against all dd sources
+
 # numba options of every solver kernel: cached machine code, GIL released (threads run truly in
 # parallel), no zero-division checks, no index checks, exact integer semantics.
 NJIT = {"cache": True, "nogil": True, "error_model": "numpy", "boundscheck": False}

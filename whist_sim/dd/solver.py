@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..cards import STRAINS, card_str, cards_of
+from ..core.cards import STRAINS, card_str, cards_of
 from . import objectives, search
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")

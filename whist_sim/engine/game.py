@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..rules import Rules
+from ..core.rules import Rules
 from .play import DealTrace, play_deal, resolve_policies
 
 _DEFAULT_RULES = Rules()

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..rng import DealRng
-from ..rules import Rules
+from ..core.rng import DealRng
+from ..core.rules import Rules
 from .policies import Policy, get_policy
 from .state import DealState, IllegalAction
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
-from ..rng import DealRng
-from ..rules import FRISCH_CARDS
+from ..core.cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
+from ..core.rng import DealRng
+from ..core.rules import FRISCH_CARDS
 from .state import PASS, DealState, bid_code
 
 Policy = Callable[[DealState, DealRng], int]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cards import (
+from ..core.cards import (
     NotationError,
     card_str,
     cards_of,
@@ -34,7 +34,7 @@ from ..cards import (
     parse_card,
     parse_hand,
 )
-from ..rules import FRISCH_CARDS, Rules, RulesError
+from ..core.rules import FRISCH_CARDS, Rules, RulesError
 from .play import DealTrace
 from .state import DealState, IllegalAction, call_str, parse_call, strain_str
 

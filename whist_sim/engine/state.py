@@ -29,7 +29,7 @@ import operator
 from collections.abc import Sequence
 from itertools import combinations
 
-from ..cards import (
+from ..core.cards import (
     N_CARDS,
     NT,
     STRAINS,
@@ -47,9 +47,9 @@ from ..cards import (
     strain_str,
     suit_of,
 )
-from ..rng import DealRng
-from ..rules import FIRST_MIN_LEVEL, FRISCH_CARDS, MAX_FRISCH, Rules
-from ..scoring import score
+from ..core.rng import DealRng
+from ..core.rules import FIRST_MIN_LEVEL, FRISCH_CARDS, MAX_FRISCH, Rules
+from ..core.scoring import score
 
 PHASES = ("auction", "frisch", "contracts", "play", "scored", "thrown_in")
 PASS = 0

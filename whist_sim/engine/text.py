@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import card_str, cards_of, format_hand
+from ..core.cards import card_str, cards_of, format_hand
 from .play import DealTrace
 from .record import ReplayResult
 from .state import PASS, call_str, strain_str, winning_index

@@ -4,7 +4,7 @@ Layers, from the ground up (each module imports only from the ones above it in t
 
 * :mod:`._numba` - the one place with the numba options (``jit``);
 * :mod:`.bits` - popcount / trailing- and leading-zero counts as LLVM intrinsics, suit masks;
-* :mod:`.rng` - the compiled twin of :mod:`whist_sim.rng`;
+* :mod:`.rng` - the compiled twin of :mod:`whist_sim.core.rng`;
 * :mod:`.layout` - the deal state: slot indices of the plain arrays, the phases of a deal;
 * :mod:`.random_policy`, :mod:`.heuristic`, :mod:`.strategies` - the strategies that do not
   search;

@@ -22,10 +22,11 @@
 
 Cache freshness: numba revalidates a cached function only against the source file that defines it,
 but the deal loop inlines strategies and helpers from other files, so after an edit of
-``heuristic.py`` a cached ``run_full`` would silently run the old code. :func:`_watch_sources`
-therefore adds a fingerprint of every kernel source (``whist_sim/kernels/*.py`` and the Python
-modules whose constants are compiled in) to the freshness stamp of each kernel: any edit recompiles
-all kernels once.
+``strategies/bidding/heuristic.py`` a cached ``run_full`` would silently run the old code.
+:func:`_watch_sources` therefore adds a fingerprint of every source of a group to the freshness
+stamp of each kernel of that group: the engine (``whist_sim/kernels/``, ``whist_sim/strategies/``
+and the ``core`` modules whose constants are compiled in) and the double-dummy solver
+(``whist_sim/dd/``). Any edit in a group recompiles that group's kernels once.
 """
 
 from __future__ import annotations
@@ -39,8 +40,14 @@ from typing import Any
 import numba
 from numba.core.cpu import CPUTargetOptions
 
-_KERNELS = Path(__file__).resolve().parent
-_WATCHED_EXTRA = ("policies.py", "rng.py", "rules.py")  # in whist_sim/, compiled in as constants
+_PACKAGE = Path(__file__).resolve().parent.parent
+#: source groups: the folders whose kernels are fingerprinted together, and the extra files
+#: (compiled in as constants) that count for the group
+_GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "engine": (("kernels", "strategies"),
+               ("core/rules.py", "core/rng.py", "strategies/registry.py")),
+    "dd": (("dd",), ()),
+}
 
 NUMBA_OPTIONS: dict[str, Any] = {
     "cache": True,
@@ -67,23 +74,37 @@ def jit(func: Callable | None = None, **overrides: Any):
     return numba.njit(**options)(func)
 
 
-def _watched_files() -> list[Path]:
-    return sorted(_KERNELS.glob("*.py")) + [_KERNELS.parent / n for n in _WATCHED_EXTRA]
+def _watched_files(group: str = "engine") -> list[Path]:
+    folders, extra = _GROUPS[group]
+    files = {f for d in folders for f in (_PACKAGE / d).rglob("*.py")}
+    files |= {_PACKAGE / n for n in extra}
+    return sorted(files)
+
+
+def _group_of(py_file: str) -> str | None:
+    """The source group of a kernel defined in ``py_file`` (None: not watched)."""
+    path = Path(os.path.abspath(py_file))
+    for group, (folders, _extra) in _GROUPS.items():
+        if any(path.is_relative_to(_PACKAGE / d) for d in folders):
+            return group
+    return None
 
 
 _FINGERPRINT: dict[tuple, bytes] = {}
 
 
-def sources_fingerprint() -> bytes:
-    """SHA-256 over the contents of every watched kernel source (recomputed when one changes)."""
-    files = _watched_files()
-    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files if f.exists())
+def sources_fingerprint(group: str = "engine") -> bytes:
+    """SHA-256 over the contents of every source of ``group`` (recomputed when one changes)."""
+    files = _watched_files(group)
+    key = (group,) + tuple(
+        (str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files if f.exists())
     if key not in _FINGERPRINT:
         h = hashlib.sha256()
         for f in files:
             if f.exists():
-                h.update(f.name.encode() + b"\0" + f.read_bytes())
-        _FINGERPRINT.clear()
+                h.update(str(f.relative_to(_PACKAGE)).encode() + b"\0" + f.read_bytes())
+        for k in [k for k in _FINGERPRINT if k[0] == group]:
+            del _FINGERPRINT[k]
         _FINGERPRINT[key] = h.digest()
     return _FINGERPRINT[key]
 
@@ -102,8 +123,9 @@ def _watch_sources() -> None:
             def get_source_stamp(self, _base=cls):
                 stamp = _base.get_source_stamp(self)
                 py_file = getattr(self, "_py_file", None)
-                if py_file and Path(os.path.abspath(py_file)).parent == _KERNELS:
-                    return (stamp, sources_fingerprint())
+                group = _group_of(py_file) if py_file else None
+                if group is not None:
+                    return (stamp, sources_fingerprint(group))
                 return stamp
 
             wrapped.append(type(cls.__name__, (cls,), {"get_source_stamp": get_source_stamp}))

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..strategies.dispatch import FULL, choose_contract
 from ._numba import jit
 from .bits import ZERO
 from .conditional import deal_hidden, satisfies
 from .deal import run_full
-from .dispatch import FULL, choose_contract
 from .layout import (
     H_START,
     PH_DONE,

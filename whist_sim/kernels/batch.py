@@ -2,7 +2,7 @@
 
 ``play_batch`` plays deals ``start .. start+count-1`` of a run (dealer of deal ``i`` = ``i % P``,
 random stream ``(seed, i)``) in one compiled call that releases the GIL, and returns one array per
-column of the result schema (docs: interface C; ``whist_sim/dataset.py`` documents it). Results
+column of the result schema (docs: interface C; ``whist_sim/runs/dataset.py`` documents it). Results
 depend only on ``(seed, deal)``, never on how a run is cut into batches.
 """
 
@@ -13,12 +13,12 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..policies import BID, PLAY, PolicyError, seat_ids, seat_params
-from ..rng import mix64
-from ..rules import MAX_FRISCH, Rules
+from ..core.rng import mix64
+from ..core.rules import MAX_FRISCH, Rules
+from ..strategies.dispatch import CHECKED, FULL
+from ..strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
 from ._numba import jit
 from .deal import play_deal_in
-from .dispatch import CHECKED, FULL
 from .layout import (
     H_DEALT,
     H_FRISCH,
@@ -156,7 +156,7 @@ def _checked(st: np.ndarray, bid: Sequence[str], play: Sequence[str]):
 
 def _check_args(seed, start, count, rules, bid, play):
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a whist_sim.rules.Rules, got {type(rules).__name__}")
+        raise TypeError(f"rules must be a whist_sim.core.rules.Rules, got {type(rules).__name__}")
     for name, v, hi in (("seed", seed, _MAX_SEED), ("start", start, _MAX_DEAL),
                         ("count", count, _MAX_DEAL)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= hi:
@@ -187,7 +187,8 @@ def play_batch(
 ) -> dict[str, np.ndarray]:
     """Play deals ``start .. start+count-1`` of run ``seed`` and return the result columns.
 
-    ``bid[s]`` / ``play[s]``: names (:mod:`whist_sim.policies`) of the bidding strategy and play
+    ``bid[s]`` / ``play[s]``: names (:mod:`whist_sim.strategies.registry`) of the bidding strategy
+    and play
     policy of seat ``s``. The dealer of deal ``i`` is ``i % P``. Single-threaded; the compiled part
     releases the GIL, so several threads may call this at once.
 
@@ -199,7 +200,8 @@ def play_batch(
     and with ``store_dealt`` ``dealt_s`` (uint64, before Frisch).
 
     ``checked``: play in the checked loop (every answer checked against the legal choices; an
-    illegal one raises :class:`~whist_sim.policies.PolicyError` naming the seat). Same deals,
+    illegal one raises :class:`~whist_sim.strategies.registry.PolicyError` naming the seat). Same
+    deals,
     5-10 % slower; the tests use it.
     """
     seed_mix, start_, count_, rp, deck, pol, par = _check_args(seed, start, count, rules, bid, play)

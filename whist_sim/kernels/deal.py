@@ -1,6 +1,6 @@
 """The deal loop with every strategy: ``run_full`` and :func:`play_deal`.
 
-:mod:`whist_sim.kernels.loop` holds the rules and the loop; :mod:`whist_sim.kernels.dispatch` the
+:mod:`whist_sim.kernels.loop` holds the rules and the loop; :mod:`whist_sim.strategies.dispatch` the
 decision points of the strategies that do not search. This module, one layer up, registers the
 decision points of the ``FULL`` loop: the strategies that search (they run ``run_base`` on sampled
 deals), and every other strategy as in the base loop. It compiles ``run_full`` from the loop's one
@@ -13,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import overload
 
-from ..policies import BID_MONTECARLO
-from ._numba import jit
-from .dispatch import (
+from ..strategies.bidding.montecarlo import mc_call, mc_contract
+from ..strategies.dispatch import (
     CHECKED_TYPE,
     FULL,
     FULL_TYPE,
@@ -29,10 +28,11 @@ from .dispatch import (
     choose_contract,
     choose_frisch,
 )
+from ..strategies.registry import BID_MONTECARLO
+from ._numba import jit
 from .layout import PH_DONE, R_PLAYERS
 from .loop import _run, begin_deal, deal_cards
 from .rng import stream_start_mixed
-from .strategy_montecarlo import mc_call, mc_contract
 
 
 @overload(choose_call, jit_options=OVERLOAD_OPTIONS)

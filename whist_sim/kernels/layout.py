@@ -12,7 +12,7 @@ batch (never per deal) and reused deal after deal:
     card masks: hands as dealt, current hands, hands at the start of play, the Frisch passes, the
     cards of the current trick and all played cards, and a per-seat masks scratch for policies.
 ``rp`` (``int64[RP_SIZE]``)
-    the rule options of :class:`whist_sim.rules.Rules` as integers (``R_*`` slots); built by
+    the rule options of :class:`whist_sim.core.rules.Rules` as integers (``R_*`` slots); built by
     :func:`rules_array`.
 ``rng`` (``uint64[1]``)
     the state of the deal's random stream (:mod:`whist_sim.kernels.rng`).
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import FIRST_MIN_LEVEL, MAX_FRISCH, Rules
+from ..core.rules import FIRST_MIN_LEVEL, MAX_FRISCH, Rules
 
 MAX_SEATS = 4
 MAX_CALLS = 256  # auction calls of one deal across all rounds; the longest legal deal needs < 200

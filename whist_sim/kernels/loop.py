@@ -26,8 +26,8 @@ A caller that wants to force a decision (a candidate contract, a card) applies i
 ``apply_*`` function and then runs the loop.
 
 **Two loops from one text.** The loop is compiled twice from :func:`_run`: ``run_base`` (``mode``
-:data:`~whist_sim.kernels.dispatch.BASE`), whose decision points know only the strategies that
-do not search, and ``run_full`` (``mode`` :data:`~whist_sim.kernels.dispatch.FULL`), with every
+:data:`~whist_sim.strategies.dispatch.BASE`), whose decision points know only the strategies that
+do not search, and ``run_full`` (``mode`` :data:`~whist_sim.strategies.dispatch.FULL`), with every
 strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled function
 calls itself, and each loop is one cached function.
 """
@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..strategies.dispatch import checks, choose_call, choose_card, choose_contract, choose_frisch
 from ._numba import jit
 from .bits import SUIT_MASK, SUIT_OF, ZERO, bit, popcount
-from .dispatch import checks, choose_call, choose_card, choose_contract, choose_frisch
 from .layout import (
     H_DEALT,
     H_FRISCH,
@@ -470,7 +470,7 @@ def _illegal(st, seat, value):
 def _run(mode, st, hm, rp, pol, par, rng, until):
     """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
 
-    ``mode``: :data:`~whist_sim.kernels.dispatch.BASE` or ``FULL`` (which strategies can decide).
+    ``mode``: :data:`~whist_sim.strategies.dispatch.BASE` or ``FULL`` (which strategies can decide).
     ``pol`` (``int64[2, P]``: row 0 the bidding strategy id of each seat, row 1 the play policy
     id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
     """

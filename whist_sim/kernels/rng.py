@@ -1,4 +1,5 @@
-"""Compiled twin of :mod:`whist_sim.rng`: the counter-based SplitMix64 stream (docs/ENGINE.md §2).
+"""Compiled twin of :mod:`whist_sim.core.rng`: the counter-based SplitMix64 stream (docs/ENGINE.md
+§2).
 
 The state of one deal's stream lives in a ``uint64`` array of length 1 (``rng[0]``), so that every
 phase and policy can advance it in place. With ``seed_mix = mix64(seed)``:
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rng import _M1 as _PY_M1
-from ..rng import _M2 as _PY_M2
-from ..rng import GOLDEN as _PY_GOLDEN
+from ..core.rng import _M1 as _PY_M1
+from ..core.rng import _M2 as _PY_M2
+from ..core.rng import GOLDEN as _PY_GOLDEN
 from ._numba import jit
 
 GOLDEN = np.uint64(_PY_GOLDEN)

@@ -1,6 +1,7 @@
 """Double-dummy report tables: contracts and tricks taken against each seat's whist-max and min.
 
-For data with the double-dummy columns of ``whist-sim simulate --dd`` (:mod:`whist_sim.dd_columns`)
+For data with the double-dummy columns of ``whist-sim simulate --dd``
+(:mod:`whist_sim.runs.dd_columns`)
 every played seat has ``dd_max`` (whist-max: the most tricks it can guarantee when the other three
 play together against it) and ``dd_min`` (whist-min: the fewest it can hold itself to when the
 other three push tricks on it), both for the hands at the start of play, the deal's trump and the
@@ -36,7 +37,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..stats import mean_interval_from_sums, wilson_interval
+from ..core.stats import mean_interval_from_sums, wilson_interval
 from .tables import Data, _key_series, _keys, _mean_columns, _rate_columns
 from .tally import ReportError, Tally, as_tally
 

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .. import __version__
-from ..rules import Rules, RulesError
+from ..core.rules import Rules, RulesError
 from . import charts, dd_tables, tables
 from .labels import position_label
 from .tally import Tally, as_tally

@@ -1,7 +1,7 @@
 """Report tables: pure functions of a result DataFrame or of a :class:`~whist_sim.reports.Tally`.
 
 Every function takes ``data``, either what :func:`whist_sim.load` returns (one row per deal, the
-result schema of :mod:`whist_sim.dataset`) or a tally of it (:func:`tally_dataset` for datasets
+result schema of :mod:`whist_sim.runs.dataset`) or a tally of it (:func:`tally_dataset` for datasets
 larger than memory), and returns a DataFrame with one row per group, the group's value as index.
 
 Conventions (shared by all tables):
@@ -10,7 +10,7 @@ Conventions (shared by all tables):
 * Rates and shares are fractions in ``[0, 1]``; every rate or mean comes with a 95 % confidence
   interval, ``ci_low`` / ``ci_high`` for the table's main statistic and ``<stat>_ci_low`` /
   ``<stat>_ci_high`` for the others. Rates use the Wilson score interval, means the Student-t
-  interval (:mod:`whist_sim.stats`); an empty group has ``nan`` bounds.
+  interval (:mod:`whist_sim.core.stats`); an empty group has ``nan`` bounds.
 * Scores are game points (RULES §6), tricks are tricks. Thrown-in deals (RULES §3) have no
   contracts: player tables count played deals only.
 * Group values: ``contract``, ``tricks``, ``seat``, ``frisch``, ``level``, ``bid_sum`` are ints;
@@ -27,8 +27,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..cards import STRAINS
-from ..stats import diff_interval, mean_interval_from_sums, weighted_quantile, wilson_interval
+from ..core.cards import STRAINS
+from ..core.stats import diff_interval, mean_interval_from_sums, weighted_quantile, wilson_interval
 from .tally import ReportError, Tally, as_tally
 
 __all__ = [

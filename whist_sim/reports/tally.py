@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..rules import Rules, RulesError
+from ..core.rules import Rules, RulesError
 
 PLAYER_KEYS = ("seat", "position", "contract", "tricks", "score", "over", "trump", "frisch")
 HAND_KEYS = ("position", "hcp", "contract", "tricks", "score", "over")
@@ -225,7 +225,7 @@ class Tally:
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, manifest: Mapping[str, Any] | None = None) -> Tally:
-        """Tally a result DataFrame (the schema of :mod:`whist_sim.dataset`, one row per deal).
+        """Tally a result DataFrame (the schema of :mod:`whist_sim.runs.dataset`, one row per deal).
 
         The manifest (for the rules and the policies) is taken from ``manifest`` or else from
         ``df.attrs["manifest"]``; without one, the player count comes from the columns and the
@@ -429,7 +429,7 @@ def tally_dataset(
     chunk whatever the size of the run. ``partial=True`` accepts an unfinished run (its finished
     chunks). ``progress`` shows a tqdm bar over chunks; ``on_chunk(rows)`` is called after each.
     """
-    from ..dataset import has_dd, iter_chunks, load_manifest  # optional for the tables
+    from ..runs.dataset import has_dd, iter_chunks, load_manifest  # optional for the tables
 
     manifest = load_manifest(path)
     try:

@@ -5,7 +5,8 @@
 seating holds the bad ones in another, on the very same deal.
 
 Entries and seats
-    The strategies (1..P specs, :mod:`whist_sim.strategies`; the same spec may appear twice) are
+    The strategies (1..P specs, :mod:`whist_sim.strategies.spec`; the same spec may appear twice)
+    are
     the tournament's **entries**, labelled by their spec, or ``spec#i`` (``i`` = 1-based slot in
     the list) when a spec appears more than once. With fewer entries than seats the seats are filled
     cyclically: entry ``s % k`` sits in seat ``s`` of the base arrangement (``a,b,a,b`` for two
@@ -46,7 +47,7 @@ Statistics (per **deal**: the unit is the duplicate deal, its S plays averaged)
 Running
     Deals are cut into chunks played by the compiled kernel
     (:mod:`whist_sim.kernels.tournament_kernel`) on local threads or a Dask cluster
-    (:mod:`whist_sim.executors`); results are combined in deal order, so everything (SPRT
+    (:mod:`whist_sim.runs.executors`); results are combined in deal order, so everything (SPRT
     included) depends only on the options, never on chunk size, threads or workers. With ``out``
     the per-deal scores go to ``out/scores/part-<k>.parquet`` (one row per deal: ``deal`` and one
     column per entry, its duplicate score in points), plus ``summary.json``, ``report.md`` and
@@ -57,14 +58,14 @@ Modules
     :mod:`~whist_sim.tournament.results` (running totals, the summary, DataFrames, per-deal
     scores), :mod:`~whist_sim.tournament.render` (Markdown, text, JSON, chart, CSV and HTML
     through the reports' renderer), :mod:`~whist_sim.tournament.runner` (:func:`tournament`).
-    The statistics (intervals, paired tests, the SPRT) are :mod:`whist_sim.stats`; the
+    The statistics (intervals, paired tests, the SPRT) are :mod:`whist_sim.core.stats`; the
     benchmark is :mod:`whist_sim.bench.tournament`. Imports go one way: schedule <- results <-
     render <- runner.
 """
 
 from __future__ import annotations
 
-from ..stats import Sprt, paired_test
+from ..core.stats import Sprt, paired_test
 from .render import (
     OUTPUT_FORMATS,
     chart_figure,

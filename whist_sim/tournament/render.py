@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..rules import Rules
+from ..core.rules import Rules
 from .results import pairs_frame, ranking_frame, sprt_frame
 from .schedule import TournamentError
 
@@ -334,7 +334,7 @@ def write_outputs(out: Path, summary: dict[str, Any],
                   formats: str | Iterable[str] = ("md",)) -> list[Path]:
     """Write ``summary.json`` and, per format, ``report.md`` and ``tournament.png`` (``md``),
     ``tables/*.csv`` (``csv``), ``report.html`` (``html``) into ``out``."""
-    from ..dataset import atomic_write_bytes
+    from ..runs.dataset import atomic_write_bytes
 
     fmts = parse_output_formats(formats)
     out.mkdir(parents=True, exist_ok=True)

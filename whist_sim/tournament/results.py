@@ -4,10 +4,10 @@ Conventions:
 
 * The unit of every statistic is the duplicate **deal**: an entry's score in a deal is its points
   per seat, averaged over its seats and the deal's S seatings. :class:`Aggregate` takes chunks in
-  deal order and keeps mergeable moments (:class:`whist_sim.stats.Moments`) per entry and per
+  deal order and keeps mergeable moments (:class:`whist_sim.core.stats.Moments`) per entry and per
   pair, plus sums over single plays (for the intervals the data would give without duplication)
   and the kernel's tallies. The statistics themselves (intervals, paired tests, the SPRT) are
-  :mod:`whist_sim.stats`; this module only applies them.
+  :mod:`whist_sim.core.stats`; this module only applies them.
 * The **summary** (:func:`summarize`, completed by the runner) is a JSON-able dict: numbers
   rounded to 4 decimals, missing ones ``None``. Its keys are the ``--json`` output.
 * The **frames** (:func:`ranking_frame`, :func:`pairs_frame`, :func:`sprt_frame`) are the
@@ -28,8 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..kernels.tournament_kernel import N_TALLY, TALLY_NAMES
-from ..stats import (
+from ..core.stats import (
     SPRT_ALPHA,
     SPRT_BETA,
     Moments,
@@ -41,6 +40,7 @@ from ..stats import (
     variance_from_sums,
     z_value,
 )
+from ..kernels.tournament_kernel import N_TALLY, TALLY_NAMES
 from .schedule import ChunkResult, Entry, TournamentError
 
 SCORES_DIR = "scores"
@@ -251,7 +251,7 @@ def write_scores(out: Path, index: int, start: int, x: np.ndarray, labels: list[
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from ..dataset import atomic_write_bytes
+    from ..runs.dataset import atomic_write_bytes
 
     cols = {"deal": pa.array(np.arange(start, start + x.shape[0], dtype=np.int64))}
     for e, label in enumerate(labels):

@@ -4,10 +4,10 @@ Conventions:
 
 * :func:`tournament` is the one entry point (the CLI and scripts call it); options are checked
   before anything runs and bad ones raise :class:`~whist_sim.tournament.schedule.TournamentError`.
-* Chunks run on local threads or a Dask cluster (:mod:`whist_sim.executors`) and are taken in
+* Chunks run on local threads or a Dask cluster (:mod:`whist_sim.runs.executors`) and are taken in
   deal order, so every number (the SPRT's stopping point included) depends only on the options,
   never on chunk size, threads or workers.
-* The SPRT (:class:`whist_sim.stats.Sprt`) runs with ``alpha = beta =`` :data:`SPRT_ALPHA` and
+* The SPRT (:class:`whist_sim.core.stats.Sprt`) runs with ``alpha = beta =`` :data:`SPRT_ALPHA` and
   decides only after :data:`SPRT_MIN_DEALS` deals; the run stops once every pair is decided.
 """
 
@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..executors import Executor, check_executor_options, make_executor
-from ..rules import Rules
-from ..stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
-from ..strategies import StrategyError, StrategySpec, check_play
+from ..core.rules import Rules
+from ..core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
+from ..runs.executors import Executor, check_executor_options, make_executor
+from ..strategies.spec import StrategyError, StrategySpec, check_play
 from .render import parse_output_formats, write_outputs
 from .results import SCORES_DIR, Aggregate, r4, summarize, write_scores
 from .schedule import (
@@ -124,7 +124,7 @@ def tournament(
         ``tournament.png``; ``None`` writes nothing.
     design: ``"duplicate"`` or ``"independent"`` (fresh cards for every play).
     chunk_size: deals per task (default: about 240,000 plays per task).
-    threads, scheduler, cluster, executor: where chunks run (:func:`whist_sim.executors.
+    threads, scheduler, cluster, executor: where chunks run (:func:`whist_sim.runs.executors.
         make_executor`; default: every local CPU).
     progress: tqdm bar on stderr (deals, with the SPRT log-likelihood ratio).
     confidence: coverage of the intervals (0.95).
@@ -168,7 +168,7 @@ def tournament(
 
     from tqdm.auto import tqdm
 
-    from ..dataset import n_chunks
+    from ..runs.dataset import n_chunks
 
     task = TournamentTask(
         seed, deals, chunk_size, rules, tuple(e.spec for e in entries), play,

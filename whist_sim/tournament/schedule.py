@@ -2,7 +2,8 @@
 
 Conventions:
 
-* **Entries** are the tournament's strategies (1..P specs, :mod:`whist_sim.strategies`; the same
+* **Entries** are the tournament's strategies (1..P specs, :mod:`whist_sim.strategies.spec`; the
+  same
   spec may appear twice), labelled by their spec, or ``spec#i`` (``i`` = 1-based slot in the
   list) when a spec appears more than once. With fewer entries than seats the seats are filled
   cyclically: entry ``s % k`` sits in seat ``s`` of the base arrangement (``a,b,a,b`` for two
@@ -27,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..policies import BID, PLAY, get_info, seat_params
-from ..rules import Rules
-from ..strategies import StrategySpec, parse_strategy
+from ..core.rules import Rules
+from ..strategies.registry import BID, PLAY, get_info, seat_params
+from ..strategies.spec import StrategySpec, parse_strategy
 
 DESIGNS = ("duplicate", "independent")
 PLAYS_PER_CHUNK = 240_000  # default chunk: about this many plays (deals x seatings)
@@ -174,10 +175,10 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
 
     A top-level function, so Dask can ship it to workers; pure (returns arrays, writes nothing).
     """
-    from ..dataset import chunk_bounds
+    from ..core.rng import mix64
     from ..kernels.layout import deck_array, new_state, rules_array
     from ..kernels.tournament_kernel import N_TALLY, tournament_kernel
-    from ..rng import mix64
+    from ..runs.dataset import chunk_bounds
 
     t0 = time.perf_counter()
     start, count = chunk_bounds(index, task.deals, task.chunk_size)

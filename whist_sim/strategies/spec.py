@@ -2,7 +2,8 @@
 
 A **bidding strategy** decides a seat's trump-auction calls (whether and what to call), its Frisch
 passes and its contract; the cards are played by a separate **play policy** (``heuristic`` by
-default). The registry of names, integer ids and parameter defaults is :mod:`whist_sim.policies`
+default). The registry of names, integer ids and parameter defaults is
+:mod:`whist_sim.strategies.registry`
 (the compiled engine switches on the ids); this module is the user-facing layer on top of it:
 
 * :func:`strategy_names`, :func:`strategy_table`: what exists, with descriptions and defaults;
@@ -22,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels.layout import N_PARAMS
-from .policies import BID, PLAY, PolicyError, PolicyInfo, get_info, policy_names, seat_params
+from ..kernels.layout import N_PARAMS
+from .registry import BID, PLAY, PolicyError, PolicyInfo, get_info, policy_names, seat_params
 
 
 class StrategyError(PolicyError):

@@ -3,12 +3,12 @@
 ``simulate(out, deals, seed, ...)`` splits deals ``0 .. deals-1`` into chunks of ``chunk_size``
 consecutive deals. Chunk ``k`` holds deals ``k*chunk_size ..`` and is played by one call of the
 compiled kernel :func:`whist_sim.kernels.batch.play_batch` (single-threaded, GIL released) and
-written as ``out/chunk-<k>.parquet`` (:mod:`whist_sim.dataset`). Deal ``i`` depends only on
+written as ``out/chunk-<k>.parquet`` (:mod:`whist_sim.runs.dataset`). Deal ``i`` depends only on
 ``(seed, i)``, so the dataset (the chunks concatenated in order) is the same for any chunk size,
 thread count or cluster, and a chunk file is byte-for-byte the same whichever thread or worker
 wrote it.
 
-Chunks are handed out dynamically to an executor (:mod:`whist_sim.executors`): local threads by
+Chunks are handed out dynamically to an executor (:mod:`whist_sim.runs.executors`): local threads by
 default, or a Dask cluster. Each task plays *and writes* its chunk and returns a small
 :class:`ChunkReceipt`; only a bounded number of chunks is in flight, so memory is bounded by a few
 chunks whatever ``deals`` is. On a cluster the workers therefore write to the output directory
@@ -19,7 +19,7 @@ themselves, which must be on storage shared by the client and every worker (docs
 the status (``running``, ``interrupted``, ``failed``, ``complete``), deal counts and timings per
 session.
 
-With ``dd=True`` every chunk also gets the double-dummy columns of :mod:`whist_sim.dd_columns`
+With ``dd=True`` every chunk also gets the double-dummy columns of :mod:`whist_sim.runs.dd_columns`
 (whist-max and whist-min of every seat, and their proved bounds), computed by the chunk's task
 right after play, under a node limit per solve (``dd_node_limit``; whist-min's own with
 ``dd_min_node_limit``). They too depend only on each deal, so the dataset stays the same whatever
@@ -49,7 +49,8 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from . import __version__
+from .. import __version__
+from ..core.rules import Rules
 from .dataset import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -69,7 +70,6 @@ from .dataset import (
 from .dd_columns import DEFAULT_NODE_LIMIT as DEFAULT_DD_NODE_LIMIT
 from .dd_columns import DDColumnsError, check_node_limit, check_players
 from .executors import Executor, check_executor_options, default_threads, make_executor
-from .rules import Rules
 
 log = logging.getLogger(__name__)
 
@@ -133,9 +133,9 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
 
     A top-level function (so Dask can ship it to workers). Idempotent: running it twice writes the
     same bytes to the same file name. With ``task.dd_node_limit`` the chunk also gets the
-    double-dummy columns (:func:`whist_sim.dd_columns.dd_columns`, one solver thread).
+    double-dummy columns (:func:`whist_sim.runs.dd_columns.dd_columns`, one solver thread).
     """
-    from .kernels.batch import play_batch
+    from ..kernels.batch import play_batch
 
     t0 = time.perf_counter()
     start, count = chunk_bounds(index, task.deals, task.chunk_size)
@@ -188,7 +188,7 @@ def _check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
 
 def known_policies(kind: str = "bid") -> tuple[str, ...]:
     """Names of the built-in policies of ``kind`` (``"bid"`` or ``"play"``) the engine can play."""
-    from . import policies
+    from ..strategies import registry as policies
 
     return tuple(policies.policy_names(kind))
 
@@ -241,7 +241,7 @@ def _dd_options(node_limit: int, tt_bits: int, min_node_limit: int | None = None
 
     ``min_node_limit`` (whist-min's own limit) is recorded only when it differs from
     ``node_limit``, so the runs made before it existed keep their identity (``--resume``)."""
-    from .dd import SOLVER_VERSION
+    from ..dd import SOLVER_VERSION
     from .dd_columns import OBJECTIVES
 
     options: dict[str, Any] = {
@@ -403,7 +403,7 @@ def simulate(
     cluster: ``"local:N"`` to start a local Dask cluster of N worker processes for this run.
     executor: an already started executor to use instead (the caller closes it).
     on_chunk: called in the calling thread with each :class:`ChunkReceipt` as chunks finish.
-    dd: also compute the double-dummy columns (:mod:`whist_sim.dd_columns`: whist-max and
+    dd: also compute the double-dummy columns (:mod:`whist_sim.runs.dd_columns`: whist-max and
         whist-min of every seat with their bounds); four players only.
     dd_node_limit: most card plays per double-dummy solve (default 1,000,000, about 0.1 s of one
         core); a solve over it is stored as unsolved (-1, with the bounds it proved). Only with
@@ -428,7 +428,7 @@ def simulate(
     dd = bool(dd)
     dd_options = None
     if dd:
-        from .dd import DEFAULT_TT_BITS
+        from ..dd import DEFAULT_TT_BITS
 
         try:
             check_players(rules.players)
@@ -513,7 +513,7 @@ def simulate(
         save("running")
         if todo:
             if dd and executor is None and scheduler is None and cluster is None:
-                from .dd import warm_up
+                from ..dd import warm_up
 
                 warm_up(notify)  # before the progress bar, which the notice would garble
             session["executor"] = ex.description

@@ -1,6 +1,6 @@
 """Simulation datasets on disk: the result schema, chunk files, the manifest and :func:`load`.
 
-A dataset is a directory written by :func:`whist_sim.simulate.simulate`::
+A dataset is a directory written by :func:`whist_sim.runs.simulate.simulate`::
 
     DIR/manifest.json          the run: options (seed, deals, chunk size, rules, policies),
                                the package version, deal counts, status and timings
@@ -50,7 +50,7 @@ dd_min_hi_s     int8     only with ``dd``: upper bound proved on ``dd_min_s``
 =============== ======== ===================================================================
 
 The ``dd`` columns exist only in runs made with ``dd`` (``simulate --dd``, four players only;
-see :mod:`whist_sim.dd_columns`); the manifest's ``dd`` entry records their options (``null``
+see :mod:`whist_sim.runs.dd_columns`); the manifest's ``dd`` entry records their options (``null``
 for a run without them).
 
 The bidding position of seat ``s`` (0 = declarer ... P-1 = the hooked last bidder) is
@@ -313,7 +313,8 @@ def write_manifest(directory: Path, manifest: Mapping[str, Any]) -> None:
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:
-    """The manifest of the dataset in directory ``path`` (a dict; see :mod:`whist_sim.simulate`)."""
+    """The manifest of the dataset in directory ``path`` (a dict; see
+    :mod:`whist_sim.runs.simulate`)."""
     p = Path(path)
     if not p.exists():
         raise DatasetError(f"{p}: no such directory")

@@ -45,12 +45,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..policies import BID_HEURISTIC, PLAY_HEURISTIC
-from ._numba import jit
-from .bits import ONE, ZERO, bit, ctz, popcount
-from .dispatch import BASE
-from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract
-from .layout import (
+from ...kernels._numba import jit
+from ...kernels.bits import ONE, ZERO, bit, ctz, popcount
+from ...kernels.layout import (
     H_HAND,
     HM_SIZE,
     MAX_CALLS,
@@ -65,9 +62,12 @@ from .layout import (
     S_THROWN,
     ST_SIZE,
 )
-from .loop import apply_call, apply_contract, run_base
-from .rng import GOLDEN, below, mix64
-from .strategies import lowest_level
+from ...kernels.loop import apply_call, apply_contract, run_base
+from ...kernels.rng import GOLDEN, below, mix64
+from ..dispatch import BASE
+from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
+from .estimators import lowest_level
+from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract
 
 SEAT_KEY = np.uint64(0xD1B54A32D192ED03)
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract

@@ -14,10 +14,10 @@ from statistics import median
 
 import numpy as np
 
-from ..cards import format_hand
-from .bruteforce import brute_force, clear_cache
-from .positions import random_positions
-from .solver import UNSOLVED, solve_batch
+from ..core.cards import format_hand
+from ..dd.bruteforce import brute_force, clear_cache
+from ..dd.positions import random_positions
+from ..dd.solver import UNSOLVED, solve_batch
 
 
 def _time_one(hands, trump, leader, objective, seat, i) -> float:

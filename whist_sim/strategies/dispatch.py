@@ -2,7 +2,8 @@
 
 The one deal loop (:mod:`whist_sim.kernels.loop`) asks four functions for every decision; each
 switches on the integer id of the seat's strategy, ``pol[0, seat]`` for bidding decisions and
-``pol[1, seat]`` for cards (:mod:`whist_sim.policies` holds the registry of ids). Parameterised
+``pol[1, seat]`` for cards (:mod:`whist_sim.strategies.registry` holds the registry of ids).
+Parameterised
 strategies read their parameters from ``par[0, seat, j]`` (bidding) or ``par[1, seat, j]`` (play),
 ``j < N_PARAMS``; pass ``par`` on, do not slice it (a slice costs a reference count per decision).
 
@@ -44,19 +45,8 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ..policies import (
-    BID_AGGRESSIVE,
-    BID_CAUTIOUS,
-    BID_HCP,
-    BID_HEURISTIC,
-    BID_LTC,
-    BID_MONTECARLO,
-    PLAY_HEURISTIC,
-)
-from ._numba import NUMBA_OPTIONS, jit
-from .heuristic import heuristic_call, heuristic_card, heuristic_contract, heuristic_frisch
-from .random_policy import random_call, random_card, random_contract, random_frisch
-from .strategies import (
+from ..kernels._numba import NUMBA_OPTIONS, jit
+from .bidding.estimators import (
     hcp_call,
     hcp_contract,
     ltc_call,
@@ -64,6 +54,19 @@ from .strategies import (
     ltc_frisch,
     shaded_call,
     shaded_contract,
+)
+from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_frisch
+from .bidding.random import random_call, random_contract, random_frisch
+from .play.heuristic import heuristic_card
+from .play.random import random_card
+from .registry import (
+    BID_AGGRESSIVE,
+    BID_CAUTIOUS,
+    BID_HCP,
+    BID_HEURISTIC,
+    BID_LTC,
+    BID_MONTECARLO,
+    PLAY_HEURISTIC,
 )
 
 #: ``mode`` of the loop that searching strategies run (only non-searching strategies decide).

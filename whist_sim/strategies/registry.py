@@ -2,15 +2,15 @@
 
 A seat has a **bidding strategy** (auction calls, Frisch passes and its contract) and a **play
 policy** (the cards it plays). Both are chosen by name; the compiled engine
-(:mod:`whist_sim.kernels.dispatch`) switches on the integer id. Built-in policies are specified in
-docs/ENGINE.md §4 (``random``) and §5 (``heuristic``).
+(:mod:`whist_sim.strategies.dispatch`) switches on the integer id. Built-in policies are
+specified in docs/ENGINE.md §4 (``random``) and §5 (``heuristic``).
 
 Adding a policy: give it a new id here (``BID_POLICIES`` or ``PLAY_POLICIES``), write its compiled
-functions in ``whist_sim/kernels/`` and add one branch per decision kind to the dispatchers in
-``whist_sim/kernels/dispatch.py`` (or, for a strategy that searches, ``whist_sim/kernels/deal.py``).
-The deal loop does not change. Parameterised policies declare
-their parameters (name, default) here; the engine passes them per seat as a ``float64`` row of
-length :data:`whist_sim.kernels.layout.N_PARAMS`.
+functions in ``whist_sim/strategies/bidding/`` or ``whist_sim/strategies/play/`` and add one
+branch per decision kind to the decision points in ``whist_sim/strategies/dispatch.py`` (or, for
+a strategy that searches, in ``whist_sim/kernels/deal.py``). The deal loop does not change.
+Parameterised policies declare their parameters (name, default) here; the engine passes them per
+seat as a ``float64`` row of length :data:`whist_sim.kernels.layout.N_PARAMS`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels.layout import N_PARAMS
+from ..kernels.layout import N_PARAMS
 
 BID = "bid"
 PLAY = "play"
@@ -67,8 +67,9 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "reaches the level, passes its lowest cards from short suits, contracts its estimate "
         "(ENGINE.md §5)",
     ),
-    # Strategies of issue 6 (docs/STRATEGIES.md; kernels in whist_sim/kernels/strategies.py and
-    # whist_sim/kernels/strategy_montecarlo.py).
+    # Strategies of issue 6 (docs/STRATEGIES.md; kernels in
+    # whist_sim/strategies/bidding/estimators.py and
+    # whist_sim/strategies/bidding/montecarlo.py).
     "hcp": PolicyInfo(
         "hcp", BID_HCP, BID,
         "high-card-point table: A=4 K=3 Q=2 J=1 plus trump length, shortness and NT length "

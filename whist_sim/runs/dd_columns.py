@@ -97,7 +97,7 @@ def dd_columns(
 
     Returns ``{name: int8[n]}`` for every name of :func:`dd_column_names`.
     """
-    from .dd import DEFAULT_TT_BITS, solve_batch
+    from ..dd import DEFAULT_TT_BITS, solve_batch
 
     check_players(len(hand_arrays))
     limit = check_node_limit(node_limit)

@@ -1,4 +1,4 @@
-"""The compiled ``random`` policy (docs/ENGINE.md §4): uniform over the legal actions.
+"""The compiled ``random`` bidding strategy (docs/ENGINE.md §4): uniform over the legal actions.
 
 Every decision consumes exactly one draw ``below(number of legal actions)``, even when only one
 action is legal; the legal actions are listed as in ENGINE.md §3 (ascending).
@@ -6,14 +6,14 @@ action is legal; the legal actions are listed as in ENGINE.md §3 (ascending).
 
 from __future__ import annotations
 
-from ._numba import jit
-from .bits import bit, nth_bit, popcount
-from .layout import (
+from ...kernels._numba import jit
+from ...kernels.bits import bit, nth_bit
+from ...kernels.layout import (
     H_HAND,
     R_HAND,
     R_NTRICKS,
 )
-from .rng import below
+from ...kernels.rng import below
 
 
 @jit(inline="always")
@@ -53,11 +53,3 @@ def random_contract(st, hm, rp, seat, lo, forbidden, rng):
     if skip and v >= forbidden:
         v += 1
     return v
-
-
-@jit(inline="always")
-def random_card(st, hm, rp, seat, legal, rng):
-    """Card: the k-th legal card, ascending card code."""
-    return nth_bit(legal, below(rng, popcount(legal)))
-
-

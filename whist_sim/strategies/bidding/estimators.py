@@ -1,6 +1,6 @@
 """Compiled bidding strategies beyond the baseline: ``hcp``, ``ltc``, ``cautious``, ``aggressive``.
 
-A bidding strategy makes three kinds of decision (see :mod:`whist_sim.kernels.dispatch`): the
+A bidding strategy makes three kinds of decision (see :mod:`whist_sim.strategies.dispatch`): the
 auction call, the three Frisch cards, and the contract. Every strategy here is deterministic: it
 draws nothing from the deal's random stream (``rng`` is accepted for the common signature and
 never touched), so a seat playing one of them leaves the deal, and every other seat's random
@@ -18,7 +18,8 @@ Two families:
   defaults.
 
 Parameters come from ``par[0, seat, j]`` (bidding row of the seat), in the order declared in the
-registry (:mod:`whist_sim.policies`). Conventions: docs/ENGINE.md §1 (cards ``13 * suit + rank``,
+registry (:mod:`whist_sim.strategies.registry`). Conventions: docs/ENGINE.md §1 (cards ``13 * suit
++ rank``,
 hands ``uint64`` masks, strains 0..3 = C, D, H, S and 4 = NT, calls ``5 * n + strain``).
 """
 
@@ -28,14 +29,14 @@ import math
 
 import numpy as np
 
-from ._numba import jit
-from .bits import popcount
-from .heuristic import est_q_all, three_lowest
-from .layout import (
+from ...kernels._numba import jit
+from ...kernels.bits import popcount
+from ...kernels.layout import (
     H_HAND,
     R_NTRICKS,
     S_TRUMP,
 )
+from .heuristic import est_q_all, three_lowest
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9

@@ -1,0 +1,11 @@
+"""The ground floor: what every other part of whist-sim stands on.
+
+* :mod:`.cards` - the card encoding (``13 * suit + rank``, ``uint64`` hands), ``CardSet``, the
+  notation of cards, hands, deals and strains (RULES §9): one parser and printer of each;
+* :mod:`.rules` - :class:`~whist_sim.core.rules.Rules`, every rule option of RULES.md, validated;
+* :mod:`.rng` - the counter-based random stream (docs/ENGINE.md §2);
+* :mod:`.scoring` - the score of a contract (RULES §6);
+* :mod:`.stats` - every statistic: means and intervals, paired tests, SPRT.
+
+Nothing here imports numba, pandas or any other part of the package.
+"""

@@ -1,0 +1,62 @@
+"""Decisions: bidding strategies (calls, Frisch passes, contracts) and play policies (cards).
+
+* :mod:`.registry` - the one registry: names, stable integer ids, descriptions, parameters;
+* :mod:`.spec` - the one spec parser: ``name`` or ``name:key=value[:key=value...]``;
+* :mod:`.bidding` - the compiled bidding strategies (``random``, ``heuristic``, ``hcp``, ``ltc``,
+  ``cautious``, ``aggressive``; ``montecarlo`` searches, so it sits above the deal loop);
+* :mod:`.play` - the compiled play policies (``random``, ``heuristic``);
+* :mod:`.dispatch` - the decision points of the deal loop, switching on the ids.
+
+The registry and the spec parser import no numba, so command-line help stays fast; the kernels
+load with the deal loop. docs/STRATEGIES.md describes every strategy and how to add one.
+"""
+
+from .registry import (
+    BID,
+    BID_POLICIES,
+    PLAY,
+    PLAY_POLICIES,
+    PolicyError,
+    PolicyInfo,
+    describe,
+    get_info,
+    policy_names,
+    seat_ids,
+    seat_params,
+)
+from .spec import (
+    PARAM_LIMITS,
+    StrategyError,
+    StrategySpec,
+    check_play,
+    check_spec,
+    param_rows,
+    parse_strategy,
+    play_names,
+    strategy_names,
+    strategy_table,
+)
+
+__all__ = [
+    "BID",
+    "BID_POLICIES",
+    "PARAM_LIMITS",
+    "PLAY",
+    "PLAY_POLICIES",
+    "PolicyError",
+    "PolicyInfo",
+    "StrategyError",
+    "StrategySpec",
+    "check_play",
+    "check_spec",
+    "describe",
+    "get_info",
+    "param_rows",
+    "parse_strategy",
+    "play_names",
+    "policy_names",
+    "seat_ids",
+    "seat_params",
+    "strategy_names",
+    "strategy_table",
+]

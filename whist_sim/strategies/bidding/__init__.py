@@ -1,0 +1,1 @@
+"""The compiled bidding strategies, one module per family (docs/STRATEGIES.md)."""
