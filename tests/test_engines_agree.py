@@ -57,6 +57,8 @@ def _frisch(st, hm, rp, pol, par, rng, f):
     for _ in range(rp[R_PLAYERS]):
         seat = st[S_TURN]
         apply_frisch(st, hm, rp, seat, choose_frisch(FULL, pol, par, st, hm, rp, seat, rng))
+
+
 VARIANTS = [
     Rules(),
     Rules(frisch=False),
@@ -81,6 +83,9 @@ def seatings(p: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         "mixed": (("heuristic", "random", "heuristic", "random")[:p],
                   ("random", "heuristic", "heuristic", "random")[:p]),
         "mixed2": (("random", "heuristic", "random", "heuristic")[:p], h),
+        "expert": (h, ("expert",) * p),
+        "mixed3": (("heuristic", "random", "heuristic", "random")[:p],
+                   ("expert", "heuristic", "random", "expert")[:p]),
     }
 
 
@@ -129,10 +134,10 @@ def assert_same_deals(rules, bid, play, deals) -> None:
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
-@pytest.mark.parametrize("seating", ["random", "heuristic", "mixed", "mixed2"])
+@pytest.mark.parametrize("seating", ["random", "heuristic", "mixed", "mixed2", "expert", "mixed3"])
 def test_engines_agree_deal_for_deal(rules, seating):
     bid, play = seatings(rules.players)[seating]
-    n = 150
+    n = 40 if "expert" in play else 150  # the reference expert is slow in Python
     tr = play_traces(SEED, 0, n, rules, bid, play)
     policies = [seat_policy(bid[s], play[s]) for s in range(rules.players)]
     for j in range(n):

@@ -232,16 +232,119 @@ def heuristic_policy(state: DealState, rng: DealRng) -> int:
     raise ValueError(f"no action to choose: the deal is {state.phase}")
 
 
+# --------------------------------------------------------------------------- expert (ENGINE §6)
+
+
+def shown_voids(state: DealState) -> set[tuple[int, int]]:
+    """``(seat, suit)`` pairs: the seat failed to follow that suit in the play so far (public)."""
+    voids = set()
+    tricks = [t for _, t in state.completed_tricks] + [state.current_trick]
+    for trick in tricks:
+        if not trick:
+            continue
+        led = suit_of(trick[0][1])
+        for seat, card in trick[1:]:
+            if suit_of(card) != led:
+                voids.add((seat, led))
+    return voids
+
+
+def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]]) -> int:
+    """The key of ``card`` for the seat to move (docs/ENGINE.md §6): larger is better."""
+    seat = state.to_move
+    hand = state.hand(seat)
+    p = state.players
+    trump = state.trump
+    trick = state.current_trick
+    pos = len(trick)
+    s, r = suit_of(card), rank_of(card)
+    is_trump = s == trump
+    above = [c for c in range(card + 1, 13 * (s + 1))]
+    higher = sum(1 for c in above if out >> c & 1)
+    trumps_out = bin(out & SUIT_MASKS[trump]).count("1") if trump != NT else 0
+    my_len = suit_length(hand, s)
+    suit_out = bin(out & SUIT_MASKS[s]).count("1")
+    wins = state.would_win(card)
+    sure = wins
+    if wins:
+        lead_suit = s if pos == 0 else state.led_suit
+        for k in range(pos + 1, p):
+            o = (seat + k - pos) % p
+            if s == lead_suit:
+                if (o, s) not in voids:
+                    beat = higher > 0
+                else:
+                    beat = trump != NT and s != trump and trumps_out > 0 and (o, trump) not in voids
+            else:  # a ruff: over-ruffed by a seat void in the lead holding a higher trump
+                beat = (o, lead_suit) in voids and (o, trump) not in voids and higher > 0
+            if beat:
+                sure = False
+                break
+    danger = r + 13 * is_trump
+    need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
+    if need > 0:
+        if pos == 0:
+            my_trumps = suit_length(hand, trump) if trump != NT else 0
+            if is_trump and higher == 0 and 0 < trumps_out < my_trumps:
+                return 5000 + r
+            if sure:
+                return 4000 + 16 * suit_out + (13 - r)
+            below_mine = r > 0 and hand >> (card - 1) & 1
+            above_not_mine = r == 12 or not hand >> (card + 1) & 1
+            if higher > 0 and below_mine and above_not_mine:
+                return 3000 + 16 * my_len + r
+            if not is_trump:
+                return 2000 + 16 * my_len - r
+            return 1000 - r
+        if sure:
+            return 4000 - danger
+        if wins:
+            return 3000 + danger
+        return 2000 - 16 * (danger + 13 * (higher == 0)) - my_len
+    if pos == 0:
+        if higher == 0:
+            return 1000 - danger
+        return 2000 + 16 * higher - danger
+    if not wins:
+        return 4000 + 16 * danger + my_len
+    if not sure:
+        return 3000 - danger
+    return 2000 + danger
+
+
+def expert_card(state: DealState) -> int:
+    """``expert`` play (docs/ENGINE.md §6): the legal card with the largest :func:`expert_key`,
+    the lowest card code on an exact tie."""
+    seat = state.to_move
+    played = 0
+    for c in state.plays:
+        played |= 1 << c
+    out = state.rules.deck_mask & ~played & ~state.hand(seat)
+    voids = shown_voids(state)
+    legal = state.legal_actions()
+    return max(legal, key=lambda c: (expert_key(state, c, out, voids), -c))
+
+
+def expert_policy(state: DealState, rng: DealRng) -> int:
+    """The ``expert`` play policy (docs/ENGINE.md §6) with the heuristic's bidding; never draws."""
+    if state.phase == "play":
+        return expert_card(state)
+    return heuristic_policy(state, rng)
+
+
 # --------------------------------------------------------------------------- registry
 
 POLICIES: dict[str, Policy] = {
     "random": random_policy,
     "heuristic": heuristic_policy,
+    "expert": expert_policy,
 }
 
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform random legal action, one draw per decision (docs/ENGINE.md §4)",
     "heuristic": "quarter-trick hand estimate and simple card play, no draws (docs/ENGINE.md §5)",
+    "expert": "the heuristic's bidding; card play that counts the cards, plays for the exact "
+    "contract, sheds danger once made (docs/ENGINE.md §6)",
 }
 
 
@@ -265,6 +368,9 @@ __all__ = [
     "card_order",
     "est",
     "est_q",
+    "expert_card",
+    "expert_key",
+    "expert_policy",
     "frisch_key",
     "get_policy",
     "heuristic_call",

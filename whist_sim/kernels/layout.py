@@ -70,6 +70,7 @@ S_NPASS = 26  # auction: passes since the last bid of the round (or since its st
 S_NCHOSEN = 28  # Frisch: seats that have chosen their three cards in the current Frisch
 S_BAD_SEAT = 29  # seat whose policy gave an illegal answer (the loop raises IllegalDecision)
 S_BAD_VALUE = 30  # ... and that answer
+S_VOIDS = 31  # voids shown in the play: bit 4 * seat + suit when seat failed to follow that suit
 S_CONTRACT = 32  # + seat: contract, -1 before it is bid
 S_TRICKS = 36  # + seat: tricks taken so far
 S_SCORE = 40  # + seat: score of the deal
@@ -117,7 +118,8 @@ R_ZERO_FAIL_REFUND = 16
 R_MAX_FRISCH = 17
 R_FIRST_MIN = 18
 R_DECK_SIZE = 19
-RP_SIZE = 20
+R_DECK_MASK = 20  # the cards of the deck (bit per card code); the one_random deck: all 52
+RP_SIZE = 21
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -142,6 +144,7 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_MAX_FRISCH] = MAX_FRISCH
     rp[R_FIRST_MIN] = FIRST_MIN_LEVEL
     rp[R_DECK_SIZE] = int(rules.deck_mask).bit_count()
+    rp[R_DECK_MASK] = int(rules.deck_mask)
     return rp
 
 

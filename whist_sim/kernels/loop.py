@@ -105,6 +105,7 @@ from .layout import (
     S_TRICKS,
     S_TRUMP,
     S_TURN,
+    S_VOIDS,
 )
 from .rng import GOLDEN, S32, mix64
 
@@ -146,6 +147,7 @@ def begin_deal(st, hm, rp, deal, dealer):
     st[S_NPLAYS] = 0
     st[S_BAD_SEAT] = -1
     st[S_BAD_VALUE] = -1
+    st[S_VOIDS] = 0
     for s in range(p):
         st[S_CONTRACT + s] = -1
         st[S_TRICKS + s] = 0
@@ -406,6 +408,9 @@ def apply_card(st, hm, rp, seat, card):
         best_seat = st[S_BEST_SEAT]
         cs = SUIT_OF[card]
         bs = SUIT_OF[best]
+        led = st[S_LED]
+        if cs != led:  # a void shown: public from now on
+            st[S_VOIDS] |= 1 << (4 * seat + led)
         trump = st[S_TRUMP]
         if (cs == bs and card > best) or (cs == trump and bs != trump):
             best = card

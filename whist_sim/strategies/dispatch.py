@@ -57,6 +57,7 @@ from .bidding.estimators import (
 )
 from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_frisch
 from .bidding.random import random_call, random_contract, random_frisch
+from .play.expert import expert_card
 from .play.heuristic import heuristic_card
 from .play.random import random_card
 from .registry import (
@@ -66,6 +67,7 @@ from .registry import (
     BID_HEURISTIC,
     BID_LTC,
     BID_MONTECARLO,
+    PLAY_EXPERT,
     PLAY_HEURISTIC,
 )
 
@@ -168,8 +170,11 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
 @jit(inline="always")
 def base_card(pol, par, st, hm, rp, seat, legal, rng):
     """Card by the seat's play policy (``random`` for any id not listed)."""
-    if pol[1, seat] == PLAY_HEURISTIC:
+    pid = pol[1, seat]
+    if pid == PLAY_HEURISTIC:
         return heuristic_card(st, hm, rp, seat, legal, rng)
+    elif pid == PLAY_EXPERT:
+        return expert_card(st, hm, rp, seat, legal, rng)
     return random_card(st, hm, rp, seat, legal, rng)
 
 

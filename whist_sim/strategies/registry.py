@@ -54,6 +54,7 @@ BID_AGGRESSIVE = 5
 BID_MONTECARLO = 6
 PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
+PLAY_EXPERT = 2
 
 BID_POLICIES: dict[str, PolicyInfo] = {
     "random": PolicyInfo(
@@ -115,6 +116,14 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "heuristic", PLAY_HEURISTIC, PLAY,
         "plays for its contract: wins cheaply while it needs tricks, ducks once it has them "
         "(ENGINE.md §5)",
+    ),
+    "expert": PolicyInfo(
+        "expert", PLAY_EXPERT, PLAY,
+        "counts the cards (masters, trumps out, voids shown) and plays for the exact contract: "
+        "draws trumps with the length, cashes masters nobody can ruff, wins as surely and "
+        "cheaply as it can while it needs tricks; once made (or on zero) sheds its most "
+        "dangerous cards on tricks it cannot win, under-ruffs, leads cards others can beat "
+        "(ENGINE.md §6)",
     ),
 }
 
