@@ -29,14 +29,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rng import mix64
-from ..kernels.layout import H_START, N_PARAMS, new_state, rules_array
-from ..strategies.registry import BID, PLAY, seat_ids, seat_params
+from ..kernels.layout import H_START, new_state, rules_array
+from ..strategies.spec import StrategyError, parse_strategy, seat_arrays
 from .scenario import AdviceError, Scenario, check_int
 
 __all__ = [
     "MODEL_BID_POLICIES",
     "RunResult",
     "SampledDeals",
+    "check_model",
     "policy_arrays",
     "run_scenario",
     "sample_play_hands",
@@ -84,24 +85,28 @@ class SampledDeals:
 
 def policy_arrays(players: int, bid_policy: str, play: str) -> tuple[np.ndarray, np.ndarray]:
     """``(pol, par)``: the policy ids ``int64[2, P]`` and parameters ``float64[2, P, N_PARAMS]``
-    of every seat (row 0: bidding, row 1: play). Unknown names raise ``ValueError``."""
+    of every seat (row 0: bidding, row 1: play), from a bidding strategy spec and a play policy
+    spec (``"hcp:margin=1"``, ``"heuristic"``). Unknown names raise ``ValueError``."""
     p = players
-    pol = np.empty((2, p), dtype=np.int64)
-    pol[0] = seat_ids((bid_policy,) * p, BID, p)
-    pol[1] = seat_ids((play,) * p, PLAY, p)
-    par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-    par[0] = seat_params((bid_policy,) * p, BID)
-    par[1] = seat_params((play,) * p, PLAY)
-    return pol, par
+    return seat_arrays((bid_policy,) * p, (play,) * p, p)
+
+
+def check_model(bid_policy: str) -> str:
+    """Check a bidding strategy spec for the model of the other bidders; its canonical text.
+    Raises ``ValueError`` (:class:`~whist_sim.strategies.spec.StrategyError`) for a bad spec or
+    a strategy the model does not support."""
+    spec = parse_strategy(bid_policy)
+    if spec.name not in MODEL_BID_POLICIES:
+        raise StrategyError(
+            f"bidding strategy {spec.name!r}: the advisor and the bid charts model the bidders "
+            f"with one of {', '.join(MODEL_BID_POLICIES)} (with any parameters)"
+        )
+    return spec.text
 
 
 def _arrays(scen: Scenario, bid_policy: str, play: str):
-    if bid_policy not in MODEL_BID_POLICIES:
-        raise AdviceError(
-            f"bid policy {bid_policy!r}: the advisor models the other bidders with "
-            f"one of {', '.join(MODEL_BID_POLICIES)}"
-        )
     try:
+        check_model(bid_policy)
         return policy_arrays(scen.rules.players, bid_policy, play)
     except ValueError as e:
         raise AdviceError(str(e)) from None

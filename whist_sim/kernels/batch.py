@@ -16,8 +16,8 @@ import numpy as np
 from ..core.rng import mix64
 from ..core.rules import MAX_FRISCH, Rules
 from ..strategies.dispatch import CHECKED, FULL
-from ..strategies.registry import BID, PLAY, PolicyError, seat_ids
-from ..strategies.spec import StrategySpec, param_rows, parse_strategy, play_param_rows
+from ..strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
+from ..strategies.spec import StrategySpec, parse_play, parse_strategy
 from ._numba import jit
 from .deal import play_deal_in
 from .layout import (
@@ -178,8 +178,10 @@ def _check_args(seed, start, count, rules, bid, play):
     pol[0] = seat_ids(_names(bid), BID, p)
     pol[1] = seat_ids(_names(play), PLAY, p)
     par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-    par[0] = param_rows([parse_strategy(b) for b in bid])
-    par[1] = play_param_rows(list(play))
+    bid_specs = [parse_strategy(b) for b in bid]
+    play_specs = [parse_play(q) for q in play]
+    par[0] = seat_params([b.name for b in bid_specs], BID, [b.overrides() for b in bid_specs])
+    par[1] = seat_params([q.name for q in play_specs], PLAY, [q.overrides() for q in play_specs])
     seed_mix = np.uint64(mix64(int(seed)))
     rp, deck = rules_array(rules), deck_array(rules)
     return seed_mix, np.int64(start), np.int64(count), rp, deck, pol, par
