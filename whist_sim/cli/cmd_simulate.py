@@ -134,10 +134,10 @@ def command(
     p = rules.players
     if seats is not None:
         items = per_seat(split_list(seats) or (), "--seats", p)
-        seat_specs = [seat_spec(item, "--seats") for item in items]
+        seat_specs = [seat_spec(item, "--seats", s) for s, item in enumerate(items)]
     else:
         text = policy if policy is not None else DEFAULT_POLICY
-        seat_specs = [seat_spec(text, "--policy")] * p
+        seat_specs = [seat_spec(text, "--policy", 0)] * p
     if play_seats is not None:
         plays = per_seat(split_list(play_seats) or (), "--play-seats", p)
         if any(q is not None for _, q in seat_specs):
@@ -145,7 +145,7 @@ def command(
                 "give the play per seat once: in --seats (BID/PLAY) or in --play-seats, not both"
             )
         play_names: str | tuple[str, ...] | None = tuple(
-            play_spec(q, "--play-seats").text for q in plays)
+            play_spec(q, "--play-seats", s).text for s, q in enumerate(plays))
     else:
         play_names = play_spec(play, "--play").text if play is not None else None
     bid = tuple(b.text if q is None else f"{b.text}/{q.text}" for b, q in seat_specs)
