@@ -209,11 +209,27 @@ def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -
     parse = parse_strategy if kind == "bid" else parse_play
     out = []
     for s, n in enumerate(names):
+        _check_name(kind, n, s)
         try:
             out.append(parse(n).text)
         except StrategyError as e:
             raise SimulationError(f"seat {s}: {e}") from None
     return tuple(out)
+
+
+def _check_name(kind: str, text: Any, seat: int) -> None:
+    """An unknown policy name in a seat's spec, said as it always was."""
+    from ..strategies.spec import StrategySpec
+
+    what = "bidding" if kind == "bid" else "play"
+    name = text.name if isinstance(text, StrategySpec) else (
+        text.split(":")[0].strip() if isinstance(text, str) else text)
+    known = known_policies(kind)
+    if not isinstance(name, str) or name not in known:
+        raise SimulationError(
+            f"unknown {what} policy {name!r} for seat {seat}; known {what} policies: "
+            f"{', '.join(known)}"
+        )
 
 
 def seat_policies(
@@ -239,6 +255,11 @@ def seat_policies(
         )
     seats = []
     for s, item in enumerate(items):
+        if isinstance(item, str):
+            b, sep, q = item.partition("/")
+            _check_name("bid", b, s)
+            if sep and "/" not in q:
+                _check_name("play", q, s)
         try:
             seats.append(parse_seat(item))
         except StrategyError as e:
