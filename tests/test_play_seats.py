@@ -239,6 +239,7 @@ def test_advise_takes_specs(tmp_path):
     [
         (["--bid-policy", "montecarlo"], "--bid-policy", "montecarlo"),
         (["--bid-policy", "hcp:foo=2"], "--bid-policy", "no parameter 'foo'"),
+        (["--bid-policy", "nonsense"], "--bid-policy", "models the other bidders"),
         (["--play", "ltc"], "--play", "unknown play policy 'ltc'"),
     ],
 )
@@ -251,7 +252,7 @@ def test_advise_errors_name_the_option(args, option, words):
 @pytest.mark.parametrize(
     "args, option, words",
     [
-        (["--bid", "bogus"], "--bid", "unknown strategy 'bogus'"),
+        (["--bid", "bogus"], "--bid", "bid charts use"),
         (["--bid", "montecarlo:n=4"], "--bid", "montecarlo"),
         (["--play", "hcp"], "--play", "unknown play policy 'hcp'"),
     ],

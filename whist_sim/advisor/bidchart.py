@@ -176,7 +176,7 @@ def bid_chart(
     seed = _check("seed", seed, 0, (1 << 64) - 1)
     chunk_size = _check("chunk size", chunk_size, 1, 10**7)
     try:
-        bid = check_model(bid)
+        bid = check_model(bid, chart=True)
         play = check_play(play)
     except PolicyError as e:
         raise ChartError(str(e)) from None

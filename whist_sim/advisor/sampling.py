@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.rng import mix64
 from ..kernels.layout import H_START, new_state, rules_array
-from ..strategies.spec import StrategyError, parse_strategy, seat_arrays
+from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
 from .scenario import AdviceError, Scenario, check_int
 
 __all__ = [
@@ -91,17 +91,19 @@ def policy_arrays(players: int, bid_policy: str, play: str) -> tuple[np.ndarray,
     return seat_arrays((bid_policy,) * p, (play,) * p, p)
 
 
-def check_model(bid_policy: str) -> str:
-    """Check a bidding strategy spec for the model of the other bidders; its canonical text.
-    Raises ``ValueError`` (:class:`~whist_sim.strategies.spec.StrategyError`) for a bad spec or
-    a strategy the model does not support."""
-    spec = parse_strategy(bid_policy)
-    if spec.name not in MODEL_BID_POLICIES:
+def check_model(bid_policy: str, chart: bool = False) -> str:
+    """Check a bidding strategy spec for the model of the bidders (``chart``: of a bid chart);
+    its canonical text. Raises ``ValueError`` (:class:`~whist_sim.strategies.spec.StrategyError`)
+    for a bad spec or a strategy the model does not support."""
+    name = bid_policy.name if isinstance(bid_policy, StrategySpec) else (
+        bid_policy.split(":")[0].strip() if isinstance(bid_policy, str) else bid_policy)
+    if name not in MODEL_BID_POLICIES:
+        use = "bid charts use" if chart else "the advisor models the other bidders with one of"
         raise StrategyError(
-            f"bidding strategy {spec.name!r}: the advisor and the bid charts model the bidders "
-            f"with one of {', '.join(MODEL_BID_POLICIES)} (with any parameters)"
+            f"bid policy {name!r}: {use} {', '.join(MODEL_BID_POLICIES)} (with any parameters, "
+            "e.g. hcp:margin=1)"
         )
-    return spec.text
+    return parse_strategy(bid_policy).text
 
 
 def _arrays(scen: Scenario, bid_policy: str, play: str):

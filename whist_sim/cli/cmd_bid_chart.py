@@ -70,7 +70,7 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
     try:
-        bid = check_model(bid)
+        bid = check_model(bid, chart=True)
     except StrategyError as e:
         raise click.BadParameter(str(e), param_hint="--bid") from None
     play = play_spec(play, "--play").text
