@@ -42,8 +42,9 @@ from ..core.rng import mix64
 from ..core.rules import Rules
 from ..kernels.layout import deck_array, new_state, rules_array
 from ..runs.executors import Executor, ExecutorError, check_executor_options, make_executor
-from ..strategies.registry import PolicyError, get_info
-from .sampling import MODEL_BID_POLICIES, policy_arrays
+from ..strategies.registry import PolicyError
+from ..strategies.spec import check_play
+from .sampling import check_model, policy_arrays
 
 __all__ = [
     "DEFAULT_DEALS_PER_HAND",
@@ -174,10 +175,9 @@ def bid_chart(
     deals_per_hand = _check("deals per hand", deals_per_hand, 1, 10**7)
     seed = _check("seed", seed, 0, (1 << 64) - 1)
     chunk_size = _check("chunk size", chunk_size, 1, 10**7)
-    if bid not in MODEL_BID_POLICIES:
-        raise ChartError(f"bid policy {bid!r}: bid charts use {', '.join(MODEL_BID_POLICIES)}")
     try:
-        get_info(play, "play")
+        bid = check_model(bid, chart=True)
+        play = check_play(play)
     except PolicyError as e:
         raise ChartError(str(e)) from None
     if executor is not None and (scheduler is not None or cluster is not None):

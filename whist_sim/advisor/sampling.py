@@ -29,14 +29,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rng import mix64
-from ..kernels.layout import H_START, N_PARAMS, new_state, rules_array
-from ..strategies.registry import BID, PLAY, seat_ids, seat_params
+from ..kernels.layout import H_START, new_state, rules_array
+from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
 from .scenario import AdviceError, Scenario, check_int
 
 __all__ = [
     "MODEL_BID_POLICIES",
     "RunResult",
     "SampledDeals",
+    "check_model",
     "policy_arrays",
     "run_scenario",
     "sample_play_hands",
@@ -84,24 +85,30 @@ class SampledDeals:
 
 def policy_arrays(players: int, bid_policy: str, play: str) -> tuple[np.ndarray, np.ndarray]:
     """``(pol, par)``: the policy ids ``int64[2, P]`` and parameters ``float64[2, P, N_PARAMS]``
-    of every seat (row 0: bidding, row 1: play). Unknown names raise ``ValueError``."""
+    of every seat (row 0: bidding, row 1: play), from a bidding strategy spec and a play policy
+    spec (``"hcp:margin=1"``, ``"heuristic"``). Unknown names raise ``ValueError``."""
     p = players
-    pol = np.empty((2, p), dtype=np.int64)
-    pol[0] = seat_ids((bid_policy,) * p, BID, p)
-    pol[1] = seat_ids((play,) * p, PLAY, p)
-    par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-    par[0] = seat_params((bid_policy,) * p, BID)
-    par[1] = seat_params((play,) * p, PLAY)
-    return pol, par
+    return seat_arrays((bid_policy,) * p, (play,) * p, p)
+
+
+def check_model(bid_policy: str, chart: bool = False) -> str:
+    """Check a bidding strategy spec for the model of the bidders (``chart``: of a bid chart);
+    its canonical text. Raises ``ValueError`` (:class:`~whist_sim.strategies.spec.StrategyError`)
+    for a bad spec or a strategy the model does not support."""
+    name = bid_policy.name if isinstance(bid_policy, StrategySpec) else (
+        bid_policy.split(":")[0].strip() if isinstance(bid_policy, str) else bid_policy)
+    if name not in MODEL_BID_POLICIES:
+        use = "bid charts use" if chart else "the advisor models the other bidders with one of"
+        raise StrategyError(
+            f"bid policy {name!r}: {use} {', '.join(MODEL_BID_POLICIES)} (with any parameters, "
+            "e.g. hcp:margin=1)"
+        )
+    return parse_strategy(bid_policy).text
 
 
 def _arrays(scen: Scenario, bid_policy: str, play: str):
-    if bid_policy not in MODEL_BID_POLICIES:
-        raise AdviceError(
-            f"bid policy {bid_policy!r}: the advisor models the other bidders with "
-            f"one of {', '.join(MODEL_BID_POLICIES)}"
-        )
     try:
+        check_model(bid_policy)
         return policy_arrays(scen.rules.players, bid_policy, play)
     except ValueError as e:
         raise AdviceError(str(e)) from None

@@ -6,8 +6,10 @@ import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
-from ..strategies.registry import policy_names
+from ..advisor.sampling import check_model
+from ..strategies.spec import StrategyError
 from .options import rule_options
+from .seats import play_help, play_spec
 
 
 def _dd_args(evaluation: str, dd_deals: int | None, dd_node_limit: int | None,
@@ -51,11 +53,11 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="your seat (0..3) [default: the next bidder after --bids, or 0]")
 @click.option("--bids", default=None, metavar="B,B,...",
               help="contracts already bid, in bidding order starting with the declarer, e.g. 7,0")
-@click.option("--play", default="heuristic", show_default=True,
-              help=f"play policy of every seat ({', '.join(policy_names('play'))})")
-@click.option("--bid-policy", default="heuristic", show_default=True,
-              type=click.Choice(MODEL_BID_POLICIES),
-              help="bidding strategy assumed for the other seats")
+@click.option("--play", default="heuristic", show_default=True, metavar="SPEC",
+              help=play_help("play policy of every seat"))
+@click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
+              help="bidding strategy assumed for the other seats: NAME[:KEY=VALUE...], NAME one "
+              f"of {', '.join(MODEL_BID_POLICIES)}")
 @click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
               help="sampled deals; every candidate bid is played on all of them")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
@@ -108,6 +110,11 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
     With --eval dd, also what you could do with every hand in view and perfect play, alone
     against the other three, on the first --dd-deals sampled deals (docs/ADVISOR.md).
     """
+    try:
+        bid_policy = check_model(bid_policy)
+    except StrategyError as e:
+        raise click.BadParameter(str(e), param_hint="--bid-policy") from None
+    play = play_spec(play, "--play").text
     if evaluation == "heuristic":
         for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit),
                             ("--dd-min-node-limit", dd_min_node_limit)):

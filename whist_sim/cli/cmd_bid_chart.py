@@ -15,9 +15,11 @@ from ..advisor.bidchart import (
     bid_chart,
     write_chart_report,
 )
+from ..advisor.sampling import check_model
 from ..runs.executors import ExecutorError
-from ..strategies.registry import policy_names
+from ..strategies.spec import StrategyError
 from .options import rule_options
+from .seats import play_help, play_spec
 
 
 def _flag(name: str, value) -> str:
@@ -38,11 +40,11 @@ def _flag(name: str, value) -> str:
               help="run seed")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="output directory: report.md, charts/*.png, hands.parquet (overwritten)")
-@click.option("--bid", default="heuristic", show_default=True,
-              type=click.Choice(MODEL_BID_POLICIES),
-              help="bidding strategy of every seat (auction, earlier and later contracts)")
-@click.option("--play", default="heuristic", show_default=True,
-              help=f"play policy of every seat ({', '.join(policy_names('play'))})")
+@click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
+              help="bidding strategy of every seat (auction, earlier and later contracts): "
+              f"NAME[:KEY=VALUE...], NAME one of {', '.join(MODEL_BID_POLICIES)}")
+@click.option("--play", default="heuristic", show_default=True, metavar="SPEC",
+              help=play_help("play policy of every seat"))
 @click.option("--consistent", is_flag=True,
               help="sample only deals in which the earlier bidders' strategy makes their bids")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK,
@@ -67,6 +69,11 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
     """
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
+    try:
+        bid = check_model(bid, chart=True)
+    except StrategyError as e:
+        raise click.BadParameter(str(e), param_hint="--bid") from None
+    play = play_spec(play, "--play").text
     try:
         df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
                        bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,

@@ -18,14 +18,8 @@ from ..runs.simulate import (
     SimulationError,
     simulate,
 )
-from ..strategies.registry import policy_names
 from .options import rule_options
-
-
-def _split(value: str | None) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    return tuple(v.strip() for v in value.split(","))
+from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
 
 @click.command("simulate")
@@ -35,13 +29,21 @@ def _split(value: str | None) -> tuple[str, ...] | None:
     help="run seed; deal i uses the random stream (seed, i)",
 )
 @click.option(
-    "--policy", default=None,
-    help=f"bidding strategy of every seat ({', '.join(policy_names('bid'))}) "
-    f"[default: {DEFAULT_POLICY}]",
+    "--policy", default=None, metavar="SEAT",
+    help=bid_help(f"the seat of every player, BID or BID/PLAY (e.g. montecarlo:n=8/heuristic) "
+                  f"[default: {DEFAULT_POLICY}]"),
 )
-@click.option("--seats", default=None, help="bidding strategy per seat, e.g. heuristic,random,...")
-@click.option("--play", default=None, help="play policy of every seat [default: as bidding]")
-@click.option("--play-seats", default=None, help="play policy per seat, comma separated")
+@click.option(
+    "--seats", default=None, metavar="SEAT,SEAT,...",
+    help="one seat per player, BID or BID/PLAY, e.g. heuristic/heuristic,random/heuristic,hcp,ltc",
+)
+@click.option(
+    "--play", default=None, metavar="SPEC",
+    help=play_help("play policy of every seat given as BID alone [default: the play policy of "
+                   "the bidding strategy's name if there is one, else heuristic]"),
+)
+@click.option("--play-seats", default=None, metavar="SPEC,SPEC,...",
+              help="play policy per seat, comma separated")
 @rule_options
 @click.option(
     "--out", required=True, type=click.Path(file_okay=False),
@@ -129,8 +131,24 @@ def command(
             f"{rules.players}: the solver does not support the three-player variants (RULES §8)",
             param_hint="--dd",
         )
-    bid = _split(seats) if seats is not None else policy
-    play_names = _split(play_seats) if play_seats is not None else play
+    p = rules.players
+    if seats is not None:
+        items = per_seat(split_list(seats) or (), "--seats", p)
+        seat_specs = [seat_spec(item, "--seats", s) for s, item in enumerate(items)]
+    else:
+        text = policy if policy is not None else DEFAULT_POLICY
+        seat_specs = [seat_spec(text, "--policy", 0)] * p
+    if play_seats is not None:
+        plays = per_seat(split_list(play_seats) or (), "--play-seats", p)
+        if any(q is not None for _, q in seat_specs):
+            raise click.UsageError(
+                "give the play per seat once: in --seats (BID/PLAY) or in --play-seats, not both"
+            )
+        play_names: str | tuple[str, ...] | None = tuple(
+            play_spec(q, "--play-seats", s).text for s, q in enumerate(plays))
+    else:
+        play_names = play_spec(play, "--play").text if play is not None else None
+    bid = tuple(b.text if q is None else f"{b.text}/{q.text}" for b, q in seat_specs)
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("whist-sim: %(message)s"))

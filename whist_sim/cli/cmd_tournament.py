@@ -9,7 +9,7 @@ import click
 
 from ..core.rules import RulesError
 from ..runs.executors import ExecutorError
-from ..strategies.spec import StrategyError, play_names, strategy_names
+from ..strategies.spec import StrategyError, spec_help
 from ..tournament import (
     DESIGNS,
     OUTPUT_FORMATS,
@@ -19,6 +19,7 @@ from ..tournament import (
     tournament,
 )
 from .options import rule_options
+from .seats import play_help, play_spec, seat_spec
 
 
 def _command_line(ctx: click.Context) -> str:
@@ -42,16 +43,18 @@ def _command_line(ctx: click.Context) -> str:
 @click.command("tournament")
 @click.option(
     "--strategies", required=True, metavar="A,B[,C,D]",
-    help="bidding strategies, comma separated (2 to one per seat; the same one may appear twice); "
-    f"each a name ({', '.join(strategy_names())}) or name:key=value[:key=value], e.g. "
-    "montecarlo:n=16. Fewer than the seats: seats are filled cyclically (a,b,a,b)",
+    help="entrants, comma separated (2 to one per seat; the same one may appear twice); each a "
+    "bidding strategy BID that plays --play, or BID/PLAY with its own play policy, e.g. "
+    "heuristic/heuristic,heuristic/random or montecarlo:n=16,hcp. BID and PLAY are specs "
+    "NAME[:KEY=VALUE...]; strategies: " + spec_help("bid") + "; play policies: "
+    + spec_help("play") + ". Fewer than the seats: seats are filled cyclically (a,b,a,b)",
 )
 @click.option("--deals", type=click.IntRange(min=1), required=True,
               help="duplicate deals; each is played once per seating")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
               help="run seed; deal i uses the random stream (seed, i) under every seating")
-@click.option("--play", default="heuristic", show_default=True,
-              help=f"play policy of every seat ({', '.join(play_names())})")
+@click.option("--play", default="heuristic", show_default=True, metavar="SPEC",
+              help=play_help("play policy of the entrants given as BID alone"))
 @click.option("--rotations", default="all", show_default=True, metavar="all|4",
               help="every distinct seating, or the 4 rotations (3 with three players)")
 @click.option("--sprt", default=None, metavar="A,B",
@@ -108,6 +111,17 @@ def command(
     names = [s.strip() for s in strategies.split(",")]
     if any(not n for n in names):
         raise click.BadParameter(f"empty name in {strategies!r}", param_hint="--strategies")
+    for n in names:
+        seat_spec(n, "--strategies")
+    play = play_spec(play, "--play").text
+    if len(names) < 2:
+        raise click.BadParameter(
+            "a tournament needs at least two strategies (name one twice to compare it with "
+            "itself, e.g. heuristic,heuristic)", param_hint="--strategies")
+    if len(names) > rules.players:
+        raise click.BadParameter(
+            f"{len(names)} strategies for {rules.players} seats (--players {rules.players}): "
+            f"name at most {rules.players}", param_hint="--strategies")
     cmd = _command_line(click.get_current_context())
     try:
         summary = tournament(

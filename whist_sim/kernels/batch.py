@@ -17,6 +17,7 @@ from ..core.rng import mix64
 from ..core.rules import MAX_FRISCH, Rules
 from ..strategies.dispatch import CHECKED, FULL
 from ..strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
+from ..strategies.spec import StrategySpec, parse_play, parse_strategy
 from ._numba import jit
 from .deal import play_deal_in
 from .layout import (
@@ -154,6 +155,15 @@ def _checked(st: np.ndarray, bid: Sequence[str], play: Sequence[str]):
         ) from None
 
 
+def _names(specs):
+    """Policy names of per-seat specs (``StrategySpec`` or text ``name[:key=value...]``); a
+    string stays whole, so that :func:`seat_ids` refuses it as before."""
+    if isinstance(specs, str):
+        return specs
+    return [s.name if isinstance(s, StrategySpec) else
+            s.split(":")[0].strip() if isinstance(s, str) else s for s in specs]
+
+
 def _check_args(seed, start, count, rules, bid, play):
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a whist_sim.core.rules.Rules, got {type(rules).__name__}")
@@ -165,11 +175,13 @@ def _check_args(seed, start, count, rules, bid, play):
         raise ValueError(f"deals start + count = {int(start) + int(count)} exceed {_MAX_DEAL}")
     p = rules.players
     pol = np.empty((2, p), dtype=np.int64)
-    pol[0] = seat_ids(bid, BID, p)
-    pol[1] = seat_ids(play, PLAY, p)
+    pol[0] = seat_ids(_names(bid), BID, p)
+    pol[1] = seat_ids(_names(play), PLAY, p)
     par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-    par[0] = seat_params(list(bid), BID)
-    par[1] = seat_params(list(play), PLAY)
+    bid_specs = [parse_strategy(b) for b in bid]
+    play_specs = [parse_play(q) for q in play]
+    par[0] = seat_params([b.name for b in bid_specs], BID, [b.overrides() for b in bid_specs])
+    par[1] = seat_params([q.name for q in play_specs], PLAY, [q.overrides() for q in play_specs])
     seed_mix = np.uint64(mix64(int(seed)))
     rp, deck = rules_array(rules), deck_array(rules)
     return seed_mix, np.int64(start), np.int64(count), rp, deck, pol, par
@@ -187,9 +199,10 @@ def play_batch(
 ) -> dict[str, np.ndarray]:
     """Play deals ``start .. start+count-1`` of run ``seed`` and return the result columns.
 
-    ``bid[s]`` / ``play[s]``: names (:mod:`whist_sim.strategies.registry`) of the bidding strategy
-    and play
-    policy of seat ``s``. The dealer of deal ``i`` is ``i % P``. Single-threaded; the compiled part
+    ``bid[s]`` / ``play[s]``: the bidding strategy and play policy of seat ``s``: names
+    (:mod:`whist_sim.strategies.registry`) or specs with parameters (``"montecarlo:n=8"``,
+    :class:`~whist_sim.strategies.spec.StrategySpec`, :class:`~whist_sim.strategies.spec.PlaySpec`).
+    The dealer of deal ``i`` is ``i % P``. Single-threaded; the compiled part
     releases the GIL, so several threads may call this at once.
 
     Returns one array of length ``count`` per column of the result schema: ``deal`` (int64),

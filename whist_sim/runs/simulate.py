@@ -194,6 +194,9 @@ def known_policies(kind: str = "bid") -> tuple[str, ...]:
 
 
 def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
+    """Canonical spec texts by seat of ``value`` (one spec for every seat, or one per seat)."""
+    from ..strategies.spec import StrategyError, parse_play, parse_strategy
+
     what = "bidding" if kind == "bid" else "play"
     if value is None:
         value = DEFAULT_POLICY
@@ -203,14 +206,77 @@ def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -
             f"{what} policies name {len(names)} seat(s) ({','.join(map(str, names))}), but "
             f"players={players} needs one per seat ({players})"
         )
-    known = known_policies(kind)
+    parse = parse_strategy if kind == "bid" else parse_play
+    out = []
     for s, n in enumerate(names):
-        if not isinstance(n, str) or n not in known:
-            raise SimulationError(
-                f"unknown {what} policy {n!r} for seat {s}; known {what} policies: "
-                f"{', '.join(known)}"
-            )
-    return names
+        _check_name(kind, n, s)
+        try:
+            out.append(parse(n).text)
+        except StrategyError as e:
+            raise SimulationError(f"seat {s}: {e}") from None
+    return tuple(out)
+
+
+def _check_name(kind: str, text: Any, seat: int) -> None:
+    """An unknown policy name in a seat's spec, said as it always was."""
+    from ..strategies.spec import StrategySpec
+
+    what = "bidding" if kind == "bid" else "play"
+    name = text.name if isinstance(text, StrategySpec) else (
+        text.split(":")[0].strip() if isinstance(text, str) else text)
+    known = known_policies(kind)
+    if not isinstance(name, str) or name not in known:
+        raise SimulationError(
+            f"unknown {what} policy {name!r} for seat {seat}; known {what} policies: "
+            f"{', '.join(known)}"
+        )
+
+
+def seat_policies(
+    bid: str | Sequence[str] | None, play: str | Sequence[str] | None, players: int
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The bidding and play specs by seat (canonical texts) of :func:`simulate`'s ``bid`` and
+    ``play``.
+
+    ``bid``: one seat for all or one per seat; a seat is ``BID`` or ``BID/PLAY``
+    (``heuristic/random``, ``montecarlo:n=8/heuristic``). ``play``: one play spec for all or one
+    per seat. A seat's own ``/PLAY`` comes first, then ``play``, then the play policy of the
+    bidding strategy's name if there is one (``random`` plays ``random``), else ``heuristic``.
+    """
+    from ..strategies.spec import StrategyError, default_play, parse_seat, seat_text
+
+    if bid is None:
+        bid = DEFAULT_POLICY
+    items = (bid,) * players if isinstance(bid, str) else tuple(bid)
+    if len(items) != players:
+        raise SimulationError(
+            f"bidding policies name {len(items)} seat(s) ({','.join(map(str, items))}), but "
+            f"players={players} needs one per seat ({players})"
+        )
+    seats = []
+    for s, item in enumerate(items):
+        if isinstance(item, str):
+            b, sep, q = item.partition("/")
+            _check_name("bid", b, s)
+            if sep and "/" not in q:
+                _check_name("play", q, s)
+        try:
+            seats.append(parse_seat(item))
+        except StrategyError as e:
+            raise SimulationError(f"seat {s}: {e}") from None
+    own = [p for _, p in seats]
+    if play is not None and not isinstance(play, str) and any(p is not None for p in own):
+        raise SimulationError(
+            "give the play policies per seat once: as BID/PLAY seats or as a play policy per "
+            f"seat, not both (seats: {','.join(seat_text(b, p) for b, p in seats)})"
+        )
+    play_t = (
+        _seat_policies("play", play, players) if play is not None
+        else tuple(default_play(b).text for b, _ in seats)
+    )
+    bid_t = tuple(b.text for b, _ in seats)
+    play_t = tuple(p.text if p is not None else play_t[s] for s, p in enumerate(own))
+    return bid_t, play_t
 
 
 def _identity(
@@ -389,9 +455,13 @@ def simulate(
         ``i % rules.players``.
     seed: run seed, 0 .. 2**64-1.
     rules: rule options (default: the rule book, ``Rules()``).
-    bid: bidding strategy (auction calls, Frisch passes, contract) per seat, or one name for every
-        seat; default ``"heuristic"``. Names: :func:`known_policies`.
-    play: play policy per seat, or one name for all; default: the same as ``bid``.
+    bid: the seats: one for every seat or one per seat, each a bidding strategy spec (auction
+        calls, Frisch passes, contract: ``"heuristic"``, ``"montecarlo:n=8"``) or ``BID/PLAY``
+        with its play policy (``"heuristic/random"``); default ``"heuristic"``. Names:
+        :func:`known_policies`.
+    play: play policy spec per seat, or one for all, for the seats given without ``/PLAY``;
+        default: the play policy of the bidding strategy's name if there is one, else
+        ``"heuristic"`` (:func:`seat_policies`).
     chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``.
         Memory is a few chunks' results.
     threads: local threads (default: every CPU); with ``cluster`` the threads per worker.
@@ -446,8 +516,7 @@ def simulate(
     chunk_size = _check_int("chunk size", chunk_size, 1)
     if threads is not None:
         _check_int("threads", threads, 1)
-    bid_t = _seat_policies("bid", bid, rules.players)
-    play_t = _seat_policies("play", bid_t if play is None else play, rules.players)
+    bid_t, play_t = seat_policies(bid, play, rules.players)
     store_dealt = bool(store_dealt)
     if executor is not None and (scheduler is not None or cluster is not None):
         raise SimulationError("give an executor, or a scheduler / cluster, not both")
@@ -631,5 +700,6 @@ __all__ = [
     "SimulationError",
     "known_policies",
     "run_chunk",
+    "seat_policies",
     "simulate",
 ]

@@ -1,4 +1,4 @@
-"""Bidding strategies by name: descriptions, parameters, and strategy specs with parameters.
+"""Bidding strategies and play policies by name: descriptions, parameters, specs with parameters.
 
 A **bidding strategy** decides a seat's trump-auction calls (whether and what to call), its Frisch
 passes and its contract; the cards are played by a separate **play policy** (``heuristic`` by
@@ -12,6 +12,12 @@ default). The registry of names, integer ids and parameter defaults is
   every value checked;
 * :func:`param_rows`: the engine's parameter rows for a seating of specs.
 
+Play policies take the same syntax through the same parser: :func:`parse_play` gives a
+:class:`PlaySpec` (``heuristic``, ``rollout:n=16``), :func:`play_table` lists them and
+:func:`play_param_rows` gives their rows (``par[1, seat, :]`` in the kernels). A **seat** is a
+bidding strategy and a play policy, written ``BID/PLAY`` (:func:`parse_seat`); ``BID`` alone
+leaves the play to the caller's default.
+
 docs/STRATEGIES.md describes every strategy and how to add one.
 """
 
@@ -20,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -44,6 +51,12 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
         ("zero_below_q", (0, 53, True)), ("forbidden_up", (0, 1, True)))},
 }
 
+#: the same for play policies: (policy, parameter) -> (low, high, whole number?).
+PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {}
+
+#: what each kind is called in messages
+_NOUN = {BID: "strategy", PLAY: "play policy"}
+
 
 @dataclass(frozen=True)
 class StrategySpec:
@@ -55,6 +68,9 @@ class StrategySpec:
     name: str
     params: tuple[tuple[str, float], ...] = ()
 
+    #: the registry the name belongs to (``"bid"``; :class:`PlaySpec`: ``"play"``)
+    kind: ClassVar[str] = BID
+
     @property
     def text(self) -> str:
         """``name`` or ``name:key=value:...`` (values without a trailing ``.0``)."""
@@ -64,8 +80,8 @@ class StrategySpec:
 
     @property
     def info(self) -> PolicyInfo:
-        """The registry entry of the strategy."""
-        return get_info(self.name, BID)
+        """The registry entry of the strategy (or play policy)."""
+        return get_info(self.name, self.kind)
 
     def overrides(self) -> dict[str, float]:
         """The parameter overrides as a dict."""
@@ -79,6 +95,13 @@ class StrategySpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+@dataclass(frozen=True)
+class PlaySpec(StrategySpec):
+    """A play policy and the parameters that differ from its defaults (``rollout:n=16``)."""
+
+    kind: ClassVar[str] = PLAY
 
 
 def _fmt(v: float) -> str:
@@ -97,11 +120,32 @@ def play_names() -> list[str]:
 
 def strategy_table() -> list[dict[str, object]]:
     """Every bidding strategy as ``{"name", "id", "description", "params"}`` (params: defaults)."""
+    return _table(BID)
+
+
+def play_table() -> list[dict[str, object]]:
+    """Every play policy as ``{"name", "id", "description", "params"}`` (params: defaults)."""
+    return _table(PLAY)
+
+
+def _table(kind: str) -> list[dict[str, object]]:
     return [
-        {"name": n, "id": get_info(n, BID).id, "description": get_info(n, BID).description,
-         "params": dict(get_info(n, BID).params)}
-        for n in strategy_names()
+        {"name": n, "id": get_info(n, kind).id, "description": get_info(n, kind).description,
+         "params": dict(get_info(n, kind).params)}
+        for n in policy_names(kind)
     ]
+
+
+def spec_help(kind: str) -> str:
+    """One line for ``--help``: every name of ``kind`` with its parameters and defaults,
+    e.g. ``random, heuristic, montecarlo[:n=32:calls=1:...]``."""
+    out = []
+    for row in _table(kind):
+        params = row["params"]
+        assert isinstance(params, dict)
+        out.append(str(row["name"]) + (
+            "[" + "".join(f":{k}={_fmt(v)}" for k, v in params.items()) + "]" if params else ""))
+    return ", ".join(out)
 
 
 def parse_strategy(text: str | StrategySpec) -> StrategySpec:
@@ -110,35 +154,85 @@ def parse_strategy(text: str | StrategySpec) -> StrategySpec:
     Raises :class:`StrategyError` naming the offending part (unknown strategy or parameter, a value
     that is not a number or is out of range, a parameter given twice).
     """
+    return _parse(text, StrategySpec)
+
+
+def parse_play(text: str | StrategySpec) -> PlaySpec:
+    """Parse a play policy spec ``name`` or ``name:key=value[:key=value...]`` (``heuristic``,
+    ``rollout:n=16``) with the checks of :func:`parse_strategy`; a :class:`PlaySpec`."""
+    spec = _parse(text, PlaySpec)
+    assert isinstance(spec, PlaySpec)
+    return spec
+
+
+def parse_seat(
+    text: str | tuple[StrategySpec | str, StrategySpec | str | None]
+) -> tuple[StrategySpec, PlaySpec | None]:
+    """Parse a seat ``BID`` or ``BID/PLAY`` (``heuristic/random``, ``montecarlo:n=8/heuristic``)
+    into its bidding spec and play spec (``None`` when only ``BID`` is given)."""
+    if isinstance(text, tuple):
+        bid, play = text
+        return parse_strategy(bid), None if play is None else parse_play(play)
     if isinstance(text, StrategySpec):
-        return check_spec(text)
+        return parse_strategy(text), None
+    if not isinstance(text, str):
+        raise StrategyError(f"a seat must be BID or BID/PLAY, like heuristic/random, got {text!r}")
+    bid, sep, play = text.partition("/")
+    if sep and "/" in play:
+        raise StrategyError(
+            f"seat {text.strip()!r}: a seat is BID or BID/PLAY (one '/'), e.g. heuristic/random"
+        )
+    if sep and not play.strip():
+        raise StrategyError(f"seat {text.strip()!r}: no play policy after '/' "
+                            f"(known: {', '.join(play_names())})")
+    return parse_strategy(bid), parse_play(play) if sep else None
+
+
+def seat_text(bid: StrategySpec, play: StrategySpec | None) -> str:
+    """``BID`` or ``BID/PLAY``: the canonical text of a seat."""
+    return bid.text if play is None else f"{bid.text}/{play.text}"
+
+
+def default_play(bid: StrategySpec | str, fallback: str = "heuristic") -> PlaySpec:
+    """The play of a seat given as ``BID`` alone where the play follows the bidding (``simulate``
+    without ``--play``): the play policy of the same name if there is one, else ``fallback``."""
+    name = bid.name if isinstance(bid, StrategySpec) else str(bid).split(":")[0].strip()
+    return parse_play(name if name in play_names() else fallback)
+
+
+def _parse(text: str | StrategySpec, cls: type[StrategySpec]) -> StrategySpec:
+    kind = cls.kind
+    noun = _NOUN[kind]
+    if isinstance(text, StrategySpec):
+        return check_spec(text if type(text) is cls else cls(text.name, text.params))
     if not isinstance(text, str) or not text.strip():
-        raise StrategyError(f"a strategy must be a name like heuristic, got {text!r}")
+        article = "a play policy" if kind == PLAY else "a strategy"
+        raise StrategyError(f"{article} must be a name like heuristic, got {text!r}")
     name, *parts = (p.strip() for p in text.strip().split(":"))
-    known = strategy_names()
+    known = policy_names(kind)
     if name not in known:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(known)})")
+        raise StrategyError(f"unknown {noun} {name!r} (known: {', '.join(known)})")
     params: list[tuple[str, float]] = []
     for part in parts:
         key, sep, raw = part.partition("=")
         key = key.strip()
         if not sep or not key:
             raise StrategyError(
-                f"strategy {text!r}: parameter {part!r} is not key=value "
-                f"(e.g. {name}:{_example(name)})"
+                f"{noun} {text!r}: parameter {part!r} is not key=value "
+                f"(e.g. {name}:{_example(name, kind)})"
             )
         try:
             value = float(raw)
         except ValueError:
             raise StrategyError(
-                f"strategy {text!r}: parameter {key} = {raw.strip()!r} is not a number"
+                f"{noun} {text!r}: parameter {key} = {raw.strip()!r} is not a number"
             ) from None
         params.append((key, value))
-    return check_spec(StrategySpec(name, tuple(params)))
+    return check_spec(cls(name, tuple(params)))
 
 
-def _example(name: str) -> str:
-    info = get_info(name, BID)
+def _example(name: str, kind: str = BID) -> str:
+    info = get_info(name, kind)
     if not info.params:
         return "(no parameters)"
     k, v = info.params[0]
@@ -146,47 +240,47 @@ def _example(name: str) -> str:
 
 
 def check_spec(spec: StrategySpec) -> StrategySpec:
-    """Check a :class:`StrategySpec` against the registry; return it unchanged."""
-    if spec.name not in strategy_names():
-        raise StrategyError(
-            f"unknown strategy {spec.name!r} (known: {', '.join(strategy_names())})"
-        )
+    """Check a :class:`StrategySpec` (or :class:`PlaySpec`) against the registry; return it."""
+    kind = spec.kind
+    noun = _NOUN[kind]
+    known = policy_names(kind)
+    if spec.name not in known:
+        raise StrategyError(f"unknown {noun} {spec.name!r} (known: {', '.join(known)})")
     info = spec.info
     names = [p for p, _ in info.params]
+    limits = PARAM_LIMITS if kind == BID else PLAY_PARAM_LIMITS
     seen: set[str] = set()
     for key, value in spec.params:
         if key not in names:
             has = ", ".join(names) if names else "none"
             raise StrategyError(
-                f"strategy {spec.name} has no parameter {key!r} (its parameters: {has})"
+                f"{noun} {spec.name} has no parameter {key!r} (its parameters: {has})"
             )
         if key in seen:
-            raise StrategyError(f"strategy {spec.name}: parameter {key} given twice")
+            raise StrategyError(f"{noun} {spec.name}: parameter {key} given twice")
         seen.add(key)
         if not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise StrategyError(f"strategy {spec.name}: {key} must be a finite number, "
+            raise StrategyError(f"{noun} {spec.name}: {key} must be a finite number, "
                                 f"got {value!r}")
-        lim = PARAM_LIMITS.get((spec.name, key))
+        lim = limits.get((spec.name, key))
         if lim is not None:
             lo, hi, whole = lim
             if whole and not float(value).is_integer():
-                raise StrategyError(f"strategy {spec.name}: {key} must be a whole number, "
+                raise StrategyError(f"{noun} {spec.name}: {key} must be a whole number, "
                                     f"got {_fmt(value)}")
             if not lo <= value <= hi:
                 raise StrategyError(
-                    f"strategy {spec.name}: {key} must be in {_fmt(lo)}..{_fmt(hi)}, "
+                    f"{noun} {spec.name}: {key} must be in {_fmt(lo)}..{_fmt(hi)}, "
                     f"got {_fmt(value)}"
                 )
     if len(info.params) > N_PARAMS:  # pragma: no cover - registry bug
-        raise StrategyError(f"strategy {spec.name} declares more than {N_PARAMS} parameters")
+        raise StrategyError(f"{noun} {spec.name} declares more than {N_PARAMS} parameters")
     return spec
 
 
-def check_play(name: str) -> str:
-    """Check a play policy name; return it."""
-    if not isinstance(name, str) or name not in play_names():
-        raise StrategyError(f"unknown play policy {name!r} (known: {', '.join(play_names())})")
-    return name
+def check_play(name: str | StrategySpec) -> str:
+    """Check a play policy spec (``heuristic``, ``rollout:n=16``); return its canonical text."""
+    return parse_play(name).text
 
 
 def param_rows(specs: Sequence[StrategySpec]) -> np.ndarray:
@@ -194,15 +288,50 @@ def param_rows(specs: Sequence[StrategySpec]) -> np.ndarray:
     return seat_params([s.name for s in specs], BID, [s.overrides() for s in specs])
 
 
+def play_param_rows(specs: Sequence[StrategySpec | str]) -> np.ndarray:
+    """Play parameter rows by seat (``float64[len(specs), N_PARAMS]``; the kernels'
+    ``par[1, seat, :]``): defaults + overrides."""
+    parsed = [parse_play(s) for s in specs]
+    return seat_params([s.name for s in parsed], PLAY, [s.overrides() for s in parsed])
+
+
+def seat_arrays(
+    bid: Sequence[StrategySpec | str], play: Sequence[StrategySpec | str], players: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(pol, par)`` for the kernels: policy ids ``int64[2, P]`` and parameter rows
+    ``float64[2, P, N_PARAMS]`` (row 0 bidding, row 1 play) of per-seat specs or spec texts."""
+    from .registry import seat_ids
+
+    bid_specs = [parse_strategy(b) for b in bid]
+    play_specs = [parse_play(q) for q in play]
+    pol = np.empty((2, players), dtype=np.int64)
+    pol[0] = seat_ids([b.name for b in bid_specs], BID, players)
+    pol[1] = seat_ids([q.name for q in play_specs], PLAY, players)
+    par = np.zeros((2, players, N_PARAMS), dtype=np.float64)
+    par[0] = param_rows(bid_specs)
+    par[1] = seat_params([q.name for q in play_specs], PLAY, [q.overrides() for q in play_specs])
+    return pol, par
+
+
 __all__ = [
     "PARAM_LIMITS",
+    "PLAY_PARAM_LIMITS",
+    "PlaySpec",
     "StrategyError",
     "StrategySpec",
     "check_play",
     "check_spec",
+    "default_play",
     "param_rows",
+    "parse_play",
+    "parse_seat",
     "parse_strategy",
     "play_names",
+    "play_param_rows",
+    "play_table",
+    "seat_arrays",
+    "seat_text",
+    "spec_help",
     "strategy_names",
     "strategy_table",
 ]

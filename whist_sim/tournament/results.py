@@ -129,6 +129,7 @@ def summarize(agg: Aggregate, entries: Sequence[Entry], confidence: float = 0.95
         strategies.append({
             "name": entry.label,
             "strategy": entry.spec.text,
+            "play": entry.play_spec.text,
             "seats": int(round(agg.tally[e, names["plays"]] / max(1, agg.deals * agg.s))),
             "mean": r4(m.mean if m.n else math.nan),
             "ci": [r4(low), r4(high)],

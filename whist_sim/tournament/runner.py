@@ -91,7 +91,7 @@ def tournament(
     deals: int,
     seed: int,
     rules: Rules | None = None,
-    play: str = "heuristic",
+    play: str | StrategySpec = "heuristic",
     rotations: str | int = "all",
     sprt: str | Sequence[float] | None = None,
     out: str | Path | None = None,
@@ -112,12 +112,14 @@ def tournament(
 
     Parameters
     ----------
-    strategies: 2..P strategy specs (``"hcp"``, ``"montecarlo:n=16"``, or :class:`StrategySpec`;
-        a comma-separated string is split). The same spec may appear twice.
+    strategies: 2..P entrants, each a bidding strategy spec (``"hcp"``, ``"montecarlo:n=16"``,
+        or :class:`StrategySpec`) that plays ``play``, or a seat ``BID/PLAY`` with its own play
+        policy (``"heuristic/random"``); a comma-separated string is split. The same spec may
+        appear twice.
     deals: duplicate deals to play (>= 1); each is played once per seating.
     seed: run seed, 0..2**64-1; duplicate deal ``i`` uses the random stream ``(seed, i)``.
     rules: rule options (default ``Rules()``).
-    play: play policy of every seat (default ``heuristic``).
+    play: play policy spec of the entrants given as ``BID`` alone (default ``heuristic``).
     rotations: ``"all"`` seatings or the P rotations (``"rotate"`` or P); see the package doc.
     sprt: ``(A, B)`` or ``"A,B"``: stop as soon as the SPRT of every pair decides (package doc).
     out: directory (new or empty) for ``scores/*.parquet``, ``summary.json``, ``report.md``,
@@ -141,8 +143,8 @@ def tournament(
     if not isinstance(rules, Rules):
         raise TournamentError(f"rules must be a Rules object, got {type(rules).__name__}")
     try:
-        entries = make_entries(strategies, rules.players)
         play = check_play(play)
+        entries = make_entries(strategies, rules.players, play)
     except StrategyError as e:
         raise TournamentError(str(e)) from None
     deals = _check_int("deals", deals, 1)
@@ -173,6 +175,7 @@ def tournament(
     task = TournamentTask(
         seed, deals, chunk_size, rules, tuple(e.spec for e in entries), play,
         tuple(tuple(int(v) for v in row) for row in seat_arr), design == "independent",
+        tuple(e.play_spec for e in entries),
     )
     labels = [e.label for e in entries]
     agg = Aggregate(len(entries), n_seat, bounds)

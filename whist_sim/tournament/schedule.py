@@ -4,7 +4,9 @@ Conventions:
 
 * **Entries** are the tournament's strategies (1..P specs, :mod:`whist_sim.strategies.spec`; the
   same
-  spec may appear twice), labelled by their spec, or ``spec#i`` (``i`` = 1-based slot in the
+  spec may appear twice), each a bidding strategy with the tournament's play policy or a seat
+  ``BID/PLAY`` with its own, labelled by their spec (``BID/PLAY`` when the play differs from the
+  tournament's), or ``spec#i`` (``i`` = 1-based slot in the
   list) when a spec appears more than once. With fewer entries than seats the seats are filled
   cyclically: entry ``s % k`` sits in seat ``s`` of the base arrangement (``a,b,a,b`` for two
   strategies at four seats, ``a,b,c,a`` for three), so an entry may hold several seats; its score
@@ -29,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rules import Rules
-from ..strategies.registry import BID, PLAY, get_info, seat_params
-from ..strategies.spec import StrategySpec, parse_strategy
+from ..strategies.registry import BID, PLAY, seat_params
+from ..strategies.spec import PlaySpec, StrategySpec, parse_play, parse_seat
 
 DESIGNS = ("duplicate", "independent")
 PLAYS_PER_CHUNK = 240_000  # default chunk: about this many plays (deals x seatings)
@@ -46,18 +48,36 @@ class TournamentError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One tournament entry: a strategy spec in slot ``slot`` (0-based) of the strategies list."""
+    """One tournament entry: a strategy spec in slot ``slot`` (0-based) of the strategies list,
+    and its play policy (``play``; ``None``: :data:`DEFAULT_PLAY`)."""
 
     label: str
     spec: StrategySpec
     slot: int
+    play: PlaySpec | None = None
+
+    @property
+    def play_spec(self) -> PlaySpec:
+        """The entry's play policy."""
+        return self.play if self.play is not None else parse_play(DEFAULT_PLAY)
 
 
-def make_entries(strategies: Sequence[str | StrategySpec], players: int = 4) -> list[Entry]:
-    """Parse the strategies and label them (``spec#i`` for a spec that appears more than once)."""
+DEFAULT_PLAY = "heuristic"
+
+
+def make_entries(
+    strategies: Sequence[str | StrategySpec] | str, players: int = 4,
+    play: str | StrategySpec = DEFAULT_PLAY,
+) -> list[Entry]:
+    """Parse the strategies (each ``BID`` or ``BID/PLAY``; ``BID`` plays ``play``) and label
+    them: the bidding spec, ``BID/PLAY`` when the entry's play differs from ``play``, and
+    ``#i`` after a label that appears more than once."""
     if isinstance(strategies, str):
         strategies = [s for s in strategies.split(",")]
-    specs = [parse_strategy(s) for s in strategies]
+    default = parse_play(play)
+    seats = [parse_seat(s) for s in strategies]
+    specs = [b for b, _ in seats]
+    plays = [default if q is None else q for _, q in seats]
     if len(specs) < 2:
         raise TournamentError(
             "a tournament needs at least two strategies (name one twice to compare it with "
@@ -67,11 +87,12 @@ def make_entries(strategies: Sequence[str | StrategySpec], players: int = 4) -> 
         raise TournamentError(
             f"{len(specs)} strategies for {players} seats: name at most {players}"
         )
-    texts = [s.text for s in specs]
+    texts = [b.text if q == default else f"{b.text}/{q.text}" for b, q in zip(specs, plays,
+                                                                             strict=True)]
     out = []
-    for i, spec in enumerate(specs):
-        label = spec.text if texts.count(spec.text) == 1 else f"{spec.text}#{i + 1}"
-        out.append(Entry(label, spec, i))
+    for i, (spec, text) in enumerate(zip(specs, texts, strict=True)):
+        label = text if texts.count(text) == 1 else f"{text}#{i + 1}"
+        out.append(Entry(label, spec, i, plays[i]))
     return out
 
 
@@ -132,6 +153,7 @@ class TournamentTask:
     play: str
     seatings: tuple[tuple[int, ...], ...]  # entry index by seat, per seating
     independent: bool
+    plays: tuple[PlaySpec, ...] | None = None  # by entry; None: ``play`` for every entry
 
 
 @dataclass(frozen=True)
@@ -154,17 +176,17 @@ def task_arrays(task: TournamentTask) -> tuple[np.ndarray, ...]:
     ent = np.array(task.seatings, dtype=np.int64)
     n_seat, n_ent = ent.shape[0], len(task.specs)
     bid_rows = seat_params([s.name for s in task.specs], BID, [s.overrides() for s in task.specs])
-    play_row = seat_params([task.play], PLAY)[0]
+    plays = task.plays if task.plays is not None else (parse_play(task.play),) * n_ent
+    play_rows = seat_params([q.name for q in plays], PLAY, [q.overrides() for q in plays])
     pols = np.empty((n_seat, 2, p), dtype=np.int64)
     pars = np.zeros((n_seat, 2, p, bid_rows.shape[1]), dtype=np.float64)
-    play_id = get_info(task.play, PLAY).id
     for k in range(n_seat):
         for s in range(p):
             e = ent[k, s]
             pols[k, 0, s] = task.specs[e].info.id
-            pols[k, 1, s] = play_id
+            pols[k, 1, s] = plays[e].info.id
             pars[k, 0, s] = bid_rows[e]
-            pars[k, 1, s] = play_row
+            pars[k, 1, s] = play_rows[e]
     seats = np.bincount(ent[0], minlength=n_ent)
     inv_m = 1.0 / seats.astype(np.float64)
     return pols, pars, ent, inv_m
