@@ -70,3 +70,26 @@ def test_the_package_chooses_the_cache_folder(tmp_path, monkeypatch):
     assert _cache.default_cache_dir() == tmp_path / "xdg" / "whist-sim" / "numba"
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     assert _cache.configure_numba_cache() == str(tmp_path / "xdg" / "whist-sim" / "numba")
+
+
+def test_compile_notice_comes_at_once_when_the_cache_is_empty():
+    from types import SimpleNamespace
+
+    from whist_sim.kernels._numba import cache_state, compile_notice
+
+    class Index:
+        def __init__(self, entries):
+            self.entries = entries
+
+        def _load_index(self):
+            return self.entries
+
+    cold = SimpleNamespace(overloads={}, _cache=SimpleNamespace(_cache_file=Index({})))
+    warm = SimpleNamespace(overloads={}, _cache=SimpleNamespace(_cache_file=Index({"sig": 1})))
+    assert cache_state(cold) is False and cache_state(warm) is True
+    notes = []
+    with compile_notice([warm, cold], notes.append, "compiling"):
+        assert notes == ["compiling"]
+    with compile_notice([warm], notes.append, "compiling", after=60):
+        pass
+    assert notes == ["compiling"]  # a warm start says nothing
