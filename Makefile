@@ -4,23 +4,37 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= data/default
-NUMBA_CACHE_DIR ?= $(CURDIR)/.venv/numba-cache
-export NUMBA_CACHE_DIR
+# make run's report: outside the tracked files (make results writes the curated ones to results/)
+RUN_OUT ?= data/results
+LOCK   := requirements.lock
+# The compiled kernels' cache: whist-sim itself chooses .venv/numba-cache inside the environment
+# (whist_sim/_cache.py), so `make run`, `.venv/bin/whist-sim` and `python -m whist_sim` share it.
+# Set NUMBA_CACHE_DIR to put it elsewhere.
 
-.PHONY: install run test lint bench results clean
+.PHONY: install run test lint bench results lock clean
 
 install: $(STAMP)
 
-# Reinstall only when the project metadata changed (the package itself is installed editable).
-$(STAMP): pyproject.toml
+# Reinstall only when the project metadata or the lock changed (the package is installed editable).
+# The lock file pins every dependency (pip constraints), so every machine gets the same versions.
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e ".[dev]"
 	@touch $(STAMP)
 
-# The main job on the embedded default: simulate the default workload, write the report to results/.
+# Renew the lock: the newest versions pyproject.toml allows, then `make test` before committing it.
+lock:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev]"
+	$(BIN)/python scripts/lock_requirements.py --out $(LOCK)
+	@touch $(STAMP)
+
+# The main job on the embedded default: simulate the default workload and write its report to
+# $(RUN_OUT)/default/report.md (untracked: the tree stays clean; `make results` renews results/).
 run: install
-	$(BIN)/python scripts/run_default.py --data $(DATA) --out results
+	$(BIN)/python scripts/run_default.py --data $(DATA) --out $(RUN_OUT)
 
 test: install
 	$(BIN)/python -m pytest -q

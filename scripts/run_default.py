@@ -1,13 +1,16 @@
 """The main job (``make run``): simulate the default workload and write its report.
 
-    python scripts/run_default.py --data data/default --out results
+    python scripts/run_default.py --data data/default --out data/results   (make run)
+    python scripts/run_default.py --data data/default --out results        (make results)
 
 The default workload: 1,000,000 deals, seed 2026, the ``heuristic`` policy at every seat (bidding
 and play), the rule book's default rules. The run is started with ``resume=True``: a complete
 dataset with the same options in DATA is reused as it is (so a second ``make run`` only re-checks
 the chunk files and rewrites the report), an interrupted one is finished, and a dataset made with
 other options is refused with the differences named. The report goes to ``OUT/default/``
-(``scripts/report_default.py``).
+(``scripts/report_default.py``). ``make run`` writes it outside the tracked files
+(``data/results/``), so the tree stays clean; ``make results`` renews the committed copy in
+``results/default/`` (which names the git commit it was made with).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ def run(
         threads=threads,
         resume=True,
         progress=progress,
+        notify=lambda msg: print(f"run_default: {msg}", file=sys.stderr, flush=True),
     )
     if manifest.get("status") != "complete":
         status = manifest.get("status")

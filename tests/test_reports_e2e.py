@@ -116,7 +116,7 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert (out / "default" / "charts" / "bid_sum.png").is_file()
     second = _script(*args)
     assert second.returncode == 0, second.stderr
-    manifest = json.loads((data / "manifest.json").read_text())
+    manifest = json.loads((data / "_manifest.json").read_text())
     assert manifest["sessions"][-1]["deals"] == 0  # nothing simulated again
     # a dataset made with other options is refused, naming the difference
     other = _script(*base, "--deals", "2000")

@@ -111,7 +111,7 @@ def test_three_players_and_store_dealt(tmp_path):
 def test_manifest_content(reference):
     path, m = reference
     assert load_manifest(path) == m
-    assert json.loads((path / "manifest.json").read_text()) == m
+    assert json.loads((path / "_manifest.json").read_text()) == m
     assert m["format"] == "whist-sim-dataset" and m["package_version"] == __version__
     assert m["status"] == "complete"
     assert (m["seed"], m["deals"], m["chunk_size"], m["n_chunks"]) == (7, DEALS, 400, 7)

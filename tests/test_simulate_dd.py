@@ -242,7 +242,7 @@ def test_resume_with_other_dd_options_is_refused(tmp_path):
         run(path, deals=4, chunk_size=2, dd_node_limit=6_000, resume=True)
     # work of another solver version (which rows fit the limit changes with the search) is
     # never mixed into a run
-    mf = path / "manifest.json"
+    mf = path / "_manifest.json"
     m = json.loads(mf.read_text())
     m["dd"]["solver_version"] = SOLVER_VERSION - 1
     mf.write_text(json.dumps(m))
@@ -256,7 +256,7 @@ def test_resume_with_other_dd_options_is_refused(tmp_path):
     with pytest.raises(SimulationError, match="run has no double-dummy columns, now --dd"):
         run(plain, deals=4, chunk_size=2, dd_node_limit=5_000, resume=True)
     # a manifest written before the dd option existed (no "dd" key) resumes without --dd
-    mf = plain / "manifest.json"
+    mf = plain / "_manifest.json"
     m = json.loads(mf.read_text())
     del m["dd"]
     mf.write_text(json.dumps(m))

@@ -12,11 +12,30 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+unknown"
 
-from .advisor import advise as advise  # whist_sim.advise(HAND, ...) -> Advice: the hand advisor
+from ._cache import configure_numba_cache
 from .core.cards import CardSet, NotationError, format_hand, parse_card, parse_deal, parse_hand
 from .core.rules import Rules, RulesError
 from .core.scoring import score
-from .runs.dataset import load as load  # whist_sim.load(DIR): a simulation dataset
+
+# before numba is first imported (none of the imports above does): every way of starting whist-sim
+# shares one cache of compiled kernels
+configure_numba_cache()
+
+# Imported on first use (PEP 562), so that ``import whist_sim`` and ``whist-sim --help`` stay light:
+# whist_sim.advise(HAND, ...) -> Advice (the hand advisor); whist_sim.load(DIR) (a dataset).
+_LAZY = {"advise": ("whist_sim.advisor", "advise"), "load": ("whist_sim.runs.dataset", "load")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CardSet",
@@ -24,7 +43,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "__version__",
+    "advise",
     "format_hand",
+    "load",
     "parse_card",
     "parse_deal",
     "parse_hand",

@@ -355,7 +355,8 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
 
 
 def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: str,
-              fmt: str, cmap: str, positions: Sequence[int], vmin: float, vmax: float):
+              fmt: str, cmap: str, positions: Sequence[int], vmin: float, vmax: float,
+              label: str):
     from ..reports.charts import new_figure
     from ..reports.labels import position_label
 
@@ -379,7 +380,7 @@ def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: st
         ax.set_title(position_label(pos, players), fontsize=9)
     axes[0].set_ylabel("high-card points")
     if im is not None:
-        fig.colorbar(im, ax=axes, shrink=0.8)
+        fig.colorbar(im, ax=axes, shrink=0.8, label=label)
     fig.suptitle(title, fontsize=10)
     return fig
 
@@ -434,12 +435,15 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     written: list[Path] = []
     charts = {
         "optimal_bid": _heatmaps(tables, "optimal_bid", p, "Mean EV-optimal bid", ".1f",
-                                 "viridis", range(p), 0, rules.n_tricks),
+                                 "viridis", range(p), 0, rules.n_tricks,
+                                 "mean optimal bid (tricks)"),
         "expected_tricks": _heatmaps(tables, "expected_tricks", p,
                                      "Mean expected tricks at the optimal bid", ".1f",
-                                     "viridis", range(p), 0, rules.n_tricks),
+                                     "viridis", range(p), 0, rules.n_tricks,
+                                     "mean expected tricks"),
         "zero_bid": _heatmaps(tables, "zero_best", p, "Share of hands where bidding zero beats "
-                              "every other bid", ".0%", "magma", range(1, p), 0, 1),
+                              "every other bid", ".0%", "magma", range(1, p), 0, 1,
+                              "share of hands where zero is best"),
         "over_under": _over_under_chart(tables, p),
     }
     for name, fig in charts.items():

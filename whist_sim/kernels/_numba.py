@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +138,59 @@ def _watch_sources() -> None:
 
 
 _watch_sources()
+
+
+# --------------------------------------------------------------------------- compile notice
+
+#: what a command prints on stderr while the engine's kernels are compiled
+ENGINE_COMPILE_NOTICE = (
+    "compiling the engine, first run only, about a minute (later runs load it from the cache)..."
+)
+
+
+def cache_state(dispatcher: Any) -> bool | None:
+    """Whether ``dispatcher`` is ready without compiling: True if it is compiled in this process
+    or numba's disk cache holds machine code of it for the current sources, False if the cache
+    holds none (the first call compiles), None if that cannot be told (numba internals moved)."""
+    if getattr(dispatcher, "overloads", None):
+        return True
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # pragma: no cover - numba internals moved, or an unreadable index
+        return None
+
+
+@contextmanager
+def compile_notice(
+    dispatchers: Iterable[Any], notify: Callable[[str], None] | None, message: str,
+    after: float = 5.0,
+) -> Iterator[None]:
+    """Run the block (the first call of some kernels) and tell ``notify(message)`` if it compiles.
+
+    The notice comes at once when numba's cache lacks one of ``dispatchers`` (reading a cache
+    index costs a millisecond, so a warm start is not slowed), or after ``after`` seconds when the
+    block is still running (a cache that turned out unusable, e.g. built for another CPU).
+    """
+    if notify is None:
+        yield
+        return
+    states = [cache_state(d) for d in dispatchers]
+    told = threading.Event()
+
+    def tell() -> None:
+        if not told.is_set():
+            told.set()
+            notify(message)
+
+    timer = None
+    if any(s is False for s in states):
+        tell()
+    else:
+        timer = threading.Timer(after, tell)
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()

@@ -140,13 +140,24 @@ def zero_value_by_hcp(table: pd.DataFrame, min_n: int = 30,
 
 def contract_vs_tricks(table: pd.DataFrame, title: str = "Contract vs. tricks taken"):
     """Heat map of ``contract_vs_tricks(data)``: for each contract (row), the share (%) of players
-    taking each number of tricks; the diagonal is the made contracts."""
+    taking each number of tricks (written in the cells from 1 %); the diagonal is the made
+    contracts.
+
+    Each row is coloured against its own most common trick count, so that every row shows its
+    shape: one colour scale for all would be set by the zero bids (made about 95 % of the time),
+    and leave every other row dark."""
     counts = table.to_numpy(float)
     totals = counts.sum(axis=1, keepdims=True)
     share = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0) * 100
-    fig = new_figure(7.0, 5.6)
+    peak = share.max(axis=1, keepdims=True)
+    rel = np.divide(share, peak, out=np.zeros_like(share), where=peak > 0) * 100
+    fig = new_figure(7.6, 5.8)
     ax = fig.add_subplot()
-    im = ax.imshow(share, cmap="viridis", aspect="auto", origin="lower", vmin=0)
+    im = ax.imshow(rel, cmap="viridis", aspect="auto", origin="lower", vmin=0, vmax=100)
+    for (i, j), v in np.ndenumerate(share):
+        if v >= 1:
+            ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=6,
+                    color="white" if rel[i, j] < 60 else "black")
     rows = table.index.to_numpy()
     cols = table.columns.to_numpy()
     ax.set_yticks(np.arange(len(rows)), [str(r) for r in rows])
@@ -155,10 +166,10 @@ def contract_vs_tricks(table: pd.DataFrame, title: str = "Contract vs. tricks ta
     for i, r in enumerate(rows):
         if int(r) in col_pos:
             ax.add_patch(_square(col_pos[int(r)], i))
-    ax.set_xlabel("tricks taken")
+    ax.set_xlabel("tricks taken (cells: % of the contract's players)")
     ax.set_ylabel("contract (tricks bid)")
     ax.set_title(title)
-    fig.colorbar(im, ax=ax, label="share of the contract's players (%)")
+    fig.colorbar(im, ax=ax, label="share, as % of the row's most common count")
     return fig
 
 

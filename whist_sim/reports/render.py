@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -201,8 +202,8 @@ def render_markdown(report: Report, chart_dir: str | None = "charts",
         out += [f"## {sec.title}", "", sec.text, ""]
         for item in sec.items:
             if isinstance(item, TableItem):
-                out.append(f"### {item.title}")
-                out.append("")
+                if not _same_heading(item.title, sec.title):
+                    out += [f"### {item.title}", ""]
                 if item.note:
                     out += [f"*{item.note}*", ""]
                 out.append(markdown_table(item.data, report.players))
@@ -214,6 +215,50 @@ def render_markdown(report: Report, chart_dir: str | None = "charts",
     return "\n".join(out).rstrip() + "\n"
 
 
+def _same_heading(a: str, b: str) -> bool:
+    """Whether a table's title only repeats its section's (then the table gets no heading)."""
+    return a.strip().casefold() == b.strip().casefold()
+
+
+_INLINE = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|\*(.+?)\*|\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def inline_html(text: str) -> str:
+    """The inline Markdown the reports use (code, bold, italics, links) as escaped HTML."""
+    e = html.escape
+    out, pos = [], 0
+    for m in _INLINE.finditer(text):
+        out.append(e(text[pos:m.start()]))
+        code, bold, em, label, url = m.groups()
+        if code is not None:
+            out.append(f"<code>{e(code)}</code>")
+        elif bold is not None:
+            out.append(f"<strong>{inline_html(bold)}</strong>")
+        elif em is not None:
+            out.append(f"<em>{inline_html(em)}</em>")
+        else:
+            out.append(f'<a href="{e(url)}">{inline_html(label)}</a>')
+        pos = m.end()
+    out.append(e(text[pos:]))
+    return "".join(out)
+
+
+def paragraphs_html(text: str, cls: str | None = None) -> str:
+    """Markdown text as HTML paragraphs (blank lines separate them; ``- `` lines make a list)."""
+    attr = f' class="{cls}"' if cls else ""
+    parts = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = [ln.strip() for ln in block.splitlines() if ln.strip()]
+        if not lines:
+            continue
+        if all(ln.startswith(("- ", "* ")) for ln in lines):
+            items = "".join(f"<li>{inline_html(ln[2:])}</li>" for ln in lines)
+            parts.append(f"<ul{attr}>{items}</ul>")
+        else:
+            parts.append(f"<p{attr}>{inline_html(' '.join(lines))}</p>")
+    return "\n".join(parts)
+
+
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
@@ -222,7 +267,7 @@ th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f2f2f2}
 td.v{text-align:right;font-variant-numeric:tabular-nums}td.k{font-weight:600}
 img{max-width:100%;border:1px solid #eee;margin:.5em 0 1.5em}
 .note{color:#555;font-style:italic}dt{font-weight:600;float:left;clear:left;width:11em}
-dd{margin-left:12em}
+dd{margin-left:12em}code{background:#f4f4f4;padding:0 .2em;border-radius:3px;font-size:.92em}
 """
 
 
@@ -235,15 +280,20 @@ def render_html(report: Report, dpi: int = 100) -> str:
         f"<title>{e(report.title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{e(report.title)}</h1><dl>",
     ]
-    parts += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta.items()]
+    parts += [
+        f"<dt>{e(k)}</dt><dd>" + (f"<code>{e(str(v))}</code>" if k in ("command", "dataset")
+                                   else inline_html(str(v))) + "</dd>"
+        for k, v in report.meta.items()
+    ]
     parts.append("</dl>")
     for sec in report.sections:
-        parts += [f"<h2>{e(sec.title)}</h2>", f"<p>{e(sec.text)}</p>"]
+        parts += [f"<h2>{e(sec.title)}</h2>", paragraphs_html(sec.text)]
         for item in sec.items:
             if isinstance(item, TableItem):
-                parts.append(f"<h3>{e(item.title)}</h3>")
+                if not _same_heading(item.title, sec.title):
+                    parts.append(f"<h3>{e(item.title)}</h3>")
                 if item.note:
-                    parts.append(f'<p class="note">{e(item.note)}</p>')
+                    parts.append(paragraphs_html(item.note, "note"))
                 parts.append(html_table(item.data, report.players))
             else:
                 png = base64.b64encode(figure_png(item.draw(), dpi)).decode("ascii")

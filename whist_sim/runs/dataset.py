@@ -2,8 +2,9 @@
 
 A dataset is a directory written by :func:`whist_sim.runs.simulate.simulate`::
 
-    DIR/manifest.json          the run: options (seed, deals, chunk size, rules, policies),
-                               the package version, deal counts, status and timings
+    DIR/_manifest.json         the run: options (seed, deals, chunk size, rules, policies),
+                               the versions of whist-sim, Python and the libraries that write
+                               the chunks, deal counts, status and timings
     DIR/chunk-00000.parquet    deals 0 .. chunk_size-1
     DIR/chunk-00001.parquet    deals chunk_size .. 2*chunk_size-1
     ...
@@ -15,6 +16,12 @@ then ``os.replace``) with fixed writer options and no timestamps, so a chunk is 
 same whichever thread, process or Dask worker wrote it (with the same pyarrow version). Runs with
 different chunk sizes give different files but the same table: the chunks concatenated in index
 order are identical.
+
+The manifest's name starts with ``_`` so that Parquet readers skip it: ``pd.read_parquet(DIR)``,
+``pyarrow.dataset.dataset(DIR)``, Dask and DuckDB (``read_parquet('DIR/*.parquet')``) read the
+folder as one table. Datasets written before (with ``manifest.json``) still load and resume; a
+resumed run renames their manifest. A run holds the lock file ``DIR/.whist-sim.lock`` while it
+writes, so two runs never write one folder.
 
 Result schema (one row per deal; ``P = rules.players``; per-seat columns ``<name>_s`` exist for
 seats ``s = 0..P-1`` only; encodings as in docs/ENGINE.md §1):
@@ -74,7 +81,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-MANIFEST_NAME = "manifest.json"
+MANIFEST_NAME = "_manifest.json"  # Parquet readers skip files whose names start with "_"
+LEGACY_MANIFEST_NAME = "manifest.json"  # the name used by datasets of earlier versions
+LOCK_NAME = ".whist-sim.lock"  # held by the run writing the folder (also skipped by readers)
 FORMAT_NAME = "whist-sim-dataset"
 FORMAT_VERSION = 1
 CHUNK_RE = re.compile(r"^chunk-(\d{5,})\.parquet$")
@@ -306,10 +315,23 @@ def check_chunk(
 # --------------------------------------------------------------------------- manifest
 
 
+def manifest_path(directory: str | Path) -> Path | None:
+    """The manifest file of the dataset in ``directory`` (``_manifest.json``, or an earlier
+    version's ``manifest.json``); ``None`` if it has neither."""
+    for name in (MANIFEST_NAME, LEGACY_MANIFEST_NAME):
+        f = Path(directory) / name
+        if f.is_file():
+            return f
+    return None
+
+
 def write_manifest(directory: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` atomically (sorted keys, indented)."""
+    """Write ``_manifest.json`` atomically (sorted keys, indented); an earlier version's
+    ``manifest.json`` is removed once the new one is in place."""
     text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
     atomic_write_bytes(Path(directory) / MANIFEST_NAME, text.encode())
+    with contextlib.suppress(FileNotFoundError):
+        (Path(directory) / LEGACY_MANIFEST_NAME).unlink()
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:
@@ -318,8 +340,8 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     if not p.exists():
         raise DatasetError(f"{p}: no such directory")
-    mf = p / MANIFEST_NAME
-    if not mf.is_file():
+    mf = manifest_path(p)
+    if mf is None:
         raise DatasetError(f"{p} is not a whist-sim dataset: it has no {MANIFEST_NAME}")
     try:
         manifest = json.loads(mf.read_text())

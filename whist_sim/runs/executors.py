@@ -155,10 +155,9 @@ class DaskExecutor(Executor):
         given = [x is not None for x in (scheduler, local_workers, client)]
         if sum(given) != 1:
             raise ExecutorError("DaskExecutor needs one of scheduler, local_workers, client")
-        try:
-            import distributed
-        except ImportError:  # pragma: no cover - distributed is a dependency
-            raise ExecutorError("Dask runs need the 'distributed' package") from None
+        require_distributed()
+        import distributed
+
         self._cluster = None
         self._own_client = client is None
         self.workers = list(workers) if workers is not None else None
@@ -267,6 +266,21 @@ def parse_cluster(spec: str) -> int:
     return int(m.group(1))
 
 
+#: the error of a cluster run without the optional dependency (``pip install 'whist-sim[cluster]'``)
+MISSING_CLUSTER_EXTRA = (
+    "--cluster and --scheduler need Dask's 'distributed' package, an optional dependency: "
+    "install it with  pip install 'whist-sim[cluster]'  (make install includes it)"
+)
+
+
+def require_distributed() -> None:
+    """Raise :class:`ExecutorError` naming the ``cluster`` extra if ``distributed`` is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise ExecutorError(MISSING_CLUSTER_EXTRA)
+
+
 def check_executor_options(
     threads: int | None = None, scheduler: str | None = None, cluster: str | None = None
 ) -> None:
@@ -287,6 +301,8 @@ def check_executor_options(
             )
     if cluster is not None:
         parse_cluster(cluster)
+    if scheduler is not None or cluster is not None:
+        require_distributed()
 
 
 def make_executor(

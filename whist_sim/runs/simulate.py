@@ -14,10 +14,16 @@ default, or a Dask cluster. Each task plays *and writes* its chunk and returns a
 chunks whatever ``deals`` is. On a cluster the workers therefore write to the output directory
 themselves, which must be on storage shared by the client and every worker (docs/CLUSTER.md).
 
-``out/manifest.json`` records the run: format, package version, the options that define the data
+``out/_manifest.json`` records the run: format, package version, the options that define the data
 (seed, deals, chunk_size, rules, bid and play policies per seat, store_dealt, dd), the chunk count,
 the status (``running``, ``interrupted``, ``failed``, ``complete``), deal counts and timings per
-session.
+session, and the versions of Python, numpy, numba, pandas and pyarrow that wrote the chunks
+(``versions``, per session too: the bytes of a chunk depend on them). While a run writes, it holds
+the folder's lock file (``.whist-sim.lock``): a second run on the same folder is refused.
+
+On local threads the engine is compiled (or loaded from numba's cache) by one tiny call before
+the progress bar starts, with a notice when it compiles; rates and ETAs exclude that time (the
+session's ``warm_up_s``).
 
 With ``dd=True`` every chunk also gets the double-dummy columns of :mod:`whist_sim.runs.dd_columns`
 (whist-max and whist-min of every seat, and their proved bounds), computed by the chunk's task
@@ -54,7 +60,7 @@ from ..core.rules import Rules
 from .dataset import (
     FORMAT_NAME,
     FORMAT_VERSION,
-    MANIFEST_NAME,
+    LOCK_NAME,
     TEMP_PREFIX,
     DatasetError,
     check_chunk,
@@ -62,6 +68,7 @@ from .dataset import (
     chunk_name,
     chunk_table,
     load_manifest,
+    manifest_path,
     n_chunks,
     remove_temp_files,
     write_chunk,
@@ -341,7 +348,43 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def _user_files(out: Path) -> list[str]:
-    return sorted(p.name for p in out.iterdir() if not p.name.startswith(TEMP_PREFIX))
+    return sorted(p.name for p in out.iterdir()
+                  if not p.name.startswith(TEMP_PREFIX) and p.name != LOCK_NAME)
+
+
+#: the libraries whose versions a manifest records (the chunks' bytes and values depend on them)
+VERSIONED = ("numpy", "numba", "llvmlite", "pandas", "pyarrow")
+
+
+def library_versions() -> dict[str, str]:
+    """The versions of Python, whist-sim and :data:`VERSIONED` in this process."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version(), "whist_sim": __version__}
+    for name in VERSIONED:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover - every one is a dependency
+            out[name] = "unknown"
+    return out
+
+
+def _lock(out: Path) -> Any:
+    """Take the folder's lock (a second run on it is refused at once); return it, held."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(out / LOCK_NAME), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise SimulationError(
+            f"another whist-sim run is writing {out} (it holds {out / LOCK_NAME}); wait for it "
+            "to finish, or choose another directory"
+        ) from None
+    except OSError as e:
+        raise SimulationError(f"cannot lock output directory {out}: {e}") from None
+    return lock
 
 
 def _check_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, Any] | None:
@@ -351,7 +394,7 @@ def _check_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, A
     if not out.exists():
         return None
     files = _user_files(out)
-    if MANIFEST_NAME not in files:
+    if manifest_path(out) is None:
         if files:
             shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
             raise SimulationError(
@@ -533,7 +576,8 @@ def simulate(
         dd_min_node_limit=dd_options.get("min_node_limit") if dd_options else None,
     )
 
-    session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0}
+    session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0,
+                               "versions": library_versions()}
     if dd:
         # solves of this session's chunks per objective, and how many were over the node limit
         session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}
@@ -563,7 +607,10 @@ def simulate(
         wall = time.perf_counter() - t0
         session["wall_s"] = round(wall, 3)
         session["compute_s"] = round(session.get("compute_s", 0.0), 3)
-        session["deals_per_s"] = round(session["deals"] / wall, 1) if session["deals"] else None
+        # the rate leaves out the one-off compile (or cache load) of the kernels
+        playing = wall - session.get("warm_up_s", 0.0)
+        session["deals_per_s"] = (round(session["deals"] / playing, 1)
+                                  if session["deals"] and playing > 0 else None)
         m = _finish_manifest(manifest, session, status, error, **progress_state)
         write_manifest(out, m)
         return m
@@ -576,15 +623,25 @@ def simulate(
     results = None
     status, error = "complete", None
     bar = None
+    lock = None
+    owned = False
     try:
         _make_dir(out)
+        lock = _lock(out)
+        if previous is None and manifest_path(out) is not None:
+            raise SimulationError(
+                f"another whist-sim run started writing {out} meanwhile; run the command again "
+                "(with --resume to finish that run)"
+            )
+        owned = True  # from here on this run's manifest is ours to write
         remove_temp_files(out)
         save("running")
         if todo:
-            if dd and executor is None and scheduler is None and cluster is None:
-                from ..dd import warm_up
-
-                warm_up(notify)  # before the progress bar, which the notice would garble
+            if executor is None and scheduler is None and cluster is None:
+                # compile before the progress bar (which a notice would garble), outside its rate
+                w0 = time.perf_counter()
+                _warm_up(task, notify)
+                session["warm_up_s"] = round(time.perf_counter() - w0, 3)
             session["executor"] = ex.description
             bar = tqdm(
                 total=deals, initial=progress_state["deals_done"], unit="deal", unit_scale=True,
@@ -619,11 +676,30 @@ def simulate(
             if own_executor and ex is not None:
                 ex.close()
         finally:
-            if out.is_dir() and (out / MANIFEST_NAME).exists():
-                if status == "complete":
-                    remove_temp_files(out)  # leftovers of attempts on workers that died
-                final = save(status, error)
+            try:
+                if owned and manifest_path(out) is not None:
+                    if status == "complete":
+                        remove_temp_files(out)  # leftovers of attempts on workers that died
+                    final = save(status, error)
+            finally:
+                if lock is not None:
+                    lock.release()
     return final
+
+
+def _warm_up(task: ChunkTask, notify: Callable[[str], None] | None) -> None:
+    """Compile the run's kernels (or load them from numba's cache) with one tiny call, telling
+    ``notify`` when that compiles; with ``dd`` the double-dummy solver too."""
+    from ..kernels import batch
+    from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
+
+    with compile_notice([batch._batch_kernel], notify, ENGINE_COMPILE_NOTICE):
+        batch.play_batch(task.seed, 0, 1, task.rules, task.bid, task.play,
+                         store_dealt=task.store_dealt)
+    if task.dd_node_limit is not None:
+        from ..dd import warm_up
+
+        warm_up(notify)
 
 
 def _count_dd(counts: dict[str, Any], receipt: ChunkReceipt, bar: Any) -> None:
@@ -668,10 +744,12 @@ def _finish_manifest(
     """The manifest after this session: counts, status and timings summed over all sessions."""
     sessions = [*manifest.get("sessions", []), dict(session)]
     wall = sum(s.get("wall_s", 0.0) for s in sessions)
+    warm = sum(s.get("warm_up_s", 0.0) for s in sessions)
     ran = sum(s.get("deals", 0) for s in sessions)
     m = {
         **manifest,
         "package_version": __version__,
+        "versions": session.get("versions") or library_versions(),
         "status": status,
         "chunks_done": chunks_done,
         "deals_done": deals_done,
@@ -679,7 +757,8 @@ def _finish_manifest(
         "timings": {
             "wall_s": round(wall, 3),
             "compute_s": round(sum(s.get("compute_s", 0.0) for s in sessions), 3),
-            "deals_per_s": round(ran / wall, 1) if wall > 0 and ran else None,
+            "warm_up_s": round(warm, 3),
+            "deals_per_s": round(ran / (wall - warm), 1) if wall - warm > 0 and ran else None,
         },
     }
     m.pop("error", None)

@@ -273,7 +273,7 @@ def chart_figure(summary: dict[str, Any], title: str | None = None):
                          va="center", fontsize=8,
                          color="white" if abs(mat[i, j]) > 0.6 * lim else "black")
     ax2.set_title("row minus column, points/deal (* p < 0.05)")
-    fig.colorbar(im, ax=ax2, shrink=0.8)
+    fig.colorbar(im, ax=ax2, shrink=0.8, label="row minus column (points per deal)")
     fig.suptitle(title or f"Tournament: {summary['deals']:,} {summary['design']} deals x "
                           f"{len(summary['seatings'])} seatings")
     return fig

@@ -1,0 +1,56 @@
+"""Where numba keeps the compiled kernels: one place, whichever way whist-sim is started.
+
+numba writes its cache beside the source files unless ``NUMBA_CACHE_DIR`` says otherwise, and a
+command started without that variable (``.venv/bin/whist-sim``, ``python -m whist_sim``, a
+notebook) would compile every kernel again. So the package chooses the folder itself, before numba
+is first imported:
+
+1. ``NUMBA_CACHE_DIR`` when it is set (an explicit choice always wins);
+2. ``<environment>/numba-cache`` inside a virtual environment (``.venv/numba-cache`` after
+   ``make install``): the cache belongs to the installed numba and lives and dies with it;
+3. else ``$XDG_CACHE_HOME/whist-sim/numba`` (``~/.cache/whist-sim/numba``).
+
+A folder that cannot be written falls through to the next choice.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ENV = "NUMBA_CACHE_DIR"
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` exists and can be written, or can be created."""
+    for p in (folder, *folder.parents):
+        if p.exists():
+            return p.is_dir() and os.access(p, os.W_OK | os.X_OK)
+    return False
+
+
+def default_cache_dir() -> Path:
+    """The cache folder whist-sim uses when ``NUMBA_CACHE_DIR`` is not set."""
+    if sys.prefix != sys.base_prefix:  # a virtual environment
+        venv = Path(sys.prefix) / "numba-cache"
+        if _writable(venv):
+            return venv
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "whist-sim" / "numba"
+
+
+def configure_numba_cache() -> str:
+    """Set ``NUMBA_CACHE_DIR`` (unless it is set already) and return the folder in use.
+
+    If numba was imported before whist-sim, its configuration is updated too (it reads the
+    variable at import), so kernels defined afterwards use the same folder.
+    """
+    folder = os.environ.get(ENV)
+    if not folder:
+        folder = str(default_cache_dir())
+        os.environ[ENV] = folder
+        config = sys.modules.get("numba.core.config")
+        if config is not None and not getattr(config, "CACHE_DIR", ""):
+            config.CACHE_DIR = folder
+    return folder
