@@ -12,7 +12,8 @@ for ``T`` and the symbols ♣♦♥♠ for ``CDHS``). A hand is written either w
 suit first (``S:AKQ2 H:K3 D:QJ54 C:872``) or in bridge PBN form (``AKQ2.K3.QJ54.872``:
 spades.hearts.diamonds.clubs); a void is ``-`` or empty. A deal is ``0:hand hand hand hand`` (the
 hands in seat order starting at the named seat), and the bridge form ``N:`` (N, E, S, W = seats
-0, 1, 2, 3) is accepted too.
+0, 1, 2, 3) is accepted too. PBN deal strings and PBN files (boards of ``[Deal "N:..."]`` tags) are
+read and written by :mod:`whist_sim.core.pbn`, which builds on the parsers here.
 
 Every malformed input raises :class:`NotationError` naming the offending part; nothing is guessed.
 """
