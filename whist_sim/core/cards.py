@@ -173,6 +173,7 @@ class CardSet:
     """
 
     __slots__ = ("mask",)
+    mask: int
 
     def __init__(self, cards: Iterable[int] | int | CardSet | np.integer = 0):
         if isinstance(cards, CardSet):
@@ -196,10 +197,10 @@ class CardSet:
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
             card = parse_card(card)
-        return (
+        return bool(
             isinstance(card, (int, np.integer))
             and 0 <= card < N_CARDS
-            and bool(self.mask >> int(card) & 1)
+            and self.mask >> int(card) & 1
         )
 
     def __iter__(self) -> Iterator[int]:
@@ -319,8 +320,8 @@ def parse_hand(text: str, size: int | None = None) -> int:
                 f"{where}: PBN form needs four suits separated by dots "
                 f"(spades.hearts.diamonds.clubs), found {len(parts)}"
             )
-        for s, part in zip((3, 2, 1, 0), parts, strict=True):
-            mask |= _parse_suit_ranks(part.strip(), s, where)
+        for suit, suit_text in zip((3, 2, 1, 0), parts, strict=True):
+            mask |= _parse_suit_ranks(suit_text.strip(), suit, where)
     n = mask.bit_count()
     if size is not None and n != size:
         raise NotationError(f"{where}: has {n} cards, expected {size}")
