@@ -41,6 +41,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check whist_sim tests scripts
+	$(BIN)/mypy
 
 bench: install
 	$(BIN)/whist-sim bench

@@ -58,10 +58,13 @@ def _flag(name: str, value) -> str:
 @click.option("--parquet/--no-parquet", default=True, show_default=True,
               help="also write the per-hand results to hands.parquet")
 @click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the run and its summary table as one JSON object on stdout "
+                   "(docs/JSON.md)")
 @rule_options
 def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play: str,
             consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
-            cluster: str | None, parquet: bool, progress: bool, rules) -> None:
+            cluster: str | None, parquet: bool, progress: bool, as_json: bool, rules) -> None:
     """Bid charts: for --hands sampled hands (each from a deal bid up to the contracts, the
     player at every bidding position in turn), the contract with the highest expected score
     over --deals-per-hand sampled deals, aggregated by high-card points x trump length and
@@ -92,6 +95,27 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
     except OSError as e:
         raise click.ClickException(f"cannot write to {out}: {e}") from None
     a = df.attrs
+    if as_json:
+        from ..advisor.bidchart import chart_tables
+        from ._json import echo_json
+
+        echo_json({
+            "command": "bid-chart",
+            "out": out,
+            "hands": len(df),
+            "deals_per_hand": deals_per_hand,
+            "seed": seed,
+            "bid": bid,
+            "play": play,
+            "consistent": consistent,
+            "rules": rules.to_dict(),
+            "wall_s": a["wall_s"],
+            "hands_per_s": len(df) / max(a["wall_s"], 1e-9),
+            "executor": a["executor"],
+            "summary": chart_tables(df, rules.players)["summary"] if len(df) else [],
+            "written": [str(p) for p in written],
+        })
+        return
     click.echo(
         f"{len(df):,} hands x {deals_per_hand:,} deals in {a['wall_s']:.1f} s "
         f"({len(df) / max(a['wall_s'], 1e-9):,.0f} hands/s, {a['executor']}); "

@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 from tqdm.auto import tqdm
 
-from ..core.cards import STRAINS, NotationError, format_deal, parse_deal, parse_strain
+from ..core.cards import STRAINS, NotationError, parse_deal, parse_strain
+from ..core.pbn import format_pbn_deal, is_pbn, parse_pbn
 from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
 
 _COMPASS = "NESW"
@@ -40,16 +41,28 @@ def _parse_seat(value: str, name: str) -> int:
 
 
 def _deals(deal: str | None, file: Path | None) -> Iterator[tuple[str, str]]:
-    """(where, text) of every deal to analyse."""
+    """(where, text) of every deal to analyse: DEAL, then the deals of --file (a PBN file's
+    ``Deal`` tags, or one deal per line)."""
     if deal is not None:
         yield "DEAL", deal
     if file is not None:
         try:
-            lines = file.read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise click.BadParameter(
-                f"cannot read {file}: {e.strerror}", param_hint="--file"
-            ) from None
+            content = file.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+            raise click.BadParameter(f"cannot read {file}: {reason}", param_hint="--file") from None
+        if file.suffix.lower() == ".pbn" or is_pbn(content):
+            try:
+                boards = parse_pbn(content)
+            except NotationError as e:
+                raise click.BadParameter(f"{file}: {e}", param_hint="--file") from None
+            for b in boards:
+                if b.deal_text is None:
+                    continue  # a game without a deal (a header game of event tags)
+                name = f"board {b.tags['Board']}" if "Board" in b.tags else "board"
+                yield f"{file}:{b.line} ({name})", b.deal_text
+            return
+        lines = content.splitlines()
         for i, line in enumerate(lines, start=1):
             text = line.strip()
             if text and not text.startswith("#"):
@@ -66,7 +79,7 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
             "the four hands must hold the same number of cards (a position at a trick boundary), "
             f"got {[int(h).bit_count() for h in hands]}"
         )
-    out: dict = {"deal": format_deal(hands), "mode": mode}
+    out: dict = {"deal": format_pbn_deal(hands), "mode": mode}
     if mode == "bridge":
         if table:
             out["table"] = bridge_table(hands, node_limit=node_limit)
@@ -192,7 +205,8 @@ def _render(res: dict) -> str:
                    "unless --trump names one")
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per deal (for programs)")
 @click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="read deals from a file, one per line ('#' starts a comment)")
+              help="read deals from a file: a PBN file (.pbn, or any file of [Deal \"N:...\"] "
+                   "tags: every board) or one deal per line ('#' starts a comment)")
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="stop each solve after N card plays (about 10 million a second) and print "
                    "it as unknown (JSON null) with the range proved so far [default: no limit; "
@@ -209,7 +223,8 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
 
     DEAL is four hands in seat order, '0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 ...', or bridge PBN
     'N:...' (N, E, S, W = seats 0, 1, 2, 3). Hands may be shorter than 13 cards (an ending) but
-    must all be the same size. See docs/DD.md for the questions and the JSON format.
+    must all be the same size. Deals are printed in PBN form ('N:...'). See docs/DD.md for the
+    questions and the JSON format.
     """
     if deal is None and file is None:
         raise click.UsageError("give a DEAL or --file F")
@@ -220,8 +235,8 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     seat = None if seat_text is None else _parse_seat(seat_text, "--seat")
     deals = list(_deals(deal, file))
     if not deals:
-        raise click.BadParameter(f"{file} holds no deal (only blank lines and '#' comments)",
-                                 param_hint="--file")
+        raise click.BadParameter(f"{file} holds no deal (only blank lines and '#' comments, or "
+                                 "PBN games without a Deal tag)", param_hint="--file")
     where, text = deals[0]
     try:
         first = parse_deal(text)  # a bad first deal is reported before any compile wait

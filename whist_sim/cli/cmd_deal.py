@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..core.pbn import board_tags, format_pbn, whist_tags
 from ..engine.play import play_deal
 from ..engine.policies import POLICIES
 from ..engine.record import record_from_trace
@@ -69,9 +70,14 @@ def _seats(text: str, play: str | None, players: int) -> list[tuple[str, str]]:
                              "of random and heuristic"))
 @click.option("--json", "as_json", is_flag=True,
               help="print the deal as a JSON game record (RULES §10) that `replay` accepts")
+@click.option("--pbn", "as_pbn", is_flag=True,
+              help="print the deal as a PBN board (the hands as dealt; seats 0..3 = N, E, S, W) "
+                   "that bridge tools read, with the outcome in Whist* tags")
 @rule_options
-def command(seed, deal_index, dealer, policy, play, as_json, rules):
+def command(seed, deal_index, dealer, policy, play, as_json, as_pbn, rules):
     """Play one deal with the reference engine and print it as a readable trace."""
+    if as_json and as_pbn:
+        raise click.UsageError("give --json or --pbn, not both")
     p = rules.players
     if dealer is not None and not 0 <= dealer < p:
         raise click.BadParameter(f"seat {dealer} is not in 0..{p - 1}", param_hint="--dealer")
@@ -79,7 +85,16 @@ def command(seed, deal_index, dealer, policy, play, as_json, rules):
     names = [b if b == q else f"{b}/{q}" for b, q in seats]
     trace = play_deal(seed, deal_index, rules, dealer=dealer,
                       policies=[seat_policy(b, q) for b, q in seats])
-    if as_json:
+    if as_pbn:
+        extra = whist_tags(
+            seed=seed, deal=deal_index, hands="dealt", thrown_in=trace.thrown_in,
+            trump=trace.trump, declarer=trace.declarer, contracts=trace.contracts,
+            tricks=trace.tricks, scores=trace.scores,
+        )
+        tags = board_tags(trace.dealt, board=deal_index + 1, dealer=trace.dealer,
+                          event=f"whist-sim deal --seed {seed}", extra=extra)
+        click.echo(format_pbn([tags]), nl=False)
+    elif as_json:
         record = record_from_trace(trace)
         record["policies"] = names
         click.echo(json.dumps(record))

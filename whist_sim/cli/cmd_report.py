@@ -37,6 +37,9 @@ def _formats(ctx, param, value: str) -> tuple[str, ...]:
               help="resolution of the PNG charts (dots per inch)")
 @click.option("--partial", is_flag=True, help="report on the finished chunks of an unfinished run")
 @click.option("--progress/--no-progress", default=True, help="show a progress bar over chunks")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the headline numbers and the files written as one JSON object on "
+                   "stdout (docs/JSON.md)")
 def command(
     data: str,
     out: str | None,
@@ -45,6 +48,7 @@ def command(
     dpi: int,
     partial: bool,
     progress: bool,
+    as_json: bool,
 ) -> None:
     """Report on the simulation dataset in DATA (a directory written by `whist-sim simulate`).
 
@@ -79,6 +83,20 @@ def command(
         written = write_report(report, out_dir, formats, dpi=dpi)
     except (DatasetError, ReportError, OSError) as e:
         raise click.ClickException(str(e)) from None
+    if as_json:
+        from ._json import echo_json
+
+        echo_json({
+            "command": "report",
+            "data": data,
+            "out": str(out_dir),
+            "deals": tally.n_deals,
+            "players": tally.players,
+            "summary": summary(tally),
+            "dd_summary": dd_summary(tally) if tally.has_dd else None,
+            "written": [str(p) for p in written],
+        })
+        return
     click.echo(markdown_table(summary(tally), tally.players))
     if tally.has_dd:
         click.echo("\nDouble dummy (unsolved solves count only where their proved bounds "

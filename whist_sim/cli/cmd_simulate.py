@@ -18,7 +18,7 @@ from ..runs.simulate import (
     SimulationError,
     simulate,
 )
-from .options import rule_options
+from .options import RULES_FILE_META, rule_options
 from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
 
@@ -85,6 +85,8 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
     help="start a local Dask cluster of N worker processes for this run",
 )
 @click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the run's summary as one JSON object on stdout (docs/JSON.md)")
 def command(
     deals: int,
     seed: int,
@@ -104,6 +106,7 @@ def command(
     scheduler: str | None,
     cluster: str | None,
     progress: bool,
+    as_json: bool,
 ) -> None:
     """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus manifest.json.
 
@@ -160,6 +163,7 @@ def command(
             threads=threads, resume=resume, store_dealt=store_dealt, progress=progress,
             scheduler=scheduler, cluster=cluster, dd=dd, dd_node_limit=dd_node_limit,
             dd_min_node_limit=dd_min_node_limit, notify=lambda msg: click.echo(msg, err=True),
+            rules_file=click.get_current_context().meta.get(RULES_FILE_META),
         )
     except KeyboardInterrupt:
         click.echo(
@@ -183,6 +187,9 @@ def command(
     finally:
         logger.removeHandler(handler)
 
+    if as_json:
+        _echo_summary(out, manifest)
+        return
     t = manifest["timings"]
     dps = t.get("deals_per_s")
     # a --dd run solves a few deals a second: "0 deals/s" would say nothing
@@ -203,3 +210,35 @@ def command(
             f"{limits}, stored as -1 with bounds): whist-max {u['whist-max']:,}, whist-min "
             f"{u['whist-min']:,}"
         )
+
+
+def _echo_summary(out: str, manifest: dict) -> None:
+    """``--json``: the run's summary (docs/JSON.md); the manifest holds the full record."""
+    from ._json import echo_json
+
+    session = manifest["sessions"][-1] if manifest.get("sessions") else {}
+    echo_json({
+        "command": "simulate",
+        "out": out,
+        "status": manifest["status"],
+        "seed": manifest["seed"],
+        "deals": manifest["deals"],
+        "deals_done": manifest["deals_done"],
+        "chunk_size": manifest["chunk_size"],
+        "n_chunks": manifest["n_chunks"],
+        "rules": manifest["rules"],
+        "rules_file": session.get("rules_file"),
+        "bid": manifest["bid"],
+        "play": manifest["play"],
+        "store_dealt": manifest["store_dealt"],
+        "dd": manifest.get("dd"),
+        "session": {
+            "deals": session.get("deals"),
+            "wall_s": session.get("wall_s"),
+            "deals_per_s": session.get("deals_per_s"),
+            "executor": session.get("executor"),
+            "dd": session.get("dd"),
+        },
+        "timings": manifest["timings"],
+        "package_version": manifest.get("package_version"),
+    })

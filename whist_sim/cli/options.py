@@ -1,14 +1,18 @@
 """Click options shared by several commands: every rule option of
-:class:`whist_sim.core.rules.Rules`."""
+:class:`whist_sim.core.rules.Rules`, and ``--rules FILE`` (a TOML file of them)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from pathlib import Path
 
 import click
 
-from ..core.rules import THREE_PLAYER_DECKS, Rules, RulesError
+from ..core.rules import THREE_PLAYER_DECKS, Rules, RulesError, load_rules_file
+
+#: key of ``click.Context.meta`` holding the ``--rules`` file of the command (``None`` without)
+RULES_FILE_META = "whist_sim.rules_file"
 
 _HELP = {
     "pass_is_final": "a seat that passed may not bid again in that auction (RULES §2)",
@@ -29,18 +33,34 @@ _HELP = {
 
 
 def rule_options(func):
-    """Decorate a click command with one option per rule field; passes ``rules=Rules(...)``."""
+    """Decorate a click command with one option per rule field and ``--rules FILE``; passes
+    ``rules=Rules(...)``: the rule book's defaults, then the file's options, then the flags given.
+
+    The file's path (as given) is left in ``click.get_current_context().meta[RULES_FILE_META]``
+    for commands that record it.
+    """
     defaults = Rules()
     fields = dataclasses.fields(Rules)
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        rules_file = kwargs.pop("rules_file")
         values = {f.name: kwargs.pop(f.name) for f in fields}
         values = {k: v for k, v in values.items() if v is not None}
+        from_file = {}
+        if rules_file is not None:
+            try:
+                from_file = load_rules_file(rules_file)
+            except RulesError as e:
+                raise click.BadParameter(str(e), param_hint="--rules") from None
+        click.get_current_context().meta[RULES_FILE_META] = (
+            None if rules_file is None else str(rules_file)
+        )
         try:
-            kwargs["rules"] = Rules(**values)
+            kwargs["rules"] = Rules(**{**from_file, **values})
         except RulesError as e:
-            raise click.BadParameter(str(e), param_hint="rule options") from None
+            hint = "rule options" if rules_file is None else f"rule options (with {rules_file})"
+            raise click.BadParameter(str(e), param_hint=hint) from None
         return func(*args, **kwargs)
 
     for f in reversed(fields):
@@ -86,4 +106,9 @@ def rule_options(func):
                 help=f"{help_text} [default: {default}]",
             )
         wrapper = opt(wrapper)
-    return wrapper
+    return click.option(
+        "--rules", "rules_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+        metavar="FILE",
+        help="rule options from a TOML file (top-level keys are the options' names with "
+             "underscores, e.g. zero_over = 30); flags given override it",
+    )(wrapper)

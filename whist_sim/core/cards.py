@@ -12,7 +12,8 @@ for ``T`` and the symbols ♣♦♥♠ for ``CDHS``). A hand is written either w
 suit first (``S:AKQ2 H:K3 D:QJ54 C:872``) or in bridge PBN form (``AKQ2.K3.QJ54.872``:
 spades.hearts.diamonds.clubs); a void is ``-`` or empty. A deal is ``0:hand hand hand hand`` (the
 hands in seat order starting at the named seat), and the bridge form ``N:`` (N, E, S, W = seats
-0, 1, 2, 3) is accepted too.
+0, 1, 2, 3) is accepted too. PBN deal strings and PBN files (boards of ``[Deal "N:..."]`` tags) are
+read and written by :mod:`whist_sim.core.pbn`, which builds on the parsers here.
 
 Every malformed input raises :class:`NotationError` naming the offending part; nothing is guessed.
 """
@@ -172,6 +173,7 @@ class CardSet:
     """
 
     __slots__ = ("mask",)
+    mask: int
 
     def __init__(self, cards: Iterable[int] | int | CardSet | np.integer = 0):
         if isinstance(cards, CardSet):
@@ -195,10 +197,10 @@ class CardSet:
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
             card = parse_card(card)
-        return (
+        return bool(
             isinstance(card, (int, np.integer))
             and 0 <= card < N_CARDS
-            and bool(self.mask >> int(card) & 1)
+            and self.mask >> int(card) & 1
         )
 
     def __iter__(self) -> Iterator[int]:
@@ -318,8 +320,8 @@ def parse_hand(text: str, size: int | None = None) -> int:
                 f"{where}: PBN form needs four suits separated by dots "
                 f"(spades.hearts.diamonds.clubs), found {len(parts)}"
             )
-        for s, part in zip((3, 2, 1, 0), parts, strict=True):
-            mask |= _parse_suit_ranks(part.strip(), s, where)
+        for suit, suit_text in zip((3, 2, 1, 0), parts, strict=True):
+            mask |= _parse_suit_ranks(suit_text.strip(), suit, where)
     n = mask.bit_count()
     if size is not None and n != size:
         raise NotationError(f"{where}: has {n} cards, expected {size}")

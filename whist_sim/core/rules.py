@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 DIRECTIONS = ("left", "across", "right")
@@ -62,8 +64,13 @@ class Rules:
                 "frisch_directions",
                 tuple(d.strip() for d in self.frisch_directions.split(",")),
             )
-        else:
+        elif isinstance(self.frisch_directions, (list, tuple)):
             object.__setattr__(self, "frisch_directions", tuple(self.frisch_directions))
+        else:
+            raise RulesError(
+                "frisch_directions must be three directions, such as 'left,across,right', "
+                f"got {self.frisch_directions!r}"
+            )
         self.validate()
 
     # ------------------------------------------------------------------ validation
@@ -95,7 +102,7 @@ class Rules:
         if len(self.frisch_directions) != MAX_FRISCH:
             raise RulesError(
                 f"frisch_directions needs {MAX_FRISCH} directions (one per Frisch), "
-                f"got {','.join(self.frisch_directions)!r}"
+                f"got {','.join(map(str, self.frisch_directions))!r}"
             )
         for d in self.frisch_directions:
             if d not in DIRECTIONS:
@@ -176,3 +183,44 @@ class Rules:
         if not ch:
             return "Rules(rule book defaults)"
         return "Rules(" + ", ".join(f"{k}={v}" for k, v in sorted(ch.items())) + ")"
+
+
+def rule_names() -> tuple[str, ...]:
+    """The names of every rule option, in :class:`Rules` field order."""
+    return tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def load_rules_file(path: str | Path) -> dict[str, Any]:
+    """The rule options of a TOML file: top-level keys are :class:`Rules` field names
+    (``zero_over = 30``; ``frisch_directions = ["left", "across", "right"]`` or
+    ``"left,across,right"``).
+
+    Returns the file's options as a dict (to be combined with others, e.g. command-line flags, by
+    ``Rules(**options)``). Raises :class:`RulesError` with a one-line message naming the file and
+    the key for an unknown key or a bad value, and naming the file for unreadable or invalid TOML
+    or options that contradict each other.
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise RulesError(f"{p}: cannot read the rules file: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{p}: not a valid TOML file: {e}") from None
+    names = rule_names()
+    for key, value in data.items():
+        if key not in names:
+            raise RulesError(
+                f"{p}: unknown rule option {key!r} (the keys are: {', '.join(names)})"
+            )
+        try:
+            Rules(**{key: value})
+        except (RulesError, TypeError, ValueError) as e:
+            msg = str(e) if str(e).startswith(key) else f"{key}: {e}"
+            raise RulesError(f"{p}: {msg}") from None
+    try:
+        Rules(**data)
+    except (RulesError, TypeError, ValueError) as e:
+        raise RulesError(f"{p}: {e}") from None
+    return dict(data)

@@ -23,6 +23,7 @@ Conventions (shared by all tables):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -59,7 +60,7 @@ GROUP_KEYS = ("contract", "position", "trump", "over", "seat", "role", "frisch",
 #: Lower edges of the high-card-point bands of :func:`zero_value_by_hcp`.
 DEFAULT_HCP_BANDS = (0, 3, 5, 7, 9, 11, 13)
 
-Data = pd.DataFrame | Tally
+Data: TypeAlias = pd.DataFrame | Tally
 By = str | Sequence[str]
 
 _TRUMP_TYPE = pd.CategoricalDtype(list(STRAINS), ordered=True)

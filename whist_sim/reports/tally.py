@@ -272,7 +272,7 @@ class Tally:
             for a, b in pairs
         )
 
-    __hash__ = None  # type: ignore[assignment]  (mutable DataFrames inside)
+    __hash__ = None  # type: ignore[assignment]  # mutable DataFrames inside
 
     def __add__(self, other: Tally) -> Tally:
         if not isinstance(other, Tally):

@@ -488,6 +488,7 @@ def simulate(
     dd_node_limit: int | None = None,
     dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
+    rules_file: str | None = None,
 ) -> dict[str, Any]:
     """Simulate deals ``0 .. deals-1`` of run ``seed`` into the Parquet dataset directory ``out``.
 
@@ -528,6 +529,8 @@ def simulate(
     notify: receives one-line notices for the user. With ``dd`` on local threads the solver is
         compiled (:func:`whist_sim.dd.warm_up`) after every option has been checked and before
         the first chunk; a first compile takes a minute or two, and ``notify`` is told so.
+    rules_file: the rules file the options came from (``--rules``), recorded in this session's
+        entry of the manifest (for information: the ``rules`` entry holds every option's value).
 
     Returns the manifest (also written to ``out/manifest.json``). On KeyboardInterrupt or an error
     the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
@@ -578,6 +581,8 @@ def simulate(
 
     session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0,
                                "versions": library_versions()}
+    if rules_file is not None:
+        session["rules_file"] = str(rules_file)
     if dd:
         # solves of this session's chunks per objective, and how many were over the node limit
         session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}

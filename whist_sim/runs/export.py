@@ -1,0 +1,139 @@
+"""Export a simulation dataset to other formats: PBN files of its deals (:func:`export_pbn`).
+
+One PBN board per deal, in deal order: the export tags bridge tools expect (Board = deal index + 1,
+Dealer, Deal with whist-sim seats 0..3 as N, E, S, W) and the ``Whist*`` tags of
+:func:`whist_sim.core.pbn.whist_tags` with the deal's outcome. The dataset is read one chunk at a
+time, so a dataset larger than memory exports in bounded memory; the file is written to a temporary
+name beside the target and renamed when complete, so an interrupted export leaves no half file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from tqdm.auto import tqdm
+
+from ..core.pbn import PBN_HEADER, board_tags, format_pbn_board, whist_tags
+from .dataset import DatasetError, iter_chunks, load_manifest
+
+HANDS_CHOICES = ("auto", "dealt", "play")
+
+
+class ExportError(ValueError):
+    """Export options that do not fit the dataset (or an output that cannot be written)."""
+
+
+def _resolve_hands(hands: str, manifest: dict[str, Any]) -> str:
+    if hands not in HANDS_CHOICES:
+        raise ExportError(f"hands must be one of {', '.join(HANDS_CHOICES)}, got {hands!r}")
+    stored = bool(manifest.get("store_dealt"))
+    if hands == "auto":
+        return "dealt" if stored else "play"
+    if hands == "dealt" and not stored:
+        raise ExportError(
+            "the dataset has no hands as dealt (it was simulated without --store-dealt); "
+            "use --hands play for the hands at the start of play"
+        )
+    return hands
+
+
+def export_pbn(
+    data: str | Path,
+    out: str | Path | IO[str],
+    *,
+    hands: str = "auto",
+    start: int = 0,
+    count: int | None = None,
+    partial: bool = False,
+    event: str | None = None,
+    progress: bool = False,
+    on_board: Callable[[int], None] | None = None,
+) -> int:
+    """Write the deals ``start .. start+count-1`` of dataset ``data`` as a PBN file; return the
+    number of boards written.
+
+    ``out``: a file path (written atomically) or an open text stream. ``hands``: ``dealt`` (as
+    dealt, before Frisch: needs ``simulate --store-dealt``), ``play`` (at the start of play, after
+    Frisch) or ``auto`` (dealt when stored, else play); the ``WhistHands`` tag says which.
+    ``count``: ``None`` = to the end. ``partial``: export the finished chunks of an unfinished run.
+    ``event``: the Event tag [default: ``whist-sim <data>``].
+    """
+    manifest = load_manifest(data)
+    players = manifest["rules"]["players"]
+    which = _resolve_hands(hands, manifest)
+    if start < 0:
+        raise ExportError(f"start must be >= 0, got {start}")
+    if count is not None and count < 0:
+        raise ExportError(f"count must be >= 0, got {count}")
+    total = manifest["deals"]
+    if start >= total and total > 0:
+        raise ExportError(f"start {start} is past the dataset's last deal ({total - 1})")
+    stop = total if count is None else min(total, start + count)
+    prefix = "dealt" if which == "dealt" else "hand"
+    cols = ["deal", "dealer", "thrown_in", "trump", "declarer"]
+    for name in (prefix, "contract", "tricks", "score"):
+        cols += [f"{name}_{s}" for s in range(players)]
+    ev = event if event is not None else f"whist-sim {data}"
+
+    def write(f: IO[str]) -> int:
+        n = 0
+        f.write(PBN_HEADER)
+        bar = tqdm(total=stop - start, unit="deal", desc="export", file=sys.stderr,
+                   disable=not progress, dynamic_ncols=True)
+        try:
+            for df in iter_chunks(data, columns=cols, partial=partial):
+                deal = df["deal"].to_numpy()
+                if len(deal) == 0 or deal[-1] < start or deal[0] >= stop:
+                    continue
+                sel = df[(df["deal"] >= start) & (df["deal"] < stop)]
+                rows = {c: sel[c].to_numpy() for c in cols}
+                for i in range(len(sel)):
+                    seats = range(players)
+                    played = not bool(rows["thrown_in"][i])
+                    extra = whist_tags(
+                        seed=manifest["seed"], deal=int(rows["deal"][i]), hands=which,
+                        thrown_in=not played, trump=int(rows["trump"][i]),
+                        declarer=int(rows["declarer"][i]),
+                        contracts=[rows[f"contract_{s}"][i] for s in seats] if played else (),
+                        tricks=[rows[f"tricks_{s}"][i] for s in seats] if played else (),
+                        scores=[rows[f"score_{s}"][i] for s in seats] if played else (),
+                    )
+                    tags = board_tags(
+                        [int(rows[f"{prefix}_{s}"][i]) for s in seats],
+                        board=int(rows["deal"][i]) + 1, dealer=int(rows["dealer"][i]),
+                        event=ev, extra=extra,
+                    )
+                    if n:
+                        f.write("\n")
+                    f.write(format_pbn_board(tags))
+                    n += 1
+                    if on_board is not None:
+                        on_board(n)
+                bar.update(len(sel))
+        finally:
+            bar.close()
+        return n
+
+    if not isinstance(out, (str, Path)):
+        return write(out)
+    target = Path(out)
+    if target.is_dir():
+        raise ExportError(f"{target} is a directory; give a file name such as deals.pbn")
+    tmp = target.with_name(f".tmp-{target.name}.{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            n = write(f)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return n
+
+
+__all__ = ["HANDS_CHOICES", "DatasetError", "ExportError", "export_pbn"]
