@@ -52,5 +52,5 @@ def configure_numba_cache() -> str:
         os.environ[ENV] = folder
         config = sys.modules.get("numba.core.config")
         if config is not None and not getattr(config, "CACHE_DIR", ""):
-            config.CACHE_DIR = folder
+            config.CACHE_DIR = folder  # type: ignore[attr-defined]
     return folder

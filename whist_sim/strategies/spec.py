@@ -166,7 +166,7 @@ def parse_play(text: str | StrategySpec) -> PlaySpec:
 
 
 def parse_seat(
-    text: str | tuple[StrategySpec | str, StrategySpec | str | None]
+    text: str | StrategySpec | tuple[StrategySpec | str, StrategySpec | str | None]
 ) -> tuple[StrategySpec, PlaySpec | None]:
     """Parse a seat ``BID`` or ``BID/PLAY`` (``heuristic/random``, ``montecarlo:n=8/heuristic``)
     into its bidding spec and play spec (``None`` when only ``BID`` is given)."""
