@@ -312,9 +312,20 @@ def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]
     return 2000 + danger
 
 
+def suit_picture(state: DealState, suit: int, out: int, voids: set[tuple[int, int]]) -> tuple:
+    """The tie-break of two equal keys (docs/ENGINE.md §6): the seat's own ranks in ``suit``, the
+    ranks still out (13-bit patterns) and which of the seats after it have shown a void there."""
+    seat = state.to_move
+    p = state.players
+    mine = state.hand(seat) >> (13 * suit) & 0x1FFF
+    outs = out >> (13 * suit) & 0x1FFF
+    shown = sum(1 << (k - 1) for k in range(1, p) if ((seat + k) % p, suit) in voids)
+    return (mine, outs, shown)
+
+
 def expert_card(state: DealState) -> int:
     """``expert`` play (docs/ENGINE.md §6): the legal card with the largest :func:`expert_key`,
-    the lowest card code on an exact tie."""
+    then the largest :func:`suit_picture`, then the lowest card code."""
     seat = state.to_move
     played = 0
     for c in state.plays:
@@ -322,7 +333,8 @@ def expert_card(state: DealState) -> int:
     out = state.rules.deck_mask & ~played & ~state.hand(seat)
     voids = shown_voids(state)
     legal = state.legal_actions()
-    return max(legal, key=lambda c: (expert_key(state, c, out, voids), -c))
+    return max(legal, key=lambda c: (expert_key(state, c, out, voids),
+                                     suit_picture(state, suit_of(c), out, voids), -c))
 
 
 def expert_policy(state: DealState, rng: DealRng) -> int:

@@ -7,8 +7,10 @@ tricks (or as a zero bidder) it sheds its most dangerous cards on tricks it cann
 and leads cards that others can beat.
 
 Every legal card gets an integer *key* from suit-blind features only (trump or not, rank, lengths,
-the cards still out, the voids shown); the card with the largest key is played, an exact tie going
-to the lowest card code. Features, all from what the seat may know:
+the cards still out, the voids shown); the card with the largest key is played. Cards of different
+suits with equal keys are told apart by the suit's picture (:func:`_suit_pattern`); only two suits
+the seat cannot tell apart at all fall back to the lowest card code. Features, all from what
+the seat may know:
 
 * ``out``: the cards still out (the deck, less the cards played, in the current trick, in hand);
 * ``higher``: the cards of the card's suit still out above it (0: the card is a master);
@@ -59,8 +61,9 @@ def _later_bits(voids, seat, p, pos, trump, trumps_out):
     """
     follow = 0
     ruff = 0
-    for k in range(pos + 1, p):
-        o = (seat + k - pos) % p
+    o = seat
+    for _ in range(pos + 1, p):
+        o = o + 1 if o + 1 < p else 0
         v = (voids >> (4 * o)) & 15
         follow |= ~v & 15
         if trump < 4 and trumps_out > 0 and (v >> trump) & 1 == 0:
@@ -143,14 +146,32 @@ def expert_card(st, hm, rp, seat, legal, rng):
     lead_suit = st[S_LED]
     best = st[S_BEST_CARD]
     want = st[S_CONTRACT + seat] - st[S_TRICKS + seat] > 0
+    voids = st[S_VOIDS]
     best_card = -1
-    best_key = -(1 << 40)
+    best_key = np.int64(-1)
     x = legal
     while x != ZERO:
         c = ctz(x)
         x &= x - ONE
         k = expert_key(c, hand, out, pos, lead_suit, best, trump, trumps_out, follow, ruff, want)
+        k = (k << 45) | _suit_pattern(SUIT_OF[c], hand, out, voids, seat, p)
         if k > best_key:
             best_key = k
             best_card = c
     return best_card
+
+
+@jit(inline="always")
+def _suit_pattern(s, hand, out, voids, seat, p):
+    """Tie-break of two keys (cards of different suits): the suit's picture as the seat sees it,
+    ``mine << 19 | out << 6 | voids``: its own ranks, the ranks still out (13 bits each), and
+    which of the seats after it have shown a void there (bit ``k - 1`` for the ``k``-th seat
+    on). Equal only for two suits the seat cannot tell apart."""
+    mine = np.int64((hand >> np.uint64(13 * s)) & np.uint64(0x1FFF))
+    outs = np.int64((out >> np.uint64(13 * s)) & np.uint64(0x1FFF))
+    v = 0
+    o = seat
+    for k in range(1, p):
+        o = o + 1 if o + 1 < p else 0
+        v |= ((voids >> (4 * o + s)) & 1) << (k - 1)
+    return (mine << 19) | (outs << 6) | v
