@@ -371,7 +371,6 @@ def test_acceptance_rate_of_a_constraint_is_reported():
     ({"trump": "S", "constraints": ["1:spades=3"]}, "not a suit (S H D C), hcp or void"),
     ({"trump": "S", "constraints": ["1:S=7-3"]}, "must satisfy 0 <= low <= high"),
     ({"trump": "S", "known": {1: "AS"}}, "already in another hand"),
-    ({"trump": "S", "bid_policy": "montecarlo"}, "models the other bidders"),
     ({"trump": "S", "bid_policy": "nonsense"}, "models the other bidders"),
     ({"trump": "S", "play": "nonsense"}, "unknown play policy"),
     ({"trump": "S", "deals": 0}, "deals must be a whole number"),
@@ -460,3 +459,14 @@ def test_bench_advisor_keys():
     r = bench_advisor(hands=4, deals_per_hand=2, threads=1)
     assert set(r) == {"advise_warm_s", "bid_chart_hands_per_s"}
     assert r["advise_warm_s"] > 0 and r["bid_chart_hands_per_s"] > 0
+
+
+def test_every_bidding_strategy_models_the_other_bidders():
+    """Issue 32: the advisor's deals play through the one deal loop, so a searching strategy
+    (montecarlo) models the later bidders too; the same seed gives the same advice."""
+    a = advise("AKQ2.K3.QJ54.872", trump="S", declarer=3, bids=[6], deals=40, seed=5,
+               bid_policy="montecarlo:n=2", threads=1)
+    b = advise("AKQ2.K3.QJ54.872", trump="S", declarer=3, bids=[6], deals=40, seed=5,
+               bid_policy="montecarlo:n=2", threads=1)
+    assert a.to_dict() == b.to_dict()
+    assert a.to_dict()["recommended"] is not None

@@ -139,7 +139,7 @@ def test_bad_options():
     with pytest.raises(ChartError, match="hands must be a whole number"):
         bid_chart(hands=0, progress=False)
     with pytest.raises(ChartError, match="bid charts use"):
-        bid_chart(hands=2, bid="montecarlo", progress=False)
+        bid_chart(hands=2, bid="clever", progress=False)
     with pytest.raises(ChartError, match="unknown play policy"):
         bid_chart(hands=2, play="nope", progress=False)
     with pytest.raises(ChartError, match="local:N"):
@@ -173,3 +173,10 @@ def test_script_writes_markdown_and_pngs_only(tmp_path):
                      "bid_chart/charts/over_under.png", "bid_chart/charts/zero_bid.png",
                      "bid_chart/report.md"]
     assert "python scripts/bid_chart.py" in (tmp_path / "bid_chart" / "report.md").read_text()
+
+
+def test_a_searching_strategy_bids_in_the_chart():
+    """Issue 32: every bidding strategy works in bid-chart, montecarlo included."""
+    df = bid_chart(hands=3, deals_per_hand=2, seed=2, bid="montecarlo:n=1", threads=1,
+                   progress=False)
+    assert len(df) == 3

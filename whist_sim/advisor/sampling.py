@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core.rng import mix64
 from ..kernels.layout import H_START, new_state, rules_array
+from ..strategies.registry import BID, policy_names
 from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
 from .scenario import AdviceError, Scenario, check_int
 
@@ -43,8 +44,9 @@ __all__ = [
     "sample_play_hands",
 ]
 
-#: bidding strategies the model of the other bidders supports (kernels.conditional.model_contract)
-MODEL_BID_POLICIES = ("heuristic", "random", "hcp", "ltc", "cautious", "aggressive")
+#: bidding strategies that can model the other bidders: every registered one (the advisor's
+#: deals play through the one deal loop, searching strategies included)
+MODEL_BID_POLICIES = tuple(policy_names(BID))
 BLOCK = 20_000  # sampled deals per kernel call (bounds the scratch of a thread)
 PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of the conditions
 MAX_TRIES_CAP = 10_000_000  # per sampled deal

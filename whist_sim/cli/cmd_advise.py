@@ -133,14 +133,24 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                 "double-dummy view solves the first M of them", param_hint="--dd-deals"
             )
     try:
-        a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
-                   bids=bids or (), play=play, bid_policy=bid_policy, deals=deals, seed=seed,
-                   consistent=consistent, constraints=constrain, known=_known(known),
-                   rules=rules, confidence=confidence, threads=threads,
-                   **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
-                              dd_min_node_limit))
+        with _compile_notice():
+            a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
+                       bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
+                       seed=seed, consistent=consistent, constraints=constrain,
+                       known=_known(known), rules=rules, confidence=confidence, threads=threads,
+                       **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
+                                  dd_min_node_limit))
         if plot:
             a.plot(plot)
     except AdviceError as e:
         raise click.ClickException(str(e)) from None
     click.echo(a.to_json() if as_json else str(a))
+
+
+def _compile_notice():
+    """A word on stderr while the advisor's kernels compile (the first run only)."""
+    from ..kernels import advise_batch
+    from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
+
+    return compile_notice([advise_batch.advise_kernel, advise_batch.accept_kernel],
+                          lambda msg: click.echo(msg, err=True), ENGINE_COMPILE_NOTICE)

@@ -78,9 +78,15 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
         raise click.BadParameter(str(e), param_hint="--bid") from None
     play = play_spec(play, "--play").text
     try:
-        df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
-                       bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
-                       threads=threads, scheduler=scheduler, cluster=cluster, progress=progress)
+        from ..kernels import advise_batch
+        from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
+
+        with compile_notice([advise_batch.chart_kernel], lambda m: click.echo(m, err=True),
+                            ENGINE_COMPILE_NOTICE):
+            df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
+                           bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
+                           threads=threads, scheduler=scheduler, cluster=cluster,
+                           progress=progress)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: nothing written", err=True)
         sys.exit(130)
