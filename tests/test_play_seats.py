@@ -309,3 +309,41 @@ def test_help_lists_the_play_policies(command):
     for name in PLAY_POLICIES:
         assert name in text
     assert "--play" in text
+
+
+def test_newcomer_papercuts(tmp_path):
+    """Issue 32: a bid chart never writes into a folder of other files; advise --plot checks
+    its folder before computing; the tournament report's command line has only the options
+    given; a three-player report says 3rd, not 3th."""
+    from whist_sim.reports.labels import ordinal
+
+    runner = CliRunner()
+    (tmp_path / "notes.txt").write_text("mine")
+    r = runner.invoke(main, ["bid-chart", "--hands", "2", "--out", str(tmp_path)])
+    assert r.exit_code != 0 and "--out" in r.output and "notes.txt" in r.output
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    r = runner.invoke(main, ["advise", "AKQ2.K3.QJ54.872", "--trump", "S", "--declarer", "3",
+                             "--bids", "6", "--plot", str(tmp_path / "no" / "such" / "x.png")])
+    assert r.exit_code != 0 and "--plot" in r.output
+    out = tmp_path / "t"
+    r = runner.invoke(main, ["tournament", "--strategies", "heuristic,hcp", "--deals", "20",
+                             "--seed", "1", "--out", str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "--json" not in (out / "report.md").read_text()
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1st", "2nd", "3rd", "4th", "11th",
+                                                           "21st"]
+
+
+def test_a_folder_that_cannot_be_written_is_named_without_a_resume_hint(tmp_path, monkeypatch):
+    """Issue 32: a read-only --out gets an error that names it and does not send the user to
+    --resume (which would fail the same way)."""
+    from whist_sim.cli import cmd_simulate
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cmd_simulate, "simulate", refuse)
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--seed", "1", "--out",
+                                  str(tmp_path / "x"), "--no-progress"])
+    assert r.exit_code == 1
+    assert "cannot write to" in r.output and "--resume" not in r.output

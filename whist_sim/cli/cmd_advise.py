@@ -132,6 +132,12 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                 f"{dd_deals} is more than the {deals} sampled deals (--deals): the "
                 "double-dummy view solves the first M of them", param_hint="--dd-deals"
             )
+    if plot:
+        from pathlib import Path
+
+        parent = Path(plot).parent
+        if not parent.is_dir():
+            raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
     try:
         with _compile_notice():
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,

@@ -77,6 +77,7 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
     except StrategyError as e:
         raise click.BadParameter(str(e), param_hint="--bid") from None
     play = play_spec(play, "--play").text
+    _check_out(out)
     try:
         from ..kernels import advise_batch
         from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
@@ -127,3 +128,21 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
         f"({len(df) / max(a['wall_s'], 1e-9):,.0f} hands/s, {a['executor']}); "
         f"{len(written)} files written to {out}"
     )
+
+
+#: what a bid chart writes into --out (a folder holding only these may be written again)
+_CHART_FILES = {"report.md", "charts", "hands.parquet"}
+
+
+def _check_out(out: str) -> None:
+    """--out must be new, empty, or an earlier bid chart: never mix a chart into other files."""
+    from pathlib import Path
+
+    path = Path(out)
+    if path.is_dir():
+        others = sorted(p.name for p in path.iterdir() if p.name not in _CHART_FILES)
+        if others:
+            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise click.BadParameter(
+                f"{out} holds other files ({shown}): give a new or empty folder, or an earlier "
+                "bid chart's", param_hint="--out")

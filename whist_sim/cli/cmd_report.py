@@ -78,6 +78,7 @@ def command(
             source=data,
             command=f"whist-sim report {data}"
             + (f" --out {out}" if out else "")
+            + (" --partial" if partial else "")
             + f" --format {','.join(formats)}",
         )
         written = write_report(report, out_dir, formats, dpi=dpi)

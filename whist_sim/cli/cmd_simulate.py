@@ -174,6 +174,10 @@ def command(
         sys.exit(130)
     except (SimulationError, DatasetError, ExecutorError, RulesError) as e:
         raise click.ClickException(str(e)) from None
+    except PermissionError as e:  # --resume would fail the same way: no hint to it
+        raise click.ClickException(
+            f"cannot write to {out}: {e.strerror or e} (choose another --out, or make it "
+            "writable)") from None
     except Exception as e:
         # operational failures (lost workers or connections, disk full): not a bug, so no traceback
         if type(e).__module__.split(".")[0] in ("distributed", "dask") or isinstance(

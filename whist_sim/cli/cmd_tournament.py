@@ -32,7 +32,8 @@ def _command_line(ctx: click.Context) -> str:
         if value is None or value == param.default or param.name == "progress":
             continue
         if param.is_flag and not param.secondary_opts:
-            words.append(param.opts[0])
+            if value:  # an on/off flag is in the command line only when given
+                words.append(param.opts[0])
         elif param.is_flag:
             words.append(param.opts[0] if value else param.secondary_opts[0])
         else:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+def ordinal(n: int) -> str:
+    """``1 -> '1st'``, ``2 -> '2nd'``, ``3 -> '3rd'``, ``4 -> '4th'``, ``11 -> '11th'``."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 def position_label(position: int, players: int = 4) -> str:
     """``0 -> '1st (declarer)'``, ``P-1 -> '4th (hooked)'`` (the last contract bidder, RULES §4)."""
     p = int(position)
-    text = _ORDINALS[p] if 0 <= p < len(_ORDINALS) else f"{p + 1}th"
+    text = ordinal(p + 1)
     if p == 0:
         return f"{text} (declarer)"
     if p == players - 1:

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from .. import __version__
 from ..core.rules import Rules, RulesError
 from . import charts, dd_tables, tables
-from .labels import position_label
+from .labels import ordinal, position_label
 from .tally import Tally, as_tally
 
 
@@ -139,7 +139,7 @@ def build_report(
     success = Section(
         "Contract success",
         "A contract is made when the player takes exactly the tricks he bid (RULES §6). Bidding "
-        f"position: 1st = the declarer, who bids first, .. {P}th = the last bidder, who is "
+        f"position: 1st = the declarer, who bids first, .. {ordinal(P)} = the last bidder, who is "
         "'hooked' (his contract may not make the sum equal the tricks in the deal, RULES §4). "
         "Counted over played deals, one entry per player.",
         (

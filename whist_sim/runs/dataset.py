@@ -392,7 +392,8 @@ def _chunk_files(path: Path, manifest: Mapping[str, Any], partial: bool) -> list
     if len(present) < total and not partial:
         raise DatasetError(
             f"{path}: the run is incomplete ({len(present)} of {total} chunks); finish it with "
-            "`whist-sim simulate ... --resume`, or pass partial=True to read the finished chunks"
+            "`whist-sim simulate ... --resume`, or read only the finished chunks (`whist-sim "
+            "report --partial`; in Python `load(..., partial=True)`)"
         )
     return present
 
