@@ -431,7 +431,7 @@ def test_cli_text_json_and_plot(tmp_path):
             "--json", "--plot", str(plot), "--constrain", "2:hcp=8-", "--known", "0:AH",
             "--zero-over", "30")
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["rules"]["zero_over"] == 30 and d["constraints"] == ["2:hcp=8-"]
     assert d["known"] == {"0": ".A.."} and 0 < d["acceptance_rate"] <= 1
     assert plot.stat().st_size > 1000

@@ -15,7 +15,7 @@ REQUIRED = ("random_1t", "heuristic_1t", "random_all", "heuristic_all", "referen
 def test_bench_json_has_the_agreed_keys():
     result = CliRunner().invoke(main, ["bench", "--json", "--seconds", "0.05", "--threads", "2"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     for key in REQUIRED:
         assert key in data
         assert data[key] > 0

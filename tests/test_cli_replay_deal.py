@@ -40,7 +40,7 @@ def test_deal_json_is_the_engine_record(runner):
     res = runner.invoke(main, ["deal", "--seed", "9", "--deal", "2", "--dealer", "1",
                                "--policy", "random", "--json"])
     assert res.exit_code == 0, res.output
-    rec = json.loads(res.output)
+    rec = json.loads(res.stdout)
     t = play_deal(9, 2, dealer=1, policies=("random",) * 4)
     expected = record_from_trace(t)
     expected["policies"] = ["random"] * 4
@@ -51,7 +51,7 @@ def test_deal_per_seat_policies_and_rule_options(runner):
     res = runner.invoke(main, ["deal", "--seed", "5", "--policy", "random,heuristic,random",
                                "--players", "3", "--three-player-deck", "no_low", "--json"])
     assert res.exit_code == 0, res.output
-    rec = json.loads(res.output)
+    rec = json.loads(res.stdout)
     assert rec["rules"]["players"] == 3 and len(rec["hands"]) == 3
     t = play_deal(5, 0, Rules(players=3, three_player_deck="no_low"),
                   policies=["random", "heuristic", "random"])
@@ -133,12 +133,12 @@ def test_replay_revokes_flag_overrides_the_record(runner, tmp_path):
     assert runner.invoke(main, ["replay", f]).exit_code == 1
     res = runner.invoke(main, ["replay", "--json", "--revokes", "penalize", f])
     assert res.exit_code == 0
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert out["scores"] == list(s.scores) and out["revokes"] == [{"play": 1, "seat": 0}]
     # the rule option sets the fine for records without "rules"
     res = runner.invoke(main, ["replay", "--json", "--revokes", "penalize",
                                "--revoke-penalty", "0", f])
-    assert json.loads(res.output)["scores"][0] == s.scores[0] + 100
+    assert json.loads(res.stdout)["scores"][0] == s.scores[0] + 100
 
 
 def test_replay_rule_options_are_the_default_for_records_without_rules(runner, tmp_path):
@@ -149,4 +149,4 @@ def test_replay_rule_options_are_the_default_for_records_without_rules(runner, t
     res = runner.invoke(main, ["replay", "--json", f])
     assert res.exit_code == 1 and "the rules need 4 players" in res.output
     res = runner.invoke(main, ["replay", "--json", "--players", "3", f])
-    assert res.exit_code == 0 and json.loads(res.output)["scores"] == list(t.scores)
+    assert res.exit_code == 0 and json.loads(res.stdout)["scores"] == list(t.scores)

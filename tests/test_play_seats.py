@@ -188,7 +188,7 @@ def test_tournament_entrants_are_seats(tmp_path):
             "--seed", "4", "--json", "--out", str(tmp_path / "t"), "--no-progress",
             "--rotations", "4")
     assert r.exit_code == 0, r.output
-    s = json.loads(r.output)
+    s = json.loads(r.stdout)
     assert [e["name"] for e in s["strategies"]] == ["heuristic", "heuristic/random"]
     assert [e["play"] for e in s["strategies"]] == ["heuristic", "random"]
     # --play is the play of entrants given as BID alone; labels say BID/PLAY when it differs
@@ -196,7 +196,7 @@ def test_tournament_entrants_are_seats(tmp_path):
             "--deals", "20", "--seed", "4", "--json", "--out", str(tmp_path / "u"),
             "--no-progress", "--rotations", "4")
     assert r.exit_code == 0, r.output
-    u = json.loads(r.output)
+    u = json.loads(r.stdout)
     assert [e["name"] for e in u["strategies"]] == ["heuristic", "heuristic/heuristic"]
     assert u["strategies"][1]["mean"] == s["strategies"][0]["mean"]
     assert u["strategies"][0]["mean"] == s["strategies"][1]["mean"]
@@ -228,16 +228,16 @@ def test_advise_takes_specs(tmp_path):
     b = run(*base, "--bid-policy", "hcp:margin=0", "--play", "heuristic")
     c = run(*base, "--bid-policy", "hcp")
     assert a.exit_code == 0 and b.exit_code == 0 and c.exit_code == 0, a.output + b.output
-    assert json.loads(b.output)["bids"] == json.loads(c.output)["bids"]
+    assert json.loads(b.stdout)["bids"] == json.loads(c.stdout)["bids"]
     d = run(*base, "--play", "random")
     assert d.exit_code == 0, d.output
-    assert json.loads(d.output)["bids"] != json.loads(a.output)["bids"]
+    assert json.loads(d.stdout)["bids"] != json.loads(a.stdout)["bids"]
 
 
 @pytest.mark.parametrize(
     "args, option, words",
     [
-        (["--bid-policy", "montecarlo"], "--bid-policy", "montecarlo"),
+        (["--bid-policy", "montecarlo:n=5000"], "--bid-policy", "n must be in"),
         (["--bid-policy", "hcp:foo=2"], "--bid-policy", "no parameter 'foo'"),
         (["--bid-policy", "nonsense"], "--bid-policy", "models the other bidders"),
         (["--play", "ltc"], "--play", "unknown play policy 'ltc'"),
@@ -253,7 +253,7 @@ def test_advise_errors_name_the_option(args, option, words):
     "args, option, words",
     [
         (["--bid", "bogus"], "--bid", "bid charts use"),
-        (["--bid", "montecarlo:n=4"], "--bid", "montecarlo"),
+        (["--bid", "montecarlo:span=99"], "--bid", "span must be in"),
         (["--play", "hcp"], "--play", "unknown play policy 'hcp'"),
     ],
 )
@@ -280,12 +280,12 @@ def test_deal_play_uses_the_reference_policy():
     b = run("deal", "--seed", "777", "--deal", "2", "--policy", "heuristic/random", "--json")
     c = run("deal", "--seed", "777", "--deal", "2", "--json")
     assert a.exit_code == 0 and b.exit_code == 0 and c.exit_code == 0, a.output + b.output
-    ra, rb, rc = (json.loads(x.output) for x in (a, b, c))
+    ra, rb, rc = (json.loads(x.stdout) for x in (a, b, c))
     assert ra == rb and ra["policies"] == ["heuristic/random"] * 4
     assert rc["policies"] == ["heuristic"] * 4
     assert ra["calls"] == rc["calls"] if "calls" in ra else True
     same = run("deal", "--seed", "777", "--deal", "2", "--play", "heuristic", "--json")
-    assert json.loads(same.output) == rc
+    assert json.loads(same.stdout) == rc
 
 
 def test_deal_play_without_a_reference_version_is_a_clear_error(fake_play):

@@ -144,7 +144,7 @@ def test_deal_json_replays_through_the_command_line(tmp_path_factory, seed, deal
     path.write_text(out.output, encoding="utf-8")
     rep = runner.invoke(main, ["replay", "--json", str(path)])
     assert rep.exit_code == 0, rep.output
-    got = json.loads(rep.output)
+    got = json.loads(rep.stdout)
     t = play_deal(seed, deal, Rules(players=players), policies=(policy,) * players)
     assert got["ok"] and got["scores"] == list(t.scores)
 

@@ -22,7 +22,7 @@ def test_json_summary_and_files(tmp_path):
             "--out", str(out), "--no-progress", "--rotations", "4", "--sprt", "0,5",
             "--zero-over", "30")
     assert r.exit_code == 0, r.output
-    s = json.loads(r.output)
+    s = json.loads(r.stdout)
     assert s["deals"] <= 40 and s["rules"]["zero_over"] == 30
     names = [e["name"] for e in s["strategies"]]
     assert names == ["heuristic#1", "heuristic#2", "hcp"]
@@ -114,7 +114,7 @@ def test_local_cluster_run_equals_the_thread_run(tmp_path):
     a = cli(*common, "--out", str(tmp_path / "a"), "--threads", "1")
     b = cli(*common, "--out", str(tmp_path / "b"), "--cluster", "local:1")
     assert a.exit_code == 0 and b.exit_code == 0, b.output
-    sa, sb = json.loads(a.output), json.loads(b.output)
+    sa, sb = json.loads(a.stdout), json.loads(b.stdout)
     assert sb["executor"].startswith("dask-local")
     assert [e["mean"] for e in sa["strategies"]] == [e["mean"] for e in sb["strategies"]]
     assert load_scores(tmp_path / "a").equals(load_scores(tmp_path / "b"))

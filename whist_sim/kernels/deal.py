@@ -1,11 +1,11 @@
 """The deal loop with every strategy: ``run_full`` and :func:`play_deal`.
 
-:mod:`whist_sim.kernels.loop` holds the rules and the loop; :mod:`whist_sim.strategies.dispatch` the
-decision points of the strategies that do not search. This module, one layer up, registers the
-decision points of the ``FULL`` loop: the strategies that search (they run ``run_base`` on sampled
-deals), and every other strategy as in the base loop. It compiles ``run_full`` from the loop's one
-text. Every caller that plays deals (batch simulation, traces, the advisor, the bid charts,
-tournaments) uses ``run_full``.
+:mod:`whist_sim.kernels.loop` holds the rules and the loop; :mod:`whist_sim.strategies.dispatch`
+the decision points of the strategies that do not search. This module, one layer up, registers the
+decision points of the ``FULL`` loop: the strategies that search (``montecarlo`` bidding,
+``rollout`` play: they run ``run_base`` on sampled deals), and every other strategy as in the base
+loop. It compiles ``run_full`` from the loop's one text. Every caller that plays deals (batch
+simulation, traces, the advisor, the bid charts, tournaments) uses ``run_full``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from ..strategies.dispatch import (
     choose_contract,
     choose_frisch,
 )
-from ..strategies.registry import BID_MONTECARLO
+from ..strategies.play.rollout import rollout_card
+from ..strategies.registry import BID_MONTECARLO, PLAY_ROLLOUT
 from ._numba import jit
 from .layout import PH_DONE, R_PLAYERS
 from .loop import _run, begin_deal, deal_cards
@@ -78,6 +79,8 @@ def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
         return None
 
     def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
+        if pol[1, seat] == PLAY_ROLLOUT:
+            return rollout_card(par, st, hm, rp, seat, legal, rng)
         return base_card(pol, par, st, hm, rp, seat, legal, rng)
 
     return impl

@@ -83,3 +83,16 @@ def draws_raw(seed, deal, count):
     for i in range(count):
         out[i] = next64(rng)
     return out
+
+
+SEAT_KEY = np.uint64(0xD1B54A32D192ED03)
+
+
+@jit(inline="always")
+def decision_stream(state, seat, decision):
+    """Start state of the private stream of ``seat``'s decision number ``decision``, from the deal
+    stream's ``state`` (read, not advanced): ``mix64(state ^ mix64((seat + 1) * SEAT_KEY +
+    (decision + 1) * GOLDEN))``. Strategies that search draw from it, never from the deal's
+    stream, so their choices depend only on ``(seed, deal)`` and the seating."""
+    key = np.uint64(seat + 1) * SEAT_KEY + np.uint64(decision + 1) * GOLDEN
+    return mix64(state ^ mix64(key))

@@ -55,6 +55,7 @@ BID_MONTECARLO = 6
 PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
 PLAY_EXPERT = 2
+PLAY_ROLLOUT = 3
 
 BID_POLICIES: dict[str, PolicyInfo] = {
     "random": PolicyInfo(
@@ -125,7 +126,20 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "dangerous cards on tricks it cannot win, under-ruffs, leads cards others can beat "
         "(ENGINE.md §6)",
     ),
+    "rollout": PolicyInfo(
+        "rollout", PLAY_ROLLOUT, PLAY,
+        "searches: samples n layouts of the unseen cards consistent with what it knows (cards "
+        "played, voids shown, hand sizes, its last Frisch passes), plays each candidate card on "
+        "every layout and finishes the deal with the base policy at every seat, and plays the "
+        "best mean score for itself; draws only from its own stream",
+        (("n", 16.0), ("base", float(PLAY_EXPERT))),
+    ),
 }
+
+#: parameters whose value names a play policy (``rollout:base=heuristic``): stored as its id
+POLICY_PARAMS: frozenset[tuple[str, str]] = frozenset({("rollout", "base")})
+#: play policies that search (they cannot be the ``base`` of a search)
+SEARCHING_PLAY: frozenset[str] = frozenset({"rollout"})
 
 _REGISTRY: dict[str, dict[str, PolicyInfo]] = {BID: BID_POLICIES, PLAY: PLAY_POLICIES}
 

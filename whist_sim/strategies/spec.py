@@ -31,7 +31,19 @@ from typing import ClassVar
 import numpy as np
 
 from ..kernels.layout import N_PARAMS
-from .registry import BID, PLAY, PolicyError, PolicyInfo, get_info, policy_names, seat_params
+from .registry import (
+    BID,
+    PLAY,
+    PLAY_EXPERT,
+    PLAY_POLICIES,
+    POLICY_PARAMS,
+    SEARCHING_PLAY,
+    PolicyError,
+    PolicyInfo,
+    get_info,
+    policy_names,
+    seat_params,
+)
 
 
 class StrategyError(PolicyError):
@@ -52,7 +64,10 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
 }
 
 #: the same for play policies: (policy, parameter) -> (low, high, whole number?).
-PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {}
+PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
+    ("rollout", "n"): (0, 4096, True),
+    ("rollout", "base"): (0, PLAY_EXPERT, True),  # a play policy that does not search
+}
 
 #: what each kind is called in messages
 _NOUN = {BID: "strategy", PLAY: "play policy"}
@@ -76,7 +91,8 @@ class StrategySpec:
         """``name`` or ``name:key=value:...`` (values without a trailing ``.0``)."""
         if not self.params:
             return self.name
-        return self.name + "".join(f":{k}={_fmt(v)}" for k, v in self.params)
+        return self.name + "".join(f":{k}={_value_text(self.name, k, v)}"
+                                   for k, v in self.params)
 
     @property
     def info(self) -> PolicyInfo:
@@ -221,6 +237,9 @@ def _parse(text: str | StrategySpec, cls: type[StrategySpec]) -> StrategySpec:
                 f"{noun} {text!r}: parameter {part!r} is not key=value "
                 f"(e.g. {name}:{_example(name, kind)})"
             )
+        if (name, key) in POLICY_PARAMS and raw.strip() in PLAY_POLICIES:
+            params.append((key, _policy_value(name, key, raw.strip())))
+            continue
         try:
             value = float(raw)
         except ValueError:
@@ -229,6 +248,23 @@ def _parse(text: str | StrategySpec, cls: type[StrategySpec]) -> StrategySpec:
             ) from None
         params.append((key, value))
     return check_spec(cls(name, tuple(params)))
+
+
+def _policy_value(name: str, key: str, raw: str) -> float:
+    """The id of the play policy named ``raw`` for a policy-valued parameter."""
+    if raw in SEARCHING_PLAY:
+        raise StrategyError(f"play policy {name}: {key} must be a policy that does not "
+                            f"search, got {raw!r}")
+    return float(PLAY_POLICIES[raw].id)
+
+
+def _value_text(name: str, key: str, value: float) -> str:
+    """A parameter value as written in a spec (a policy-valued one by its name)."""
+    if (name, key) in POLICY_PARAMS:
+        for info in PLAY_POLICIES.values():
+            if info.id == value:
+                return info.name
+    return _fmt(value)
 
 
 def _example(name: str, kind: str = BID) -> str:

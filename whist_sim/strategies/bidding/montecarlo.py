@@ -63,21 +63,13 @@ from ...kernels.layout import (
     ST_SIZE,
 )
 from ...kernels.loop import apply_call, apply_contract, run_base
-from ...kernels.rng import GOLDEN, below, mix64
+from ...kernels.rng import below, decision_stream
 from ..dispatch import BASE
 from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
 from .estimators import lowest_level
 from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract
 
-SEAT_KEY = np.uint64(0xD1B54A32D192ED03)
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
-
-
-@jit(inline="always")
-def substream(state, seat, decision):
-    """Start state of the sub-stream of ``seat``'s decision number ``decision`` (see module doc)."""
-    key = np.uint64(seat + 1) * SEAT_KEY + np.uint64(decision + 1) * GOLDEN
-    return mix64(state ^ mix64(key))
 
 
 @jit
@@ -139,7 +131,7 @@ def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples
         base_st[i] = st[i]
     for i in range(HM_SIZE):
         base_hm[i] = hm[i]
-    sub[0] = substream(rng[0], seat, decision)
+    sub[0] = decision_stream(rng[0], seat, decision)
     for c in range(n_cands):
         totals[c] = 0.0
     for _ in range(n_samples):

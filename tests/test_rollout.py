@@ -1,0 +1,100 @@
+"""The ``rollout`` play policy (issue 30): its sampler deals only layouts consistent with what the
+seat knows, and its choices depend only on (seed, deal) and the seating."""
+
+import numpy as np
+import pytest
+
+from whist_sim.core.rules import Rules
+from whist_sim.kernels.batch import play_batch, play_traces
+from whist_sim.kernels.layout import (
+    H_DEALT,
+    H_HAND,
+    H_PLAYED,
+    H_TRICK,
+    HM_SIZE,
+    PH_PLAY,
+    S_PHASE,
+    S_REMOVED,
+    S_TURN,
+    S_VOIDS,
+    new_state,
+    rules_array,
+)
+from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply_frisch, begin_deal
+from whist_sim.kernels.rng import stream_start
+from whist_sim.strategies import parse_play
+from whist_sim.strategies.play.rollout import sample_layout
+
+
+def _mid_play(tr, j, rules, cards):
+    """Deal ``j`` of the traces rebuilt with the loop's transitions up to ``cards`` cards played."""
+    p = rules.players
+    rp = rules_array(rules)
+    st, hm, _ = new_state()
+    begin_deal(st, hm, rp, int(tr["deal"][j]), int(tr["dealer"][j]))
+    for s in range(p):
+        hm[H_DEALT + s] = hm[H_HAND + s] = tr["dealt"][j, s]
+    st[S_REMOVED] = tr["removed_card"][j]
+    calls = iter(int(c) for c in tr["calls"][j, : tr["n_calls"][j]])
+    frisch = 0
+    while st[S_PHASE] < PH_PLAY:
+        seat = int(st[S_TURN])
+        if st[S_PHASE] == 0:
+            apply_call(st, hm, rp, seat, next(calls))
+        elif st[S_PHASE] == 1:
+            apply_frisch(st, hm, rp, seat, np.uint64(tr["frisch"][j, frisch, seat]))
+            frisch += st[S_PHASE] == 0
+        else:
+            apply_contract(st, rp, seat, int(tr["contracts"][j, seat]))
+    for c in tr["plays"][j, :cards]:
+        apply_card(st, hm, rp, int(st[S_TURN]), int(c))
+    return st, hm, rp
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, three_player_deck="one_random")],
+                         ids=str)
+def test_sampled_layouts_respect_what_the_seat_knows(rules):
+    """RULES §5: a seat that did not follow a suit holds none of it; every other seat holds as
+    many cards as it has; the seat's own hand and the cards played stay where they are."""
+    p = rules.players
+    tr = play_traces(4, 0, 30, rules, ["heuristic"] * p, ["heuristic"] * p)
+    checked = 0
+    for j in np.flatnonzero(~tr["thrown_in"]):
+        for cards in (5, 17, 26):
+            st, hm, rp = _mid_play(tr, j, rules, cards)
+            seat = int(st[S_TURN])
+            sub = np.array([stream_start(np.uint64(9), np.uint64(cards))], dtype=np.uint64)
+            out = np.zeros(HM_SIZE, dtype=np.uint64)
+            buf, need = np.zeros(52, np.int64), np.zeros(4, np.int64)
+            voids = int(st[S_VOIDS])
+            for _ in range(20):
+                if not sample_layout(st, hm, rp, seat, sub, buf, need, out, True):
+                    continue
+                seen = int(hm[H_PLAYED]) | int(hm[H_TRICK])
+                assert int(out[H_HAND + seat]) == int(hm[H_HAND + seat])
+                union = 0
+                for o in range(p):
+                    h = int(out[H_HAND + o])
+                    assert h.bit_count() == int(hm[H_HAND + o]).bit_count()
+                    assert h & seen == 0 and h & union == 0
+                    union |= h
+                    for s in range(4):
+                        if voids >> (4 * o + s) & 1:
+                            assert h >> (13 * s) & 0x1FFF == 0
+                checked += 1
+    assert checked > 100
+
+
+def test_rollout_choices_depend_only_on_the_deal():
+    """The same deals whatever the chunks (its own stream per decision), and the base policy
+    can be named (rollout:base=heuristic)."""
+    rules = Rules()
+    bid, play = ["heuristic"] * 4, ["rollout:n=2", "expert", "rollout:n=2:base=heuristic",
+                                     "heuristic"]
+    whole = play_batch(7, 0, 12, rules, bid, play)
+    tail = play_batch(7, 6, 6, rules, bid, play)
+    for col in tail:
+        assert np.array_equal(whole[col][6:], tail[col]), col
+    assert parse_play("rollout:base=heuristic").text == "rollout:base=heuristic"
+    with pytest.raises(ValueError, match="does not search"):
+        parse_play("rollout:base=rollout")

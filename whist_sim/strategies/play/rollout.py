@@ -1,0 +1,199 @@
+"""The compiled ``rollout`` play policy: search over sampled layouts (docs/STRATEGIES.md).
+
+Perfect-information Monte Carlo with a base policy: at a card decision with more than one legal
+card, the seat samples ``n`` layouts of the cards it cannot see, consistent with what it knows; for
+every candidate card it plays that card on each layout and finishes the deal with the base play
+policy at every seat (the deal loop's ``run_base``), and it plays the candidate with the best total
+score for itself over the same layouts (common random numbers); ties go to the lowest card code.
+
+What the seat knows when it samples (:func:`sample_layout`):
+
+* its own hand, every card played, and so the cards still out (the deck less those);
+* the hand sizes of the others (public: everyone holds as many cards as tricks remain, less the
+  cards played to the current trick);
+* the voids shown in the play (``st[S_VOIDS]``): a seat that did not follow a suit gets none of it;
+* the cards it passed in the last Frisch: still at their receiver unless played.
+
+Candidates that cannot differ are pruned: of two cards of one suit with no card still out between
+them (every card between is the seat's or played), only the lower is tried.
+
+Parameters (``par[1, seat, j]``, registry order): ``n`` layouts per decision, ``base`` the play
+policy id of the rollouts (a policy that does not search: ``random``, ``heuristic``, ``expert``).
+
+Random numbers: the policy never draws from the deal's stream. Each decision has its own
+counter-based stream (:func:`whist_sim.kernels.rng.decision_stream` of the deal stream's state,
+the seat and the decision index ``ROLLOUT_DECISION + cards played``), so its choices depend only on
+``(seed, deal)`` and the seating, whatever the chunking or threads. The decision allocates its
+scratch (a few small arrays), so it is compiled with numba's reference counting and not inlined;
+the deal loop itself stays allocation-free.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...kernels._numba import jit
+from ...kernels.bits import ONE, SUIT_MASK, SUIT_OF, ZERO, bit, ctz, popcount
+from ...kernels.layout import (
+    H_FRISCH,
+    H_HAND,
+    H_PLAYED,
+    H_TRICK,
+    HM_SIZE,
+    MAX_CALLS,
+    N_PARAMS,
+    PH_DONE,
+    R_DECK_MASK,
+    R_DIR,
+    R_PLAYERS,
+    S_NFRISCH,
+    S_NPLAYS,
+    S_SCORE,
+    S_VOIDS,
+    ST_SIZE,
+)
+from ...kernels.loop import apply_card, run_base
+from ...kernels.rng import below, decision_stream
+from ..dispatch import BASE
+
+ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
+MAX_TRIES = 16  # layouts redrawn when the voids leave a card nowhere to go, before relaxing them
+
+
+@jit
+def sample_layout(st, hm, rp, seat, sub, buf, need, out_hm, use_voids):
+    """Deal the cards ``seat`` cannot see to the others into ``out_hm`` (their ``H_HAND``).
+
+    Seat ``o`` gets as many cards as it holds now; no card of a suit it has shown void in (with
+    ``use_voids``); the cards the seat passed in the last Frisch that are still out go to their
+    receiver. With the ``one_random`` deck one card of the pool stays out (the removed card).
+    Draws from ``sub`` only; ``buf`` / ``need``: int64 scratch of 52 / 4. Returns False when the
+    voids left a card nowhere to go (the caller draws again).
+    """
+    p = rp[R_PLAYERS]
+    mine = hm[H_HAND + seat]
+    pool = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | mine)
+    voids = st[S_VOIDS]
+    for o in range(p):
+        out_hm[H_HAND + o] = ZERO
+        need[o] = popcount(hm[H_HAND + o]) if o != seat else 0
+    out_hm[H_HAND + seat] = mine
+    nf = st[S_NFRISCH]
+    if nf > 0:  # the cards passed in the last Frisch are at the receiver (unless played)
+        f = nf - 1
+        to = (seat + rp[R_DIR + f]) % p
+        pinned = hm[H_FRISCH + 4 * f + seat] & pool
+        out_hm[H_HAND + to] |= pinned
+        need[to] -= popcount(pinned)
+        pool &= ~pinned
+    m = 0
+    x = pool
+    while x != ZERO:
+        buf[m] = ctz(x)
+        x &= x - ONE
+        m += 1
+    for j in range(m - 1, 0, -1):  # Fisher-Yates
+        k = below(sub, j + 1)
+        t = buf[j]
+        buf[j] = buf[k]
+        buf[k] = t
+    total = 0
+    for o in range(p):
+        total += need[o]
+    spare = m - total  # the removed card of the one_random deck (0 otherwise)
+    for i in range(m):
+        c = buf[i]
+        s = SUIT_OF[c]
+        room = 0
+        for o in range(p):
+            if need[o] > 0 and (not use_voids or (voids >> (4 * o + s)) & 1 == 0):
+                room += need[o]
+        if room == 0:
+            if spare > 0:
+                spare -= 1
+                continue
+            return False
+        r = below(sub, room)
+        for o in range(p):
+            if need[o] > 0 and (not use_voids or (voids >> (4 * o + s)) & 1 == 0):
+                if r < need[o]:
+                    out_hm[H_HAND + o] |= bit(c)
+                    need[o] -= 1
+                    break
+                r -= need[o]
+    return True
+
+
+@jit(inline="always")
+def _candidates(legal, out, cands):
+    """The legal cards worth trying, ascending: the lowest of each run of cards with no card still
+    out between them (in one suit). Returns how many."""
+    n = 0
+    x = legal
+    prev = -1
+    while x != ZERO:
+        c = ctz(x)
+        x &= x - ONE
+        if prev >= 0 and SUIT_OF[prev] == SUIT_OF[c]:
+            between = ((ONE << np.uint64(c)) - (ONE << np.uint64(prev + 1))) & SUIT_MASK[SUIT_OF[c]]
+            if between & out == ZERO:
+                prev = c
+                continue
+        cands[n] = c
+        n += 1
+        prev = c
+    return n
+
+
+@jit(_nrt=True)
+def rollout_card(par, st, hm, rp, seat, legal, rng):
+    """``rollout`` card of ``seat`` from the mask ``legal`` (see the module doc)."""
+    if popcount(legal) == 1:
+        return ctz(legal)
+    p = rp[R_PLAYERS]
+    n_layouts = np.int64(par[1, seat, 0])
+    base = np.int64(par[1, seat, 1])
+    out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hm[H_HAND + seat])
+    cands = np.empty(13, dtype=np.int64)
+    n_cands = _candidates(legal, out, cands)
+    if n_cands == 1 or n_layouts < 1:
+        return cands[0]
+    sub = np.empty(1, dtype=np.uint64)
+    sub[0] = decision_stream(rng[0], seat, ROLLOUT_DECISION + st[S_NPLAYS])
+    rrng = np.empty(1, dtype=np.uint64)
+    buf = np.empty(52, dtype=np.int64)
+    need = np.empty(4, dtype=np.int64)
+    lay = np.empty(HM_SIZE, dtype=np.uint64)
+    rst = np.empty(ST_SIZE, dtype=np.int64)
+    rhm = np.empty(HM_SIZE, dtype=np.uint64)
+    rpol = np.empty((2, p), dtype=np.int64)
+    rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    for o in range(p):
+        rpol[0, o] = 0
+        rpol[1, o] = base
+    totals = np.zeros(n_cands, dtype=np.int64)
+    for i in range(HM_SIZE):
+        lay[i] = hm[i]
+    for _ in range(n_layouts):
+        ok = False
+        for _try in range(MAX_TRIES):
+            if sample_layout(st, hm, rp, seat, sub, buf, need, lay, True):
+                ok = True
+                break
+        if not ok:
+            sample_layout(st, hm, rp, seat, sub, buf, need, lay, False)
+        r0 = sub[0]
+        for k in range(n_cands):
+            for i in range(ST_SIZE):
+                rst[i] = st[i]
+            for i in range(HM_SIZE):
+                rhm[i] = lay[i]
+            rrng[0] = r0  # a random base policy sees the same draws for every candidate
+            apply_card(rst, rhm, rp, seat, cands[k])
+            run_base(BASE, rst, rhm, rp, rpol, rpar, rrng, PH_DONE)
+            totals[k] += rst[S_SCORE + seat]
+    best = 0
+    for k in range(1, n_cands):
+        if totals[k] > totals[best]:
+            best = k
+    return cands[best]
