@@ -13,17 +13,23 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+unknown"
 
 from ._cache import configure_numba_cache
-from .core.cards import CardSet, NotationError, format_hand, parse_card, parse_deal, parse_hand
-from .core.rules import Rules, RulesError
-from .core.scoring import score
 
-# before numba is first imported (none of the imports above does): every way of starting whist-sim
-# shares one cache of compiled kernels
+# before numba is first imported: every way of starting whist-sim shares one cache of compiled
+# kernels
 configure_numba_cache()
 
-# Imported on first use (PEP 562), so that ``import whist_sim`` and ``whist-sim --help`` stay light:
-# whist_sim.advise(HAND, ...) -> Advice (the hand advisor); whist_sim.load(DIR) (a dataset).
-_LAZY = {"advise": ("whist_sim.advisor", "advise"), "load": ("whist_sim.runs.dataset", "load")}
+# Imported on first use (PEP 562), so that ``import whist_sim`` stays light (no numpy) and the
+# command line starts at once: whist_sim.advise(HAND, ...) -> Advice (the hand advisor);
+# whist_sim.load(DIR) (a dataset); the card notation, Rules and score.
+_LAZY = {
+    "advise": ("whist_sim.advisor", "advise"),
+    "load": ("whist_sim.runs.dataset", "load"),
+    **{name: ("whist_sim.core.cards", name) for name in (
+        "CardSet", "NotationError", "format_hand", "parse_card", "parse_deal", "parse_hand")},
+    "Rules": ("whist_sim.core.rules", "Rules"),
+    "RulesError": ("whist_sim.core.rules", "RulesError"),
+    "score": ("whist_sim.core.scoring", "score"),
+}
 
 
 def __getattr__(name: str):

@@ -17,6 +17,7 @@ import ast
 import importlib
 import pkgutil
 import re
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -86,3 +87,13 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="whist-sim")
 def main() -> None:
     """Monte Carlo strategy analyser for Israeli Whist (rules: RULES.md, engine: docs/ENGINE.md)."""
+
+
+def run() -> None:
+    """The ``whist-sim`` program: the command group, with Ctrl-C at any point (loading a command
+    included) a one-line exit, never a traceback."""
+    try:
+        main(prog_name="whist-sim")
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)
