@@ -409,8 +409,8 @@ def apply_card(st, hm, rp, seat, card):
         cs = SUIT_OF[card]
         bs = SUIT_OF[best]
         led = st[S_LED]
-        if cs != led:  # a void shown: public from now on
-            st[S_VOIDS] |= 1 << (4 * seat + led)
+        # a void shown (public from now on); branch-free: a failure to follow is unpredictable
+        st[S_VOIDS] |= np.int64(cs != led) << (4 * seat + led)
         trump = st[S_TRUMP]
         if (cs == bs and card > best) or (cs == trump and bs != trump):
             best = card
