@@ -36,7 +36,7 @@ from ...kernels.layout import (
     R_NTRICKS,
     S_TRUMP,
 )
-from .heuristic import est_q_all, three_lowest
+from .heuristic import est_q, est_q_all, three_lowest
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
@@ -274,20 +274,6 @@ def ltc_frisch(st, hm, rp, seat):
 
 
 @jit(inline="always")
-def _est_q(hand, t):
-    q = est_q_all(hand)
-    if t == 0:
-        return q[0]
-    if t == 1:
-        return q[1]
-    if t == 2:
-        return q[2]
-    if t == 3:
-        return q[3]
-    return q[4]
-
-
-@jit(inline="always")
 def _tricks_q(q, n_tricks):
     """``clip((q + 2) // 4, 0, n_tricks)``: tricks from quarter tricks, rounded half up."""
     e = (q + 2) // 4
@@ -329,7 +315,7 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
-    q = _est_q(hm[H_HAND + seat], st[S_TRUMP])
+    q = est_q(hm[H_HAND + seat], st[S_TRUMP])
     shift = np.int64(par[0, seat, 1])
     want = _tricks_q(q - shift, n_tricks)
     if lo == 0 and q < np.int64(par[0, seat, 2]):
