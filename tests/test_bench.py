@@ -64,3 +64,16 @@ def test_text_output_gives_each_figure_its_unit():
     assert lines["dd_whist_max_batch_vs_dds_bridge"] == "1.01x"
     assert lines["dd_whist_max_batch_unsolved_mean_range"] == "1.24 tricks"
     assert lines["dd_node_limit"] == "1,000,000"
+
+
+def test_the_play_section_times_every_play_policy():
+    """``bench --only play``: deals/s of each registered play policy and its ratio to heuristic
+    play in the same run (issue 30); not part of the default run."""
+    from whist_sim.strategies import play_names
+
+    data = run_bench(seconds=0.01, only=["play"])
+    for name in play_names():
+        assert data[f"play_{name}_1t"] > 0
+        assert data[f"play_{name}_vs_heuristic"] > 0
+    assert data["play_heuristic_vs_heuristic"] == 1.0
+    assert not SECTIONS["play"].default

@@ -27,6 +27,7 @@ from . import advisor  # noqa: F401
 from . import tournament  # noqa: F401
 from . import cluster  # noqa: F401
 from . import dd  # noqa: F401
+from . import play  # noqa: F401  (not a default section)
 # isort: on
 from .engine import CHUNK, rate_single, rate_threads, reference_rate
 from .registry import (
