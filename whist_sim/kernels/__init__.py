@@ -1,19 +1,17 @@
 """The compiled batch engine: numba kernels that play complete deals (docs/ENGINE.md).
 
-Layers, from the ground up (each module imports only from the ones above it in this list):
+The compiled ground and the loop; the strategies' kernels live in :mod:`whist_sim.strategies`
+(one layer between them: the loop asks them through :mod:`whist_sim.strategies.dispatch`).
 
-* :mod:`._numba` - the one place with the numba options (``jit``);
+* :mod:`._numba` - the one place with the numba options (``jit``) and the cache freshness stamp;
 * :mod:`.bits` - popcount / trailing- and leading-zero counts as LLVM intrinsics, suit masks;
-* :mod:`.rng` - the compiled twin of :mod:`whist_sim.core.rng`;
+* :mod:`.rng` - the compiled twin of :mod:`whist_sim.core.rng`, and the decision streams of the
+  strategies that search;
 * :mod:`.layout` - the deal state: slot indices of the plain arrays, the phases of a deal;
-* :mod:`.random_policy`, :mod:`.heuristic`, :mod:`.strategies` - the strategies that do not
-  search;
-* :mod:`.dispatch` - the decision points (call, Frisch, contract, card) of the base loop;
-* :mod:`.loop` - the one deal loop: legal choices, transitions, and the phase machine that
-  resumes a deal from any point (``run_base``);
-* :mod:`.strategy_montecarlo` - the searching bidding strategy (plays sampled deals with
-  ``run_base``);
-* :mod:`.deal` - ``run_full`` (the loop with every strategy) and ``play_deal``;
 * :mod:`.conditional` - dealing around known cards and under constraints;
+* :mod:`.loop` - the one deal loop: legal choices, transitions, and the phase machine that
+  resumes a deal from any point (``run_base``: the strategies that do not search);
+* :mod:`.deal` - ``run_full`` (the loop with every strategy, the searching ones included) and
+  ``play_deal``;
 * :mod:`.batch`, :mod:`.advise_batch`, :mod:`.tournament_kernel` - the batch entry points.
 """
