@@ -249,6 +249,28 @@ def shown_voids(state: DealState) -> set[tuple[int, int]]:
     return voids
 
 
+def wants_trick(state: DealState) -> bool:
+    """Does the seat to move want the trick in progress (docs/ENGINE.md §6)? While its contract
+    can still be made it wants a trick when it needs one; once lost, when it follows, it lets the
+    trick go to a zero bidder on zero or to a player who has its tricks, and takes it from a player
+    who needs it and can still make it."""
+    seat = state.to_move
+    need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
+    left = state.n_tricks - state.trick_number
+    if not state.current_trick or 0 <= need <= left:
+        return need > 0
+    w = state.trick_winner()
+    cw = state.contracts[w]
+    nw = cw - state.tricks_taken[w]  # type: ignore[operator]
+    if cw == 0:
+        return False if nw == 0 else need > 0
+    if nw <= 0:
+        return False
+    if nw <= left:
+        return True
+    return need > 0
+
+
 def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]]) -> int:
     """The key of ``card`` for the seat to move (docs/ENGINE.md §6): larger is better."""
     seat = state.to_move
@@ -281,8 +303,7 @@ def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]
                 sure = False
                 break
     danger = r + 13 * is_trump
-    need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
-    if need > 0:
+    if wants_trick(state):
         if pos == 0:
             my_trumps = suit_length(hand, trump) if trump != NT else 0
             if is_trump and higher == 0 and 0 < trumps_out < my_trumps:
@@ -383,6 +404,7 @@ __all__ = [
     "expert_card",
     "expert_key",
     "expert_policy",
+    "wants_trick",
     "frisch_key",
     "get_policy",
     "heuristic_call",
