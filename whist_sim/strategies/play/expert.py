@@ -58,6 +58,8 @@ def _later_bits(voids, seat, p, pos, trump, trumps_out):
     suits in which some later player is known void while it may hold a trump (trumps are out and
     it has not shown a void in trumps).
     """
+    if voids == 0:  # nobody has shown a void: the later players may follow anything
+        return (15 if pos + 1 < p else 0), 0
     follow = 0
     ruff = 0
     o = seat
@@ -81,9 +83,10 @@ def _wants(st, rp, seat, pos):
     only while it is short."""
     p = rp[R_PLAYERS]
     need = st[S_CONTRACT + seat] - st[S_TRICKS + seat]
-    left = rp[R_NTRICKS] - (st[S_NPLAYS] - pos) // p
-    if pos == 0 or 0 <= need <= left:
+    # cards left in the hands of the trick's start = p * tricks left (no division in the hot path)
+    if pos == 0 or 0 <= need * p <= rp[R_NTRICKS] * p - st[S_NPLAYS] + pos:
         return need > 0
+    left = rp[R_NTRICKS] - (st[S_NPLAYS] - pos) // p
     w = st[S_BEST_SEAT]
     cw = st[S_CONTRACT + w]
     nw = cw - st[S_TRICKS + w]
