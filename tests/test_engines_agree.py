@@ -257,3 +257,38 @@ def test_three_player_frisch_exchanges_agree(rules, bidder):
             assert tuple(int(hm[H_FRISCH + 4 * f + s]) for s in range(p)) == state.frisch[f]
             assert [int(hm[H_HAND + s]) for s in range(p)] == [state.hand(s) for s in range(p)]
             assert int(rng[0]) == ref_rng.state
+
+
+def test_engines_agree_when_expert_plays_against_the_others():
+    # ENGINE §6: once its contract is lost, expert lets tricks go to a zero bidder on zero or a
+    # player who has its tricks, and takes them from one who needs them. Deals where a contract
+    # failed by two or more (lost early) exercise it; both engines must play them alike.
+    import whist_sim.engine.policies as ref_policies
+
+    rules = Rules()
+    e = ("expert",) * 4
+    h = ("heuristic",) * 4
+    res = play_batch(SEED, 0, 2000, rules, h, e)
+    miss = np.zeros(2000, dtype=bool)
+    for s in range(4):
+        c = res[f"contract_{s}"].astype(int)
+        miss |= (c > 0) & (np.abs(res[f"tricks_{s}"] - c) >= 2)
+    picked = np.flatnonzero(miss)[:30]
+    assert len(picked) == 30
+    spoiling = []
+    original = ref_policies.wants_trick
+
+    def counting(state):
+        seat = state.to_move
+        need = state.contracts[seat] - state.tricks_taken[seat]
+        lost = not 0 <= need <= state.n_tricks - state.trick_number
+        if lost and state.current_trick:
+            spoiling.append(original(state) != (need > 0))
+        return original(state)
+
+    ref_policies.wants_trick = counting
+    try:
+        assert_same_deals(rules, h, e, picked)
+    finally:
+        ref_policies.wants_trick = original
+    assert sum(spoiling) >= 5, sum(spoiling)  # the rule changed the seat's aim on some cards
