@@ -59,7 +59,10 @@ def test_deal_per_seat_policies_and_rule_options(runner):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--seed", "1", "--policy", "clever"], "unknown policy 'clever'"),
+    (["--seed", "1", "--policy", "clever"], "unknown strategy 'clever'"),
+    (["--seed", "1", "--policy", "heuristic,clever,random,random"], "'clever' for seat 1"),
+    (["--seed", "1", "--play", "rollout:n=-1"], "--play"),
+    (["--seed", "1", "--deal", "1", "--dealer", "3", "--play", "rollout"], "--dealer needs"),
     (["--seed", "1", "--policy", "random,random"], "2 policies given"),
     (["--seed", "1", "--dealer", "4"], "seat 4 is not in 0..3"),
     (["--seed", "-1"], "--seed"),
@@ -70,6 +73,45 @@ def test_deal_usage_errors_exit_2(runner, args, message):
     res = runner.invoke(main, ["deal", *args])
     assert res.exit_code == 2 and message in res.output
     assert "Traceback" not in res.output
+
+
+def test_deal_plays_any_policy_in_the_compiled_engine(runner, tmp_path):
+    # issue 30: `deal` takes every play policy; the ones the readable engine lacks are played by
+    # the compiled engine and replayed (each move checked) through the reference rules
+    from whist_sim.kernels.batch import play_traces
+
+    res = runner.invoke(main, ["deal", "--seed", "777", "--deal", "2", "--json",
+                               "--policy", "montecarlo:n=4/rollout:n=4,heuristic,heuristic/expert,"
+                               "random"])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(res.stdout)
+    assert rec["policies"] == ["montecarlo:n=4/rollout:n=4", "heuristic", "heuristic/expert",
+                               "random"]
+    tr = play_traces(777, 2, 1, Rules(), ["montecarlo:n=4", "heuristic", "heuristic", "random"],
+                     ["rollout:n=4", "heuristic", "expert", "random"])
+    from whist_sim.core.cards import card_str
+
+    assert rec["play"] == [card_str(int(c)) for c in tr["plays"][0, : tr["n_plays"][0]]]
+    assert rec["contracts"] == [int(x) for x in tr["contracts"][0]]
+    f = write(tmp_path, "r.json", res.stdout)
+    assert runner.invoke(main, ["replay", f]).exit_code == 0  # a legal deal under the rule book
+    text = runner.invoke(main, ["deal", "--seed", "777", "--deal", "2", "--play", "rollout:n=4"])
+    assert text.exit_code == 0 and "trick 13" in text.output
+
+
+def test_compiled_trace_is_the_reference_deal_for_reference_policies():
+    from whist_sim.runs.trace import compiled_trace
+
+    for deal in range(5):
+        mine = compiled_trace(11, deal, Rules(), ["heuristic"] * 4, ["expert"] * 4)
+        ref = play_deal(11, deal, policies=[_expert] * 4)
+        assert mine == ref
+
+
+def _expert(state, rng):
+    from whist_sim.engine.policies import expert_policy
+
+    return expert_policy(state, rng)
 
 
 def test_replay_round_trip_and_table(runner, tmp_path):

@@ -1,4 +1,4 @@
-"""``whist-sim deal``: play one deal with the reference engine and show it (RULES §2-§6, §10)."""
+"""``whist-sim deal``: play one deal and show it (RULES §2-§6, §10)."""
 
 from __future__ import annotations
 
@@ -10,47 +10,37 @@ from ..core.pbn import board_tags, format_pbn, whist_tags
 from ..engine.play import play_deal
 from ..engine.policies import POLICIES
 from ..engine.record import record_from_trace
-from ..engine.seats import SeatError, reference_policy, seat_policy
+from ..engine.seats import seat_policy
 from ..engine.text import render_trace
+from ..strategies.spec import PlaySpec, StrategySpec, default_play, seat_text
 from .options import rule_options
-from .seats import play_help, play_spec
+from .seats import bid_help, play_help, play_spec, seat_spec, split_list
 
 
-def _seats(text: str, play: str | None, players: int) -> list[tuple[str, str]]:
-    """``(bid, play)`` policy names by seat from ``--policy`` (``P``, ``BID/PLAY``, or one per
-    seat, comma separated) and ``--play`` (the cards of every seat given without ``/PLAY``)."""
-    items = [n.strip() for n in text.split(",")]
-    if len(items) == 1:
+def _seats(text: str, play: str | None, players: int) -> list[tuple[StrategySpec, PlaySpec]]:
+    """``(bid, play)`` specs by seat from ``--policy`` (``P``, ``BID/PLAY``, or one per seat,
+    comma separated) and ``--play`` (the cards of every seat given without ``/PLAY``; default:
+    the play policy of the bidding strategy's name, else the default play)."""
+    items = split_list(text) or ()
+    one = len(items) == 1
+    if one:
         items = items * players
     if len(items) != players:
         raise click.BadParameter(
             f"{len(items)} policies given; give one, or one per seat ({players})",
             param_hint="--policy",
         )
-    play_name = None
-    if play is not None:
-        spec = play_spec(play, "--play")
-        if spec.params:
-            raise click.BadParameter(
-                f"{spec.text}: the readable engine's policies take no parameters",
-                param_hint="--play")
-        play_name = spec.name
-        try:
-            reference_policy(play_name, "play policy")
-        except SeatError as e:
-            raise click.BadParameter(str(e), param_hint="--play") from None
+    given = play_spec(play, "--play") if play is not None else None
     seats = []
-    for item in items:
-        bid, sep, own = item.partition("/")
-        bid, own = bid.strip(), own.strip()
-        if bid not in POLICIES or (sep and own not in POLICIES):
-            raise click.BadParameter(
-                f"unknown policy {item!r} (use one of {', '.join(sorted(POLICIES))}, "
-                "or BID/PLAY, or one per seat separated by commas)",
-                param_hint="--policy",
-            )
-        seats.append((bid, own if sep else play_name if play_name is not None else bid))
+    for i, item in enumerate(items):
+        bid, own = seat_spec(item, "--policy", seat=None if one else i)
+        seats.append((bid, own or given or default_play(bid)))
     return seats
+
+
+def _readable(bid: StrategySpec, play: PlaySpec) -> bool:
+    """Can the reference engine choose this seat's moves itself?"""
+    return not bid.params and not play.params and bid.name in POLICIES and play.name in POLICIES
 
 
 @click.command("deal")
@@ -60,14 +50,13 @@ def _seats(text: str, play: str | None, players: int) -> list[tuple[str, str]]:
               help="deal index in the run")
 @click.option("--dealer", type=int, default=None,
               help="dealer seat [default: deal % players]")
-@click.option("--policy", "policy", default="heuristic", show_default=True,
-              help="random or heuristic (docs/ENGINE.md §4-5), or one per seat: "
-                   "random,heuristic,random,heuristic; a seat BID/PLAY takes its cards from "
-                   "PLAY, e.g. heuristic/random")
+@click.option("--policy", "policy", default="heuristic", show_default=True, metavar="SEATS",
+              help=bid_help("one seat for all, or one per seat (random,heuristic,random,"
+                            "heuristic); a seat BID/PLAY takes its cards from PLAY, e.g. "
+                            "heuristic/expert"))
 @click.option("--play", default=None, metavar="SPEC",
-              help=play_help("play policy of every seat given without /PLAY [default: the "
-                             "seat's --policy]; the readable engine has the reference versions "
-                             "of random and heuristic"))
+              help=play_help("play policy of every seat given without /PLAY [default: the play "
+                             "policy of the seat's name, else heuristic]"))
 @click.option("--json", "as_json", is_flag=True,
               help="print the deal as a JSON game record (RULES §10) that `replay` accepts")
 @click.option("--pbn", "as_pbn", is_flag=True,
@@ -75,16 +64,31 @@ def _seats(text: str, play: str | None, players: int) -> list[tuple[str, str]]:
                    "that bridge tools read, with the outcome in Whist* tags")
 @rule_options
 def command(seed, deal_index, dealer, policy, play, as_json, as_pbn, rules):
-    """Play one deal with the reference engine and print it as a readable trace."""
+    """Play one deal and print it as a readable trace.
+
+    Seats the readable reference engine has (random, heuristic, expert, no parameters) are
+    played there; any other strategy or play policy (rollout, montecarlo, parameters) is played
+    by the compiled engine and its moves replayed, each checked, through the reference engine."""
     if as_json and as_pbn:
         raise click.UsageError("give --json or --pbn, not both")
     p = rules.players
     if dealer is not None and not 0 <= dealer < p:
         raise click.BadParameter(f"seat {dealer} is not in 0..{p - 1}", param_hint="--dealer")
     seats = _seats(policy, play, p)
-    names = [b if b == q else f"{b}/{q}" for b, q in seats]
-    trace = play_deal(seed, deal_index, rules, dealer=dealer,
-                      policies=[seat_policy(b, q) for b, q in seats])
+    names = [seat_text(b, None if q.name == b.name and not q.params else q) for b, q in seats]
+    if all(_readable(b, q) for b, q in seats):
+        trace = play_deal(seed, deal_index, rules, dealer=dealer,
+                          policies=[seat_policy(b.name, q.name) for b, q in seats])
+    else:  # the compiled engine chooses, the reference engine checks and renders
+        if dealer is not None and dealer != deal_index % p:
+            raise click.BadParameter(
+                f"the compiled engine deals with dealer deal % players ({deal_index % p}); "
+                f"--dealer needs seats the readable engine plays ({', '.join(sorted(POLICIES))} "
+                "without parameters)", param_hint="--dealer")
+        from ..runs.trace import compiled_trace
+
+        trace = compiled_trace(seed, deal_index, rules, [b for b, _ in seats],
+                               [q for _, q in seats])
     if as_pbn:
         extra = whist_tags(
             seed=seed, deal=deal_index, hands="dealt", thrown_in=trace.thrown_in,
