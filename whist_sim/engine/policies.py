@@ -271,6 +271,18 @@ def wants_trick(state: DealState) -> bool:
     return need > 0
 
 
+def _plays_low(state: DealState, suit: int, out: int) -> bool:
+    """Second hand low (docs/ENGINE.md §6): the seat wants the trick, none of its cards of
+    ``suit`` wins it surely, it holds one that loses, and a card of ``suit`` higher than its best
+    winner is still out: it keeps its winners and plays a loser."""
+    cards = [c for c in state.legal_actions() if suit_of(c) == suit]
+    winners = [c for c in cards if state.would_win(c)]
+    if len(winners) == len(cards):
+        return False
+    top = max(winners)
+    return any(out >> c & 1 for c in range(top + 1, 13 * (suit + 1)))
+
+
 def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]]) -> int:
     """The key of ``card`` for the seat to move (docs/ENGINE.md §6): larger is better."""
     seat = state.to_move
@@ -320,7 +332,7 @@ def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]
         if sure:
             return 4000 - danger
         if wins:
-            return 3000 + danger
+            return 1000 + danger if _plays_low(state, s, out) else 3000 + danger
         return 2000 - 16 * (danger + 13 * (higher == 0)) - my_len
     if pos == 0:
         if higher == 0:

@@ -162,7 +162,9 @@ def _suit_choice(s, m, hand, out, pos, lead_suit, best, trump, trumps_out, follo
             return c, 4000 - (c - base + t13)  # the cheapest sure winner
         if wins != ZERO:
             c = highest_bit(wins)
-            return c, 3000 + (c - base + t13)  # the best chance
+            if lose == ZERO or o == ZERO or c > highest_bit(o):
+                return c, 3000 + (c - base + t13)  # the best chance
+            # a higher card is still out: keep the winner, play low (second hand low)
         my_len = popcount(hand & SUIT_MASK[s])
         if lose & ~masters != ZERO:  # a low card, keeping the masters
             c = ctz(lose & ~masters)
