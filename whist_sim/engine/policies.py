@@ -322,6 +322,8 @@ def expert_key(state: DealState, card: int, out: int, voids: set[tuple[int, int]
                 return 5000 + r
             if sure:
                 return 4000 + 16 * suit_out + (13 - r)
+            if not is_trump and my_len <= 2 and trumps_out > 0 and my_trumps > 0:
+                return 3500 - 16 * my_len - r  # shorten a short side suit to ruff it later
             below_mine = r > 0 and hand >> (card - 1) & 1
             above_not_mine = r == 12 or not hand >> (card + 1) & 1
             if higher > 0 and below_mine and above_not_mine:

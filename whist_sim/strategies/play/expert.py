@@ -134,13 +134,17 @@ def _suit_choice(s, m, hand, out, pos, lead_suit, best, trump, trumps_out, follo
             c = ctz(sure)
             return c, 4000 + 16 * popcount(o) + 13 - (c - base)  # cash a sure winner
         hs = hand & SUIT_MASK[s]
+        n_s = popcount(hs)
+        if t13 == 0 and n_s <= 2 and trumps_out > 0 and popcount(hand & SUIT_MASK[trump]) > 0:
+            c = ctz(m)  # shorten a short side suit while it holds trumps: ruff it later
+            return c, 3500 - 16 * n_s - (c - base)
         tops = m & ~masters & (hs << ONE) & ~(hs >> ONE)  # tops of a sequence, not masters
         if tops != ZERO:
             c = highest_bit(tops)
-            return c, 3000 + 16 * popcount(hs) + c - base
+            return c, 3000 + 16 * n_s + c - base
         c = ctz(m)
         if t13 == 0:
-            return c, 2000 + 16 * popcount(hs) - (c - base)  # low from the longest side suit
+            return c, 2000 + 16 * n_s - (c - base)  # low from the longest side suit
         return c, 1000 - (c - base)
     bs = SUIT_OF[best]
     if s == bs:
