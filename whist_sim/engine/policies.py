@@ -109,17 +109,23 @@ def best_strain(hand: int, n_tricks: int = 13) -> int:
 
 
 def heuristic_call(state: DealState) -> int:
-    """Auction: bid the cheapest legal level in the best strain if it is within the estimate."""
+    """Auction: bid the cheapest legal level in the best strain if it is within the estimate.
+
+    The best strain is the one with the largest :func:`est` among the strains with a legal bid
+    now (ties: the higher strain); its cheapest legal level is :meth:`DealState.lowest_level`.
+    """
     seat = state.to_move
-    if state.legal_actions() == [PASS]:  # pass_is_final after a pass, or nothing beats the bid
-        return PASS
     hand = state.hand(seat)
     n_tricks = state.n_tricks
-    best = best_strain(hand, n_tricks)
-    level = state.min_level
-    while bid_code(level, best) <= state.highest_bid:
-        level += 1
-    if level <= est(hand, best, n_tricks) and level <= state.rules.max_level:
+    best, best_est = -1, -1
+    for t in range(NT + 1):
+        if state.lowest_level(t) is not None and est(hand, t, n_tricks) >= best_est:
+            best, best_est = t, est(hand, t, n_tricks)
+    if best < 0:  # pass_is_final after a pass, or nothing beats the bid
+        return PASS
+    level = state.lowest_level(best)
+    assert level is not None
+    if level <= best_est:
         return bid_code(level, best)
     return PASS
 

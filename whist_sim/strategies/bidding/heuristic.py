@@ -16,7 +16,9 @@ from ...kernels.bits import ZERO, bit, ctz, popcount
 from ...kernels.layout import (
     H_HAND,
     H_SCRATCH,
+    R_MAXLEVEL,
     R_NTRICKS,
+    S_FLOOR,
     S_SCRATCH,
     S_TRUMP,
     SCRATCH_PER_SEAT,
@@ -125,23 +127,27 @@ def _cached_q(st, hm, seat):
 
 @jit(inline="always")
 def heuristic_call(st, hm, rp, seat, lo, hi, rng):
-    """Auction: bid the best strain at the lowest legal level if the estimate reaches it.
+    """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
 
-    ``lo..hi``: the legal bid codes (none when ``hi < lo``); the lowest legal level of strain
-    ``t`` is the smallest ``n`` with ``5 * n + t >= lo``.
+    The best strain is the one with the largest estimate among the strains with a legal bid now
+    (ties: the higher strain); its lowest legal level is ``st[S_FLOOR + t]`` (written by the
+    loop's ``legal_calls``; ``max_level + 1`` when none). ``lo..hi`` are not needed.
     """
     n_tricks = rp[R_NTRICKS]
+    top = rp[R_MAXLEVEL]
     base = _cached_q(st, hm, seat)
-    best = 0
+    best = -1
     best_est = -1
     for t in range(5):
-        e = est_from_q(st[base + t], n_tricks)
-        if e >= best_est:
-            best_est = e
-            best = t
-    n = (lo - best + 4) // 5
-    if n <= best_est and 5 * n + best <= hi:
-        return 5 * n + best
+        if st[S_FLOOR + t] <= top:
+            e = est_from_q(st[base + t], n_tricks)
+            if e >= best_est:
+                best_est = e
+                best = t
+    if best >= 0:
+        n = st[S_FLOOR + best]
+        if n <= best_est:
+            return 5 * n + best
     return 0
 
 
