@@ -38,7 +38,7 @@ from ...kernels.layout import (
     S_FLOOR,
     S_TRUMP,
 )
-from .heuristic import est_q, est_q_all, three_lowest
+from .heuristic import est_q_deck, est_q_in, three_lowest
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
@@ -305,7 +305,7 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
     """
     n_tricks = rp[R_NTRICKS]
     top = rp[R_MAXLEVEL]
-    q = est_q_all(hm[H_HAND + seat])
+    q = est_q_deck(hm[H_HAND + seat], rp)
     best = -1
     best_q = q[0]
     best_e = -1
@@ -333,7 +333,7 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
-    q = est_q(hm[H_HAND + seat], st[S_TRUMP])
+    q = est_q_in(hm[H_HAND + seat], st[S_TRUMP], rp)
     shift = np.int64(par[0, seat, 1])
     want = _tricks_q(q - shift, n_tricks)
     if lo == 0 and q < np.int64(par[0, seat, 2]):

@@ -68,7 +68,7 @@ from ...kernels.loop import apply_call, apply_contract, run_base
 from ...kernels.rng import below, decision_stream
 from ..dispatch import BASE
 from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
-from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract
+from .heuristic import est_from_q, est_q_deck, heuristic_call, heuristic_contract
 
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
 
@@ -182,7 +182,7 @@ def mc_call(par, st, hm, rp, seat, lo, hi, rng):
         return heuristic_call(st, hm, rp, seat, lo, hi, rng)
     slack = np.int64(par[0, seat, 3])
     n_tricks = rp[R_NTRICKS]
-    q = est_q_all(hm[H_HAND + seat])
+    q = est_q_deck(hm[H_HAND + seat], rp)
     cands = np.empty(6, dtype=np.int64)
     cands[0] = 0
     n_cands = 1
