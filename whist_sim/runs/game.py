@@ -140,4 +140,37 @@ def game_record(game: Game) -> dict[str, Any]:
     }
 
 
-__all__ = ["Game", "game_record", "play_game"]
+
+
+def game_totals(
+    seed: int, rules: Rules, bid: Sequence[Any], play: Sequence[Any], max_deals: int = MAX_DEALS,
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The scores of a game only (faster than :func:`play_game`: no move records): the running
+    totals (``int64[n_deals, P]``, after each deal) and the winners (``()``: unfinished after
+    ``max_deals``). ``bid``/``play``: strategy and play policy specs by seat. The same deals and
+    decisions as :func:`play_game`."""
+    from ..kernels.batch import play_batch
+
+    p = rules.players
+    rows: list[np.ndarray] = []
+    last = np.zeros(p, dtype=np.int64)
+    g = 0
+    while g < max_deals:
+        n = min(BATCH, max_deals - g)
+        res = play_batch(seed, g, n, rules, bid, play)
+        scores = np.stack([res[f"score_{s}"].astype(np.int64) for s in range(p)], axis=1)
+        running = last + np.cumsum(scores, axis=0)
+        hit = np.flatnonzero((running >= rules.target).any(axis=1))
+        if hit.size:
+            k = int(hit[0])
+            rows.append(running[: k + 1])
+            totals = running[k]
+            reached = [s for s in range(p) if totals[s] >= rules.target]
+            return np.concatenate(rows), game_winners([int(x) for x in totals], reached)
+        rows.append(running)
+        last = running[-1]
+        g += n
+    return np.concatenate(rows) if rows else np.zeros((0, p), dtype=np.int64), ()
+
+
+__all__ = ["Game", "game_record", "game_totals", "play_game"]
