@@ -96,11 +96,12 @@ def play_game(seed: int, rules: Rules, seats: Sequence[str], max_deals: int = MA
     p = rules.players
     if len(seats) != p:
         raise ValueError(f"{len(seats)} seats given, the rules need {p}")
-    bid, play = [], []
+    bid: list[str] = []
+    play: list[str] = []
     for text in seats:
         b, q = parse_seat(text)
-        bid.append(b)
-        play.append(q if q is not None else "heuristic")
+        bid.append(b.text)
+        play.append(q.text if q is not None else "heuristic")
     totals = [0] * p
     traces: list[DealTrace] = []
     running: list[tuple[int, ...]] = []
