@@ -160,3 +160,15 @@ def test_three_player_games_end(deck, bidder):
 
     g = play_game(3, Rules(players=3, three_player_deck=deck), (bidder,) * 3, max_deals=400)
     assert g.finished, (deck, bidder, g.totals)
+
+
+def test_the_advisor_never_suggests_clubs_without_clubs():
+    # §8: with the no_suit deck clubs are no bid, so the advisor leaves them out
+    from whist_sim.advisor import AdviceError, advise
+
+    rules = Rules(players=3, three_player_deck="no_suit")
+    hand = "S:AKQJT9 H:AKQ D:A987 C:-"
+    a = advise(hand, rules=rules, deals=40, seed=1)
+    assert "C" not in set(a.table.index.get_level_values("strain"))
+    with pytest.raises(AdviceError, match="no clubs"):
+        advise(hand, trump="C", declarer=0, rules=rules, deals=40)
