@@ -106,9 +106,10 @@ CHECKED_BY_HAND = {
         "§3 heuristic Frisch of seat 2 (2H 2S 3C) recomputed by hand",
     ],
     "three_no_low": [
-        "§8 no_low: 12 cards each, no 2-5; seat 1 bids 5S (S and H tie at est 7, the higher "
-        "strain wins); contracts 7, 3, then seat 0 may not bid 2 (sum 12)",
-        "§6: contracts 3 7 3 (13 > 12, over), tricks 2 7 3 -> -10 59 19",
+        "§8 no_low: 12 cards each, no 2-5; seat 1 bids 5S (S and H tie at est 6, est_q 24 "
+        "with the no_low deck's -2, the higher strain wins); contracts 6, 3, then seat 0 may "
+        "not bid 3 (sum 12)",
+        "§6: contracts 2 6 3 (11 < 12, under), tricks 3 6 3 -> -10 46 19",
     ],
     "three_one_random": [
         "§8 one_random: 17 cards each, JH removed; bids up to 17; the declarer of 17S may only "

@@ -10,7 +10,9 @@ Two duplicate designs, both with the heuristic play policy, rule book defaults a
    X's per-deal score is paired, deal by deal, with the score of a heuristic player in X's seat
    (the X = heuristic run), which gives each strategy's gain over the baseline with a paired CI
    and p-value. ``montecarlo`` (a simulation per decision) runs ``--mc-deals`` deals.
-2. **Round robin** of the four best fast strategies of the field (all 24 seatings).
+2. **Round robin** of the four best fast strategies of the field (all 24 seatings), with
+   ``--games`` duplicate games to 500 under every seating: each strategy's probability of winning
+   a game and mean final margin, and whether ranking by points per deal and by games won agree.
 
 The runs (per-deal Parquet scores, summaries) go to ``WORK/<run>/`` (default ``data/tournament``,
 beside the default dataset); a complete run with the same options is reused, so a second run only
@@ -41,7 +43,7 @@ from whist_sim.tournament import (
     ranking_table,
     tournament,
 )
-from whist_sim.tournament.render import fmt_p
+from whist_sim.tournament.render import fmt_p, games_lines
 
 NAME = "tournament"
 SEED = 2026
@@ -51,10 +53,12 @@ FIELD = ("random", "heuristic", "hcp", "ltc", "cautious", "aggressive", "monteca
 BASELINE = "heuristic"
 SLOW = ("montecarlo",)
 MC_CHUNK = 500  # deals per task for montecarlo (about 2,000 simulated-decision plays)
+GAMES = 200  # duplicate games of the round robin (each under all 24 seatings)
 
 
 def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: str | int,
-         threads: int | None, progress: bool, chunk_size: int | None = None) -> dict[str, Any]:
+         threads: int | None, progress: bool, chunk_size: int | None = None,
+         games: int = 0) -> dict[str, Any]:
     """Run (or reuse) one tournament in ``work/name``; return its summary."""
     out = work / name
     summary_file = out / "summary.json"
@@ -65,7 +69,8 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
         have = {"deals_requested": old["deals_requested"], "seed": old["seed"],
                 "rotations": old["rotations"], "strategies": [s["strategy"]
                                                              for s in old["strategies"]]}
-        if have == want and old["deals"] == deals:
+        if have == want and old["deals"] == deals and (old.get("games") or {}).get(
+                "games", 0) == games:
             print(f"tournament: reusing {out}", flush=True)
             return old
     if out.exists():  # an interrupted or different run of this script: start it again
@@ -75,9 +80,10 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
         shutil.rmtree(out)
     print(f"tournament: {name}: {','.join(strategies)}, {deals:,} deals", flush=True)
     cmd = (f"whist-sim tournament --strategies {','.join(strategies)} --deals {deals} "
-           f"--seed {SEED} --rotations {rotations} --out {name}")
+           f"--seed {SEED} --rotations {rotations} --out {name}"
+           + (f" --games {games}" if games else ""))
     return tournament(strategies, deals, SEED, rotations=rotations, out=out, threads=threads,
-                      progress=progress, chunk_size=chunk_size, command=cmd)
+                      progress=progress, chunk_size=chunk_size, command=cmd, games=games)
 
 
 def _rot(rotations: str | int) -> str:
@@ -145,7 +151,7 @@ def field_chart(rows: list[dict[str, Any]]) -> bytes:
 
 
 def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads: int | None,
-        progress: bool) -> list[Path]:
+        progress: bool, games: int = GAMES) -> list[Path]:
     work.mkdir(parents=True, exist_ok=True)
     tournament([BASELINE, BASELINE], 1, SEED, progress=False, threads=1)  # compile or load first
     rows = []
@@ -164,7 +170,7 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
                                         r["deals"])
     fast = [r["name"] for r in sorted(rows, key=lambda r: -r["mean"]) if r["name"] not in SLOW]
     top4 = fast[:4]
-    rr = _run(work, "round-robin", top4, deals, "all", threads, progress)
+    rr = _run(work, "round-robin", top4, deals, "all", threads, progress, games=games)
 
     dest = out / NAME
     dest.mkdir(parents=True, exist_ok=True)
@@ -215,6 +221,7 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
         "",
         "![round robin](round_robin.png)",
         "",
+        *(["### Games", "", *games_lines(rr), ""] if rr.get("games") else []),
         "## Duplicate against independent deals",
         "",
         "The duplicate interval of a difference is narrower than the interval from as many "
@@ -255,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=DEALS, help=f"deals (default {DEALS:,})")
     parser.add_argument("--mc-deals", type=int, default=MC_DEALS,
                         help=f"deals of the montecarlo run (default {MC_DEALS:,})")
+    parser.add_argument("--games", type=int, default=GAMES,
+                        help=f"duplicate games of the round robin (default {GAMES})")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
@@ -262,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.work) if args.work else Path(args.data).resolve().parent / "tournament"
     try:
         written = run(work, Path(args.out), command_line(__file__, raw), args.deals,
-                      args.mc_deals, args.threads, not args.no_progress)
+                      args.mc_deals, args.threads, not args.no_progress, args.games)
     except TournamentError as e:
         print(f"tournament: {e}", file=sys.stderr)
         return 1

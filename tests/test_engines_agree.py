@@ -72,6 +72,10 @@ VARIANTS = [
     Rules(players=3, three_player_deck="one_random"),
     Rules(players=3, three_player_deck="one_random", frisch_directions="right,right,left",
           pass_is_final=True),
+    Rules(bid_order="suit"),
+    Rules(bid_order="suit", pass_is_final=True, after_third_frisch="redeal"),
+    Rules(players=3, three_player_deck="no_suit", bid_order="suit"),
+    Rules(after_third_frisch="redeal"),
 ]
 
 
@@ -119,6 +123,7 @@ def kernel_trace(tr: dict[str, np.ndarray], j: int) -> dict[str, object]:
         "tricks": tuple(int(x) for x in tr["tricks"][j]),
         "scores": tuple(int(x) for x in tr["scores"][j]),
         "over": bool(tr["over"][j]),
+        "redeals": int(tr["redeals"][j]),
     }
 
 
@@ -155,7 +160,8 @@ def test_engines_agree_on_frisch_and_thrown_in_deals(rules):
     p = rules.players
     h = ("heuristic",) * p
     res = play_batch(SEED, 0, 30000, rules, h, h)
-    special = np.flatnonzero((res["frisch"] > 0) | res["thrown_in"])
+    special = np.flatnonzero((res["frisch"] > 0) | res["thrown_in"]
+                             | (res.get("redeals", 0) > 0))
     deepest = np.flatnonzero(res["frisch"] >= 2)
     picked = np.unique(np.concatenate([special[:25], deepest[:10]]))
     assert len(picked) >= 10

@@ -21,6 +21,8 @@ VARIANTS = [
     Rules(players=3, three_player_deck="no_suit"),
     Rules(players=3, three_player_deck="no_low", frisch_directions="right,left,right"),
     Rules(players=3, three_player_deck="one_random", pass_is_final=True),
+    Rules(bid_order="suit"),
+    Rules(players=3, three_player_deck="no_suit", bid_order="suit", pass_is_final=True),
 ]
 
 
@@ -78,7 +80,8 @@ def check_deal(tr, j, rules):
                 if (high == 0 and n_round == p) or (high and passes == p - 1):
                     break
             else:
-                assert c > high, "§2: a bid must beat the highest bid"
+                assert rules.beats(c, high), "§2: a bid must beat the highest bid"
+                assert c % 5 >= rules.lowest_strain, "§8: clubs are no bid without clubs"
                 assert minimum <= c // 5 <= n and c % 5 <= 4, "§2-§3: level out of range"
                 if rules.pass_is_final:
                     assert seat not in passed, "§2 pass_is_final: a seat that passed bid again"

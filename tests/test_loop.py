@@ -53,6 +53,7 @@ VARIANTS = [
     Rules(pass_is_final=True),
     Rules(players=3, three_player_deck="no_low"),
     Rules(players=3, three_player_deck="one_random", frisch_directions="left,right,right"),
+    Rules(bid_order="suit", after_third_frisch="redeal"),
 ]
 SEATINGS = [("heuristic", "heuristic"), ("hcp", "heuristic"), ("cautious", "heuristic")]
 

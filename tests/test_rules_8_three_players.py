@@ -1,9 +1,11 @@
 """RULES.md §8 — three-player variants: the three decks, the trick count, hook and over/under."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from whist_sim import Rules
-from whist_sim.core.cards import cards_of
+from whist_sim.core.cards import cards_of, parse_hand
 from whist_sim.core.rng import DealRng
 from whist_sim.engine import DealState, IllegalAction, play_deal
 from whist_sim.engine.state import deal_hands
@@ -111,3 +113,62 @@ def test_three_player_hands_must_come_from_the_deck():
     with pytest.raises(ValueError, match="not in this deck"):
         DealState.from_text(["AKQJT98765432...", "-.AKQJT98765432..", "..AKQJT9876543.2"],
                             rules=rules)
+
+
+# ----------------------------------------------------------------------- the heuristic's estimate
+
+
+@pytest.mark.parametrize("deck, adjust", [("no_suit", 0), ("no_low", -2), ("one_random", 5)])
+def test_the_heuristic_estimate_knows_the_three_player_deck(deck, adjust):
+    # ENGINE §5: no ruffing value for the clubs the no_suit deck lacks; the deck's share of the
+    # tricks it has more or fewer than the four-player deal, 4 * (N - 13) // P quarter tricks
+    from whist_sim.engine.policies import deck_adjust_q, est_q
+
+    rules = Rules(players=3, three_player_deck=deck)
+    assert deck_adjust_q(rules) == adjust and deck_adjust_q(Rules()) == 0
+    if deck == "no_suit":  # 13 spades: voids in hearts, diamonds and clubs (8 q each)
+        hand = parse_hand("AKQJT98765432.-.-.-")
+        assert est_q(hand, 3, rules) == est_q(hand, 3) - 8  # the clubs void is no ruff here
+    else:
+        hand = parse_hand("AKQJT9876.AKQ.-.-")
+        assert est_q(hand, 3, rules) == est_q(hand, 3) + adjust
+        assert est_q(hand, 4, rules) == est_q(hand, 4) + adjust
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.integers(0, 2**52 - 1), hs.sampled_from(["no_suit", "no_low", "one_random"]))
+def test_the_engines_agree_on_the_deck_estimates(hand, deck):
+    import numpy as np
+
+    from whist_sim.engine.policies import est_q
+    from whist_sim.kernels.layout import rules_array
+    from whist_sim.strategies.bidding.heuristic import est_q_deck
+
+    rules = Rules(players=3, three_player_deck=deck)
+    if deck == "no_suit":
+        hand &= rules.deck_mask
+    got = est_q_deck(np.uint64(hand), rules_array(rules))
+    assert tuple(int(x) for x in got) == tuple(est_q(hand, t, rules) for t in range(5))
+
+
+@pytest.mark.parametrize("deck", ["no_suit", "no_low", "one_random"])
+@pytest.mark.parametrize("bidder", ["heuristic", "aggressive", "hcp", "ltc"])
+def test_three_player_games_end(deck, bidder):
+    # §7-§8: three heuristic-family players reach the target (before the deck-aware estimate, a
+    # no_suit game of heuristic players never ended: totals near -2,400 after 200 deals)
+    from whist_sim.runs.game import play_game
+
+    g = play_game(3, Rules(players=3, three_player_deck=deck), (bidder,) * 3, max_deals=400)
+    assert g.finished, (deck, bidder, g.totals)
+
+
+def test_the_advisor_never_suggests_clubs_without_clubs():
+    # §8: with the no_suit deck clubs are no bid, so the advisor leaves them out
+    from whist_sim.advisor import AdviceError, advise
+
+    rules = Rules(players=3, three_player_deck="no_suit")
+    hand = "S:AKQJT9 H:AKQ D:A987 C:-"
+    a = advise(hand, rules=rules, deals=40, seed=1)
+    assert "C" not in set(a.table.index.get_level_values("strain"))
+    with pytest.raises(AdviceError, match="no clubs"):
+        advise(hand, trump="C", declarer=0, rules=rules, deals=40)

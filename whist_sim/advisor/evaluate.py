@@ -244,16 +244,19 @@ def advise(
         table = table.drop(columns="strain").set_index("bid")
     else:
         best_rows = []
-        for t in range(NT + 1):
+        # the strains that are candidates (no clubs with the no_suit deck, RULES §8)
+        present = [t for t in range(NT + 1) if (table["strain"] == STRAINS[t]).any()]
+        for t in present:
             rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[t])
             best_rows.append(rows[_best_two(table["ev"].to_numpy()[rows])[0]])
         strains = table.iloc[best_rows].set_index("strain")
-        top = _best_two(strains["ev"].to_numpy())[0]
+        k = _best_two(strains["ev"].to_numpy())[0]
+        top = present[k]
         best_strain = top
         rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[top])
         a, b = _best_two(table["ev"].to_numpy()[rows])
         idx = [rows[a]] if b is None else [rows[a], rows[b]]
-        ev_top = float(strains["ev"].iloc[top])
+        ev_top = float(strains["ev"].iloc[k])
         best_call = "pass" if ev_top < 0 else f"{scen.level}{STRAINS[top]}"
         table = table.set_index(["strain", "bid"])
     bids_col = np.array([c[1] for c in scen.candidates])

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..core.cards import (
     NT,
+    STRAINS,
     SUIT_MASKS,
     SUIT_SYMBOLS,
     SUITS,
@@ -300,10 +301,15 @@ def resolve_scenario(
                 "(without a trump the advisor answers for the auction)"
             )
         me = 0 if seat is None else seat
-        candidates = tuple((t, b) for t in range(NT + 1) for b in range(level, n + 1))
+        candidates = tuple((t, b) for t in range(rules.lowest_strain, NT + 1)
+                           for b in range(level, n + 1))  # RULES §8: no clubs without clubs
         scen = dict(mode="auction", seat=me, declarer=me, trump=-1, position=0)
     else:
         t = parse_strain(trump)
+        if t < rules.lowest_strain:
+            raise AdviceError(
+                f"trump {STRAINS[t]}: the {rules.three_player_deck} deck has no clubs, so clubs "
+                "cannot be trump (RULES §8)")
         if len(bids) > p - 1:
             raise AdviceError(
                 f"{len(bids)} earlier bids given, but only {p - 1} players bid before the last "

@@ -6,8 +6,16 @@ import json
 
 import click
 
-from ..engine.record import REVOKE_MODES, replay_file
-from ..engine.text import render_replay_table
+from ..engine.record import (
+    REVOKE_MODES,
+    RecordError,
+    ReplayResult,
+    is_game_record,
+    load_record,
+    replay_game,
+    replay_record,
+)
+from ..engine.text import render_game_replay, render_replay_table
 from .options import rule_options
 
 
@@ -23,16 +31,34 @@ from .options import rule_options
 def command(files, as_json, revokes, rules):
     """Check each recorded deal in FILE... against the rules and score it.
 
+    A game record (from 'whist-sim game --json') is checked deal by deal, with the dealer
+    moving left, the running totals, the end at the target and the winner (RULES §7).
+
     The rule options set the rules for records without a "rules" field. Exit status: 0 when every
     record is legal, 1 when any is refused, 2 on usage errors.
     """
     rows = []
+    games = []
     for path in files:
-        result = replay_file(path, rules=rules, revokes=revokes)
+        try:
+            record = load_record(path)
+        except RecordError as e:
+            result = ReplayResult(ok=False, error=str(e))
+        else:
+            if is_game_record(record):
+                game = replay_game(record, rules=rules, revokes=revokes)
+                games.append((path, game))
+                if as_json:
+                    click.echo(json.dumps(game.to_json_dict(path)))
+                continue
+            result = replay_record(record, rules=rules, revokes=revokes)
         rows.append((path, result))
         if as_json:
             click.echo(json.dumps(result.to_json_dict(path)))
     if not as_json:
-        click.echo(render_replay_table(rows))
-    if not all(r.ok for _, r in rows):
+        if rows:
+            click.echo(render_replay_table(rows))
+        for path, game in games:
+            click.echo(render_game_replay(path, game))
+    if not all(r.ok for _, r in rows) or not all(g.ok for _, g in games):
         raise SystemExit(1)

@@ -64,6 +64,12 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--design", type=click.Choice(DESIGNS), default="duplicate", show_default=True,
               help="duplicate (replay each deal under every seating) or independent (fresh cards "
               "for every play; the baseline)")
+@click.option("--games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="also play this many duplicate games to --target (RULES §7) under every "
+              "seating: each entrant's probability of winning a game and mean final margin "
+              "(95%% CIs), beside the points per deal")
+@click.option("--game-max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="a game not ended after this many deals is won by nobody")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="output directory (new or empty): scores/*.parquet, summary.json, report.md, "
@@ -90,6 +96,8 @@ def command(
     rotations: str,
     sprt: str | None,
     design: str,
+    games: int,
+    game_max_deals: int,
     as_json: bool,
     out: str,
     formats: str,
@@ -128,7 +136,8 @@ def command(
         summary = tournament(
             names, deals, seed, rules=rules, play=play, rotations=rotations, sprt=sprt, out=out,
             design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
-            cluster=cluster, progress=progress, command=cmd, formats=formats,
+            cluster=cluster, progress=progress, command=cmd, formats=formats, games=games,
+            game_max_deals=game_max_deals,
         )
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: the scores of the chunks done so far are in {out}/scores; "

@@ -9,13 +9,30 @@ from pathlib import Path
 
 import click
 
-from ..core.rules import THREE_PLAYER_DECKS, Rules, RulesError, load_rules_file
+from ..core.rules import (
+    AFTER_THIRD_FRISCH,
+    BID_ORDERS,
+    THREE_PLAYER_DECKS,
+    Rules,
+    RulesError,
+    load_rules_file,
+)
 
 #: key of ``click.Context.meta`` holding the ``--rules`` file of the command (``None`` without)
 RULES_FILE_META = "whist_sim.rules_file"
 
+_CHOICES = {
+    "bid_order": BID_ORDERS,
+    "after_third_frisch": AFTER_THIRD_FRISCH,
+    "three_player_deck": THREE_PLAYER_DECKS,
+}
+
 _HELP = {
     "pass_is_final": "a seat that passed may not bid again in that auction (RULES §2)",
+    "bid_order": "what a bid must beat: number (more tricks first) or suit (strain first) "
+                 "(RULES §2)",
+    "after_third_frisch": "four passes after the third Frisch: pass (thrown in, next dealer) or "
+                          "redeal (same dealer deals again) (RULES §3)",
     "frisch": "four passes lead to a Frisch; --no-frisch throws the deal in (RULES §3)",
     "frisch_raises_minimum": "each Frisch raises the minimum bid by one (RULES §3)",
     "frisch_directions": "receivers of Frisch 1,2,3, e.g. left,across,right (RULES §3)",
@@ -74,11 +91,11 @@ def rule_options(func):
                 default=None,
                 help=f"{help_text} [default: {default}]",
             )
-        elif f.name == "three_player_deck":
+        elif f.name in _CHOICES:
             opt = click.option(
                 f"--{name}",
                 f.name,
-                type=click.Choice(THREE_PLAYER_DECKS),
+                type=click.Choice(_CHOICES[f.name]),
                 default=None,
                 help=f"{help_text} [default: {default}]",
             )

@@ -15,9 +15,13 @@ from typing import Any
 
 DIRECTIONS = ("left", "across", "right")
 THREE_PLAYER_DECKS = ("no_suit", "no_low", "one_random")
+BID_ORDERS = ("number", "suit")  # RULES §2: what a bid must beat
+AFTER_THIRD_FRISCH = ("pass", "redeal")  # RULES §3: four passes after the third Frisch
 FIRST_MIN_LEVEL = 5  # RULES §2: the auction starts at 5
 MAX_FRISCH = 3  # RULES §3: at most three Frisches per deal
 FRISCH_CARDS = 3  # RULES §3: three cards are passed
+MAX_REDEALS = 50  # after_third_frisch=redeal: a deal redealt this often stays thrown in (a guard
+#   against strategies that never bid; the engines' limit, not a rule of the table)
 
 
 class RulesError(ValueError):
@@ -34,12 +38,14 @@ class Rules:
 
     # §2 trump auction
     pass_is_final: bool = False  # a player who passed may not bid again in that auction
+    bid_order: str = "number"  # 'number' (more tricks, then higher strain) or 'suit' (strain first)
     # §3 Frisch
     frisch: bool = True  # four passes lead to a Frisch (else the deal is thrown in at once)
     frisch_raises_minimum: bool = (
         True  # each Frisch raises the minimum bid by one (5 -> 6 -> 7 -> 8)
     )
     frisch_directions: tuple[str, ...] = ("left", "left", "left")  # receiver of Frisch 1, 2, 3
+    after_third_frisch: str = "pass"  # 'pass' (thrown in, next dealer) or 'redeal' (same dealer)
     # §6 scoring
     made_bonus: int = 10  # b > 0 made: t*t + made_bonus
     miss_per_trick: int = 10  # b > 0 missed: -miss_per_trick * |t - b|
@@ -94,6 +100,15 @@ class Rules:
                 raise RulesError(f"{name} must be a whole number, got {v!r}")
         if self.players not in (3, 4):
             raise RulesError(f"players must be 3 or 4, got {self.players}")
+        if self.bid_order not in BID_ORDERS:
+            raise RulesError(
+                f"bid_order must be one of {', '.join(BID_ORDERS)}, got {self.bid_order!r}"
+            )
+        if self.after_third_frisch not in AFTER_THIRD_FRISCH:
+            raise RulesError(
+                f"after_third_frisch must be one of {', '.join(AFTER_THIRD_FRISCH)}, "
+                f"got {self.after_third_frisch!r}"
+            )
         if self.three_player_deck not in THREE_PLAYER_DECKS:
             raise RulesError(
                 f"three_player_deck must be one of {', '.join(THREE_PLAYER_DECKS)}, "
@@ -143,6 +158,21 @@ class Rules:
         for s in range(4):
             low |= 0xF << (13 * s)  # ranks 2, 3, 4, 5
         return full & ~low
+
+    @property
+    def lowest_strain(self) -> int:
+        """The lowest strain a bid may name (RULES §8): clubs (0), or diamonds (1) when the deck
+        has no clubs (three players, ``no_suit``): a trump suit nobody holds is not a bid."""
+        return 1 if self.players == 3 and self.three_player_deck == "no_suit" else 0
+
+    def beats(self, bid: int, other: int) -> bool:
+        """Does bid code ``bid`` beat bid code ``other`` (``0``: no bid yet) in the auction order
+        of ``bid_order`` (RULES §2)? Codes are ``5 * n + strain``."""
+        if other == 0:
+            return True
+        if self.bid_order == "number":
+            return bid > other
+        return (bid % 5, bid // 5) > (other % 5, other // 5)
 
     def direction_offset(self, frisch_index: int) -> int:
         """Seat offset of the receiver in Frisch ``frisch_index`` (0-based): left = +1."""

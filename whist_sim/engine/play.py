@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core.rng import DealRng
-from ..core.rules import Rules
+from ..core.rules import MAX_REDEALS, Rules
 from .policies import Policy, get_policy
 from .state import DealState, IllegalAction
 
@@ -44,6 +44,8 @@ class DealTrace:
     tricks: tuple[int, ...]  # tricks taken by seat; all 0 if thrown in
     scores: tuple[int, ...]  # points by seat (RULES §6); all 0 if thrown in
     over: bool  # contracts sum to more than the tricks; False if thrown in
+    redeals: int = 0  # times the deal was cancelled after the third Frisch and dealt again
+    #   (after_third_frisch=redeal); every other field is the last dealing's
 
     @property
     def players(self) -> int:
@@ -88,8 +90,11 @@ def run_deal(state: DealState, policies: Sequence[Policy], rng: DealRng) -> Deal
     return state
 
 
-def trace_of(state: DealState, seed: int = -1, deal: int = -1) -> DealTrace:
-    """The :class:`DealTrace` of a finished :class:`DealState`."""
+def trace_of(
+    state: DealState, seed: int = -1, deal: int = -1, redeals: int = 0
+) -> DealTrace:
+    """The :class:`DealTrace` of a finished :class:`DealState` (``redeals``: how often the deal
+    was dealt again before it, ``after_third_frisch=redeal``)."""
     if not state.is_over:
         raise ValueError(f"the deal is not over (phase {state.phase!r})")
     thrown = state.phase == "thrown_in"
@@ -113,6 +118,7 @@ def trace_of(state: DealState, seed: int = -1, deal: int = -1) -> DealTrace:
         tricks=(0,) * p if thrown else tuple(state.tricks_taken),
         scores=tuple(state.scores),
         over=False if thrown else state.over,
+        redeals=redeals,
     )
 
 
@@ -137,7 +143,10 @@ def play_deal(
 
     ``dealer`` defaults to ``deal % rules.players``; ``policies`` holds one policy per seat, a name
     (``'random'``, ``'heuristic'``) or a callable ``policy(state, rng) -> action``; default: every
-    seat random. The shuffle and all random decisions come from ``DealRng(seed, deal)``.
+    seat random. The shuffle and all random decisions come from ``DealRng(seed, deal)``. With
+    ``after_third_frisch=redeal`` a deal thrown in after the third Frisch is dealt again by the
+    same dealer from the same stream (at most ``MAX_REDEALS`` times), and the trace is the last
+    dealing's with ``redeals`` counting the others.
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
@@ -149,7 +158,13 @@ def play_deal(
     rng = DealRng(seed, deal)
     state = DealState.deal(rules, rng, dealer)
     run_deal(state, seat_policies, rng)
-    return trace_of(state, seed, deal)
+    redeals = 0
+    while state.redeal_due and redeals < MAX_REDEALS:
+        # after_third_frisch=redeal (RULES §3): the same dealer deals again, the stream goes on
+        redeals += 1
+        state = DealState.deal(rules, rng, dealer)
+        run_deal(state, seat_policies, rng)
+    return trace_of(state, seed, deal, redeals)
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..core.cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
 from ..core.rng import DealRng
-from ..core.rules import FRISCH_CARDS
+from ..core.rules import FRISCH_CARDS, Rules
 from .state import PASS, DealState, bid_code
 
 Policy = Callable[[DealState, DealRng], int]
@@ -51,13 +51,16 @@ def random_policy(state: DealState, rng: DealRng) -> int:
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 
 
-def est_q(hand: int, strain: int) -> int:
+def est_q(hand: int, strain: int, rules: Rules | None = None) -> int:
     """Trick estimate of ``hand`` with ``strain`` as trump (0..3 suit, 4 = NT), in quarter tricks.
 
     Per suit ``s`` of length ``L`` (honours only if held): A +4; K +3 if ``L >= 2`` else +1;
     Q +2 if ``L >= 3``. In the trump suit also J +1 if ``L >= 4`` and length ``4 * (L - 3)`` if
     ``L > 3``. In NT, length ``2 * (L - 4)`` for ``L > 4``. With a trump suit of length ``T >= 1``,
     ruffing value (void 8, singleton 4, doubleton 2 in each other suit) capped at ``4 * (T - 1)``.
+
+    With ``rules`` (the deck of the deal; default: four players): a suit the deck lacks (clubs in
+    the ``no_suit`` deck) gives no ruffing value, and every strain gets :func:`deck_adjust_q`.
     """
     total = 0
     for s in range(4):
@@ -84,16 +87,23 @@ def est_q(hand: int, strain: int) -> int:
         if trumps >= 1:
             ruff = 0
             for s in range(4):
-                if s == strain:
+                if s == strain or (rules is not None and s < rules.lowest_strain):
                     continue
                 ruff += {0: 8, 1: 4, 2: 2}.get(suit_length(hand, s), 0)
             total += min(ruff, 4 * (trumps - 1))
-    return total
+    return total + (0 if rules is None else deck_adjust_q(rules))
 
 
-def est(hand: int, strain: int, n_tricks: int = 13) -> int:
+def deck_adjust_q(rules: Rules) -> int:
+    """Quarter tricks added to every estimate for the deck of ``rules``: its share
+    ``4 * (N - 13) // P`` of the tricks it has more (or fewer) than the four-player deal
+    (0 with four players and with ``no_suit``; -2 with ``no_low``; +5 with ``one_random``)."""
+    return (4 * (rules.n_tricks - 13)) // rules.players
+
+
+def est(hand: int, strain: int, n_tricks: int = 13, rules: Rules | None = None) -> int:
     """Whole tricks: ``(est_q + 2) // 4`` (quarter tricks rounded), capped at ``n_tricks``."""
-    return min((est_q(hand, strain) + 2) // 4, n_tricks)
+    return min((est_q(hand, strain, rules) + 2) // 4, n_tricks)
 
 
 def best_strain(hand: int, n_tricks: int = 13) -> int:
@@ -109,17 +119,24 @@ def best_strain(hand: int, n_tricks: int = 13) -> int:
 
 
 def heuristic_call(state: DealState) -> int:
-    """Auction: bid the cheapest legal level in the best strain if it is within the estimate."""
+    """Auction: bid the cheapest legal level in the best strain if it is within the estimate.
+
+    The best strain is the one with the largest :func:`est` among the strains with a legal bid
+    now (ties: the higher strain); its cheapest legal level is :meth:`DealState.lowest_level`.
+    """
     seat = state.to_move
-    if state.legal_actions() == [PASS]:  # pass_is_final after a pass, or nothing beats the bid
-        return PASS
     hand = state.hand(seat)
     n_tricks = state.n_tricks
-    best = best_strain(hand, n_tricks)
-    level = state.min_level
-    while bid_code(level, best) <= state.highest_bid:
-        level += 1
-    if level <= est(hand, best, n_tricks) and level <= state.rules.max_level:
+    best, best_est = -1, -1
+    for t in range(NT + 1):
+        e = est(hand, t, n_tricks, state.rules)
+        if state.lowest_level(t) is not None and e >= best_est:
+            best, best_est = t, e
+    if best < 0:  # pass_is_final after a pass, or nothing beats the bid
+        return PASS
+    level = state.lowest_level(best)
+    assert level is not None
+    if level <= best_est:
         return bid_code(level, best)
     return PASS
 
@@ -145,8 +162,8 @@ def heuristic_contract(state: DealState) -> int:
     seat = state.to_move
     hand = state.hand(seat)
     n = state.n_tricks
-    q = est_q(hand, state.trump)
-    want = est(hand, state.trump, n)
+    q = est_q(hand, state.trump, state.rules)
+    want = est(hand, state.trump, n, state.rules)
     if seat == state.declarer:
         want = max(want, state.level)
     elif q < 4:

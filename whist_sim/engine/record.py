@@ -35,13 +35,15 @@ from ..core.cards import (
     parse_hand,
 )
 from ..core.rules import FRISCH_CARDS, Rules, RulesError
+from .game import game_winners
 from .play import DealTrace
 from .state import DealState, IllegalAction, call_str, parse_call, strain_str
 
 REVOKE_MODES = ("reject", "penalize")
 REQUIRED_FIELDS = ("dealer", "hands", "calls")
 OPTIONAL_FIELDS = ("frisch", "contracts", "play", "revokes", "rules")
-INFO_FIELDS = ("seed", "deal", "policies", "removed_card", "comment")
+INFO_FIELDS = ("seed", "deal", "policies", "removed_card", "comment", "redeals")
+GAME_FIELDS = ("deals", "game", "rules", "running_totals", "totals", "winners", "comment")
 
 
 class RecordError(ValueError):
@@ -71,6 +73,8 @@ def record_from_trace(trace: DealTrace) -> dict[str, Any]:
     }
     if trace.removed_card >= 0:
         rec["removed_card"] = card_str(trace.removed_card)
+    if trace.redeals:
+        rec["redeals"] = trace.redeals
     return rec
 
 
@@ -407,7 +411,140 @@ def replay_file(
     return replay_record(record, rules, revokes)
 
 
+# --------------------------------------------------------------------------- games (RULES §7)
+
+
+@dataclass
+class GameReplayResult:
+    """What :func:`replay_game` found: every deal's :class:`ReplayResult`, the totals by seat
+    after each deal, and the winners (RULES §7: the first to reach the target; several on the
+    same deal: the highest total, equal highest share). ``ok`` is False with the first breach in
+    ``error`` (``deals[3].calls[6]: ...``, ``running_totals[4]: ...``)."""
+
+    ok: bool
+    error: str = ""
+    rules: Rules | None = None
+    deals: list[ReplayResult] = field(default_factory=list)
+    running_totals: list[tuple[int, ...]] = field(default_factory=list)
+    winners: tuple[int, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.running_totals[-1] if self.running_totals else ()
+
+    def to_json_dict(self, file: str | None = None) -> dict[str, Any]:
+        """The JSON object of ``whist-sim replay --json`` for a game record."""
+        out: dict[str, Any] = {} if file is None else {"file": file}
+        out["ok"] = self.ok
+        if not self.ok:
+            out["error"] = self.error
+            return out
+        out["game"] = True
+        out["deals"] = [d.to_json_dict() for d in self.deals]
+        out["running_totals"] = [list(t) for t in self.running_totals]
+        out["totals"] = list(self.totals)
+        out["winners"] = list(self.winners)
+        out["finished"] = self.finished
+        return out
+
+
+def is_game_record(record: Any) -> bool:
+    """A game record is an object with a ``deals`` list (a deal record has none)."""
+    return isinstance(record, dict) and "deals" in record
+
+
+def replay_game(
+    record: Any, rules: Rules | None = None, revokes: str | None = None
+) -> GameReplayResult:
+    """Check a game record (``deals``, and optionally ``running_totals``, ``totals``,
+    ``winners``, ``rules``, ``game``; :mod:`whist_sim.runs.game`) and total it (RULES §7).
+
+    Every deal is checked as by :func:`replay_record` under the game's rules (``rules``: for a
+    record without them) and must be finished; the dealer moves one seat to the left each deal;
+    the game ends with the first deal after which a total reaches the target, so no deal may
+    follow it; the stated running totals, totals and winners must be what the deals add up to.
+    """
+    default_rules = Rules() if rules is None else rules
+    try:
+        return _replay_game(record, default_rules, revokes)
+    except RecordError as e:
+        return GameReplayResult(ok=False, error=str(e))
+
+
+def _replay_game(record: Any, default_rules: Rules, revokes: str | None) -> GameReplayResult:
+    if not isinstance(record, dict):
+        raise _refuse("", f"a game record must be a JSON object, got {type(record).__name__}")
+    unknown = sorted(set(record) - set(GAME_FIELDS))
+    if unknown:
+        raise _refuse("", f"unknown field(s) of a game record: {', '.join(unknown)} (a game "
+                          f"record has {', '.join(GAME_FIELDS)})")
+    rules = _record_rules(record, default_rules)
+    p = rules.players
+    info = record.get("game") or {}
+    if not isinstance(info, dict):
+        raise _refuse("game", "must be an object (seed, target, seats, first_dealer)")
+    if "target" in info and info["target"] != rules.target:
+        raise _refuse("game.target", f"{info['target']!r} differs from the rules' target "
+                                     f"{rules.target}")
+    deals = _list(record["deals"], "deals", "deals")
+    if not deals:
+        raise _refuse("deals", "a game has at least one deal")
+    stated = record.get("running_totals")
+    if stated is not None:
+        stated = _list(stated, "running_totals", "running totals")
+        if len(stated) != len(deals):
+            raise _refuse("running_totals", f"{len(stated)} entries for {len(deals)} deals")
+    totals = [0] * p
+    out = GameReplayResult(ok=True, rules=rules)
+    dealer = info.get("first_dealer")
+    for k, d in enumerate(deals):
+        where = f"deals[{k}]"
+        if out.winners:
+            raise _refuse(where, f"the game was over after deals[{k - 1}] (seat(s) "
+                                 f"{', '.join(map(str, out.winners))} reached {rules.target})")
+        if isinstance(d, dict) and "rules" in d and d["rules"] is not None:
+            try:
+                own = Rules.from_dict(d["rules"])
+            except (RulesError, TypeError) as e:
+                raise _refuse(f"{where}.rules", str(e)) from None
+            if own != rules:
+                raise _refuse(f"{where}.rules", "differ from the game's rules")
+        res = replay_record(d, rules, revokes)
+        if not res.ok:
+            head = res.error.split(":", 1)[0]
+            path = " " not in head and head != res.error  # "calls[6]: ..." names a field
+            raise RecordError(f"{where}.{res.error}" if path else f"{where}: {res.error}")
+        if not res.finished:
+            raise _refuse(where, "the deal is not finished (a game holds whole deals)")
+        if dealer is not None and res.dealer != dealer:
+            raise _refuse(f"{where}.dealer", f"seat {res.dealer}, but the deal passes to the "
+                                             f"left: seat {dealer} deals this one")
+        dealer = (res.dealer + 1) % p
+        totals = [totals[s] + (res.scores or (0,) * p)[s] for s in range(p)]
+        out.deals.append(res)
+        out.running_totals.append(tuple(totals))
+        if stated is not None and list(stated[k]) != totals:
+            raise _refuse(f"running_totals[{k}]", f"{stated[k]} but the deals add up to {totals}")
+        reached = [s for s in range(p) if totals[s] >= rules.target]
+        if reached:
+            out.winners = game_winners(totals, reached)
+    if "totals" in record and list(record["totals"]) != totals:
+        raise _refuse("totals", f"{record['totals']} but the deals add up to {totals}")
+    if "winners" in record and list(record["winners"]) != list(out.winners):
+        raise _refuse("winners", f"{record['winners']} but RULES §7 gives "
+                                 f"{list(out.winners)} (totals {totals}, target {rules.target})")
+    return out
+
+
 __all__ = [
+    "GameReplayResult",
+    "is_game_record",
+    "replay_game",
+
     "REVOKE_MODES",
     "RecordError",
     "ReplayResult",

@@ -383,6 +383,14 @@ class DealState:
         return self._hands[seat]
 
     @property
+    def redeal_due(self) -> bool:
+        """True when the deal was thrown in by four passes after the third Frisch and the rules
+        say the same dealer shuffles and deals again (``after_third_frisch=redeal``, RULES §3).
+        The deal itself stays thrown in (no score); the caller deals the next one."""
+        return (self._phase == "thrown_in" and self.rules.after_third_frisch == "redeal"
+                and self.rules.frisch and self.frisch_count >= MAX_FRISCH)
+
+    @property
     def is_over(self) -> bool:
         """True once the deal is scored or thrown in."""
         return self._phase in ("scored", "thrown_in")
@@ -476,9 +484,33 @@ class DealState:
     def _legal_calls(self) -> list[int]:
         if self.rules.pass_is_final and self._to_move in self._passed:
             return [PASS]
-        lowest = max(self._highest_bid + 1, bid_code(self._min_level, 0))
-        highest = bid_code(self.rules.max_level, NT)
-        return [PASS, *range(lowest, highest + 1)]
+        bids = [
+            bid_code(n, t)
+            for t in range(NT + 1)
+            if (low := self.lowest_level(t)) is not None
+            for n in range(low, self.rules.max_level + 1)
+        ]
+        return [PASS, *sorted(bids)]
+
+    def lowest_level(self, strain: int) -> int | None:
+        """The lowest level at which the seat to move may bid ``strain`` now, or ``None``.
+
+        RULES §2: the bid must beat the highest bid of the auction in the order of
+        ``rules.bid_order`` and be at least :attr:`min_level`; RULES §8: clubs are no bid when the
+        deck has none (``no_suit``); ``pass_is_final``: a seat that passed may only pass.
+        """
+        if self._phase != "auction":
+            return None
+        if self.rules.pass_is_final and self._to_move in self._passed:
+            return None
+        if strain < self.rules.lowest_strain:
+            return None
+        level = self._min_level
+        while level <= self.rules.max_level and not self.rules.beats(
+            bid_code(level, strain), self._highest_bid
+        ):
+            level += 1
+        return level if level <= self.rules.max_level else None
 
     def _legal_contracts(self) -> list[int]:
         n = self.n_tricks
@@ -566,8 +598,14 @@ class DealState:
                 f" after {self.frisch_count} Frisch{'es' if self.frisch_count > 1 else ''}"
             )
             raise IllegalAction(f"{text} is below the minimum level {self._min_level}{why}")
-        if code <= self._highest_bid:
-            raise IllegalAction(f"{text} does not beat {call_str(self._highest_bid)}")
+        if call_strain(code) < self.rules.lowest_strain:
+            raise IllegalAction(
+                f"{text}: clubs are not in the deck ({self.rules.three_player_deck}), "
+                "so clubs cannot be trump"
+            )
+        if not self.rules.beats(code, self._highest_bid):
+            order = "" if self.rules.bid_order == "number" else " (bid_order=suit)"
+            raise IllegalAction(f"{text} does not beat {call_str(self._highest_bid)}{order}")
 
     def _maybe_end_auction(self) -> None:
         p = self.players

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ..core.cards import card_str, cards_of, format_hand
 from .play import DealTrace
-from .record import ReplayResult
+from .record import GameReplayResult, ReplayResult
 from .state import PASS, call_str, strain_str, winning_index
 
 
@@ -148,3 +148,22 @@ def render_replay_table(rows: Sequence[tuple[str, ReplayResult]]) -> str:
 
 
 __all__ = ["render_replay_table", "render_trace"]
+
+
+def render_game_replay(name: str, res: GameReplayResult) -> str:
+    """The replay of a game record: one line per deal with the running totals, then the end."""
+    if not res.ok:
+        return f"{name}  REFUSED  {res.error}"
+    rows = [(f"{name}[{k}]", d) for k, d in enumerate(res.deals)]
+    table = render_replay_table(rows).splitlines()
+    out = [table[0] + "  totals"]
+    for line, totals in zip(table[1:], res.running_totals, strict=True):
+        out.append(f"{line}  {' '.join(str(x) for x in totals)}")
+    if res.finished:
+        who = ", ".join(f"seat {s}" for s in res.winners)
+        out.append(f"{name}: game ok, {len(res.deals)} deals, winner {who}"
+                   f"{' (shared)' if len(res.winners) > 1 else ''}")
+    else:
+        out.append(f"{name}: game ok so far, {len(res.deals)} deals, no total has reached the "
+                   "target")
+    return "\n".join(out)

@@ -41,6 +41,7 @@ from .layout import (
     S_OVER,
     S_PHASE,
     S_PLAYS,
+    S_REDEALS,
     S_REMOVED,
     S_SCORE,
     S_THROWN,
@@ -60,7 +61,7 @@ _MAX_DEAL = (1 << 63) - 1
 def _batch_kernel(
     mode, seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
     o_dealer, o_declarer, o_trump, o_level, o_frisch, o_thrown, o_ncalls, o_removed,
-    o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt,
+    o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt, o_redeals,
 ):
     """Play ``count`` deals from ``start``; write row ``i - start`` of every output array."""
     p = rp[0]
@@ -71,6 +72,7 @@ def _batch_kernel(
         o_frisch[j] = st[S_NFRISCH]
         o_ncalls[j] = st[S_NCALLS]
         o_removed[j] = st[S_REMOVED]
+        o_redeals[j] = st[S_REDEALS]
         thrown = st[S_THROWN] != 0
         o_thrown[j] = thrown
         for s in range(p):
@@ -120,6 +122,7 @@ def _trace_kernel(
         t_ints[j, 8] = st[S_NPLAYS]
         t_ints[j, 9] = st[S_OVER]
         t_ints[j, 10] = st[S_BIDSUM]
+        t_ints[j, 11] = st[S_REDEALS]
         for s in range(p):
             t_dealt[j, s] = hm[H_DEALT + s]
             t_hands[j, s] = hm[H_START + s]
@@ -210,7 +213,9 @@ def play_batch(
     if thrown in), ``frisch`` (int8), ``thrown_in`` (bool), ``n_calls`` (int16), ``removed_card``
     (int8, -1), per seat ``hand_s`` (uint64, at the start of play), ``contract_s`` / ``tricks_s``
     (int8, -1 if thrown in), ``score_s`` (int16), then ``bid_sum`` (int8, -1), ``over`` (bool),
-    and with ``store_dealt`` ``dealt_s`` (uint64, before Frisch).
+    and with ``store_dealt`` ``dealt_s`` (uint64, before Frisch); with the rule
+    ``after_third_frisch=redeal`` also ``redeals`` (int8: times the deal was cancelled after the
+    third Frisch and dealt again by the same dealer; the other columns are the last dealing's).
 
     ``checked``: play in the checked loop (every answer checked against the legal choices; an
     illegal one raises :class:`~whist_sim.strategies.registry.PolicyError` naming the seat). Same
@@ -235,6 +240,7 @@ def play_batch(
     out_bidsum = np.empty(n, dtype=np.int8)
     out_over = np.empty(n, dtype=np.bool_)
     out_dealt = np.empty((p, n if store_dealt else 0), dtype=np.uint64)
+    out_redeals = np.empty(n, dtype=np.int8)
     scratch = _scratch()
     with _checked(scratch[0], bid, play):
         _batch_kernel(
@@ -242,7 +248,7 @@ def play_batch(
             bool(store_dealt), *scratch,
             out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
             out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over,
-            out_dealt,
+            out_dealt, out_redeals,
         )
     cols: dict[str, np.ndarray] = {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),
@@ -268,6 +274,8 @@ def play_batch(
     if store_dealt:
         for s in range(p):
             cols[f"dealt_{s}"] = out_dealt[s]
+    if rules.after_third_frisch == "redeal":
+        cols["redeals"] = out_redeals
     return cols
 
 
@@ -286,7 +294,9 @@ def play_traces(
     Arrays (first axis: the deal, ``count`` rows; P = ``rules.players``):
 
     * ``deal`` int64, ``dealer``, ``removed_card`` (-1), ``thrown_in`` (bool), ``declarer`` (-1),
-      ``trump`` (-1), ``level`` (0), ``over`` (bool), ``bid_sum`` (-1 if thrown in);
+      ``trump`` (-1), ``level`` (0), ``over`` (bool), ``bid_sum`` (-1 if thrown in), ``redeals``
+      (times the deal was dealt again, ``after_third_frisch=redeal``; the rest is the last
+      dealing's);
     * ``dealt`` uint64[count, P] (before Frisch), ``hands`` uint64[count, P] (start of play);
     * ``n_frisch``; ``frisch`` uint64[count, 3, P]: cards passed by each seat in Frisch f (0 past
       ``n_frisch``);
@@ -304,7 +314,7 @@ def play_traces(
     seed_mix, start_, count_, rp, deck, pol, par = _check_args(seed, start, count, rules, bid, play)
     n = int(count_)
     p = rules.players
-    t_ints = np.zeros((n, 11), dtype=np.int64)
+    t_ints = np.zeros((n, 12), dtype=np.int64)
     t_dealt = np.zeros((n, p), dtype=np.uint64)
     t_hands = np.zeros((n, p), dtype=np.uint64)
     t_frisch = np.zeros((n, MAX_FRISCH, p), dtype=np.uint64)
@@ -330,6 +340,7 @@ def play_traces(
         "n_plays": t_ints[:, 8],
         "over": t_ints[:, 9] != 0,
         "bid_sum": t_ints[:, 10],
+        "redeals": t_ints[:, 11],
         "dealt": t_dealt,
         "hands": t_hands,
         "frisch": t_frisch,

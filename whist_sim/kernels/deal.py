@@ -32,7 +32,7 @@ from ..strategies.play.rollout import rollout_card
 from ..strategies.registry import BID_MONTECARLO, PLAY_ROLLOUT
 from ._numba import jit
 from .layout import PH_DONE, R_PLAYERS
-from .loop import _run, begin_deal, deal_cards
+from .loop import _run, begin_deal, deal_cards, redeal, redeal_due
 from .rng import stream_start_mixed
 
 
@@ -95,11 +95,15 @@ run_full = jit(_run)
 def play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
     """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
     score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3), in the
-    loop of ``mode`` (``FULL`` or ``CHECKED``)."""
+    loop of ``mode`` (``FULL`` or ``CHECKED``). A deal cancelled after the third Frisch is dealt
+    again from the same stream (``after_third_frisch=redeal``; ``st[S_REDEALS]`` counts it)."""
     rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
     begin_deal(st, hm, rp, deal, deal % rp[R_PLAYERS])
     deal_cards(st, hm, rp, deck, work, rng)
     run_full(mode, st, hm, rp, pol, par, rng, PH_DONE)
+    while redeal_due(st, rp):  # after_third_frisch=redeal: the same dealer deals again
+        redeal(st, hm, rp, deck, work, rng)
+        run_full(mode, st, hm, rp, pol, par, rng, PH_DONE)
 
 
 @jit

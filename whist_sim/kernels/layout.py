@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.rules import FIRST_MIN_LEVEL, MAX_FRISCH, Rules
+from ..core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules
 
 MAX_SEATS = 4
 MAX_CALLS = 256  # auction calls of one deal across all rounds; the longest legal deal needs < 200
@@ -74,6 +74,11 @@ S_VOIDS = 31  # voids shown in the play: bit 4 * seat + suit when seat failed to
 S_CONTRACT = 32  # + seat: contract, -1 before it is bid
 S_TRICKS = 36  # + seat: tricks taken so far
 S_SCORE = 40  # + seat: score of the deal
+S_FLOOR = 44  # + strain (0..4): lowest legal level of a bid in that strain for the seat to call,
+#   max_level + 1 when none; written by the loop's legal_calls before every call (RULES §2:
+#   with bid_order=suit, and without clubs in the no_suit deck, the legal bids are not one run
+#   of codes, so strategies read the levels here)
+S_REDEALS = 49  # times the deal was cancelled and dealt again (after_third_frisch=redeal)
 S_CALLS = 64  # + i: i-th auction call of the deal
 S_PLAYS = S_CALLS + MAX_CALLS  # + i: i-th card played
 S_SCRATCH = S_PLAYS + MAX_PLAYS  # + SCRATCH_PER_SEAT * seat + j: policy scratch of seat
@@ -119,7 +124,10 @@ R_MAX_FRISCH = 17
 R_FIRST_MIN = 18
 R_DECK_SIZE = 19
 R_DECK_MASK = 20  # the cards of the deck (bit per card code); the one_random deck: all 52
-RP_SIZE = 21
+R_BID_ORDER = 21  # 0: bid_order=number, 1: bid_order=suit (RULES §2)
+R_LOW_STRAIN = 22  # lowest strain that may be bid: 1 when clubs are out of the deck (no_suit)
+R_REDEAL = 23  # 1: after_third_frisch=redeal (RULES §3)
+RP_SIZE = 24
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -145,6 +153,9 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_FIRST_MIN] = FIRST_MIN_LEVEL
     rp[R_DECK_SIZE] = int(rules.deck_mask).bit_count()
     rp[R_DECK_MASK] = int(rules.deck_mask)
+    rp[R_BID_ORDER] = BID_ORDERS.index(rules.bid_order)
+    rp[R_LOW_STRAIN] = rules.lowest_strain
+    rp[R_REDEAL] = int(rules.after_third_frisch == "redeal")
     return rp
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.rules import MAX_REDEALS
 from ..strategies.dispatch import checks, choose_call, choose_card, choose_contract, choose_frisch
 from ._numba import jit
 from .bits import SUIT_MASK, SUIT_OF, ZERO, bit, popcount
@@ -53,10 +54,12 @@ from .layout import (
     PH_ILLEGAL,
     PH_PLAY,
     PH_SCORE,
+    R_BID_ORDER,
     R_DIR,
     R_FIRST_MIN,
     R_FRISCH,
     R_HAND,
+    R_LOW_STRAIN,
     R_MADE_BONUS,
     R_MAX_FRISCH,
     R_MAXLEVEL,
@@ -66,6 +69,7 @@ from .layout import (
     R_PASS_FINAL,
     R_PLAYERS,
     R_RAISES,
+    R_REDEAL,
     R_ZERO_FAIL_FIRST,
     R_ZERO_FAIL_REFUND,
     R_ZERO_OVER,
@@ -81,6 +85,7 @@ from .layout import (
     S_DEALER,
     S_DECLARER,
     S_FIRST,
+    S_FLOOR,
     S_HIGH,
     S_HIGH_SEAT,
     S_LEADER,
@@ -98,6 +103,7 @@ from .layout import (
     S_PHASE,
     S_PLAYS,
     S_POS,
+    S_REDEALS,
     S_REMOVED,
     S_SCORE,
     S_THROWN,
@@ -148,6 +154,7 @@ def begin_deal(st, hm, rp, deal, dealer):
     st[S_BAD_SEAT] = -1
     st[S_BAD_VALUE] = -1
     st[S_VOIDS] = 0
+    st[S_REDEALS] = 0
     for s in range(p):
         st[S_CONTRACT + s] = -1
         st[S_TRICKS + s] = 0
@@ -184,6 +191,25 @@ def deal_cards(st, hm, rp, deck, work, rng):
         hm[H_HAND + s] = m
     if rp[R_ONE_RANDOM] != 0:
         st[S_REMOVED] = work[n - 1]
+
+
+@jit(inline="always")
+def redeal_due(st, rp):
+    """True when the deal was thrown in by four passes after the last Frisch and the rules say
+    the same dealer deals again (``after_third_frisch=redeal``, RULES §3), at most
+    ``MAX_REDEALS`` times (a guard against strategies that never bid: then it stays thrown in)."""
+    return (rp[R_REDEAL] != 0 and st[S_THROWN] != 0 and st[S_NFRISCH] >= rp[R_MAX_FRISCH]
+            and st[S_REDEALS] < MAX_REDEALS)
+
+
+@jit
+def redeal(st, hm, rp, deck, work, rng):
+    """Cancel the round and deal again (RULES §3, ``after_third_frisch=redeal``): the same dealer
+    and deal index, the next shuffle of the deal's random stream; ``S_REDEALS`` counts it."""
+    n = st[S_REDEALS] + 1
+    begin_deal(st, hm, rp, st[S_DEAL], st[S_DEALER])
+    st[S_REDEALS] = n
+    deal_cards(st, hm, rp, deck, work, rng)
 
 
 @jit
@@ -227,19 +253,57 @@ def _won(st, declarer, call):
 
 @jit(inline="always")
 def legal_calls(st, rp, seat):
-    """``(lo, hi)``: ``seat`` may pass or bid any code in ``lo..hi`` (no bid when ``hi < lo``).
+    """``(lo, hi)``: the lowest and highest bid code ``seat`` may bid (no bid when ``hi < lo``);
+    ``seat`` may always pass. Writes ``st[S_FLOOR + t]``, the lowest legal level in strain ``t``
+    (``max_level + 1`` when none): a bid ``(n, t)`` is legal exactly when
+    ``st[S_FLOOR + t] <= n <= max_level``.
 
-    A bid must beat the highest bid of the round and be at least the minimum level, at most
-    ``max_level``; with ``pass_is_final`` a seat that passed in this round may only pass.
+    A bid must beat the highest bid of the round (RULES §2): with ``bid_order=number`` a larger
+    ``n``, or the same ``n`` in a higher strain (then every code in ``lo..hi`` is legal); with
+    ``bid_order=suit`` a higher strain at any level, or the same strain with a larger ``n``. It
+    must be at least the minimum level; clubs are no bid without clubs in the deck (RULES §8);
+    with ``pass_is_final`` a seat that passed in this round may only pass.
     """
-    lo = st[S_HIGH] + 1
-    floor = 5 * st[S_MINLEVEL]
-    if lo < floor:
-        lo = floor
-    hi = 5 * rp[R_MAXLEVEL] + 4
-    if rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1:
-        hi = -1
+    top = rp[R_MAXLEVEL]
+    none = top + 1
+    minl = st[S_MINLEVEL]
+    high = st[S_HIGH]
+    closed = rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1
+    by_suit = rp[R_BID_ORDER] != 0
+    lo = 5 * none + 5
+    hi = -1
+    for t in range(5):
+        if closed or t < rp[R_LOW_STRAIN]:
+            f = none
+        elif high == 0:
+            f = minl
+        elif by_suit:
+            hs = high % 5
+            if t > hs:
+                f = minl
+            elif t == hs:
+                f = high // 5 + 1
+            else:
+                f = none
+        else:
+            f = (high - t + 5) // 5  # the smallest n with 5 * n + t > high
+        if f < minl:
+            f = minl
+        if f > top:
+            f = none
+        st[S_FLOOR + t] = f
+        if f <= top:
+            c = 5 * f + t
+            if c < lo:
+                lo = c
+            hi = 5 * top + t
     return lo, hi
+
+
+@jit(inline="always")
+def call_is_legal(st, call, lo, hi):
+    """True when ``call`` is a pass or a legal bid (after :func:`legal_calls` of the seat)."""
+    return call == 0 or (lo <= call <= hi and call // 5 >= st[S_FLOOR + call % 5])
 
 
 @jit(inline="always")
@@ -497,7 +561,7 @@ def _run(mode, st, hm, rp, pol, par, rng, until):
             while True:  # the calls of one round
                 lo, hi = legal_calls(st, rp, seat)
                 c = choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng)
-                if checks(mode) and c != 0 and (c < lo or c > hi):
+                if checks(mode) and not call_is_legal(st, c, lo, hi):
                     _illegal(st, seat, c)
                     break
                 apply_call(st, hm, rp, seat, c)

@@ -45,6 +45,8 @@ score_s         int16    score of seat s (RULES §6); 0 if thrown in
 bid_sum         int8     sum of the contracts; -1 if thrown in
 over            bool     ``bid_sum > n_tricks`` (False if thrown in)
 dealt_s         uint64   only with ``store_dealt``: hand of seat s as dealt, before Frisch
+redeals         int8     only with ``after_third_frisch=redeal``: times the deal was cancelled
+                         after the third Frisch and dealt again by the same dealer (RULES §3)
 dd_max_s        int8     only with ``dd``: whist-max of seat s (docs/DD.md) for ``hand_*``, the
                          deal's trump and the declarer on lead (RULES §5); -1 if thrown in or
                          unsolved (over the node limit)
@@ -101,7 +103,8 @@ class Column:
 
     ``per_seat`` columns are stored as ``<name>_0`` .. ``<name>_{P-1}``; ``store_dealt`` columns
     exist only in runs made with ``store_dealt=True``, ``dd`` columns only in runs with
-    double-dummy columns (``simulate --dd``).
+    double-dummy columns (``simulate --dd``), ``redeal`` columns only in runs with the rule
+    ``after_third_frisch=redeal``.
     """
 
     name: str
@@ -110,6 +113,7 @@ class Column:
     per_seat: bool = False
     store_dealt: bool = False
     dd: bool = False
+    redeal: bool = False
 
 
 #: The result schema, in file column order (see the module docstring for the table).
@@ -133,6 +137,7 @@ SCHEMA: tuple[Column, ...] = (
         "dealt", "uint64", "hand of the seat as dealt, before Frisch",
         per_seat=True, store_dealt=True,
     ),
+    Column("redeals", "int8", "times the deal was dealt again after the third Frisch", redeal=True),
     Column(
         "dd_max", "int8",
         "whist-max of the seat for its hand, trump and declarer on lead; -1 if thrown in or "
@@ -155,7 +160,7 @@ SCHEMA: tuple[Column, ...] = (
 
 
 def columns(
-    players: int, store_dealt: bool = False, dd: bool = False
+    players: int, store_dealt: bool = False, dd: bool = False, redeal: bool = False
 ) -> list[tuple[str, np.dtype]]:
     """The ``(name, numpy dtype)`` of every stored column, in file order, for ``players`` seats
     (``dd``: with the double-dummy columns, four players only)."""
@@ -165,16 +170,19 @@ def columns(
         raise ValueError(f"double-dummy columns need four players, got players={players}")
     out: list[tuple[str, np.dtype]] = []
     for col in SCHEMA:
-        if (col.store_dealt and not store_dealt) or (col.dd and not dd):
+        if ((col.store_dealt and not store_dealt) or (col.dd and not dd)
+                or (col.redeal and not redeal)):
             continue
         names = [f"{col.name}_{s}" for s in range(players)] if col.per_seat else [col.name]
         out.extend((n, np.dtype(col.dtype)) for n in names)
     return out
 
 
-def arrow_schema(players: int, store_dealt: bool = False, dd: bool = False) -> pa.Schema:
+def arrow_schema(
+    players: int, store_dealt: bool = False, dd: bool = False, redeal: bool = False
+) -> pa.Schema:
     """The Arrow schema of a chunk file (no metadata)."""
-    cols = columns(players, store_dealt, dd)
+    cols = columns(players, store_dealt, dd, redeal)
     return pa.schema([pa.field(n, pa.from_numpy_dtype(dt), nullable=False) for n, dt in cols])
 
 
@@ -249,13 +257,14 @@ def chunk_table(
     index: int,
     start: int,
     dd: bool = False,
+    redeal: bool = False,
 ) -> pa.Table:
     """The Arrow table of one chunk from the kernel's column arrays (and, with ``dd``, the
     double-dummy columns), checking names and values.
 
     Arrays are cast to the schema dtypes with a safe cast (a value that does not fit is an error).
     """
-    cols = columns(players, store_dealt, dd)
+    cols = columns(players, store_dealt, dd, redeal)
     names = [n for n, _ in cols]
     missing = [n for n in names if n not in arrays]
     extra = sorted(set(arrays) - set(names))
@@ -268,7 +277,7 @@ def chunk_table(
     if len(lengths) != 1:
         raise ValueError(f"chunk {index}: result columns have different lengths {sorted(lengths)}")
     count = lengths.pop()
-    schema = arrow_schema(players, store_dealt, dd)
+    schema = arrow_schema(players, store_dealt, dd, redeal)
     data = [pa.array(np.asarray(arrays[n]), type=schema.field(n).type) for n in names]
     meta = json.dumps({"chunk": index, "start": start, "count": count}, sort_keys=True)
     return pa.Table.from_arrays(data, schema=schema.with_metadata({CHUNK_META_KEY: meta.encode()}))
@@ -285,7 +294,7 @@ def write_chunk(path: Path, table: pa.Table) -> int:
 
 def check_chunk(
     path: Path, index: int, start: int, count: int, players: int, store_dealt: bool,
-    dd: bool = False,
+    dd: bool = False, redeal: bool = False,
 ) -> str | None:
     """Validate a chunk file; return ``None`` if it is sound, else the reason it is not.
 
@@ -299,7 +308,7 @@ def check_chunk(
         pf = pq.ParquetFile(path, page_checksum_verification=True)
         if pf.metadata.num_rows != count:
             return f"holds {pf.metadata.num_rows} rows, expected {count}"
-        expected = arrow_schema(players, store_dealt, dd)
+        expected = arrow_schema(players, store_dealt, dd, redeal)
         if not pf.schema_arrow.remove_metadata().equals(expected):
             return "its columns do not match the run's schema"
         table = pf.read()
@@ -365,9 +374,15 @@ def has_dd(manifest: Mapping[str, Any]) -> bool:
     return bool(manifest.get("dd"))
 
 
+def has_redeals(manifest: Mapping[str, Any]) -> bool:
+    """Whether the dataset of ``manifest`` has the ``redeals`` column (its rules redeal after
+    the third Frisch)."""
+    return manifest["rules"].get("after_third_frisch", "pass") == "redeal"
+
+
 def _dataset_columns(manifest: Mapping[str, Any]) -> list[str]:
     return [n for n, _ in columns(manifest["rules"]["players"], manifest["store_dealt"],
-                                  has_dd(manifest))]
+                                  has_dd(manifest), has_redeals(manifest))]
 
 
 def _select(manifest: Mapping[str, Any], cols: Sequence[str] | None) -> list[str] | None:
@@ -443,7 +458,7 @@ def load(
     else:
         names = cols if cols is not None else _dataset_columns(manifest)
         schema = arrow_schema(manifest["rules"]["players"], manifest["store_dealt"],
-                              has_dd(manifest))
+                              has_dd(manifest), has_redeals(manifest))
         df = schema.empty_table().select(names).to_pandas()
     df.attrs["manifest"] = manifest
     return df

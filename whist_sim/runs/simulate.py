@@ -167,7 +167,8 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
                                          for s in range(p)) for tag in ("max", "min")},
         }
         arrays.update(cols)
-    table = chunk_table(arrays, task.rules.players, task.store_dealt, index, start, dd=dd)
+    table = chunk_table(arrays, task.rules.players, task.store_dealt, index, start, dd=dd,
+                        redeal=task.rules.after_third_frisch == "redeal")
     del arrays
     name = chunk_name(index)
     target = Path(task.out) / name
@@ -333,6 +334,8 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for key in IDENTITY_KEYS:
         # manifests written before the dd option existed have no "dd" key: a run without it
         a, b = old.get(key), new[key]
+        if key == "rules" and isinstance(a, dict):  # options added since the run take defaults
+            a = {**Rules().to_dict(), **a}
         if key in ("rules", "dd") and isinstance(a, dict) and isinstance(b, dict):
             for k in sorted(set(a) | set(b)):
                 if a.get(k) != b.get(k):
@@ -441,7 +444,7 @@ def _scan_chunks(
         start, count = chunk_bounds(index, task.deals, task.chunk_size)
         reason = check_chunk(
             out / chunk_name(index), index, start, count, task.rules.players, task.store_dealt,
-            dd=task.dd_node_limit is not None,
+            dd=task.dd_node_limit is not None, redeal=task.rules.after_third_frisch == "redeal",
         )
         return index, reason
 

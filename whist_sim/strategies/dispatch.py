@@ -9,8 +9,10 @@ strategies read their parameters from ``par[0, seat, j]`` (bidding) or ``par[1, 
 
 The loop hands every decision its legal choices, and checks the answer (the loop owns legality):
 
-* ``choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng) -> call``: pass (``0``) or a bid
-  code in ``lo..hi`` (none when ``hi < lo``);
+* ``choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng) -> call``: pass (``0``) or a legal
+  bid: a code in ``lo..hi`` (none when ``hi < lo``) whose level is at least the lowest legal level
+  of its strain, ``st[S_FLOOR + strain]`` (with ``bid_order=suit``, or without clubs in the deck,
+  not every code of ``lo..hi`` is legal);
 * ``choose_frisch(mode, pol, par, st, hm, rp, seat, rng) -> uint64``: three cards of the hand;
 * ``choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng) -> contract`` in
   ``lo..N``, not ``forbidden`` (``-1`` when nothing is forbidden);

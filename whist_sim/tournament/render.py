@@ -159,6 +159,46 @@ def _rules_text(rules: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in diff.items())
 
 
+def games_table(summary: dict[str, Any]) -> str | None:
+    """Markdown table of the duplicate games (win rate, final margin), best win rate first;
+    ``None`` without games."""
+    g = summary.get("games")
+    if not g:
+        return None
+    rows = sorted(g["entries"], key=lambda e: -(e["win_rate"] or 0.0))
+    cells = [[str(i + 1), f"`{e['name']}`", pct(e["win_rate"]), _pct_interval(e["win_ci"]),
+              fmt(e["margin"], 1), _interval(*e["margin_ci"])] for i, e in enumerate(rows)]
+    return _markdown(cells, ["rank", "strategy", "games won", "95% CI", "final margin",
+                             "95% CI"], "rlrlrl")
+
+
+def _pct_interval(ci: list[float | None]) -> str:
+    lo, hi = ci
+    return "" if lo is None or hi is None else f"[{pct(lo)}, {pct(hi)}]"
+
+
+def games_lines(summary: dict[str, Any]) -> list[str]:
+    """The games section: what was played, the table, and whether the two rankings agree."""
+    g = summary.get("games")
+    if not g:
+        return []
+    r = g.get("ranking") or {}
+    agree = ("agree" if r.get("agree") else
+             f"differ (points: {', '.join(r.get('by_points', []))}; games: "
+             f"{', '.join(r.get('by_games', []))})")
+    return [
+        f"{g['games']:,} duplicate games to {g['target']} under {g['seatings']} seatings: "
+        f"{g['mean_deals']:.1f} deals a game (longest {g['max_game_deals']}), "
+        f"{g['unfinished']} unfinished after {g['max_deals']} deals. Games won: the entry's share "
+        "of the win (a shared win is split), averaged over the seatings; final margin: its best "
+        "final total minus the best total of the other entries; CI: Student t over games.",
+        "",
+        games_table(summary) or "",
+        "",
+        f"Ranking by points per deal and by games won {agree}.",
+    ]
+
+
 def render_markdown(summary: dict[str, Any], chart: str | None = None,
                     title: str = "Strategy tournament") -> str:
     """The Markdown report of a tournament summary."""
@@ -205,6 +245,8 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
             sprt_table(summary),
             "",
         ]
+    if summary.get("games"):
+        lines += ["## Games", "", *games_lines(summary), ""]
     if chart:
         lines += [f"![mean score and pairwise differences]({chart})", ""]
     return "\n".join(lines)
@@ -218,6 +260,8 @@ def render_text(summary: dict[str, Any], out: str | Path) -> str:
             t = p["sprt"]
             lines.append(f"SPRT {p['a']} vs {p['b']}: {t['decision'] or 'undecided'} after "
                          f"{t['deals']:,} deals (LLR {t['llr']:.3f})")
+    if summary.get("games"):
+        lines += ["", *games_lines(summary)]
     lines.append(f"\n{summary['deals']:,} deals x {len(summary['seatings'])} seatings = "
                  f"{summary['plays']:,} plays in {summary['wall_s']:.1f} s; written to {out}")
     return "\n".join(lines)

@@ -26,6 +26,7 @@ from ..core.rules import Rules
 from ..core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
 from ..runs.executors import Executor, check_executor_options, make_executor
 from ..strategies.spec import StrategyError, StrategySpec, check_play
+from .games import DEFAULT_MAX_DEALS, play_games, ranking_agreement
 from .render import parse_output_formats, write_outputs
 from .results import SCORES_DIR, Aggregate, r4, summarize, write_scores
 from .schedule import (
@@ -107,6 +108,8 @@ def tournament(
     command: str | None = None,
     on_chunk: Callable[[dict[str, Any]], None] | None = None,
     formats: str | Iterable[str] = ("md",),
+    games: int = 0,
+    game_max_deals: int = DEFAULT_MAX_DEALS,
 ) -> dict[str, Any]:
     """Play a duplicate tournament and return its summary (a JSON-able dict).
 
@@ -134,6 +137,11 @@ def tournament(
     on_chunk: called with a small progress dict after every chunk taken (in deal order).
     formats: outputs besides ``summary.json`` with ``out``: ``md`` (``report.md`` and
         ``tournament.png``, the default), ``csv`` (``tables/*.csv``), ``html`` (``report.html``).
+    games: also play this many duplicate games to ``rules.target`` under every seating
+        (:mod:`whist_sim.tournament.games`): the summary's ``games`` section gives each entry's
+        probability of winning a game and mean final margin with intervals, and whether the
+        ranking by games won agrees with the ranking by points per deal.
+    game_max_deals: a game not ended after this many deals counts as won by nobody.
 
     Returns the summary: ``deals`` (played), ``strategies`` (per entry: ``name``, ``mean``,
     ``ci``, ``hit_rate``, ...), ``pairs`` (``a``, ``b``, ``diff`` = mean of a minus b, ``ci``,
@@ -149,6 +157,8 @@ def tournament(
         raise TournamentError(str(e)) from None
     deals = _check_int("deals", deals, 1)
     seed = _check_int("seed", seed, 0, MAX_SEED)
+    games = _check_int("games", games, 0)
+    game_max_deals = _check_int("game max deals", game_max_deals, 1)
     if design not in DESIGNS:
         raise TournamentError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
     seat_arr = make_seatings(len(entries), rules.players, rotations)
@@ -246,6 +256,12 @@ def tournament(
             "trace": {f"{labels[a]} vs {labels[b]}": [[n, round(v, 4)] for n, v in t.trace]
                       for (a, b), t in zip(agg.pairs, agg.sprt, strict=True)},
         }
+    if games:
+        t1 = time.perf_counter()
+        summary["games"] = play_games(entries, seat_arr, rules, seed, games, game_max_deals,
+                                      confidence)
+        summary["games"]["wall_s"] = round(time.perf_counter() - t1, 3)
+        summary["games"]["ranking"] = ranking_agreement(summary)
     if out_path is not None:
         write_outputs(out_path, summary, formats)
     return summary

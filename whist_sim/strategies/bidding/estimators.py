@@ -33,10 +33,12 @@ from ...kernels._numba import jit
 from ...kernels.bits import popcount
 from ...kernels.layout import (
     H_HAND,
+    R_MAXLEVEL,
     R_NTRICKS,
+    S_FLOOR,
     S_TRUMP,
 )
-from .heuristic import est_q, est_q_all, three_lowest
+from .heuristic import est_q_deck, est_q_in, three_lowest
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
@@ -59,21 +61,33 @@ def round_half_up(x):
 
 
 @jit(inline="always")
-def estimate_call(lo, hi, est, margin):
-    """Auction call from trick estimates ``est`` (5-tuple of floats, strains C, D, H, S, NT).
-
-    The best strain is the one with the largest estimate (ties: the higher strain). Bid it at the
-    lowest legal level ``n`` when ``round(est) >= n + margin`` and ``n <= max_level``; else pass.
-    ``lo..hi``: the legal bid codes (none when ``hi < lo``).
-    """
-    best = 0
+def legal_best(st, rp, est):
+    """``(strain, estimate)``: the strain with the largest ``est`` (a 5-tuple, strains C, D, H, S,
+    NT) among the strains with a legal bid now (``st[S_FLOOR + t] <= max_level``, written by the
+    loop's ``legal_calls``); ties go to the higher strain. ``(-1, est[0])`` when none is legal."""
+    top = rp[R_MAXLEVEL]
+    best = -1
     best_est = est[0]
-    for t in range(1, 5):
-        if est[t] >= best_est:
+    for t in range(5):
+        if st[S_FLOOR + t] <= top and (best < 0 or est[t] >= best_est):
             best_est = est[t]
             best = t
-    n = lowest_level(lo, best)
-    if 5 * n + best <= hi and round_half_up(best_est) >= n + margin:
+    return best, best_est
+
+
+@jit(inline="always")
+def estimate_call(st, rp, est, margin):
+    """Auction call from trick estimates ``est`` (5-tuple of floats, strains C, D, H, S, NT).
+
+    The best strain is the one with the largest estimate among those with a legal bid now (ties:
+    the higher strain). Bid it at its lowest legal level ``n`` (``st[S_FLOOR + t]``) when
+    ``round(est) >= n + margin``; else pass.
+    """
+    best, best_est = legal_best(st, rp, est)
+    if best < 0:
+        return 0
+    n = st[S_FLOOR + best]
+    if round_half_up(best_est) >= n + margin:
         return 5 * n + best
     return 0
 
@@ -180,7 +194,7 @@ def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
 def hcp_call(st, hm, rp, seat, lo, hi, par):
     """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
     est = hcp_estimates(hm[H_HAND + seat], par, seat)
-    return estimate_call(lo, hi, est, par[0, seat, 4])
+    return estimate_call(st, rp, est, par[0, seat, 4])
 
 
 @jit(inline="always")
@@ -249,7 +263,7 @@ def ltc_estimates(hand, par, seat):
 def ltc_call(st, hm, rp, seat, lo, hi, par):
     """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
     est = ltc_estimates(hm[H_HAND + seat], par, seat)
-    return estimate_call(lo, hi, est, par[0, seat, 2])
+    return estimate_call(st, rp, est, par[0, seat, 2])
 
 
 @jit(inline="always")
@@ -290,19 +304,23 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
     (``aggressive``); 0 is the heuristic's auction.
     """
     n_tricks = rp[R_NTRICKS]
-    q = est_q_all(hm[H_HAND + seat])
-    best = 0
+    top = rp[R_MAXLEVEL]
+    q = est_q_deck(hm[H_HAND + seat], rp)
+    best = -1
     best_q = q[0]
-    best_e = _tricks_q(q[0], n_tricks)
-    for t in range(1, 5):
-        e = _tricks_q(q[t], n_tricks)
-        if e >= best_e:
-            best_e = e
-            best_q = q[t]
-            best = t
-    n = lowest_level(lo, best)
+    best_e = -1
+    for t in range(5):
+        if st[S_FLOOR + t] <= top:
+            e = _tricks_q(q[t], n_tricks)
+            if e >= best_e:
+                best_e = e
+                best_q = q[t]
+                best = t
+    if best < 0:
+        return 0
+    n = st[S_FLOOR + best]
     margin = np.int64(par[0, seat, 0])
-    if 5 * n + best <= hi and _tricks_q(best_q - margin, n_tricks) >= n:
+    if _tricks_q(best_q - margin, n_tricks) >= n:
         return 5 * n + best
     return 0
 
@@ -315,7 +333,7 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
-    q = est_q(hm[H_HAND + seat], st[S_TRUMP])
+    q = est_q_in(hm[H_HAND + seat], st[S_TRUMP], rp)
     shift = np.int64(par[0, seat, 1])
     want = _tricks_q(q - shift, n_tricks)
     if lo == 0 and q < np.int64(par[0, seat, 2]):

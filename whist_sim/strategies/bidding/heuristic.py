@@ -16,7 +16,11 @@ from ...kernels.bits import ZERO, bit, ctz, popcount
 from ...kernels.layout import (
     H_HAND,
     H_SCRATCH,
+    R_LOW_STRAIN,
+    R_MAXLEVEL,
     R_NTRICKS,
+    R_PLAYERS,
+    S_FLOOR,
     S_SCRATCH,
     S_TRUMP,
     SCRATCH_PER_SEAT,
@@ -56,14 +60,17 @@ def _suit_parts(hand, s):
     return v & 31, (v >> 5) & 31, (v >> 10) & 63, (v >> 16) & 31, (v >> 21) & 15
 
 
-@jit
-def est_q_all(hand):
-    """``est_q(hand, t)`` for t = C, D, H, S, NT (a 5-tuple of quarter tricks), ENGINE.md §5."""
+@jit(inline="always")
+def _est_q(hand, no_clubs, adj):
+    """``est_q`` of the five strains; ``no_clubs``: clubs give no ruffing value (a deck without
+    clubs); ``adj``: quarter tricks added to every strain."""
     n0, h0, t0, x0, r0 = _suit_parts(hand, 0)
     n1, h1, t1, x1, r1 = _suit_parts(hand, 1)
     n2, h2, t2, x2, r2 = _suit_parts(hand, 2)
     n3, h3, t3, x3, r3 = _suit_parts(hand, 3)
-    hon = h0 + h1 + h2 + h3
+    if no_clubs:
+        r0 = 0
+    hon = h0 + h1 + h2 + h3 + adj
     rsum = r0 + r1 + r2 + r3
     q0 = hon + t0 + _ruff(n0, rsum - r0)
     q1 = hon + t1 + _ruff(n1, rsum - r1)
@@ -71,6 +78,43 @@ def est_q_all(hand):
     q3 = hon + t3 + _ruff(n3, rsum - r3)
     q4 = hon + x0 + x1 + x2 + x3
     return q0, q1, q2, q3, q4
+
+
+@jit
+def est_q_all(hand):
+    """``est_q(hand, t)`` for t = C, D, H, S, NT (a 5-tuple of quarter tricks), ENGINE.md §5,
+    for the four-player deck."""
+    return _est_q(hand, False, 0)
+
+
+@jit(inline="always")
+def deck_adjust_q(rp):
+    """Quarter tricks the deck of the rules adds to every estimate (ENGINE.md §5): its share
+    ``4 * (N - 13) // P`` of the tricks it has more (or fewer) than the four-player deal."""
+    return (4 * (rp[R_NTRICKS] - 13)) // rp[R_PLAYERS]
+
+
+@jit
+def est_q_deck(hand, rp):
+    """``est_q`` of the five strains for the deck of the rules ``rp`` (ENGINE.md §5): a deck
+    without clubs (``no_suit``) gives no ruffing value for the void in clubs every hand has, and
+    every strain gets :func:`deck_adjust_q`. The four-player deck: :func:`est_q_all`."""
+    return _est_q(hand, rp[R_LOW_STRAIN] != 0, deck_adjust_q(rp))
+
+
+@jit
+def est_q_in(hand, strain, rp):
+    """:func:`est_q_deck` of one strain (4 = NT)."""
+    q = est_q_deck(hand, rp)
+    if strain == 0:
+        return q[0]
+    if strain == 1:
+        return q[1]
+    if strain == 2:
+        return q[2]
+    if strain == 3:
+        return q[3]
+    return q[4]
 
 
 @jit(inline="always")
@@ -104,13 +148,13 @@ def est_from_q(q, n_tricks):
 
 
 @jit(inline="always")
-def _cached_q(st, hm, seat):
+def _cached_q(st, hm, rp, seat):
     """Fill the seat's estimate cache for its current hand; return the cache's base slot."""
     base = S_SCRATCH + SCRATCH_PER_SEAT * seat
     hand = hm[H_HAND + seat]
     key = H_SCRATCH + SCRATCH_PER_SEAT * seat
     if hm[key] != hand:
-        q = est_q_all(hand)
+        q = est_q_deck(hand, rp)
         st[base] = q[0]
         st[base + 1] = q[1]
         st[base + 2] = q[2]
@@ -125,23 +169,27 @@ def _cached_q(st, hm, seat):
 
 @jit(inline="always")
 def heuristic_call(st, hm, rp, seat, lo, hi, rng):
-    """Auction: bid the best strain at the lowest legal level if the estimate reaches it.
+    """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
 
-    ``lo..hi``: the legal bid codes (none when ``hi < lo``); the lowest legal level of strain
-    ``t`` is the smallest ``n`` with ``5 * n + t >= lo``.
+    The best strain is the one with the largest estimate among the strains with a legal bid now
+    (ties: the higher strain); its lowest legal level is ``st[S_FLOOR + t]`` (written by the
+    loop's ``legal_calls``; ``max_level + 1`` when none). ``lo..hi`` are not needed.
     """
     n_tricks = rp[R_NTRICKS]
-    base = _cached_q(st, hm, seat)
-    best = 0
+    top = rp[R_MAXLEVEL]
+    base = _cached_q(st, hm, rp, seat)
+    best = -1
     best_est = -1
     for t in range(5):
-        e = est_from_q(st[base + t], n_tricks)
-        if e >= best_est:
-            best_est = e
-            best = t
-    n = (lo - best + 4) // 5
-    if n <= best_est and 5 * n + best <= hi:
-        return 5 * n + best
+        if st[S_FLOOR + t] <= top:
+            e = est_from_q(st[base + t], n_tricks)
+            if e >= best_est:
+                best_est = e
+                best = t
+    if best >= 0:
+        n = st[S_FLOOR + best]
+        if n <= best_est:
+            return 5 * n + best
     return 0
 
 
@@ -187,7 +235,7 @@ def heuristic_frisch(st, hm, rp, seat, rng):
 def heuristic_contract(st, hm, rp, seat, lo, forbidden, rng):
     """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number."""
     n_tricks = rp[R_NTRICKS]
-    base = _cached_q(st, hm, seat)
+    base = _cached_q(st, hm, rp, seat)
     q = st[base + st[S_TRUMP]]
     want = est_from_q(q, n_tricks)
     if lo == 0 and q < 4:

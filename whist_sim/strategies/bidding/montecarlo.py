@@ -53,8 +53,10 @@ from ...kernels.layout import (
     MAX_CALLS,
     N_PARAMS,
     PH_DONE,
+    R_MAXLEVEL,
     R_NTRICKS,
     R_PLAYERS,
+    S_FLOOR,
     S_NCALLS,
     S_NCONTRACTS,
     S_REMOVED,
@@ -66,8 +68,7 @@ from ...kernels.loop import apply_call, apply_contract, run_base
 from ...kernels.rng import below, decision_stream
 from ..dispatch import BASE
 from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
-from .estimators import lowest_level
-from .heuristic import est_from_q, est_q_all, heuristic_call, heuristic_contract
+from .heuristic import est_from_q, est_q_deck, heuristic_call, heuristic_contract
 
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
 
@@ -173,20 +174,22 @@ def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
 
 @jit(_nrt=True)
 def mc_call(par, st, hm, rp, seat, lo, hi, rng):
-    """``montecarlo`` auction call of ``seat``: pass or a bid in ``lo..hi`` (see the module doc).
+    """``montecarlo`` auction call of ``seat``: pass or a legal bid (the lowest
+    legal level of each strain, ``st[S_FLOOR + t]``; see the module doc).
     Draws nothing from ``rng``."""
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1 or par[0, seat, 1] == 0.0:
         return heuristic_call(st, hm, rp, seat, lo, hi, rng)
     slack = np.int64(par[0, seat, 3])
     n_tricks = rp[R_NTRICKS]
-    q = est_q_all(hm[H_HAND + seat])
+    q = est_q_deck(hm[H_HAND + seat], rp)
     cands = np.empty(6, dtype=np.int64)
     cands[0] = 0
     n_cands = 1
+    top = rp[R_MAXLEVEL]
     for t in range(5):
-        n = lowest_level(lo, t)
-        if 5 * n + t <= hi and est_from_q(q[t], n_tricks) >= n - slack:
+        n = st[S_FLOOR + t]  # the lowest legal level in strain t (loop.legal_calls)
+        if n <= top and est_from_q(q[t], n_tricks) >= n - slack:
             cands[n_cands] = 5 * n + t
             n_cands += 1
     if n_cands == 1:

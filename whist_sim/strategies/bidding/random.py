@@ -11,20 +11,39 @@ from ...kernels.bits import bit, nth_bit
 from ...kernels.layout import (
     H_HAND,
     R_HAND,
+    R_MAXLEVEL,
     R_NTRICKS,
+    S_FLOOR,
 )
 from ...kernels.rng import below
 
 
 @jit(inline="always")
 def random_call(st, hm, rp, seat, lo, hi, rng):
-    """Auction call: pass (index 0) or the k-th legal bid code of ``lo..hi``, ascending (one draw
-    even when only pass is legal)."""
-    n_bids = hi - lo + 1 if hi >= lo else 0
+    """Auction call: pass (index 0) or the k-th legal bid code, ascending (one draw even when
+    only pass is legal).
+
+    The legal bids are the levels ``st[S_FLOOR + t]..max_level`` of each strain ``t``; when they
+    fill ``lo..hi`` (``bid_order=number`` with every strain biddable) the k-th is ``lo + k - 1``,
+    otherwise the codes of ``lo..hi`` are counted off.
+    """
+    top = rp[R_MAXLEVEL]
+    n_bids = 0
+    for t in range(5):
+        f = st[S_FLOOR + t]
+        if f <= top:
+            n_bids += top - f + 1
     k = below(rng, n_bids + 1)
     if k == 0:
         return 0
-    return lo + k - 1
+    if n_bids == hi - lo + 1:
+        return lo + k - 1
+    for c in range(lo, hi + 1):
+        if c // 5 >= st[S_FLOOR + c % 5]:
+            k -= 1
+            if k == 0:
+                return c
+    return 0
 
 
 @jit(inline="always")

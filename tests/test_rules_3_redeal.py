@@ -1,0 +1,92 @@
+"""RULES.md §3, option ``after_third_frisch``: four passes after the third Frisch throw the deal in
+and pass it on (``pass``, the default: the Korean and Japanese pages), or cancel the round so that
+the same dealer shuffles and deals again (``redeal``: the English page). Both engines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from whist_sim import Rules
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import MAX_REDEALS
+from whist_sim.engine import DealState, play_deal
+from whist_sim.engine.game import play_game
+from whist_sim.engine.policies import heuristic_policy
+from whist_sim.kernels.batch import play_batch, play_traces
+
+REDEAL = Rules(after_third_frisch="redeal")
+
+
+def passer(state, rng):
+    """Passes every auction; lays the heuristic's Frisch cards (the compiled ``hcp:margin=99``
+    does the same: its auction never reaches a level, its Frisch is the heuristic's)."""
+    return 0 if state.phase == "auction" else heuristic_policy(state, rng)
+
+
+PASSER = "hcp:margin=99"
+
+
+def three_frisches_of_passes(rules):
+    s = DealState.deal(rules, DealRng(5, 0), dealer=2)
+    for _ in range(3):
+        s.apply_text(*["pass"] * 4)
+        for _ in range(4):
+            s.apply(s.legal_actions()[0])
+    s.apply_text(*["pass"] * 4)
+    return s
+
+
+def test_pass_throws_the_deal_in_and_the_deal_passes_on():
+    s = three_frisches_of_passes(Rules())
+    assert s.phase == "thrown_in" and s.scores == (0, 0, 0, 0) and not s.redeal_due
+
+
+def test_redeal_cancels_the_round_for_the_same_dealer():
+    s = three_frisches_of_passes(REDEAL)
+    assert s.phase == "thrown_in" and s.scores == (0, 0, 0, 0) and s.redeal_due
+    # four passes before the third Frisch are a Frisch, not a redeal; without Frisch, no redeal
+    early = DealState.deal(REDEAL, DealRng(5, 0), dealer=2).apply_text(*["pass"] * 4)
+    assert early.phase == "frisch" and not early.redeal_due
+    no_frisch = DealState.deal(REDEAL.replace(frisch=False), DealRng(5, 0), dealer=2)
+    assert not no_frisch.apply_text(*["pass"] * 4).redeal_due
+
+
+def test_a_redealt_deal_is_dealt_again_from_the_same_stream_by_the_same_dealer():
+    # reference engine: play_deal deals again until a bid is made (at most MAX_REDEALS times)
+    t = play_deal(3, 7, REDEAL, dealer=1, policies=[passer] * 4)
+    assert t.redeals == MAX_REDEALS and t.thrown_in and t.dealer == 1
+    once = play_deal(3, 7, Rules(), dealer=1, policies=[passer] * 4)
+    assert once.redeals == 0 and once.dealt != t.dealt
+
+
+def test_the_engines_agree_on_redeals():
+    # compiled engine: the redeals column, and the last dealing's hands, equal the reference's
+    res = play_traces(3, 0, 4, REDEAL, [PASSER] * 4, ["heuristic"] * 4)
+    for j in range(4):
+        ref = play_deal(3, j, REDEAL, policies=[passer] * 4)
+        assert int(res["redeals"][j]) == ref.redeals == MAX_REDEALS
+        assert tuple(int(x) for x in res["dealt"][j]) == ref.dealt
+        assert int(res["dealer"][j]) == ref.dealer == j % 4
+
+
+def test_the_batch_column_counts_redeals_only_under_the_redeal_rule():
+    h = ["heuristic"] * 4
+    with_rule = play_batch(11, 0, 3000, REDEAL, h, h)
+    without = play_batch(11, 0, 3000, Rules(), h, h)
+    assert "redeals" not in without and with_rule["redeals"].dtype == np.int8
+    redealt = with_rule["redeals"] > 0
+    # a deal thrown in under 'pass' is redealt under 'redeal'; no deal ends thrown in
+    assert redealt.sum() == without["thrown_in"].sum() > 0
+    assert not with_rule["thrown_in"].any()
+    same = ~redealt
+    assert np.array_equal(with_rule["score_0"][same], without["score_0"][same])
+
+
+@pytest.mark.parametrize("rules", [Rules(), REDEAL], ids=str)
+def test_in_a_game_a_redealt_deal_keeps_the_dealer(rules):
+    g = play_game(2, rules, policies=["heuristic"] * 4, max_deals=60)
+    dealers = [t.dealer for t in g.traces]
+    assert dealers == [d % 4 for d in range(len(dealers))]  # one entry per game deal
+    if rules.after_third_frisch == "redeal":
+        assert not any(t.thrown_in for t in g.traces)

@@ -1,0 +1,84 @@
+"""Duplicate games in a tournament (RULES §7, issue 33): who wins games, beside points per deal."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from whist_sim.cli import main
+from whist_sim.core.rules import Rules
+from whist_sim.runs.game import game_totals, play_game
+from whist_sim.tournament import tournament
+from whist_sim.tournament.games import game_seed, play_games, ranking_agreement
+from whist_sim.tournament.schedule import make_entries, make_seatings
+
+RULES = Rules(target=200)
+
+
+def test_game_totals_are_the_games_running_totals():
+    # the fast path (scores only) plays the same game as the recorded one
+    g = play_game(11, RULES, ("heuristic", "hcp", "ltc", "cautious"))
+    running, winners = game_totals(11, RULES, ["heuristic", "hcp", "ltc", "cautious"],
+                                   ["heuristic"] * 4)
+    assert [tuple(int(x) for x in r) for r in running] == list(g.running_totals)
+    assert winners == g.winners
+
+
+def test_games_are_duplicate_and_win_shares_add_up():
+    entries = make_entries(["heuristic", "cautious"], 4)
+    seatings = make_seatings(2, 4, "all")
+    res = play_games(entries, seatings, RULES, 5, 4)
+    assert res["games"] == 4 and res["seatings"] == len(seatings) == 6
+    # the entries' win shares add up to one per game (a shared win is split)
+    total = sum(e["win_rate"] for e in res["entries"])
+    assert total == pytest.approx(1.0) and res["unfinished"] == 0
+    for e in res["entries"]:
+        assert 0.0 <= e["win_ci"][0] <= e["win_rate"] <= e["win_ci"][1] <= 1.0
+    assert game_seed(5, 0) != game_seed(5, 1) and game_seed(5, 0) == game_seed(5, 0)
+
+
+def test_an_entry_against_itself_wins_its_share():
+    entries = make_entries(["heuristic", "heuristic"], 4)
+    res = play_games(entries, make_seatings(2, 4, "all"), RULES, 3, 3)
+    a, b = res["entries"]
+    # the same strategy in every seat of every seating: both entries see the same games
+    assert a["win_rate"] == pytest.approx(b["win_rate"]) and a["margin"] == pytest.approx(
+        b["margin"])
+
+
+def test_tournament_reports_games_and_whether_the_rankings_agree(tmp_path):
+    s = tournament(["heuristic", "random"], 200, 9, rules=RULES, progress=False, threads=1,
+                   games=3, out=tmp_path / "t")
+    g = s["games"]
+    names = {e["name"] for e in g["entries"]}
+    assert names == {"heuristic", "random"} and g["target"] == 200
+    best = max(g["entries"], key=lambda e: e["win_rate"])
+    assert best["name"] == "heuristic" and best["margin"] > 0
+    assert g["ranking"] == ranking_agreement(s) and g["ranking"]["agree"]
+    report = (tmp_path / "t" / "report.md").read_text()
+    assert "## Games" in report and "games won" in report
+    assert json.loads((tmp_path / "t" / "summary.json").read_text())["games"]["games"] == 3
+    assert "games" not in tournament(["heuristic", "random"], 20, 9, rules=RULES,
+                                     progress=False, threads=1)
+
+
+def test_tournament_command_games_option(tmp_path):
+    out = CliRunner().invoke(main, [
+        "tournament", "--strategies", "heuristic,hcp", "--deals", "50", "--seed", "2",
+        "--games", "2", "--target", "150", "--out", str(tmp_path / "t"), "--no-progress",
+        "--rotations", "4"], catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    assert "duplicate games to 150" in out.output and "Ranking by points per deal" in out.output
+    bad = CliRunner().invoke(main, [
+        "tournament", "--strategies", "heuristic,hcp", "--deals", "5", "--seed", "2",
+        "--games", "-1", "--out", str(tmp_path / "u")])
+    assert bad.exit_code == 2 and "--games" in bad.output
+
+
+def test_games_arrays_shape():
+    running, winners = game_totals(1, Rules(target=100000), ["heuristic"] * 4,
+                                   ["heuristic"] * 4, max_deals=20)
+    assert running.shape == (20, 4) and winners == () and running.dtype == np.int64

@@ -1,0 +1,141 @@
+"""One decision at a time: the compiled strategies as bots of a table (``whist-sim play``).
+
+A :class:`KernelSeats` mirrors one deal in the loop's state arrays and answers, for the seat to
+act, what its bidding strategy or play policy decides (:meth:`KernelSeats.decide`); every action
+taken at the table, by a bot or a person, is applied to the mirror with the loop's own
+transitions (:meth:`KernelSeats.apply`). So any strategy of the registry can sit at a table that
+the reference engine (:class:`whist_sim.engine.table.Table`) judges, and the bots' random draws
+come from the deal's stream exactly as in a simulated deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..core.rules import Rules
+from ..strategies.dispatch import FULL, choose_call, choose_card, choose_contract, choose_frisch
+from ..strategies.registry import BID, PLAY, seat_ids, seat_params
+from ..strategies.spec import parse_play, parse_strategy
+from ._numba import jit
+from .deal import run_full  # noqa: F401 - registers the FULL decision points
+from .layout import (
+    H_DEALT,
+    H_HAND,
+    N_PARAMS,
+    PH_AUCTION,
+    PH_CONTRACTS,
+    PH_FRISCH,
+    PH_PLAY,
+    PH_SCORE,
+    S_PHASE,
+    S_REMOVED,
+    S_TURN,
+    new_state,
+    rules_array,
+)
+from .loop import (
+    apply_call,
+    apply_card,
+    apply_contract,
+    apply_frisch,
+    begin_deal,
+    legal_calls,
+    legal_cards,
+    legal_contracts,
+    score,
+)
+
+
+@jit
+def _decide(st, hm, rp, pol, par, rng):
+    """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none."""
+    seat = st[S_TURN]
+    phase = st[S_PHASE]
+    if phase == PH_AUCTION:
+        lo, hi = legal_calls(st, rp, seat)
+        return np.int64(choose_call(FULL, pol, par, st, hm, rp, seat, lo, hi, rng))
+    if phase == PH_FRISCH:
+        return np.int64(choose_frisch(FULL, pol, par, st, hm, rp, seat, rng))
+    if phase == PH_CONTRACTS:
+        lo, forbidden = legal_contracts(st, rp)
+        return np.int64(choose_contract(FULL, pol, par, st, hm, rp, seat, lo, forbidden, rng))
+    if phase == PH_PLAY:
+        legal = legal_cards(st, hm, seat)
+        return np.int64(choose_card(FULL, pol, par, st, hm, rp, seat, legal, rng))
+    return np.int64(-1)
+
+
+@jit
+def _apply(st, hm, rp, value):
+    """Apply the (legal) action ``value`` of the seat to act with the loop's transitions."""
+    seat = st[S_TURN]
+    phase = st[S_PHASE]
+    if phase == PH_AUCTION:
+        legal_calls(st, rp, seat)
+        apply_call(st, hm, rp, seat, value)
+    elif phase == PH_FRISCH:
+        apply_frisch(st, hm, rp, seat, np.uint64(value))
+    elif phase == PH_CONTRACTS:
+        apply_contract(st, rp, seat, value)
+    elif phase == PH_PLAY:
+        apply_card(st, hm, rp, seat, value)
+    if st[S_PHASE] == PH_SCORE:
+        score(st, rp)
+
+
+class KernelSeats:
+    """The compiled strategies of every seat, mirroring one deal (see the module doc).
+
+    ``bids`` / ``plays``: a bidding strategy and a play policy spec by seat (text or specs);
+    ``dealt``: the hands as dealt by seat (masks); ``rng_state``: the deal's random stream after
+    the shuffle (``DealRng.state``); ``removed_card``: the one_random deck's removed card or -1.
+    """
+
+    def __init__(self, rules: Rules, bids: Sequence, plays: Sequence, dealer: int,
+                 dealt: Sequence[int], rng_state: int, removed_card: int = -1,
+                 deal: int = 0) -> None:
+        p = rules.players
+        bid_specs = [parse_strategy(b) for b in bids]
+        play_specs = [parse_play(q) for q in plays]
+        self.pol = np.empty((2, p), dtype=np.int64)
+        self.pol[0] = seat_ids([b.name for b in bid_specs], BID, p)
+        self.pol[1] = seat_ids([q.name for q in play_specs], PLAY, p)
+        self.par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+        self.par[0] = seat_params([b.name for b in bid_specs], BID,
+                                  [b.overrides() for b in bid_specs])
+        self.par[1] = seat_params([q.name for q in play_specs], PLAY,
+                                  [q.overrides() for q in play_specs])
+        self.rp = rules_array(rules)
+        self.st, self.hm, self.rng = new_state()
+        begin_deal(self.st, self.hm, self.rp, deal, dealer)
+        for s in range(p):
+            self.hm[H_DEALT + s] = np.uint64(dealt[s])
+            self.hm[H_HAND + s] = np.uint64(dealt[s])
+        self.st[S_REMOVED] = removed_card
+        self.rng[0] = np.uint64(rng_state)
+
+    def decide(self) -> int:
+        """What the strategy of the seat to act decides now (a call code, a Frisch mask, a
+        contract or a card code; see :mod:`whist_sim.engine.state`)."""
+        return int(_decide(self.st, self.hm, self.rp, self.pol, self.par, self.rng))
+
+    def peek(self) -> int:
+        """:meth:`decide` without using up the stream's draws (for hints)."""
+        saved = self.rng[0]
+        try:
+            return self.decide()
+        finally:
+            self.rng[0] = saved
+
+    def apply(self, action: int) -> None:
+        """Mirror an action taken at the table (it must be legal: the table checks it first)."""
+        _apply(self.st, self.hm, self.rp, np.int64(action))
+
+    @property
+    def rng_state(self) -> int:
+        return int(self.rng[0])
+
+
+__all__ = ["KernelSeats"]
