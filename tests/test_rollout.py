@@ -8,17 +8,21 @@ from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch, play_traces
 from whist_sim.kernels.layout import (
     H_DEALT,
+    H_FRISCH,
     H_HAND,
     H_PLAYED,
     H_TRICK,
     HM_SIZE,
     PH_PLAY,
+    R_DIR,
+    S_NFRISCH,
     S_PHASE,
     S_REMOVED,
     S_TURN,
     S_VOIDS,
     new_state,
     rules_array,
+    sampler_scratch,
 )
 from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply_frisch, begin_deal
 from whist_sim.kernels.rng import stream_start
@@ -65,12 +69,18 @@ def test_sampled_layouts_respect_what_the_seat_knows(rules):
             seat = int(st[S_TURN])
             sub = np.array([stream_start(np.uint64(9), np.uint64(cards))], dtype=np.uint64)
             out = np.zeros(HM_SIZE, dtype=np.uint64)
-            buf, need = np.zeros(52, np.int64), np.zeros(4, np.int64)
+            work, tab = sampler_scratch()
             voids = int(st[S_VOIDS])
-            for _ in range(20):
-                if not sample_layout(st, hm, rp, seat, sub, buf, need, out, True):
-                    continue
+            passed, to = 0, seat
+            if st[S_NFRISCH] > 0:
+                f = int(st[S_NFRISCH]) - 1
+                passed = int(hm[H_FRISCH + 4 * f + seat])
+                to = (seat + int(rp[R_DIR + f])) % p
+            for i in range(20):
+                # the true layout meets what the seat knows, so a layout is always found
+                assert sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, out, True)
                 seen = int(hm[H_PLAYED]) | int(hm[H_TRICK])
+                assert passed & ~seen & ~int(out[H_HAND + to]) == 0, "Frisch cards at receiver"
                 assert int(out[H_HAND + seat]) == int(hm[H_HAND + seat])
                 union = 0
                 for o in range(p):

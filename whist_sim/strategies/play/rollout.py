@@ -6,7 +6,8 @@ every candidate card it plays that card on each layout and finishes the deal wit
 policy at every seat (the deal loop's ``run_base``), and it plays the candidate with the best total
 score for itself over the same layouts (common random numbers); ties go to the lowest card code.
 
-What the seat knows when it samples (:func:`sample_layout`):
+What the seat knows when it samples (:func:`sample_layout`, with the one sampler of hidden hands,
+:mod:`whist_sim.kernels.sampler`: every layout consistent with it equally likely):
 
 * its own hand, every card played, and so the cards still out (the deck less those);
 * the hand sizes of the others (public: everyone holds as many cards as tricks remain, less the
@@ -33,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels._numba import jit
-from ...kernels.bits import ONE, SUIT_MASK, SUIT_OF, ZERO, bit, ctz, popcount
+from ...kernels.bits import ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, popcount
 from ...kernels.layout import (
     H_FRISCH,
     H_HAND,
@@ -50,78 +51,43 @@ from ...kernels.layout import (
     S_NPLAYS,
     S_SCORE,
     S_VOIDS,
+    SAMPLER_TAB,
+    SAMPLER_WORK,
     ST_SIZE,
 )
 from ...kernels.loop import apply_card, run_base
-from ...kernels.rng import below, decision_stream
+from ...kernels.rng import decision_stream
+from ...kernels.sampler import NO_LAYOUT, W_NEED, deal_pool
 from ..dispatch import BASE
 
 ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
-MAX_TRIES = 16  # layouts redrawn when the voids leave a card nowhere to go, before relaxing them
 
 
 @jit
-def sample_layout(st, hm, rp, seat, sub, buf, need, out_hm, use_voids):
+def sample_layout(st, hm, rp, seat, sub, work, tab, fresh, out_hm, use_voids):
     """Deal the cards ``seat`` cannot see to the others into ``out_hm`` (their ``H_HAND``).
 
     Seat ``o`` gets as many cards as it holds now; no card of a suit it has shown void in (with
     ``use_voids``); the cards the seat passed in the last Frisch that are still out go to their
     receiver. With the ``one_random`` deck one card of the pool stays out (the removed card).
-    Draws from ``sub`` only; ``buf`` / ``need``: int64 scratch of 52 / 4. Returns False when the
-    voids left a card nowhere to go (the caller draws again).
+    The one sampler of hidden hands (:func:`whist_sim.kernels.sampler.deal_pool`) draws from
+    ``sub`` only; ``work`` / ``tab``: its scratch, ``fresh``: the first layout of the decision.
+    Returns False when no layout meets the voids (the caller deals without them).
     """
     p = rp[R_PLAYERS]
     mine = hm[H_HAND + seat]
-    pool = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | mine)
-    voids = st[S_VOIDS]
+    pool = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK])
     for o in range(p):
         out_hm[H_HAND + o] = ZERO
-        need[o] = popcount(hm[H_HAND + o]) if o != seat else 0
+        work[W_NEED + o] = popcount(hm[H_HAND + o])
     out_hm[H_HAND + seat] = mine
     nf = st[S_NFRISCH]
     if nf > 0:  # the cards passed in the last Frisch are at the receiver (unless played)
         f = nf - 1
         to = (seat + rp[R_DIR + f]) % p
-        pinned = hm[H_FRISCH + 4 * f + seat] & pool
-        out_hm[H_HAND + to] |= pinned
-        need[to] -= popcount(pinned)
-        pool &= ~pinned
-    m = 0
-    x = pool
-    while x != ZERO:
-        buf[m] = ctz(x)
-        x &= x - ONE
-        m += 1
-    for j in range(m - 1, 0, -1):  # Fisher-Yates
-        k = below(sub, j + 1)
-        t = buf[j]
-        buf[j] = buf[k]
-        buf[k] = t
-    total = 0
-    for o in range(p):
-        total += need[o]
-    spare = m - total  # the removed card of the one_random deck (0 otherwise)
-    for i in range(m):
-        c = buf[i]
-        s = SUIT_OF[c]
-        room = 0
-        for o in range(p):
-            if need[o] > 0 and (not use_voids or (voids >> (4 * o + s)) & 1 == 0):
-                room += need[o]
-        if room == 0:
-            if spare > 0:
-                spare -= 1
-                continue
-            return False
-        r = below(sub, room)
-        for o in range(p):
-            if need[o] > 0 and (not use_voids or (voids >> (4 * o + s)) & 1 == 0):
-                if r < need[o]:
-                    out_hm[H_HAND + o] |= bit(c)
-                    need[o] -= 1
-                    break
-                r -= need[o]
-    return True
+        out_hm[H_HAND + to] |= hm[H_FRISCH + 4 * f + seat] & pool & ~mine
+    voids = st[S_VOIDS] if use_voids else 0
+    return deal_pool(p, pool, out_hm, H_HAND, voids, work, tab, fresh, sub) != NO_LAYOUT
 
 
 @jit(inline="always")
@@ -161,8 +127,8 @@ def rollout_card(par, st, hm, rp, seat, legal, rng):
     sub = np.empty(1, dtype=np.uint64)
     sub[0] = decision_stream(rng[0], seat, ROLLOUT_DECISION + st[S_NPLAYS])
     rrng = np.empty(1, dtype=np.uint64)
-    buf = np.empty(52, dtype=np.int64)
-    need = np.empty(4, dtype=np.int64)
+    work = np.empty(SAMPLER_WORK, dtype=np.int64)
+    tab = np.empty(SAMPLER_TAB, dtype=np.float64)
     lay = np.empty(HM_SIZE, dtype=np.uint64)
     rst = np.empty(ST_SIZE, dtype=np.int64)
     rhm = np.empty(HM_SIZE, dtype=np.uint64)
@@ -174,14 +140,9 @@ def rollout_card(par, st, hm, rp, seat, legal, rng):
     totals = np.zeros(n_cands, dtype=np.int64)
     for i in range(HM_SIZE):
         lay[i] = hm[i]
-    for _ in range(n_layouts):
-        ok = False
-        for _try in range(MAX_TRIES):
-            if sample_layout(st, hm, rp, seat, sub, buf, need, lay, True):
-                ok = True
-                break
-        if not ok:
-            sample_layout(st, hm, rp, seat, sub, buf, need, lay, False)
+    for i in range(n_layouts):
+        if not sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, lay, True):
+            sample_layout(st, hm, rp, seat, sub, work, tab, False, lay, False)
         r0 = sub[0]
         for k in range(n_cands):
             for i in range(ST_SIZE):
