@@ -30,9 +30,9 @@ deal stream's state at the decision (read, not advanced) and ``decision`` is the
 in the deal (``S_NCALLS``) or ``MAX_CALLS + bidding position`` for the contract. Results therefore
 depend only on ``(seed, deal)`` and the seating, never on chunking or threads.
 
-Known simplification: the sampler conditions on the seat's own hand only. It does not use the calls
-made so far, the cards it passed in a Frisch (it knows where they went), or the earlier contracts,
-as information about the other hands.
+Known simplification: the sampler conditions on the seat's own hand and the cards it passed in the
+last Frisch (pinned at their receiver) only. It does not use the calls made so far or the earlier
+contracts as information about the other hands.
 
 Implementation: the decisions allocate their scratch (a few small arrays) per decision, so they
 are compiled with numba's reference counting on (``_nrt=True``) and are not inlined; the deal loop
@@ -49,15 +49,18 @@ import numpy as np
 from ...kernels._numba import jit
 from ...kernels.bits import ZERO, bit, popcount
 from ...kernels.layout import (
+    H_FRISCH,
     H_HAND,
     HM_SIZE,
     MAX_CALLS,
     N_PARAMS,
     PH_DONE,
+    R_DIR,
     R_NTRICKS,
     R_PLAYERS,
     S_NCALLS,
     S_NCONTRACTS,
+    S_NFRISCH,
     S_REMOVED,
     S_SCORE,
     S_THROWN,
@@ -81,7 +84,9 @@ def sample_hidden(st, hm, rp, seat, sub, work, tab, out_hm):
 
     Every other seat ``s`` gets ``popcount(hm[H_HAND + s])`` cards (``out_hm[H_HAND + s]``); the
     seat's own hand is copied. The pool is every card in a hand now plus the removed card of the
-    ``one_random`` deck (its composition is public), which is left over again. The one sampler of
+    ``one_random`` deck (its composition is public), which is left over again. The cards the seat
+    passed in the last Frisch are pinned at their receiver (nothing is played before the contracts,
+    so they are still there). The one sampler of
     hidden hands (:func:`whist_sim.kernels.sampler.deal_pool`, no voids) draws from the sub-stream
     ``sub`` only; ``work`` / ``tab``: its scratch.
     """
@@ -94,6 +99,10 @@ def sample_hidden(st, hm, rp, seat, sub, work, tab, out_hm):
     if st[S_REMOVED] >= 0:
         pool |= bit(st[S_REMOVED])
     out_hm[H_HAND + seat] = hm[H_HAND + seat]
+    nf = st[S_NFRISCH]
+    if nf > 0:  # the cards it passed in the last Frisch are at the receiver
+        f = nf - 1
+        out_hm[H_HAND + (seat + rp[R_DIR + f]) % p] = hm[H_FRISCH + 4 * f + seat]
     deal_pool(p, pool, out_hm, H_HAND, 0, work, tab, False, sub)
 
 
