@@ -42,6 +42,7 @@ from whist_sim.kernels.layout import (
     S_CONTRACT,
     new_state,
     rules_array,
+    sampler_scratch,
 )
 from whist_sim.kernels.loop import apply_contract, begin_contracts
 from whist_sim.kernels.rng import stream_start
@@ -127,7 +128,7 @@ def test_counterfactual_bids_agree_with_the_reference_engine(case):
     for j in range(6):
         rng[0] = stream_start(np.uint64(11), np.uint64(j))
         begin_contracts(st, hm, rp, j, declarer, trump, level)
-        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), np.zeros(52, np.int64), rng)
+        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         hands = [int(hm[H_HAND + s]) for s in range(p)]
         r0 = int(rng[0])
         eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, k,
@@ -160,7 +161,7 @@ def test_auction_mode_candidates_agree_with_the_reference_engine():
     for j in range(3):
         rng[0] = stream_start(np.uint64(5), np.uint64(j))
         begin_contracts(st, hm, rp, j, 2, 0, 5)
-        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), np.zeros(52, np.int64), rng)
+        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         hands = [int(hm[H_HAND + s]) for s in range(4)]
         for i, (t, b) in enumerate(scen.candidates[::4]):
             ref = reference_result(rules, hands, 2, t, 5, scen.forced, 2, b, rng[0], "heuristic",
@@ -206,7 +207,7 @@ def test_later_bidders_are_hooked():
     for j in range(300):
         rng[0] = stream_start(np.uint64(3), np.uint64(j))
         begin_contracts(st, hm, rp, j, 1, 3, 5)
-        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), np.zeros(52, np.int64), rng)
+        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         apply_contract(st, rp, 1, forced[1])
         apply_contract(st, rp, 2, j % 14)
         run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
@@ -325,7 +326,7 @@ def test_consistent_sampling_keeps_deals_where_the_heuristic_bids_match():
     for j in range(40):
         rng[0] = stream_start(np.uint64(9), np.uint64(j))
         tries = _sample(st, hm, rp, pol, par, rng, j, known, np.uint64(rules.deck_mask), cons,
-                        False, 0, 3, 5, scen.forced, True, 2, np.zeros(52, np.int64), 100_000)
+                        False, 0, 3, 5, scen.forced, True, 2, *sampler_scratch(), 100_000)
         assert tries > 0
         rejected_any |= tries > 1
         hands = [int(hm[H_HAND + s]) for s in range(4)]

@@ -39,7 +39,7 @@ from whist_sim.core.rules import Rules
 from whist_sim.core.stats import wilson_interval
 from whist_sim.dd import UNSOLVED, solve_batch
 from whist_sim.kernels.conditional import deal_hidden
-from whist_sim.kernels.layout import H_HAND, new_state, rules_array
+from whist_sim.kernels.layout import H_HAND, new_state, rules_array, sampler_scratch
 from whist_sim.kernels.loop import begin_contracts
 from whist_sim.kernels.rng import stream_start
 
@@ -74,7 +74,7 @@ def test_sampled_hands_are_the_advisors_deals():
     for j in range(12):
         rng[0] = stream_start(np.uint64(7), np.uint64(j))
         begin_contracts(st, hm, rp, j, 3, 3, 5)
-        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), np.zeros(52, np.int64), rng)
+        deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         assert [int(hm[H_HAND + s]) for s in range(4)] == [int(h) for h in got.hands[j]]
     h = got.hands
     assert (h[:, 0] == parse_hand(HAND)).all()  # the player's hand is fixed

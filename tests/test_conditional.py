@@ -40,6 +40,7 @@ from whist_sim.kernels.layout import (
     deck_array,
     new_state,
     rules_array,
+    sampler_scratch,
 )
 from whist_sim.kernels.loop import deal_cards
 from whist_sim.kernels.rng import stream_start
@@ -64,7 +65,7 @@ class Dealer:
         self.p = rules.players
         self.st, self.hm, self.rng = new_state()
         self.rp = rules_array(rules)
-        self.work = np.zeros(52, dtype=np.int64)
+        self.work, self.tab = sampler_scratch()
         self.known = np.zeros(self.p, dtype=np.uint64)
         for s, m in (known or {}).items():
             self.known[s] = m
@@ -76,13 +77,14 @@ class Dealer:
 
     def deal(self, seed: int, deal: int) -> list[int]:
         self.start(seed, deal)
-        deal_hidden(self.st, self.hm, self.rp, self.known, self.deck, self.work, self.rng)
+        deal_hidden(self.st, self.hm, self.rp, self.known, self.deck, self.work, self.tab,
+                    self.rng)
         return [int(self.hm[H_HAND + s]) for s in range(self.p)]
 
     def deal_constrained(self, seed: int, deal: int, max_tries: int = 10_000) -> int:
         self.start(seed, deal)
         return int(deal_constrained(self.st, self.hm, self.rp, self.known, self.deck, self.cons,
-                                    True, self.work, self.rng, max_tries))
+                                    True, self.work, self.tab, self.rng, max_tries))
 
     def hands(self) -> list[int]:
         return [int(self.hm[H_HAND + s]) for s in range(self.p)]

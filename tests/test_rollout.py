@@ -8,22 +8,26 @@ from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch, play_traces
 from whist_sim.kernels.layout import (
     H_DEALT,
+    H_FRISCH,
     H_HAND,
     H_PLAYED,
     H_TRICK,
     HM_SIZE,
     PH_PLAY,
+    R_DIR,
+    S_NFRISCH,
     S_PHASE,
     S_REMOVED,
     S_TURN,
     S_VOIDS,
     new_state,
     rules_array,
+    sampler_scratch,
 )
 from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply_frisch, begin_deal
 from whist_sim.kernels.rng import stream_start
 from whist_sim.strategies import parse_play
-from whist_sim.strategies.play.rollout import sample_layout
+from whist_sim.strategies.play.rollout import _race, sample_layout
 
 
 def _mid_play(tr, j, rules, cards):
@@ -65,12 +69,18 @@ def test_sampled_layouts_respect_what_the_seat_knows(rules):
             seat = int(st[S_TURN])
             sub = np.array([stream_start(np.uint64(9), np.uint64(cards))], dtype=np.uint64)
             out = np.zeros(HM_SIZE, dtype=np.uint64)
-            buf, need = np.zeros(52, np.int64), np.zeros(4, np.int64)
+            work, tab = sampler_scratch()
             voids = int(st[S_VOIDS])
-            for _ in range(20):
-                if not sample_layout(st, hm, rp, seat, sub, buf, need, out, True):
-                    continue
+            passed, to = 0, seat
+            if st[S_NFRISCH] > 0:
+                f = int(st[S_NFRISCH]) - 1
+                passed = int(hm[H_FRISCH + 4 * f + seat])
+                to = (seat + int(rp[R_DIR + f])) % p
+            for i in range(20):
+                # the true layout meets what the seat knows, so a layout is always found
+                assert sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, out, True)
                 seen = int(hm[H_PLAYED]) | int(hm[H_TRICK])
+                assert passed & ~seen & ~int(out[H_HAND + to]) == 0, "Frisch cards at receiver"
                 assert int(out[H_HAND + seat]) == int(hm[H_HAND + seat])
                 union = 0
                 for o in range(p):
@@ -89,8 +99,8 @@ def test_rollout_choices_depend_only_on_the_deal():
     """The same deals whatever the chunks (its own stream per decision), and the base policy
     can be named (rollout:base=heuristic)."""
     rules = Rules()
-    bid, play = ["heuristic"] * 4, ["rollout:n=2", "expert", "rollout:n=2:base=heuristic",
-                                     "heuristic"]
+    bid, play = ["heuristic"] * 4, ["rollout:n=2", "rollout:n=8:race=1",
+                                     "rollout:n=2:base=heuristic", "heuristic"]
     whole = play_batch(7, 0, 12, rules, bid, play)
     tail = play_batch(7, 6, 6, rules, bid, play)
     for col in tail:
@@ -98,3 +108,21 @@ def test_rollout_choices_depend_only_on_the_deal():
     assert parse_play("rollout:base=heuristic").text == "rollout:base=heuristic"
     with pytest.raises(ValueError, match="does not search"):
         parse_play("rollout:base=rollout")
+
+
+def test_racing_drops_only_candidates_clearly_behind():
+    """race=z: after m layouts a candidate goes when its mean score per layout trails the
+    leader's by d > 0 with d * sqrt(m) > z * sd of the per-layout differences; the leader is the
+    best total, ties to the lowest card; candidates level with it stay."""
+    sc = np.array([[10, 10, -10, 10],    # leader (total 20)
+                   [-10, -10, -10, -10],  # behind on every layout: goes
+                   [10, 10, -10, 10],    # level with the leader: stays
+                   [10, -10, -10, 10],   # behind on one layout only: stays
+                   [-10, 10, -10, -10]], dtype=np.int64)  # behind on two: goes at z = 1 only
+    totals = sc.sum(axis=1)
+    alive = np.ones(5, dtype=np.bool_)
+    assert _race(sc, alive, totals, 5, 4, 1.0) == 3
+    assert alive.tolist() == [True, False, True, True, False]
+    alive[:] = True
+    assert _race(sc, alive, totals, 5, 4, 2.0) == 4  # a stricter z keeps the last
+    assert alive.tolist() == [True, False, True, True, True]

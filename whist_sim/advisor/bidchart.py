@@ -40,7 +40,7 @@ import pandas as pd
 from ..core.cards import STRAINS, SUIT_MASKS
 from ..core.rng import mix64
 from ..core.rules import Rules
-from ..kernels.layout import deck_array, new_state, rules_array
+from ..kernels.layout import deck_array, new_state, rules_array, sampler_scratch
 from ..runs.executors import Executor, ExecutorError, check_executor_options, make_executor
 from ..strategies.registry import PolicyError
 from ..strategies.spec import check_play
@@ -115,7 +115,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
         np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
         np.uint64(rules.deck_mask), pol, par, bool(task.consistent), np.int64(MAX_TRIES),
-        st, hm, rng, np.zeros(52, dtype=np.int64), np.empty_like(st), np.empty_like(hm),
+        st, hm, rng, *sampler_scratch(), np.empty_like(st), np.empty_like(hm),
         np.zeros(p, dtype=np.uint64), np.zeros(p, dtype=np.int64),
         unconstrained(p, rules.hand_size), np.zeros(k, dtype=np.int64),
         np.zeros(k, dtype=np.int64), *(np.zeros(k, dtype=np.int64) for _ in range(3)),

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rng import mix64
-from ..kernels.layout import H_START, new_state, rules_array
+from ..kernels.layout import H_START, new_state, rules_array, sampler_scratch
 from ..strategies.registry import BID, policy_names
 from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
 from .scenario import AdviceError, Scenario, check_int
@@ -181,10 +181,10 @@ def run_scenario(
     max_tries = 1
     if check or consistent:
         st, hm, rng = new_state()
-        work = np.zeros(52, dtype=np.int64)
+        work, tab = sampler_scratch()
         pilot_mix = np.uint64(mix64(mix64(seed) ^ PILOT_SALT))
         ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), *common, forced, consistent,
-                             np.int64(scen.position), st, hm, rng, work)
+                             np.int64(scen.position), st, hm, rng, work, tab)
         pilot_rate = ok / PILOT_TRIES
         if ok == 0:
             what = _conditions_text(scen, consistent)
@@ -204,7 +204,7 @@ def run_scenario(
         """Deals ``a..b-1`` in blocks (bounded scratch); negative: a deal was not accepted."""
         a, b = bounds
         st, hm, rng = new_state()
-        work = np.zeros(52, dtype=np.int64)
+        work, tab = sampler_scratch()
         snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
         res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
         size = min(BLOCK, b - a)
@@ -215,7 +215,8 @@ def run_scenario(
             done = K.advise_kernel(
                 seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
                 consistent, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
-                st, hm, rng, work, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[lo:lo + m],
+                st, hm, rng, work, tab, snap_st, snap_hm, *res, t_out, s_out, o_out,
+                tries[lo:lo + m],
             )
             if done < m:
                 return -1
@@ -275,7 +276,7 @@ def sample_play_hands(
         max_tries = 1
     k = len(cand_bid)
     st, hm, rng = new_state()
-    work = np.zeros(52, dtype=np.int64)
+    work, tab = sampler_scratch()
     snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
     res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
     t_out, s_out = np.empty((k, 1), np.int8), np.empty((k, 1), np.int16)
@@ -289,7 +290,7 @@ def sample_play_hands(
         done = K.advise_kernel(
             seed_mix, np.int64(j), np.int64(1), *common, np.int64(scen.seat), forced, consistent,
             np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries), st, hm, rng, work,
-            snap_st, snap_hm, *res, t_out, s_out, o_out, tries[j:j + 1],
+            tab, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[j:j + 1],
         )
         if done < 1:
             raise AdviceError(

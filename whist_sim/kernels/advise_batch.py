@@ -118,13 +118,13 @@ def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
 
 @jit
 def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, declarer, trump,
-            level, forced, consistent, positions, work, max_tries):
+            level, forced, consistent, positions, work, tab, max_tries):
     """Deal ``deal`` at the contract phase until accepted; the number of tries, or ``-tries``."""
     tries = 0
     while tries < max_tries:
         tries += 1
         begin_contracts(st, hm, rp, deal, declarer, trump, level)
-        deal_hidden(st, hm, rp, known, deck_mask, work, rng)
+        deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng)
         if check and not satisfies(hm, rp, cons):
             continue
         if consistent and not consistent_bids(st, hm, rp, pol, par, rng, forced, positions):
@@ -137,7 +137,7 @@ def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, decl
 def advise_kernel(
     seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump, level,
     me, forced, consistent, positions, cand_trump, cand_bid, max_tries,
-    st, hm, rng, work, snap_st, snap_hm, res_t, res_s, res_o,
+    st, hm, rng, work, tab, snap_st, snap_hm, res_t, res_s, res_o,
     o_tricks, o_score, o_over, o_tries,
 ):
     """Sampled deals ``start .. start+count-1``: column ``j - start`` of ``o_*[k, :]`` holds the
@@ -151,7 +151,7 @@ def advise_kernel(
         deal = start + j
         rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
         tries = _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, declarer,
-                        trump, level, forced, consistent, positions, work, max_tries)
+                        trump, level, forced, consistent, positions, work, tab, max_tries)
         o_tries[j] = tries
         if tries < 0:
             return j
@@ -166,13 +166,13 @@ def advise_kernel(
 
 @jit
 def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump,
-                  level, forced, consistent, positions, st, hm, rng, work):
+                  level, forced, consistent, positions, st, hm, rng, work, tab):
     """How many of ``count`` independent tries (stream ``(seed, t)``) meet the conditions."""
     ok = 0
     for t in range(count):
         rng[0] = stream_start_mixed(seed_mix, np.uint64(t))
         if _sample(st, hm, rp, pol, par, rng, t, known, deck_mask, cons, check, declarer, trump,
-                   level, forced, consistent, positions, work, 1) > 0:
+                   level, forced, consistent, positions, work, tab, 1) > 0:
             ok += 1
     return ok
 
@@ -180,7 +180,7 @@ def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, 
 @jit
 def chart_kernel(
     seed_mix, start, count, deals_per_hand, rp, deck, deck_mask, pol, par, consistent, max_tries,
-    st, hm, rng, work, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
+    st, hm, rng, work, tab, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
     res_t, res_s, res_o,
     o_scen, o_hand, o_earlier, o_n, o_sum, o_sq, o_made, o_tricks, o_over, o_tries,
 ):
@@ -254,7 +254,7 @@ def chart_kernel(
         for j in range(deals_per_hand):
             rng[0] = stream_start_mixed(hand_mix, np.uint64(j))
             tries = _sample(st, hm, rp, pol, par, rng, j, known, deck_mask, cons, False, decl,
-                            trump, level, forced, consistent, position, work, max_tries)
+                            trump, level, forced, consistent, position, work, tab, max_tries)
             if tries < 0:
                 tries_total = -(tries_total - tries)
                 break

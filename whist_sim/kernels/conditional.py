@@ -9,10 +9,11 @@ Conditional dealing
     :func:`deal_hidden` deals the cards that are not *known* uniformly among the places that are
     not known: seat ``s`` holds ``known[s]`` (any set of cards, up to a full hand) and receives
     ``H - popcount(known[s])`` more cards; with the ``one_random`` three-player deck one more place
-    is the removed card. The unknown cards (``deck_mask`` minus every known card, ascending) are
-    shuffled exactly like docs/ENGINE.md §3 step 1 (Fisher-Yates from the top, one draw
-    ``below(j + 1)`` per position) and handed out in seat order, then the removed-card place. With
-    nothing known this is the engine's own deal, draw for draw.
+    is the removed card. It is the one sampler of hidden hands (:mod:`whist_sim.kernels.sampler`)
+    with the known cards pinned and no voids: the unknown cards (``deck_mask`` minus every known
+    card, ascending) are shuffled exactly like docs/ENGINE.md §3 step 1 (Fisher-Yates from the
+    top, one draw ``below(j + 1)`` per position) and handed out in seat order, then the
+    removed-card place. With nothing known this is the engine's own deal, draw for draw.
 
     Constraints on the hands (:func:`satisfies`) are an ``int64[P, N_CONS]`` array, one row per
     seat: minimum suit lengths (columns ``CONS_MIN + suit``), maximum suit lengths
@@ -32,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._numba import jit
-from .bits import ONE, SUIT_MASK, ZERO, bit, ctz, popcount
+from .bits import SUIT_MASK, ZERO, ctz, popcount
 from .layout import (
     H_DEALT,
     H_HAND,
@@ -42,7 +43,7 @@ from .layout import (
     R_PLAYERS,
     S_REMOVED,
 )
-from .rng import below
+from .sampler import W_NEED, deal_pool
 
 # ---------------------------------------------------------------- constraint array columns
 CONS_MIN = 0  # + suit: minimum length of that suit
@@ -74,41 +75,27 @@ def hcp(hand):
 
 
 @jit
-def deal_hidden(st, hm, rp, known, deck_mask, work, rng):
+def deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng):
     """Deal every card of ``deck_mask`` that is not in ``known`` to the places not known.
 
     ``known``: ``uint64[P]``, the cards known to be in each seat's hand (disjoint, inside
-    ``deck_mask``, at most ``H`` per seat: the caller checks). ``work``: ``int64`` scratch of at
-    least 52. Writes the hands (``H_DEALT``, ``H_HAND`` and ``H_START`` of every seat) and, with
-    the ``one_random`` deck, ``S_REMOVED``. Uses ``(number of unknown cards) - 1`` draws.
+    ``deck_mask``, at most ``H`` per seat: the caller checks). ``work`` / ``tab``: the sampler's
+    scratch (:func:`whist_sim.kernels.layout.sampler_scratch`). Writes the hands (``H_DEALT``,
+    ``H_HAND`` and ``H_START`` of every seat) and, with the ``one_random`` deck, ``S_REMOVED``.
+    Uses ``(number of unknown cards) - 1`` draws (:func:`whist_sim.kernels.sampler.deal_pool`
+    without voids).
     """
     p = rp[R_PLAYERS]
     h = rp[R_HAND]
-    taken = ZERO
     for s in range(p):
-        taken |= known[s]
-    x = deck_mask & ~taken
-    m = 0
-    while x != ZERO:
-        work[m] = ctz(x)
-        x &= x - ONE
-        m += 1
-    for j in range(m - 1, 0, -1):
-        k = below(rng, j + 1)
-        t = work[j]
-        work[j] = work[k]
-        work[k] = t
-    i = 0
+        hm[H_HAND + s] = known[s]
+        work[W_NEED + s] = h
+    left = deal_pool(p, deck_mask, hm, H_HAND, 0, work, tab, False, rng)
     for s in range(p):
-        hand = known[s]
-        for _ in range(h - popcount(known[s])):
-            hand |= bit(work[i])
-            i += 1
-        hm[H_DEALT + s] = hand
-        hm[H_HAND + s] = hand
-        hm[H_START + s] = hand
+        hm[H_DEALT + s] = hm[H_HAND + s]
+        hm[H_START + s] = hm[H_HAND + s]
     if rp[R_ONE_RANDOM] != 0:
-        st[S_REMOVED] = work[i] if i < m else -1
+        st[S_REMOVED] = ctz(left) if left != ZERO else -1
 
 
 @jit
@@ -128,14 +115,14 @@ def satisfies(hm, rp, cons):
 
 
 @jit
-def deal_constrained(st, hm, rp, known, deck_mask, cons, check, work, rng, max_tries):
+def deal_constrained(st, hm, rp, known, deck_mask, cons, check, work, tab, rng, max_tries):
     """:func:`deal_hidden` until the hands satisfy ``cons`` (skipped when ``check`` is false).
 
     Returns the number of deals tried (``>= 1``) when one was accepted, or ``-max_tries`` when
     none of ``max_tries`` was. Rejected deals keep drawing from the same stream.
     """
     for tries in range(1, max_tries + 1):
-        deal_hidden(st, hm, rp, known, deck_mask, work, rng)
+        deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng)
         if not check or satisfies(hm, rp, cons):
             return tries
     return -max_tries

@@ -165,6 +165,18 @@ def deck_array(rules: Rules) -> np.ndarray:
     return np.array([c for c in range(52) if m >> c & 1], dtype=np.int64)
 
 
+#: scratch of the sampler of hidden hands (:mod:`whist_sim.kernels.sampler`): ``work`` int64 and
+#: ``tab`` float64, the table of layout counts: up to four bound suits, by the states of all
+#: places but the last (four players: three places of 0..13 cards; three: two of 0..17)
+SAMPLER_WORK = 72
+SAMPLER_TAB = 4 * 14 * 14 * 14
+
+
+def sampler_scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Fresh ``(work, tab)`` scratch of the sampler of hidden hands, for one thread."""
+    return np.zeros(SAMPLER_WORK, dtype=np.int64), np.zeros(SAMPLER_TAB, dtype=np.float64)
+
+
 def new_state() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fresh ``(st, hm, rng)`` arrays for one thread of deals."""
     st = np.zeros(ST_SIZE, dtype=np.int64)

@@ -131,8 +131,10 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "searches: samples n layouts of the unseen cards consistent with what it knows (cards "
         "played, voids shown, hand sizes, its last Frisch passes), plays each candidate card on "
         "every layout and finishes the deal with the base policy at every seat, and plays the "
-        "best mean score for itself; draws only from its own stream",
-        (("n", 16.0), ("base", float(PLAY_EXPERT))),
+        "best mean score for itself; draws only from its own stream. race=z drops a candidate "
+        "once its mean trails the leader's by more than z standard errors (0: every candidate "
+        "on every layout)",
+        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0)),
     ),
 }
 

@@ -67,6 +67,7 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
 PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     ("rollout", "n"): (0, 4096, True),
     ("rollout", "base"): (0, PLAY_EXPERT, True),  # a play policy that does not search
+    ("rollout", "race"): (0.0, 100.0, False),
 }
 
 #: what each kind is called in messages

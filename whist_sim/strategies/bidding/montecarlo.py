@@ -2,8 +2,9 @@
 over a quick self-simulation of the seat's own hand.
 
 At a decision, the seat samples ``n`` layouts of the hidden cards uniformly given its own hand (the
-cards of the deck it does not hold are shuffled and dealt to the other seats, each getting as many
-cards as it holds now; with the ``one_random`` deck the card left over is the removed one). For
+cards of the deck it does not hold are dealt to the other seats by the one sampler of hidden hands,
+:mod:`whist_sim.kernels.sampler`, each getting as many cards as it holds now; with the
+``one_random`` deck the card left over is the removed one). For
 every candidate action it plays each sample out from the current state with the ``heuristic``
 bidding strategy and play policy at every seat (its own later decisions included) and adds up its
 own score (RULES §6; a thrown-in deal scores 0). The candidate with the best total wins; ties go to
@@ -29,9 +30,9 @@ deal stream's state at the decision (read, not advanced) and ``decision`` is the
 in the deal (``S_NCALLS``) or ``MAX_CALLS + bidding position`` for the contract. Results therefore
 depend only on ``(seed, deal)`` and the seating, never on chunking or threads.
 
-Known simplification: the sampler conditions on the seat's own hand only. It does not use the calls
-made so far, the cards it passed in a Frisch (it knows where they went), or the earlier contracts,
-as information about the other hands.
+Known simplification: the sampler conditions on the seat's own hand and the cards it passed in the
+last Frisch (pinned at their receiver) only. It does not use the calls made so far or the earlier
+contracts as information about the other hands.
 
 Implementation: the decisions allocate their scratch (a few small arrays) per decision, so they
 are compiled with numba's reference counting on (``_nrt=True``) and are not inlined; the deal loop
@@ -46,26 +47,31 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels._numba import jit
-from ...kernels.bits import ONE, ZERO, bit, ctz, popcount
+from ...kernels.bits import ZERO, bit, popcount
 from ...kernels.layout import (
+    H_FRISCH,
     H_HAND,
     HM_SIZE,
     MAX_CALLS,
     N_PARAMS,
     PH_DONE,
+    R_DIR,
     R_MAXLEVEL,
     R_NTRICKS,
     R_PLAYERS,
     S_FLOOR,
     S_NCALLS,
     S_NCONTRACTS,
+    S_NFRISCH,
     S_REMOVED,
     S_SCORE,
     S_THROWN,
+    SAMPLER_WORK,
     ST_SIZE,
 )
 from ...kernels.loop import apply_call, apply_contract, run_base
-from ...kernels.rng import below, decision_stream
+from ...kernels.rng import decision_stream
+from ...kernels.sampler import W_NEED, deal_pool
 from ..dispatch import BASE
 from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
 from .heuristic import est_from_q, est_q_deck, heuristic_call, heuristic_contract
@@ -74,40 +80,31 @@ CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contrac
 
 
 @jit
-def sample_hidden(st, hm, rp, seat, sub, buf, out_hm):
+def sample_hidden(st, hm, rp, seat, sub, work, tab, out_hm):
     """Deal the cards ``seat`` does not hold uniformly to the other seats into ``out_hm``.
 
     Every other seat ``s`` gets ``popcount(hm[H_HAND + s])`` cards (``out_hm[H_HAND + s]``); the
-    seat's own hand is copied. The deck is every card in a hand now plus the removed card of the
-    ``one_random`` deck (its composition is public). ``buf``: int64 scratch of 52; draws from the
-    sub-stream ``sub`` only.
+    seat's own hand is copied. The pool is every card in a hand now plus the removed card of the
+    ``one_random`` deck (its composition is public), which is left over again. The cards the seat
+    passed in the last Frisch are pinned at their receiver (nothing is played before the contracts,
+    so they are still there). The one sampler of
+    hidden hands (:func:`whist_sim.kernels.sampler.deal_pool`, no voids) draws from the sub-stream
+    ``sub`` only; ``work`` / ``tab``: its scratch.
     """
     p = rp[R_PLAYERS]
-    deck = ZERO
+    pool = ZERO
     for s in range(p):
-        deck |= hm[H_HAND + s]
+        pool |= hm[H_HAND + s]
+        out_hm[H_HAND + s] = ZERO
+        work[W_NEED + s] = popcount(hm[H_HAND + s])
     if st[S_REMOVED] >= 0:
-        deck |= bit(st[S_REMOVED])
-    x = deck & ~hm[H_HAND + seat]
-    m = 0
-    while x != ZERO:
-        buf[m] = ctz(x)
-        x &= x - ONE
-        m += 1
-    pos = 0
-    for s in range(p):
-        if s == seat:
-            out_hm[H_HAND + s] = hm[H_HAND + s]
-            continue
-        hand = ZERO
-        for _ in range(popcount(hm[H_HAND + s])):
-            k = pos + below(sub, m - pos)
-            t = buf[pos]
-            buf[pos] = buf[k]
-            buf[k] = t
-            hand |= bit(buf[pos])
-            pos += 1
-        out_hm[H_HAND + s] = hand
+        pool |= bit(st[S_REMOVED])
+    out_hm[H_HAND + seat] = hm[H_HAND + seat]
+    nf = st[S_NFRISCH]
+    if nf > 0:  # the cards it passed in the last Frisch are at the receiver
+        f = nf - 1
+        out_hm[H_HAND + (seat + rp[R_DIR + f]) % p] = hm[H_FRISCH + 4 * f + seat]
+    deal_pool(p, pool, out_hm, H_HAND, 0, work, tab, False, sub)
 
 
 @jit
@@ -122,7 +119,7 @@ def _finish(st, hm, rp, rpol, rpar, rrng, seat):
 
 @jit
 def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
-             base_st, base_hm, rst, rhm, buf, sub, rrng, rpol, rpar, totals):
+             base_st, base_hm, rst, rhm, work, tab, sub, rrng, rpol, rpar, totals):
     """Total score of ``seat`` per candidate over ``n_samples`` sampled layouts; the best one.
 
     ``is_call``: candidates are auction calls (else contracts). Scratch arrays are the caller's.
@@ -136,7 +133,7 @@ def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples
     for c in range(n_cands):
         totals[c] = 0.0
     for _ in range(n_samples):
-        sample_hidden(st, hm, rp, seat, sub, buf, base_hm)
+        sample_hidden(st, hm, rp, seat, sub, work, tab, base_hm)
         for c in range(n_cands):
             for i in range(ST_SIZE):
                 rst[i] = base_st[i]
@@ -163,11 +160,13 @@ def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
         rpol[0, s] = BID_HEURISTIC
         rpol[1, s] = PLAY_HEURISTIC
     rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    # the sampler's table of layout counts serves voids only: one slot stands in for it
     return evaluate(
         st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
         np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
         np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
-        np.empty(52, dtype=np.int64), np.empty(1, dtype=np.uint64),
+        np.empty(SAMPLER_WORK, dtype=np.int64), np.empty(1, dtype=np.float64),
+        np.empty(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64), rpol, rpar, np.empty(n_cands, dtype=np.float64),
     )
 
