@@ -304,7 +304,7 @@ def test_auction_mode():
     assert len(d["strains"]) == 5 and d["mode"] == "auction"
     assert [r["bid"] for r in d["bids"]] == list(range(5, 14))
     # twelve top tricks and a club loser: 12 in no-trump every time (declarer leads, RULES §5)
-    strong = advise("AKQJT98.AKQ.AK.2", deals=200, seed=4)
+    strong = advise("AKQJT98.AKQ.AK.2", deals=200, seed=4, play="heuristic")
     assert strong.best_call == "5NT" and strong.recommended == 12
     assert strong.strains.loc["NT", "p_make"] == 1.0
 

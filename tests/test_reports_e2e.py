@@ -33,7 +33,8 @@ DEALS, CHUNK = 3000, 1000
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "data"
-    simulate(out, deals=DEALS, seed=11, chunk_size=CHUNK, threads=1, progress=False)
+    simulate(out, deals=DEALS, seed=11, chunk_size=CHUNK, threads=1, progress=False,
+             play="heuristic")
     return out
 
 
