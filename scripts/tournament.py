@@ -2,7 +2,8 @@
 
     python scripts/tournament.py --data data/default --out results [--deals N] [--mc-deals N]
 
-Two duplicate designs, both with the heuristic play policy, rule book defaults and seed 2026:
+Two duplicate designs, both with the default play policy (``DEFAULT_PLAY``, ``expert``) at every
+seat, rule book defaults and seed 2026:
 
 1. **Field** (every built-in strategy): strategy X in one seat against three ``heuristic`` players
    (``--strategies X,heuristic,heuristic,heuristic --rotations 4``: X sits in every seat once per
@@ -32,6 +33,7 @@ from report_default import command_line
 
 from whist_sim import __version__
 from whist_sim.core.stats import Moments, paired_test
+from whist_sim.strategies.registry import DEFAULT_PLAY
 from whist_sim.tournament import (
     SCORES_DIR,
     TournamentError,
@@ -59,12 +61,13 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
     out = work / name
     summary_file = out / "summary.json"
     want = {"deals_requested": deals, "seed": SEED, "rotations": _rot(rotations),
-            "strategies": strategies}
+            "strategies": strategies, "play": DEFAULT_PLAY}
     if summary_file.is_file():
         old = json.loads(summary_file.read_text())
         have = {"deals_requested": old["deals_requested"], "seed": old["seed"],
                 "rotations": old["rotations"], "strategies": [s["strategy"]
-                                                             for s in old["strategies"]]}
+                                                             for s in old["strategies"]],
+                "play": old.get("play")}
         if have == want and old["deals"] == deals:
             print(f"tournament: reusing {out}", flush=True)
             return old
@@ -185,7 +188,7 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
         "# Strategy tournaments",
         "",
         f"Made by `{command}` (whist-sim {__version__}); seed {SEED}, rule book defaults, "
-        "`heuristic` play at every seat. Every number below is reproducible from the seed.",
+        f"`{DEFAULT_PLAY}` play at every seat. Every number below is reproducible from the seed.",
         "",
         "## Field: each strategy against three heuristic players",
         "",
