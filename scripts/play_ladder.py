@@ -14,7 +14,7 @@ a contract above zero, zero bidders). Besides, each policy's deals/s on one thre
 
 The sizes (:data:`MATCHES`) are what the issue's statements need: expert against heuristic over
 20,000 duplicate deals, rollout:n=16 against expert over 2,000, the rollouts over 5,000; see
-:data:`MATCHES` for the time they take (about 10 minutes on two cores). ``--scale F`` multiplies
+:data:`MATCHES` for the time they take (about 11 minutes on two cores). ``--scale F`` multiplies
 every match's deals (at least 2 each), ``--deals N`` sets them all to N (tests run the script
 tiny). The matches share the seed, so their deals are the same
 (the first deals of the longest match).
@@ -67,12 +67,11 @@ class Match:
 
 #: The matches and their sizes: the issue's (20,000 deals for heuristic-expert, 2,000 for
 #: expert-rollout16), and 5,000 for the three rollouts, so that steps of about a point per deal
-#: between them are well outside their intervals. Measured on 2 shared cores at a tenth of these
-#: sizes (whist-sim 0.1.0): random-heuristic and heuristic-expert under a second each,
-#: expert-rollout16 2 s (600 plays/s), the rollout match 19 s (130 plays/s: 12 seatings, and
-#: n=64 plays about 4x slower than n=16); at full size about 20 s, 20 s and 8 min, with the
-#: timing of the policies (18 s) about 10 minutes in all, well within the 40 minutes allowed to
-#: the ladder in ``make results``.
+#: between them are well outside their intervals. Measured at full size on 2 cores shared with
+#: other work (whist-sim 0.1.0): random-heuristic and heuristic-expert about a second each,
+#: expert-rollout16 1 min (200 plays/s), the rollout match 9.3 min (107 plays/s: 12 seatings,
+#: and n=64 plays about 4x slower than n=16), the timing of the policies 18 s: 10.7 min in all,
+#: well within the 40 minutes allowed to the ladder in ``make results``.
 MATCHES = (
     Match("random-heuristic", ("random", "heuristic"), 20_000,
           "the first step: any rule beats random cards"),
@@ -329,10 +328,11 @@ def readme(data: dict[str, Any]) -> str:
         "The sizes are the issue's: 20,000 duplicate deals for heuristic-expert (and for "
         "random-heuristic), 2,000 for expert-rollout:n=16; the three rollouts play 5,000, so "
         "that steps of about a point per deal between them stand well outside their intervals. "
-        "On two cores the first two matches take seconds, expert-rollout:n=16 about 20 s and "
-        "the rollout match about 8 minutes (12 seatings; n=64 plays about 4x slower than "
-        "n=16): about 10 minutes in all, within the ~40 minutes allowed to the ladder in "
-        "`make results`. `--scale` or `--deals` changes every size.",
+        "Measured on two cores shared with other work: the first two matches take about a "
+        "second each, expert-rollout:n=16 about a minute and the rollout match about 9 minutes "
+        "(12 seatings; n=64 plays about 4x slower than n=16): about 11 minutes in all, within "
+        "the ~40 minutes allowed to the ladder in `make results`. `--scale` or `--deals` "
+        "changes every size.",
         "",
         "Files: `ladder.json` (every match summary, the speeds, sizes, seed and versions), "
         "`matches.csv` (pairs), `entrants.csv`, `speed.csv`, `ladder.png`.",

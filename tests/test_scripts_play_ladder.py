@@ -76,3 +76,16 @@ def test_tiny_ladder_writes_every_output(tmp_path, ladder, capsys):
         assert text in readme, text
     assert (dest / "matches.csv").read_text().count("\n") == 1 + 1 + 1 + 1 + 3
     assert (dest / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("make_results", ROOT / "scripts/make_results.py")
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "make_results", mod)
+    spec.loader.exec_module(mod)
+    (play,) = [a for a in mod.ANALYSES if a.name == "play"]
+    assert play.script == "play_ladder.py" and play.report == "README.md"
+    (tmp_path / "play").mkdir()
+    (tmp_path / "play" / "README.md").write_text("# ladder\n")
+    index = mod.write_index(tmp_path, mod.ANALYSES).read_text()
+    assert "(play/README.md) (`scripts/play_ladder.py`)" in index
