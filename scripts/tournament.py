@@ -12,6 +12,8 @@ seat, rule book defaults and seed 2026:
    (the X = heuristic run), which gives each strategy's gain over the baseline with a paired CI
    and p-value. ``montecarlo`` (a simulation per decision) runs ``--mc-deals`` deals.
 2. **Round robin** of the four best fast strategies of the field (all 24 seatings).
+3. **The play model**: the fast strategies' field again under ``heuristic`` play (the play of the
+   earlier results), and whether their ranking changes.
 
 The runs (per-deal Parquet scores, summaries) go to ``WORK/<run>/`` (default ``data/tournament``,
 beside the default dataset); a complete run with the same options is reused, so a second run only
@@ -52,16 +54,18 @@ MC_DEALS = 1_000_000
 FIELD = ("random", "heuristic", "hcp", "ltc", "cautious", "aggressive", "montecarlo")
 BASELINE = "heuristic"
 SLOW = ("montecarlo",)
+OLD_PLAY = "heuristic"  # the play of the earlier results: the fast field is run again under it
 MC_CHUNK = 500  # deals per task for montecarlo (about 2,000 simulated-decision plays)
 
 
 def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: str | int,
-         threads: int | None, progress: bool, chunk_size: int | None = None) -> dict[str, Any]:
-    """Run (or reuse) one tournament in ``work/name``; return its summary."""
+         threads: int | None, progress: bool, chunk_size: int | None = None,
+         play: str = DEFAULT_PLAY) -> dict[str, Any]:
+    """Run (or reuse) one tournament in ``work/name`` under ``play``; return its summary."""
     out = work / name
     summary_file = out / "summary.json"
     want = {"deals_requested": deals, "seed": SEED, "rotations": _rot(rotations),
-            "strategies": strategies, "play": DEFAULT_PLAY}
+            "strategies": strategies, "play": play}
     if summary_file.is_file():
         old = json.loads(summary_file.read_text())
         have = {"deals_requested": old["deals_requested"], "seed": old["seed"],
@@ -78,9 +82,10 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
         shutil.rmtree(out)
     print(f"tournament: {name}: {','.join(strategies)}, {deals:,} deals", flush=True)
     cmd = (f"whist-sim tournament --strategies {','.join(strategies)} --deals {deals} "
-           f"--seed {SEED} --rotations {rotations} --out {name}")
+           f"--seed {SEED} --rotations {rotations} --out {name}"
+           + (f" --play {play}" if play != DEFAULT_PLAY else ""))
     return tournament(strategies, deals, SEED, rotations=rotations, out=out, threads=threads,
-                      progress=progress, chunk_size=chunk_size, command=cmd)
+                      progress=progress, chunk_size=chunk_size, command=cmd, play=play)
 
 
 def _rot(rotations: str | int) -> str:
@@ -168,15 +173,76 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
     fast = [r["name"] for r in sorted(rows, key=lambda r: -r["mean"]) if r["name"] not in SLOW]
     top4 = fast[:4]
     rr = _run(work, "round-robin", top4, deals, "all", threads, progress)
+    # the fast field again under heuristic play (seconds each): does the play model change the
+    # ranking?
+    old_rows = []
+    if DEFAULT_PLAY != OLD_PLAY:
+        for x in FIELD:
+            if x in SLOW:
+                continue
+            s = _run(work, f"field-{x}-{OLD_PLAY}-play", [x, BASELINE, BASELINE, BASELINE],
+                     deals, 4, threads, progress, play=OLD_PLAY)
+            old_rows.append({**s["strategies"][0], "name": x, "deals": s["deals"]})
+        for r in old_rows:
+            r["gain"] = _paired_vs_baseline(work, f"field-{r['name']}-{OLD_PLAY}-play",
+                                            f"field-{BASELINE}-{OLD_PLAY}-play", r["deals"])
 
     dest = out / NAME
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "field.png").write_bytes(field_chart(rows))
     (dest / "round_robin.png").write_bytes(chart_png(rr, title=(
         f"Round robin: {rr['deals']:,} duplicate deals x {len(rr['seatings'])} seatings")))
-    (dest / "report.md").write_text(_report(rows, summaries, rr, command, deals, mc_deals),
-                                    encoding="utf-8")
+    text = _report(rows, summaries, rr, command, deals, mc_deals)
+    if old_rows:
+        text += play_model_section(rows, old_rows, deals)
+    (dest / "report.md").write_text(text, encoding="utf-8")
     return [dest / "report.md", dest / "field.png", dest / "round_robin.png"]
+
+
+def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]],
+                       deals: int) -> str:
+    """Markdown: the field's ranking under the default play beside the one under ``OLD_PLAY``
+    (the strategies both cover), and whether the order changed."""
+    names = [r["name"] for r in old_rows]
+    new = sorted((r for r in rows if r["name"] in names), key=lambda r: -r["mean"])
+    old = sorted(old_rows, key=lambda r: -r["mean"])
+    old_rank = {r["name"]: i for i, r in enumerate(old, 1)}
+    old_by = {r["name"]: r for r in old}
+    lines = [
+        f"## Does the play model change the ranking? `{DEFAULT_PLAY}` against `{OLD_PLAY}` play",
+        "",
+        f"The field tournaments of the fast strategies again, with `{OLD_PLAY}` play at every "
+        f"seat ({deals:,} duplicate deals each, the same deals and seatings): mean score per "
+        "deal and the gain over a heuristic bidder in the same seat (paired 95 % CI), under the "
+        "default play and under the old one.",
+        "",
+        f"| rank ({DEFAULT_PLAY}) | strategy | mean ({DEFAULT_PLAY}) | gain over heuristic "
+        f"({DEFAULT_PLAY}) | rank ({OLD_PLAY}) | mean ({OLD_PLAY}) | gain over heuristic "
+        f"({OLD_PLAY}) |",
+        "|---:|---|---:|---|---:|---:|---|",
+    ]
+    for i, r in enumerate(new, 1):
+        o = old_by[r["name"]]
+
+        def gain(x: dict[str, Any]) -> str:
+            if x["name"] == BASELINE:
+                return "baseline"
+            g = x["gain"]
+            return f"{g['diff']:+.2f} [{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
+
+        lines.append(f"| {i} | `{r['name']}` | {r['mean']:.2f} | {gain(r)} | "
+                     f"{old_rank[r['name']]} | {o['mean']:.2f} | {gain(o)} |")
+    same = [r["name"] for r in new] == [r["name"] for r in old]
+    if same:
+        verdict = (f"The ranking is the same under `{DEFAULT_PLAY}` and `{OLD_PLAY}` play; the "
+                   "gains over heuristic change as the table shows.")
+    else:
+        moved = [r["name"] for r in new if old_rank[r["name"]] != new.index(r) + 1]
+        verdict = (f"The ranking changes: {', '.join(f'`{m}`' for m in moved)} move "
+                   f"(order under `{DEFAULT_PLAY}`: {', '.join(r['name'] for r in new)}; under "
+                   f"`{OLD_PLAY}`: {', '.join(r['name'] for r in old)}).")
+    lines += ["", verdict, ""]
+    return "\n".join(lines)
 
 
 def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
