@@ -160,8 +160,10 @@ def spec_help(kind: str) -> str:
     for row in _table(kind):
         params = row["params"]
         assert isinstance(params, dict)
-        out.append(str(row["name"]) + (
-            "[" + "".join(f":{k}={_fmt(v)}" for k, v in params.items()) + "]" if params else ""))
+        name = str(row["name"])
+        out.append(name + (
+            "[" + "".join(f":{k}={_value_text(name, k, v)}" for k, v in params.items()) + "]"
+            if params else ""))
     return ", ".join(out)
 
 
