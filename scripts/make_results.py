@@ -58,7 +58,8 @@ ANALYSES: list[Analysis] = [
         "tournament",
         "tournament.py",
         "Strategy tournaments: every built-in bidding strategy against a heuristic field and a "
-        "round robin of the best four (1,000,000 duplicate deals each, expert play, seed 2026)",
+        "round robin of the best four (1,000,000 duplicate deals each, expert play, seed 2026), "
+        "and whether the ranking changes from heuristic play",
     ),
     Analysis(
         "play",
