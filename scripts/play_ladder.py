@@ -233,10 +233,13 @@ def entrants_table(s: dict[str, Any]) -> str:
 
 
 def pairs_table(s: dict[str, Any]) -> str:
+    """Every pair of a match, the stronger-listed entrant first (the later on the ladder)."""
     lines = ["| a | b | a - b (points/deal) | 95% CI | p |", "|---|---|---:|---|---:|"]
     for p in s["pairs"]:
-        lines.append(f"| `{p['a']}` | `{p['b']}` | {fmt(p['diff'])} | {_ci(p['ci'])} | "
-                     f"{fmt_p(p['p'])} |")
+        q = _pair(s, p["a"], p["b"])  # the later entrant minus the earlier one
+        assert q is not None
+        lines.append(f"| `{q['a']}` | `{q['b']}` | {fmt(q['diff'])} | {_ci(q['ci'])} | "
+                     f"{fmt_p(q['p'])} |")
     return "\n".join(lines)
 
 
@@ -306,7 +309,7 @@ def readme(data: dict[str, Any]) -> str:
         lines += [
             f"### {' vs '.join(m.plays)}",
             "",
-            f"{m.why}. `{s['command']}`: {s['deals']:,} duplicate deals x "
+            f"{m.why[0].upper()}{m.why[1:]}. `{s['command']}`: {s['deals']:,} duplicate deals x "
             f"{len(s['seatings'])} seatings = {s['plays']:,} plays in {s['wall_s']:.0f} s "
             f"({s['plays_per_s']:,.0f} plays/s on {s['executor']}); size "
             f"{sizes[m.name]:,} deals.",
