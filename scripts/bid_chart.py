@@ -3,7 +3,8 @@
     python scripts/bid_chart.py --out results [--hands 10000 --deals-per-hand 200 --seed 2026]
 
 For ``--hands`` sampled hands (each from a deal bid up to the contracts by the heuristic strategy,
-the player at every bidding position in turn), every legal contract is played out on
+the player at every bidding position in turn), every legal contract is played out (the default
+play policy, ``DEFAULT_PLAY``, at every seat) on
 ``--deals-per-hand`` deals with the hidden hands re-sampled, and the optimal one (highest mean
 score) is charted by high-card points x trump length and position, with a zero-bid chart and an
 under/over comparison. Everything is computed by :mod:`whist_sim.advisor.bidchart`; this script
@@ -22,12 +23,14 @@ from report_default import command_line, git_revision
 from whist_sim.advisor.bidchart import ChartError, bid_chart, write_chart_report
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError
+from whist_sim.strategies.registry import DEFAULT_PLAY
 
 NAME = "bid_chart"  # sub-directory of the results directory
 HANDS = 10_000
 DEALS_PER_HAND = 200
 SEED = 2026
-POLICY = "heuristic"
+POLICY = "heuristic"  # the bidding strategy of every seat
+PLAY = DEFAULT_PLAY  # the play policy of every seat
 
 
 def run(out: str | Path, command: str, hands: int = HANDS, deals_per_hand: int = DEALS_PER_HAND,
@@ -35,7 +38,7 @@ def run(out: str | Path, command: str, hands: int = HANDS, deals_per_hand: int =
     """Run the chart; write its report (Markdown + PNG, no per-hand data) to ``out/bid_chart``."""
     rules = Rules()
     df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
-                   bid=POLICY, play=POLICY, threads=threads, progress=progress)
+                   bid=POLICY, play=PLAY, threads=threads, progress=progress)
     rev = git_revision()
     extra = {"code (git commit)": rev} if rev else {}
     extra["run time"] = f"{df.attrs['wall_s']:.0f} s on {df.attrs['executor']}"

@@ -3,9 +3,10 @@
     python scripts/dd_study.py --data data/default --out results [--deals 2000 --seed 2026
         --node-limit 1000000]
 
-Simulates ``--deals`` deals with the ``heuristic`` policy at every seat and the rule book's default
-rules, with the double-dummy columns (``simulate(..., dd=True)``: every seat's whist-max and
-whist-min at the start of play, docs/DD.md), into its own dataset directory ``DATA/../dd_study``
+Simulates ``--deals`` deals with the ``heuristic`` bidding strategy and the default play policy
+(``DEFAULT_PLAY``, ``expert``) at every seat and the rule book's default rules, with the
+double-dummy columns (``simulate(..., dd=True)``: every seat's whist-max and whist-min at the start
+of play, docs/DD.md), into its own dataset directory ``DATA/../dd_study``
 (next to the default dataset). Every solve runs under ``--node-limit`` card plays; a solve over it
 is left unsolved and the report counts those. The run is started with ``resume=True``: a complete
 dataset with the same options there is reused as it is, an interrupted one is finished, and one
@@ -32,13 +33,15 @@ from whist_sim.reports.dd_tables import dd_unsolved
 from whist_sim.runs.dataset import DatasetError
 from whist_sim.runs.dd_columns import DEFAULT_NODE_LIMIT
 from whist_sim.runs.simulate import SimulationError, simulate
+from whist_sim.strategies.registry import DEFAULT_PLAY
 
 NAME = "dd"  # sub-directory of the results directory
 DATASET = "dd_study"  # the dataset directory, next to the default dataset
 TITLE = "Israeli Whist: contracts against double-dummy bounds"
 DEALS = 2000
 SEED = 2026
-POLICY = "heuristic"
+POLICY = "heuristic"  # the bidding strategy of every seat
+PLAY = DEFAULT_PLAY  # the play policy of every seat
 
 
 def dataset_dir(data: str | Path) -> Path:
@@ -86,7 +89,7 @@ def run(
         seed=seed,
         rules=rules,
         bid=(POLICY,) * rules.players,
-        play=(POLICY,) * rules.players,
+        play=(PLAY,) * rules.players,
         threads=threads,
         resume=True,
         progress=progress,

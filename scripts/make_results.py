@@ -5,7 +5,8 @@
 Each analysis is one script in scripts/ that imports the library (no copied logic) and accepts
 ``--data DATA --out RESULTS``: DATA is the default dataset directory (a script that needs other
 data makes or finds it itself), RESULTS the results directory, in which the script writes only
-under its own sub-directory ``RESULTS/<name>/`` with a ``report.md`` there. To add an analysis,
+under its own sub-directory ``RESULTS/<name>/`` with a ``report.md`` (or the file the analysis
+names, ``README.md`` for the play ladder) there. To add an analysis,
 append one :class:`Analysis` to :data:`ANALYSES`. Scripts run in order, each in its own process;
 a failing script is reported and the others still run (the exit status is then 1). Finally
 ``RESULTS/README.md`` indexes the analyses.
@@ -25,11 +26,12 @@ SCRIPTS = Path(__file__).resolve().parent
 
 @dataclass(frozen=True)
 class Analysis:
-    """One analysis: ``script`` in scripts/, writing ``RESULTS/<name>/report.md``."""
+    """One analysis: ``script`` in scripts/, writing ``RESULTS/<name>/<report>``."""
 
     name: str
     script: str
     title: str
+    report: str = "report.md"
 
 
 #: The analyses ``make results`` runs, in order. The first one also makes the default dataset.
@@ -37,25 +39,34 @@ ANALYSES: list[Analysis] = [
     Analysis(
         "default",
         "run_default.py",
-        "The default run: 1,000,000 deals, heuristic policy, rule book defaults, seed 2026",
+        "The default run: 1,000,000 deals, heuristic bidding, expert play (beside heuristic "
+        "play on the same deals), rule book defaults, seed 2026",
     ),
     Analysis(
         "dd",
         "dd_study.py",
-        "Contracts against double-dummy bounds: 2,000 deals, heuristic policy, rule book "
-        "defaults, node limit 1,000,000 card plays per solve, seed 2026",
+        "Contracts against double-dummy bounds: 2,000 deals, heuristic bidding, expert play, "
+        "rule book defaults, node limit 1,000,000 card plays per solve, seed 2026",
     ),
     Analysis(
         "bid_chart",
         "bid_chart.py",
         "Bid charts: EV-optimal contract by HCP x trump length and position, zero bids "
-        "(10,000 hands x 200 deals, seed 2026)",
+        "(10,000 hands x 200 deals, expert play, seed 2026)",
     ),
     Analysis(
         "tournament",
         "tournament.py",
         "Strategy tournaments: every built-in bidding strategy against a heuristic field and a "
-        "round robin of the best four (1,000,000 duplicate deals each, seed 2026)",
+        "round robin of the best four (1,000,000 duplicate deals each, expert play, seed 2026), "
+        "and whether the ranking changes from heuristic play",
+    ),
+    Analysis(
+        "play",
+        "play_ladder.py",
+        "The play ladder: random, heuristic, expert and rollout (n = 8, 16, 64) in duplicate "
+        "matches of neighbours, heuristic bidding, with each policy's speed (seed 2026)",
+        report="README.md",
     ),
 ]
 
@@ -81,8 +92,8 @@ def write_index(out: Path, analyses: list[Analysis]) -> Path:
         "",
     ]
     for a in analyses:
-        if (out / a.name / "report.md").is_file():
-            lines.append(f"- [{a.title}]({a.name}/report.md) (`scripts/{a.script}`)")
+        if (out / a.name / a.report).is_file():
+            lines.append(f"- [{a.title}]({a.name}/{a.report}) (`scripts/{a.script}`)")
     path = out / "README.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

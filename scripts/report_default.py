@@ -3,7 +3,9 @@
     python scripts/report_default.py --data data/default --out results
 
 Reads the dataset made by ``scripts/run_default.py`` (``make run``) one chunk at a time and writes
-``RESULTS/default/report.md`` with its PNG charts (``charts/``) and CSV tables (``tables/``).
+``RESULTS/default/report.md`` with its PNG charts (``charts/``) and CSV tables (``tables/``),
+with the "Play model" section when the companion run under heuristic play
+(``DATA/../default_heuristic``, made by ``run_default.py``) is there.
 Everything is computed by :mod:`whist_sim.reports`; this script only chooses the title, the
 sub-directory and the provenance line.
 """
@@ -11,6 +13,7 @@ sub-directory and the provenance line.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +22,16 @@ from whist_sim.reports import ReportError, build_report, tally_dataset, write_re
 from whist_sim.runs.dataset import DatasetError
 
 NAME = "default"  # sub-directory of the results directory
-TITLE = "Israeli Whist: the default heuristic run"
+TITLE = "Israeli Whist: the default run"
 FORMATS = ("md", "png", "csv")  # committed to results/: small files only (no HTML with images)
 DPI = 100
+COMPANION_PLAY = "heuristic"  # the play policy of the companion run (the report's comparison)
+COMPANION = "default_heuristic"  # its dataset directory, next to the default dataset
+
+
+def companion_dir(data: str | Path) -> Path:
+    """The companion dataset: ``DATA/../default_heuristic``, spelled as relative as ``DATA``."""
+    return Path(os.path.normpath(os.path.join(data, os.pardir, COMPANION)))
 
 
 def git_revision() -> str | None:
@@ -39,13 +49,24 @@ def git_revision() -> str | None:
 
 
 def write_default_report(
-    data: str | Path, out: str | Path, command: str, progress: bool = True
+    data: str | Path, out: str | Path, command: str, progress: bool = True,
+    companion: tuple[str, str | Path] | None = None, label: str | None = None,
 ) -> list[Path]:
-    """Tally the dataset ``data`` and write its report to ``out/default``; return the files."""
+    """Tally the dataset ``data`` and write its report to ``out/default``; return the files.
+
+    ``companion``: ``(label, dataset)`` of the same deals under another play policy, for the
+    report's "Play model" section (``label`` names ``data`` there)."""
     tally = tally_dataset(data, progress=progress)
     rev = git_revision()
+    extra = {"code (git commit)": rev} if rev else {}
+    compare = None
+    if companion is not None:
+        other = tally_dataset(companion[1], progress=progress)
+        compare = (companion[0], other)
+        extra["companion dataset"] = (f"{companion[1]} ({companion[0]} play; policies by seat "
+                                      f"{', '.join(other.policies)})")
     report = build_report(tally, title=TITLE, source=str(data), command=command,
-                          extra_meta={"code (git commit)": rev} if rev else None)
+                          extra_meta=extra or None, compare=compare, label=label)
     target = Path(out) / NAME
     written = write_report(report, target, FORMATS, dpi=DPI)
     return written
@@ -64,8 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
     try:
+        companion = companion_dir(args.data)
         written = write_default_report(
-            args.data, args.out, command_line(__file__, raw), progress=not args.no_progress
+            args.data, args.out, command_line(__file__, raw), progress=not args.no_progress,
+            companion=(COMPANION_PLAY, companion) if companion.is_dir() else None,
         )
     except (DatasetError, ReportError) as e:
         print(f"report_default: {e}\n(run `make run` first to simulate the default dataset)",

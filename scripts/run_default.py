@@ -3,8 +3,13 @@
     python scripts/run_default.py --data data/default --out data/results   (make run)
     python scripts/run_default.py --data data/default --out results        (make results)
 
-The default workload: 1,000,000 deals, seed 2026, the ``heuristic`` policy at every seat (bidding
-and play), the rule book's default rules. The run is started with ``resume=True``: a complete
+The default workload: 1,000,000 deals, seed 2026, the ``heuristic`` bidding strategy and the
+default play policy (``DEFAULT_PLAY`` of the strategies registry, ``expert``) at every seat, the
+rule book's default rules. A companion run plays the same deals with the same seed, rules and
+bidding under ``heuristic`` play into ``DATA/../default_heuristic`` (``COMPANION``); heuristic
+play is the fastest policy, so this costs seconds, and the bidding does not depend on the play,
+so the two runs differ in the card play only. The report's "Play model" section sets their
+headline numbers side by side. Both runs are started with ``resume=True``: a complete
 dataset with the same options in DATA is reused as it is (so a second ``make run`` only re-checks
 the chunk files and rewrites the report), an interrupted one is finished, and a dataset made with
 other options is refused with the differences named. The report goes to ``OUT/default/``
@@ -19,16 +24,38 @@ import argparse
 import sys
 from pathlib import Path
 
-from report_default import NAME, command_line, write_default_report
+from report_default import COMPANION_PLAY, NAME, command_line, companion_dir, write_default_report
 
 from whist_sim.core.rules import Rules
 from whist_sim.reports import ReportError
 from whist_sim.runs.dataset import DatasetError
 from whist_sim.runs.simulate import SimulationError, simulate
+from whist_sim.strategies.registry import DEFAULT_PLAY
 
 DEALS = 1_000_000
 SEED = 2026
-POLICY = "heuristic"
+POLICY = "heuristic"  # the bidding strategy of every seat
+PLAY = DEFAULT_PLAY  # the play policy of every seat
+
+
+def _simulate(data: str | Path, play: str, deals: int, seed: int, threads: int | None,
+              progress: bool) -> None:
+    rules = Rules()
+    manifest = simulate(
+        data,
+        deals=deals,
+        seed=seed,
+        rules=rules,
+        bid=(POLICY,) * rules.players,
+        play=(play,) * rules.players,
+        threads=threads,
+        resume=True,
+        progress=progress,
+        notify=lambda msg: print(f"run_default: {msg}", file=sys.stderr, flush=True),
+    )
+    if manifest.get("status") != "complete":
+        status = manifest.get("status")
+        raise SimulationError(f"the run in {data} did not complete (status {status})")
 
 
 def run(
@@ -40,24 +67,13 @@ def run(
     threads: int | None = None,
     progress: bool = True,
 ) -> list[Path]:
-    """Simulate (or reuse) the default dataset in ``data``, then write its report under ``out``."""
-    rules = Rules()
-    manifest = simulate(
-        data,
-        deals=deals,
-        seed=seed,
-        rules=rules,
-        bid=(POLICY,) * rules.players,
-        play=(POLICY,) * rules.players,
-        threads=threads,
-        resume=True,
-        progress=progress,
-        notify=lambda msg: print(f"run_default: {msg}", file=sys.stderr, flush=True),
-    )
-    if manifest.get("status") != "complete":
-        status = manifest.get("status")
-        raise SimulationError(f"the run in {data} did not complete (status {status})")
-    return write_default_report(data, out, command, progress=progress)
+    """Simulate (or reuse) the default dataset in ``data`` and its companion under heuristic
+    play, then write the report under ``out``."""
+    _simulate(data, PLAY, deals, seed, threads, progress)
+    companion = companion_dir(data)
+    _simulate(companion, COMPANION_PLAY, deals, seed, threads, progress)
+    return write_default_report(data, out, command, progress=progress,
+                                companion=(COMPANION_PLAY, companion), label=PLAY)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,8 @@
 
     python scripts/tournament.py --data data/default --out results [--deals N] [--mc-deals N]
 
-Two duplicate designs, both with the heuristic play policy, rule book defaults and seed 2026:
+Two duplicate designs, both with the default play policy (``DEFAULT_PLAY``, ``expert``) at every
+seat, rule book defaults and seed 2026:
 
 1. **Field** (every built-in strategy): strategy X in one seat against three ``heuristic`` players
    (``--strategies X,heuristic,heuristic,heuristic --rotations 4``: X sits in every seat once per
@@ -13,6 +14,8 @@ Two duplicate designs, both with the heuristic play policy, rule book defaults a
 2. **Round robin** of the four best fast strategies of the field (all 24 seatings), with
    ``--games`` duplicate games to 500 under every seating: each strategy's probability of winning
    a game and mean final margin, and whether ranking by points per deal and by games won agree.
+3. **The play model**: the fast strategies' field again under ``heuristic`` play (the play of the
+   earlier results), and whether their ranking changes.
 
 The runs (per-deal Parquet scores, summaries) go to ``WORK/<run>/`` (default ``data/tournament``,
 beside the default dataset); a complete run with the same options is reused, so a second run only
@@ -34,6 +37,7 @@ from report_default import command_line
 
 from whist_sim import __version__
 from whist_sim.core.stats import Moments, paired_test
+from whist_sim.strategies.registry import DEFAULT_PLAY
 from whist_sim.tournament import (
     SCORES_DIR,
     TournamentError,
@@ -52,23 +56,25 @@ MC_DEALS = 1_000_000
 FIELD = ("random", "heuristic", "hcp", "ltc", "cautious", "aggressive", "montecarlo")
 BASELINE = "heuristic"
 SLOW = ("montecarlo",)
+OLD_PLAY = "heuristic"  # the play of the earlier results: the fast field is run again under it
 MC_CHUNK = 500  # deals per task for montecarlo (about 2,000 simulated-decision plays)
 GAMES = 200  # duplicate games of the round robin (each under all 24 seatings)
 
 
 def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: str | int,
          threads: int | None, progress: bool, chunk_size: int | None = None,
-         games: int = 0) -> dict[str, Any]:
-    """Run (or reuse) one tournament in ``work/name``; return its summary."""
+         games: int = 0, play: str = DEFAULT_PLAY) -> dict[str, Any]:
+    """Run (or reuse) one tournament in ``work/name`` under ``play``; return its summary."""
     out = work / name
     summary_file = out / "summary.json"
     want = {"deals_requested": deals, "seed": SEED, "rotations": _rot(rotations),
-            "strategies": strategies}
+            "strategies": strategies, "play": play}
     if summary_file.is_file():
         old = json.loads(summary_file.read_text())
         have = {"deals_requested": old["deals_requested"], "seed": old["seed"],
                 "rotations": old["rotations"], "strategies": [s["strategy"]
-                                                             for s in old["strategies"]]}
+                                                             for s in old["strategies"]],
+                "play": old.get("play")}
         if have == want and old["deals"] == deals and (old.get("games") or {}).get(
                 "games", 0) == games:
             print(f"tournament: reusing {out}", flush=True)
@@ -81,9 +87,11 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
     print(f"tournament: {name}: {','.join(strategies)}, {deals:,} deals", flush=True)
     cmd = (f"whist-sim tournament --strategies {','.join(strategies)} --deals {deals} "
            f"--seed {SEED} --rotations {rotations} --out {name}"
-           + (f" --games {games}" if games else ""))
+           + (f" --games {games}" if games else "")
+           + (f" --play {play}" if play != DEFAULT_PLAY else ""))
     return tournament(strategies, deals, SEED, rotations=rotations, out=out, threads=threads,
-                      progress=progress, chunk_size=chunk_size, command=cmd, games=games)
+                      progress=progress, chunk_size=chunk_size, command=cmd, games=games,
+                      play=play)
 
 
 def _rot(rotations: str | int) -> str:
@@ -171,15 +179,76 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
     fast = [r["name"] for r in sorted(rows, key=lambda r: -r["mean"]) if r["name"] not in SLOW]
     top4 = fast[:4]
     rr = _run(work, "round-robin", top4, deals, "all", threads, progress, games=games)
+    # the fast field again under heuristic play (seconds each): does the play model change the
+    # ranking?
+    old_rows = []
+    if DEFAULT_PLAY != OLD_PLAY:
+        for x in FIELD:
+            if x in SLOW:
+                continue
+            s = _run(work, f"field-{x}-{OLD_PLAY}-play", [x, BASELINE, BASELINE, BASELINE],
+                     deals, 4, threads, progress, play=OLD_PLAY)
+            old_rows.append({**s["strategies"][0], "name": x, "deals": s["deals"]})
+        for r in old_rows:
+            r["gain"] = _paired_vs_baseline(work, f"field-{r['name']}-{OLD_PLAY}-play",
+                                            f"field-{BASELINE}-{OLD_PLAY}-play", r["deals"])
 
     dest = out / NAME
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "field.png").write_bytes(field_chart(rows))
     (dest / "round_robin.png").write_bytes(chart_png(rr, title=(
         f"Round robin: {rr['deals']:,} duplicate deals x {len(rr['seatings'])} seatings")))
-    (dest / "report.md").write_text(_report(rows, summaries, rr, command, deals, mc_deals),
-                                    encoding="utf-8")
+    text = _report(rows, summaries, rr, command, deals, mc_deals)
+    if old_rows:
+        text += play_model_section(rows, old_rows, deals)
+    (dest / "report.md").write_text(text, encoding="utf-8")
     return [dest / "report.md", dest / "field.png", dest / "round_robin.png"]
+
+
+def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]],
+                       deals: int) -> str:
+    """Markdown: the field's ranking under the default play beside the one under ``OLD_PLAY``
+    (the strategies both cover), and whether the order changed."""
+    names = [r["name"] for r in old_rows]
+    new = sorted((r for r in rows if r["name"] in names), key=lambda r: -r["mean"])
+    old = sorted(old_rows, key=lambda r: -r["mean"])
+    old_rank = {r["name"]: i for i, r in enumerate(old, 1)}
+    old_by = {r["name"]: r for r in old}
+    lines = [
+        f"## Does the play model change the ranking? `{DEFAULT_PLAY}` against `{OLD_PLAY}` play",
+        "",
+        f"The field tournaments of the fast strategies again, with `{OLD_PLAY}` play at every "
+        f"seat ({deals:,} duplicate deals each, the same deals and seatings): mean score per "
+        "deal and the gain over a heuristic bidder in the same seat (paired 95 % CI), under the "
+        "default play and under the old one.",
+        "",
+        f"| rank ({DEFAULT_PLAY}) | strategy | mean ({DEFAULT_PLAY}) | gain over heuristic "
+        f"({DEFAULT_PLAY}) | rank ({OLD_PLAY}) | mean ({OLD_PLAY}) | gain over heuristic "
+        f"({OLD_PLAY}) |",
+        "|---:|---|---:|---|---:|---:|---|",
+    ]
+    for i, r in enumerate(new, 1):
+        o = old_by[r["name"]]
+
+        def gain(x: dict[str, Any]) -> str:
+            if x["name"] == BASELINE:
+                return "baseline"
+            g = x["gain"]
+            return f"{g['diff']:+.2f} [{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
+
+        lines.append(f"| {i} | `{r['name']}` | {r['mean']:.2f} | {gain(r)} | "
+                     f"{old_rank[r['name']]} | {o['mean']:.2f} | {gain(o)} |")
+    same = [r["name"] for r in new] == [r["name"] for r in old]
+    if same:
+        verdict = (f"The ranking is the same under `{DEFAULT_PLAY}` and `{OLD_PLAY}` play; the "
+                   "gains over heuristic change as the table shows.")
+    else:
+        moved = [r["name"] for r in new if old_rank[r["name"]] != new.index(r) + 1]
+        verdict = (f"The ranking changes: {', '.join(f'`{m}`' for m in moved)} move "
+                   f"(order under `{DEFAULT_PLAY}`: {', '.join(r['name'] for r in new)}; under "
+                   f"`{OLD_PLAY}`: {', '.join(r['name'] for r in old)}).")
+    lines += ["", verdict, ""]
+    return "\n".join(lines)
 
 
 def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
@@ -191,7 +260,7 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
         "# Strategy tournaments",
         "",
         f"Made by `{command}` (whist-sim {__version__}); seed {SEED}, rule book defaults, "
-        "`heuristic` play at every seat. Every number below is reproducible from the seed.",
+        f"`{DEFAULT_PLAY}` play at every seat. Every number below is reproducible from the seed.",
         "",
         "## Field: each strategy against three heuristic players",
         "",

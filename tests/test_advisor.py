@@ -305,9 +305,13 @@ def test_auction_mode():
     assert len(d["strains"]) == 5 and d["mode"] == "auction"
     assert [r["bid"] for r in d["bids"]] == list(range(5, 14))
     # twelve top tricks and a club loser: 12 in no-trump every time (declarer leads, RULES §5)
-    strong = advise("AKQJT98.AKQ.AK.2", deals=200, seed=4)
+    strong = advise("AKQJT98.AKQ.AK.2", deals=200, seed=4, play="heuristic")
     assert strong.best_call == "5NT" and strong.recommended == 12
     assert strong.strains.loc["NT", "p_make"] == 1.0
+    # expert play (the default) also makes 12 in spades every time: spades and no-trump tie
+    ex = advise("AKQJT98.AKQ.AK.2", deals=200, seed=4)
+    assert ex.strains.loc["NT", "p_make"] == ex.strains.loc["S", "p_make"] == 1.0
+    assert ex.best_call in ("5S", "5NT") and ex.recommended == 12
 
 
 # --------------------------------------------------------------------------- conditions

@@ -15,7 +15,7 @@ from whist_sim.kernels.batch import play_batch
 from whist_sim.runs.dataset import load, load_manifest
 from whist_sim.runs.simulate import seat_policies, simulate
 from whist_sim.strategies import registry
-from whist_sim.strategies.registry import PLAY, PLAY_POLICIES, PolicyInfo
+from whist_sim.strategies.registry import DEFAULT_PLAY, PLAY, PLAY_POLICIES, PolicyInfo
 from whist_sim.strategies.spec import (
     PlaySpec,
     StrategyError,
@@ -58,6 +58,7 @@ def test_play_specs_use_the_strategy_syntax(fake_play):
     names = [r["name"] for r in play_table()]
     assert names == list(PLAY_POLICIES)
     assert "fakeplay[:n=16:depth=2]" in spec_help("play")
+    assert "rollout[:n=16:base=expert]" in spec_help("play")  # a policy-valued default by name
     pol, par = seat_arrays(["montecarlo:n=4", "hcp", "heuristic", "random"],
                            ["fakeplay:n=3", "random", "heuristic", "heuristic"], 4)
     assert list(pol[0]) == [6, 2, 1, 0] and list(pol[1]) == [1, 0, 1, 1]
@@ -94,10 +95,14 @@ def test_seats_are_bid_slash_play():
             parse_seat(text)
 
 
-def test_seat_policies_keep_the_old_defaults():
-    # BID alone: the play policy of the same name, else heuristic; BID/PLAY wins over play
+def test_seat_policies_play_the_default_play():
+    # BID alone: random plays random, any other strategy the default play (DEFAULT_PLAY, expert);
+    # BID/PLAY wins over play
+    assert DEFAULT_PLAY == "expert"
     assert seat_policies("random", None, 4) == (("random",) * 4, ("random",) * 4)
-    assert seat_policies("ltc", None, 3) == (("ltc",) * 3, ("heuristic",) * 3)
+    assert seat_policies("ltc", None, 3) == (("ltc",) * 3, ("expert",) * 3)
+    assert seat_policies("heuristic", None, 4) == (("heuristic",) * 4, ("expert",) * 4)
+    assert seat_policies(None, None, 4) == (("heuristic",) * 4, ("expert",) * 4)
     assert seat_policies(("hcp/random", "heuristic", "montecarlo:n=2", "random"), "heuristic",
                          4) == (("hcp", "heuristic", "montecarlo:n=2", "random"),
                                 ("random", "heuristic", "heuristic", "heuristic"))
@@ -142,7 +147,7 @@ def test_simulate_takes_every_strategy_with_parameters(tmp_path):
     r = run("simulate", "--deals", "40", "--seed", "1", "--out", str(tmp_path / "a"),
             "--no-progress", "--policy", "ltc")
     assert r.exit_code == 0, r.output
-    assert load_manifest(tmp_path / "a")["play"] == ["heuristic"] * 4
+    assert load_manifest(tmp_path / "a")["play"] == ["expert"] * 4  # the default play
     r = run("simulate", "--deals", "8", "--seed", "1", "--out", str(tmp_path / "b"),
             "--no-progress", "--policy", "montecarlo:n=2:span=1/random")
     assert r.exit_code == 0, r.output
@@ -186,7 +191,7 @@ def test_simulate_errors_name_the_option(tmp_path, args, option, words):
 def test_tournament_entrants_are_seats(tmp_path):
     r = run("tournament", "--strategies", "heuristic/heuristic,heuristic/random", "--deals", "20",
             "--seed", "4", "--json", "--out", str(tmp_path / "t"), "--no-progress",
-            "--rotations", "4")
+            "--rotations", "4", "--play", "heuristic")
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
     assert [e["name"] for e in s["strategies"]] == ["heuristic", "heuristic/random"]
@@ -225,8 +230,8 @@ def test_tournament_errors_name_the_option(tmp_path, args, option, words):
 def test_advise_takes_specs(tmp_path):
     base = ["advise", "AKQ2.K3.QJ54.872", "--trump", "S", "--deals", "40", "--json"]
     a = run(*base)
-    b = run(*base, "--bid-policy", "hcp:margin=0", "--play", "heuristic")
-    c = run(*base, "--bid-policy", "hcp")
+    b = run(*base, "--bid-policy", "hcp:margin=0", "--play", "expert")
+    c = run(*base, "--bid-policy", "hcp")  # the default play: expert
     assert a.exit_code == 0 and b.exit_code == 0 and c.exit_code == 0, a.output + b.output
     assert json.loads(b.stdout)["bids"] == json.loads(c.stdout)["bids"]
     d = run(*base, "--play", "random")

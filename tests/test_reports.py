@@ -363,3 +363,49 @@ def test_three_players_no_low_deck():
     assert rates(pos) == {0: (1, 1), 1: (1, 1), 2: (1, 0)}  # seat 0 is last after declarer 1
     assert R.hooked_cost(df).loc["all", "n_other"] == 1
     assert list(R.contract_vs_tricks(df).columns) == list(range(13))
+
+
+def test_play_headline_by_role_as_worked_out(df):
+    # declarers make D1, D2, D3 (not D5); zero bidders: D1 s1, D3 s1, D5 s2 made, D2 s2 and
+    # D5 s0 failed; others above zero: D1 s3 and D3 s0 made of seven
+    h = R.play_headline(df)
+    v = h["value"]
+    assert v["declarer makes contract"] == pytest.approx(3 / 4)
+    assert v["zero bidders make contract"] == pytest.approx(3 / 5)
+    assert v["others (contract above 0) make contract"] == pytest.approx(2 / 7)
+    assert v["contracts made in under deals"] == pytest.approx(4 / 8)
+    assert v["contracts made in over deals"] == pytest.approx(4 / 8)
+    assert v["any player makes contract"] == pytest.approx(8 / 16)
+    assert v["mean score, declarer (points/deal)"] == pytest.approx((35 + 46 + 59 - 10) / 4)
+    assert v["over deals (of played; set by the bids)"] == pytest.approx(2 / 4)
+    assert v["zero bids (of non-declarers; set by the bids)"] == pytest.approx(5 / 12)
+    assert h.loc["zero bidders make contract", "n"] == 5
+    assert set(h["unit"]) == {"share", "points"}
+
+
+def test_compare_summaries_sets_datasets_side_by_side(df):
+    fewer = frame(ROWS[:3], MANIFEST)  # D1..D3
+    c = R.compare_summaries([("heuristic", df), ("expert", fewer)])
+    row = c.loc["declarer makes contract"]
+    assert row["heuristic"] == pytest.approx(3 / 4) and row["expert"] == pytest.approx(1.0)
+    assert row["change"] == pytest.approx(1 / 4)
+    assert row["change_ci_low"] < row["change"] < row["change_ci_high"]
+    same = R.compare_summaries([("a", df), ("b", df)])
+    assert (same["change"] == 0).all()
+    md = R.markdown_table(c)
+    assert "| declarer makes contract | 4 | share | 75.0%" in md
+    with pytest.raises(R.ReportError, match="at least two"):
+        R.compare_summaries([("a", df)])
+    with pytest.raises(R.ReportError, match="distinct"):
+        R.compare_summaries([("a", df), ("a", df)])
+
+
+def test_report_play_section_compares_the_companion(df):
+    fewer = frame(ROWS[:3], MANIFEST)
+    rep = R.build_report(df, compare=("heuristic", fewer), label="expert")
+    assert [s.title for s in rep.sections][:2] == ["Headline numbers", "Play model"]
+    table = rep.sections[1].items[0]
+    assert table.name == "play_comparison" and list(table.data.columns[2:4]) == [
+        "heuristic", "heuristic_ci_low"]
+    assert "expert" in table.data.columns
+    assert "Play model" not in [s.title for s in R.build_report(df).sections]

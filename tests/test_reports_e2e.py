@@ -33,7 +33,8 @@ DEALS, CHUNK = 3000, 1000
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "data"
-    simulate(out, deals=DEALS, seed=11, chunk_size=CHUNK, threads=1, progress=False)
+    simulate(out, deals=DEALS, seed=11, chunk_size=CHUNK, threads=1, progress=False,
+             play="heuristic")
     return out
 
 
@@ -113,6 +114,12 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert first.returncode == 0, first.stderr
     md = (out / "default" / "report.md").read_text()
     assert "- **seed**: 2026" in md and "--deals 1500" in md
+    # the default play, expert, beside a companion run of the same deals under heuristic play
+    assert "heuristic/expert" in md and "## Play model" in md
+    assert "| declarer makes contract |" in md
+    assert (out / "default" / "tables" / "play_comparison.csv").is_file()
+    companion = json.loads((tmp_path / "default_heuristic" / "_manifest.json").read_text())
+    assert companion["play"] == ["heuristic"] * 4 and companion["seed"] == 2026
     assert (out / "default" / "charts" / "bid_sum.png").is_file()
     second = _script(*args)
     assert second.returncode == 0, second.stderr

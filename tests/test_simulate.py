@@ -22,6 +22,7 @@ def run(path, **kw):
     kw.setdefault("deals", DEALS)
     kw.setdefault("seed", 7)
     kw.setdefault("progress", False)
+    kw.setdefault("play", "heuristic")  # the runs compared with play_batch play heuristic cards
     return simulate(path, **kw)
 
 
@@ -82,8 +83,9 @@ def test_policies_and_rules_change_the_data(reference, tmp_path):
     direct = play_batch(7, 0, 500, Rules(), ["heuristic"] * 4, ["random"] * 4)
     pd.testing.assert_frame_equal(df, pd.DataFrame(direct))
     m = run(tmp_path / "s", deals=300, chunk_size=100,
-            bid=("heuristic", "random", "heuristic", "random"))
-    assert m["play"] == ["heuristic", "random", "heuristic", "random"]
+            bid=("heuristic", "random", "heuristic", "random"), play=None)
+    assert m["play"] == ["expert", "random", "expert", "random"]  # the default play; random
+    # is a whole random player
 
 
 def test_three_players_and_store_dealt(tmp_path):

@@ -7,6 +7,7 @@ the duplicate design.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 
@@ -25,6 +26,9 @@ from whist_sim.tournament import (
     make_entries,
     make_seatings,
     parse_sprt,
+    ranking_frame,
+    ranking_table,
+    render_markdown,
     run_chunk,
     tournament,
 )
@@ -131,8 +135,10 @@ def test_chunk_equals_the_batch_engine_seating_by_seating(independent):
             tally[:, e, 2] += ok & (t == c)
             tally[:, e, 3] += ok & (c == 0)
             tally[:, e, 9] += ok & (out["declarer"] == s)
+            tally[:, e, 13] += ok & (out["declarer"] == s) & (t == c)
     np.testing.assert_allclose(res.ysum, ysum, rtol=0, atol=1e-9)
-    for col in (0, 1, 2, 3, 9):
+    assert TALLY_NAMES[13] == "declarer_hits"
+    for col in (0, 1, 2, 3, 9, 13):
         np.testing.assert_array_equal(res.tally[:, :, col], tally[:, :, col], err_msg=str(col))
     if not independent:  # the cards (before Frisch play changes them) are the same deal
         dealt = [play_batch(SEED, 0, 9, rules, [names[e] for e in row], ("random",) * 4,
@@ -284,3 +290,30 @@ def test_strategy_parameters_reach_the_engine(one_thread):
     s = tournament(["montecarlo:n=0", "heuristic"], 300, SEED, progress=False,
                    executor=one_thread)
     assert s["pairs"][0]["diff"] == 0.0
+
+
+def test_play_match_reports_contracts_made_by_role(one_thread):
+    """A play match (one bidding strategy, play policies as entrants): each entrant's rates of
+    contracts made as declarer, as another player above zero and as a zero bidder, consistent
+    with its overall hit rate; the report and the text name the entrants' plays."""
+    s = tournament(["heuristic/heuristic", "heuristic/random"], 60, SEED, play="heuristic",
+                   progress=False, executor=one_thread)
+    assert len(s["seatings"]) == 6  # every distinct seating of a,b,a,b
+    for e in s["strategies"]:
+        rates = [e["declarer_hit_rate"], e["other_hit_rate"], e["zero_success"]]
+        shares = [e["declarer_rate"], 1 - e["declarer_rate"] - e["zero_rate"], e["zero_rate"]]
+        made = sum(r * w for r, w in zip(rates, shares, strict=True) if r is not None)
+        assert made == pytest.approx(e["hit_rate"], abs=1e-3)
+        assert all(r is None or 0 <= r <= 1 for r in rates)
+    heur, rand = s["strategies"]
+    assert heur["declarer_hit_rate"] > rand["declarer_hit_rate"]
+    md = render_markdown(s)
+    assert "made: declarer / other / zero" in md
+    assert "play policy `heuristic: heuristic, heuristic/random: random`" in md
+    frame = ranking_frame(s)
+    assert {"declarer_hit_rate", "other_hit_rate"} <= set(frame.columns)
+    # a summary written before the role rates existed still renders
+    old = json.loads(json.dumps(s))
+    for e in old["strategies"]:
+        del e["declarer_hit_rate"], e["other_hit_rate"]
+    assert "| - / - / " in ranking_table(old)

@@ -42,7 +42,7 @@ from ..core.rng import mix64
 from ..core.rules import Rules
 from ..kernels.layout import deck_array, new_state, rules_array, sampler_scratch
 from ..runs.executors import Executor, ExecutorError, check_executor_options, make_executor
-from ..strategies.registry import PolicyError
+from ..strategies.registry import DEFAULT_PLAY, PolicyError
 from ..strategies.spec import check_play
 from .sampling import check_model, policy_arrays
 
@@ -141,7 +141,7 @@ def bid_chart(
     seed: int = 0,
     rules: Rules | None = None,
     bid: str = "heuristic",
-    play: str = "heuristic",
+    play: str = DEFAULT_PLAY,
     consistent: bool = False,
     chunk_size: int = DEFAULT_CHUNK,
     threads: int | None = None,
@@ -154,7 +154,7 @@ def bid_chart(
 
     ``bid``: the bidding strategy of every seat (auction, earlier contracts, later bidders'
     model: one of :data:`whist_sim.advisor.sampling.MODEL_BID_POLICIES`); ``play``: the play
-    policy of every seat.
+    policy of every seat (default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`).
     ``consistent``: sample only deals in which the earlier bidders' strategy makes their
     contracts. ``threads`` / ``scheduler`` / ``cluster`` choose the executor as for ``simulate``
     (``executor``: an already started one, not closed here).

@@ -46,6 +46,7 @@ import pandas as pd
 
 from ..core.cards import NT, STRAINS, CardSet
 from ..core.rules import Rules
+from ..strategies.registry import DEFAULT_PLAY
 from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
 from .render import AdviceOutput
 from .sampling import RunResult, run_scenario
@@ -162,7 +163,7 @@ def advise(
     level: int | None = None,
     seat: int | None = None,
     bids: Sequence[int] | str = (),
-    play: str = "heuristic",
+    play: str = DEFAULT_PLAY,
     bid_policy: str = "heuristic",
     deals: int = DEFAULT_DEALS,
     seed: int = 0,
@@ -186,11 +187,12 @@ def advise(
     ``declarer`` / ``level``: who won the auction and at which level (default 5); ``bids``: the
     contracts already bid in bidding order starting with the declarer (``[7, 0]`` or ``"7,0"``);
     ``seat``: the player (default: the next bidder after ``bids``; checked when both are given).
-    ``play``: the play policy of every seat; ``bid_policy``: the bidding strategy of the other
-    seats (one of :data:`~whist_sim.advisor.sampling.MODEL_BID_POLICIES`). ``deals``: sampled
-    deals (each candidate is played on all of them); ``seed``: deal ``j`` uses stream
-    ``(seed, j)``. ``consistent``: keep only deals in which the earlier bidders' strategy would
-    have made the bids actually made. ``constraints``: on the hidden hands, e.g.
+    ``play``: the play policy of every seat (default
+    :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`); ``bid_policy``: the bidding strategy
+    of the other seats (one of :data:`~whist_sim.advisor.sampling.MODEL_BID_POLICIES`).
+    ``deals``: sampled deals (each candidate is played on all of them); ``seed``: deal ``j``
+    uses stream ``(seed, j)``. ``consistent``: keep only deals in which the earlier bidders'
+    strategy would have made the bids actually made. ``constraints``: on the hidden hands, e.g.
     ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
     :func:`~whist_sim.advisor.scenario.parse_constraint`) or ``{1: {"hcp": (10, 15)}}``;
     ``known``: cards known to be in other seats' hands, ``{1: "AS KH"}``. ``confidence``:

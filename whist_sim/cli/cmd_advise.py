@@ -7,6 +7,7 @@ import click
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..advisor.sampling import check_model
+from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError
 from .options import rule_options
 from .seats import play_help, play_spec
@@ -53,7 +54,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="your seat (0..3) [default: the next bidder after --bids, or 0]")
 @click.option("--bids", default=None, metavar="B,B,...",
               help="contracts already bid, in bidding order starting with the declarer, e.g. 7,0")
-@click.option("--play", default="heuristic", show_default=True, metavar="SPEC",
+@click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
               help=play_help("play policy of every seat"))
 @click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
               help="bidding strategy assumed for the other seats: NAME[:KEY=VALUE...], NAME one "

@@ -17,6 +17,7 @@ from ..advisor.bidchart import (
 )
 from ..advisor.sampling import check_model
 from ..runs.executors import ExecutorError
+from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError
 from .options import rule_options
 from .seats import play_help, play_spec
@@ -43,7 +44,7 @@ def _flag(name: str, value) -> str:
 @click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
               help="bidding strategy of every seat (auction, earlier and later contracts): "
               f"NAME[:KEY=VALUE...], NAME one of {', '.join(MODEL_BID_POLICIES)}")
-@click.option("--play", default="heuristic", show_default=True, metavar="SPEC",
+@click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
               help=play_help("play policy of every seat"))
 @click.option("--consistent", is_flag=True,
               help="sample only deals in which the earlier bidders' strategy makes their bids")

@@ -18,6 +18,7 @@ from ..runs.simulate import (
     SimulationError,
     simulate,
 )
+from ..strategies.registry import DEFAULT_PLAY
 from .options import RULES_FILE_META, rule_options
 from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
@@ -31,7 +32,7 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
 @click.option(
     "--policy", default=None, metavar="SEAT",
     help=bid_help(f"the seat of every player, BID or BID/PLAY (e.g. montecarlo:n=8/heuristic) "
-                  f"[default: {DEFAULT_POLICY}]"),
+                  f"[default: {DEFAULT_POLICY}, which plays {DEFAULT_PLAY}]"),
 )
 @click.option(
     "--seats", default=None, metavar="SEAT,SEAT,...",
@@ -39,8 +40,8 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
 )
 @click.option(
     "--play", default=None, metavar="SPEC",
-    help=play_help("play policy of every seat given as BID alone [default: the play policy of "
-                   "the bidding strategy's name if there is one, else heuristic]"),
+    help=play_help(f"play policy of every seat given as BID alone [default: {DEFAULT_PLAY}; "
+                   "random plays random]"),
 )
 @click.option("--play-seats", default=None, metavar="SPEC,SPEC,...",
               help="play policy per seat, comma separated")

@@ -9,6 +9,7 @@ import click
 
 from ..core.rules import RulesError
 from ..runs.executors import ExecutorError
+from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError, spec_help
 from ..tournament import (
     DESIGNS,
@@ -54,7 +55,7 @@ def _command_line(ctx: click.Context) -> str:
               help="duplicate deals; each is played once per seating")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
               help="run seed; deal i uses the random stream (seed, i) under every seating")
-@click.option("--play", default="heuristic", show_default=True, metavar="SPEC",
+@click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
               help=play_help("play policy of the entrants given as BID alone"))
 @click.option("--rotations", default="all", show_default=True, metavar="all|4",
               help="every distinct seating, or the 4 rotations (3 with three players)")

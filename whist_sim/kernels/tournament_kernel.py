@@ -51,10 +51,11 @@ T_DECLARER = 9  # won the auction
 T_LEVEL_SUM = 10  # sum of the auction level when declarer
 T_CONTRACT_SUM = 11  # sum of the contracts
 T_TRICKS_SUM = 12  # sum of the tricks taken
-N_TALLY = 13
+T_DECLARER_HITS = 13  # contract made as declarer
+N_TALLY = 14
 TALLY_NAMES = (
     "plays", "contracts", "hits", "zeros", "zero_hits", "over", "over_hits", "overtricks",
-    "undertricks", "declarer", "level_sum", "contract_sum", "tricks_sum",
+    "undertricks", "declarer", "level_sum", "contract_sum", "tricks_sum", "declarer_hits",
 )
 
 
@@ -113,6 +114,8 @@ def tournament_kernel(
                 if s == decl:
                     o_tally[j, e, T_DECLARER] += 1
                     o_tally[j, e, T_LEVEL_SUM] += st[S_LEVEL]
+                    if t == c:
+                        o_tally[j, e, T_DECLARER_HITS] += 1
             for e in range(n_entries):
                 o_ysum[j, e] += y[e]
                 for f in range(n_entries):

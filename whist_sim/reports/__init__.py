@@ -40,12 +40,22 @@ from .render import (
     table_cells,
     write_report,
 )
-from .report import ChartItem, Report, Section, TableItem, build_report, dd_section, provenance
+from .report import (
+    ChartItem,
+    Report,
+    Section,
+    TableItem,
+    build_report,
+    dd_section,
+    play_section,
+    provenance,
+)
 from .tables import (
     DEFAULT_HCP_BANDS,
     GROUP_KEYS,
     bid_sum_distribution,
     calibration_error,
+    compare_summaries,
     contract_success,
     contract_vs_tricks,
     failed_zero_outcomes,
@@ -55,6 +65,7 @@ from .tables import (
     level_distribution,
     misses_per_deal,
     over_under,
+    play_headline,
     score_distribution,
     score_summary,
     strain_distribution,
@@ -95,6 +106,7 @@ __all__ = [
     "as_tally",
     "bid_sum_distribution",
     "calibration_error",
+    "compare_summaries",
     "contract_success",
     "contract_vs_tricks",
     "failed_zero_outcomes",
@@ -106,6 +118,8 @@ __all__ = [
     "misses_per_deal",
     "needed_columns",
     "over_under",
+    "play_headline",
+    "play_section",
     "score_distribution",
     "score_summary",
     "strain_distribution",

@@ -2,7 +2,8 @@
 
 Formatting conventions (tables keep raw numbers; only the renderers round):
 
-* a column whose name contains ``rate`` or ``share`` is a fraction, shown in percent;
+* a column whose name contains ``rate`` or ``share`` is a fraction, shown in percent; in a
+  table with a ``unit`` column, every non-count number of a ``share`` row is;
 * a statistic ``X`` with columns ``X_ci_low``/``X_ci_high`` (or the table's main statistic with
   ``ci_low``/``ci_high``) is shown as one cell ``X (low-high)``;
 * counts get thousands separators; missing values show as ``-``;
@@ -130,8 +131,10 @@ def table_cells(df: pd.DataFrame, players: int = 4) -> tuple[list[str], list[lis
             if c in hidden:
                 continue
             v = rec[rc]
-            pct = _is_pct(c) or (unit == "share" and c == "value")
             integer = pd.api.types.is_integer_dtype(df[rc].dtype) or (unit == "count")
+            # a row of shares shows every number but its counts in percent
+            pct = _is_pct(c) or (unit == "share" and c != "unit" and not
+                                 pd.api.types.is_integer_dtype(df[rc].dtype))
             if c == "over" and isinstance(v, (bool, np.bool_)):
                 text = "over" if v else "under"
             elif c in ci_of and not integer and not _missing(v):

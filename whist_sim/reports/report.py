@@ -110,12 +110,17 @@ def build_report(
     source: str | None = None,
     command: str | None = None,
     extra_meta: Mapping[str, str] | None = None,
+    compare: tuple[str, pd.DataFrame | Tally] | None = None,
+    label: str | None = None,
 ) -> Report:
     """Assemble every table and chart of the standard report from a DataFrame or a tally.
 
     ``source`` (the dataset as the user named it), ``command`` (the command line that made the
     report) and ``extra_meta`` (more label -> text lines) go into the provenance lines; pass
-    relative paths.
+    relative paths. ``compare``: ``(label, data)`` of a companion dataset (the same deals and
+    options under another play policy): a section "Play model" sets the headline numbers of
+    the two side by side (:func:`whist_sim.reports.tables.compare_summaries`), the companion
+    first; ``label`` names this dataset there (default: its policies).
     """
     t = as_tally(data)
     P, N = t.players, t.n_tricks
@@ -233,6 +238,8 @@ def build_report(
         ),
     )
     sections = [headline, success, overunder, zeros, auction, calibration]
+    if compare is not None:
+        sections.insert(1, play_section(t, compare, label))
     if t.has_dd:
         sections.append(dd_section(t))
     return Report(
@@ -242,6 +249,39 @@ def build_report(
         players=P,
         n_tricks=N,
     )
+
+
+def _policies_text(t: Tally) -> str:
+    names = sorted(set(t.policies))
+    return names[0] if len(names) == 1 else ", ".join(t.policies)
+
+
+def play_section(t: Tally, compare: tuple[str, pd.DataFrame | Tally],
+                 label: str | None = None) -> Section:
+    """The "Play model" section: the headline numbers of ``t`` beside those of the companion
+    dataset ``compare`` (``(label, data)``), the companion first."""
+    other_label, other = compare
+    o = as_tally(other)
+    mine = label or _policies_text(t)
+    if mine == other_label:
+        mine = f"{mine} (this run)"
+    table = tables.compare_summaries([(other_label, o), (mine, t)])
+    same = o.n_deals == t.n_deals and (o.manifest or {}).get("seed") == (t.manifest or {}).get(
+        "seed")
+    text = (
+        f"How much the card play moves the answers: the headline numbers of this run (`{mine}`) "
+        f"beside a companion run under `{other_label}` play ({o.n_deals:,} deals, policies by "
+        f"seat {', '.join(o.policies)}). "
+        + ("Both runs play the same deals with the same seed and rules, and the bidding does "
+           "not depend on the play, so the contracts are the same: only the play differs. "
+           if same else "")
+        + "Change = this run minus the companion (for shares in percentage points), with a "
+        "95 % interval that treats the runs as independent samples (conservative: on the same "
+        "deals they are positively correlated)."
+    )
+    return Section("Play model", text, (
+        TableItem("play_comparison", f"Headline numbers under {other_label} and {mine} play",
+                  table),))
 
 
 def _dd_limit_text(t: Tally) -> str:

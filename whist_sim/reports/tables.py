@@ -29,7 +29,13 @@ import numpy as np
 import pandas as pd
 
 from ..core.cards import STRAINS
-from ..core.stats import diff_interval, mean_interval_from_sums, weighted_quantile, wilson_interval
+from ..core.stats import (
+    diff_interval,
+    mean_interval_from_sums,
+    weighted_quantile,
+    wilson_interval,
+    z_value,
+)
 from .tally import ReportError, Tally, as_tally
 
 __all__ = [
@@ -37,6 +43,7 @@ __all__ = [
     "GROUP_KEYS",
     "bid_sum_distribution",
     "calibration_error",
+    "compare_summaries",
     "contract_success",
     "contract_vs_tricks",
     "failed_zero_outcomes",
@@ -46,6 +53,7 @@ __all__ = [
     "level_distribution",
     "misses_per_deal",
     "over_under",
+    "play_headline",
     "score_distribution",
     "score_summary",
     "strain_distribution",
@@ -609,4 +617,100 @@ def summary(data: Data) -> pd.DataFrame:
     out = pd.DataFrame.from_dict(rows, orient="index",
                                  columns=["value", "ci_low", "ci_high", "n", "unit"])
     out.index.name = "metric"
+    return out
+
+
+
+def play_headline(data: Data) -> pd.DataFrame:
+    """The headline numbers that the card play moves, one row per metric (index ``metric``),
+    columns as :func:`summary` (``value``, ``ci_low``, ``ci_high``, ``n``, ``unit``).
+
+    Contracts made by role (the declarer; the other players with a contract above zero; zero
+    bidders), by under and over deals, by everybody; the share of over deals and of zero bids
+    (set by the bidding alone: equal under two play policies when the bidding is the same); mean
+    score per player and deal by role and overall.
+    """
+    t, cube = _players(data)
+    n = cube["n"].to_numpy(np.int64)
+    made = _made(cube) * n
+    score = cube["score"].to_numpy(np.int64)
+    decl = cube["position"].to_numpy() == 0
+    zero = (cube["contract"].to_numpy() == 0) & ~decl
+    over = cube["over"].to_numpy() == 1
+    rows: dict[str, tuple] = {}
+
+    def share(label: str, mask: np.ndarray) -> None:
+        k, m = int(n[mask].sum()), int(made[mask].sum())
+        lo, hi = wilson_interval(m, k)
+        rows[label] = (m / k if k else np.nan, lo, hi, k, "share")
+
+    def mean(label: str, mask: np.ndarray) -> None:
+        k = int(n[mask].sum())
+        tot, sq = int((n * score)[mask].sum()), int((n * score * score)[mask].sum())
+        m, _, lo, hi = mean_interval_from_sums(k, tot, sq)
+        rows[label] = (m, lo, hi, k, "points")
+
+    share("declarer makes contract", decl)
+    share("others (contract above 0) make contract", ~decl & ~zero)
+    share("zero bidders make contract", zero)
+    share("contracts made in under deals", ~over)
+    share("contracts made in over deals", over)
+    share("any player makes contract", np.ones(len(n), dtype=bool))
+    mean("mean score, declarer (points/deal)", decl)
+    mean("mean score, others above 0 (points/deal)", ~decl & ~zero)
+    mean("mean score, zero bidders (points/deal)", zero)
+    mean("mean score, every player (points/deal)", np.ones(len(n), dtype=bool))
+    played = int(n[decl].sum())
+    k_over = int(n[decl & over].sum())
+    lo, hi = wilson_interval(k_over, played)
+    rows["over deals (of played; set by the bids)"] = (
+        k_over / played if played else np.nan, lo, hi, played, "share")
+    nd, nz = int(n[~decl].sum()), int(n[zero].sum())
+    lo, hi = wilson_interval(nz, nd)
+    rows["zero bids (of non-declarers; set by the bids)"] = (
+        nz / nd if nd else np.nan, lo, hi, nd, "share")
+    out = pd.DataFrame.from_dict(rows, orient="index",
+                                 columns=["value", "ci_low", "ci_high", "n", "unit"])
+    out.index.name = "metric"
+    return out
+
+
+def compare_summaries(datasets: Sequence[tuple[str, Data]]) -> pd.DataFrame:
+    """The headline numbers of :func:`play_headline` side by side, one column per dataset, and
+    the change from the first dataset to the last.
+
+    ``datasets``: ``(label, data)`` pairs, at least two (for the play models: the same deals and
+    bids under two play policies). Index ``metric``; columns ``n`` (observations of the first
+    dataset), ``unit``, then per label ``<label>`` with ``<label>_ci_low`` / ``<label>_ci_high``,
+    then ``change`` (last minus first; shares in percentage points as a fraction) with
+    ``change_ci_low`` / ``change_ci_high``: a normal interval for two independent samples
+    (shares: the binomial standard error; points: from the Student-t half-widths). On the same
+    deals the two samples are positively correlated, so the interval is conservative.
+    """
+    if len(datasets) < 2:
+        raise ReportError("compare_summaries needs at least two datasets")
+    labels = [label for label, _ in datasets]
+    if len(set(labels)) != len(labels) or {"n", "unit", "change"} & set(labels):
+        raise ReportError(f"labels must be distinct and not n, unit or change, got {labels}")
+    heads = [play_headline(data) for _, data in datasets]
+    rows = list(heads[0].index)
+    z = z_value(0.95)
+    cols: dict[str, list] = {"n": list(heads[0]["n"]), "unit": list(heads[0]["unit"])}
+    ses = []
+    for label, h in zip(labels, heads, strict=True):
+        h = h.reindex(rows)
+        v = h["value"].to_numpy(float)
+        cols[label] = list(v)
+        cols[f"{label}_ci_low"] = list(h["ci_low"].to_numpy(float))
+        cols[f"{label}_ci_high"] = list(h["ci_high"].to_numpy(float))
+        k = h["n"].to_numpy(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            se_share = np.sqrt(v * (1.0 - v) / k)
+        se_points = (h["ci_high"].to_numpy(float) - h["ci_low"].to_numpy(float)) / (2 * z)
+        ses.append(np.where(h["unit"].to_numpy() == "share", se_share, se_points))
+    first, last = labels[0], labels[-1]
+    d, lo, hi = diff_interval(np.array(cols[last]), ses[-1], np.array(cols[first]), ses[0])
+    cols["change"], cols["change_ci_low"], cols["change_ci_high"] = list(d), list(lo), list(hi)
+    out = pd.DataFrame(cols, index=pd.Index(rows, name="metric"))
+    out["n"] = out["n"].astype(np.int64)
     return out

@@ -93,7 +93,7 @@ def default_dd_chunk_size(deals: int) -> int:
     a minute of solving), fewer for a small run so that it still has ``DD_MIN_CHUNKS`` chunks to
     share among the threads. Depends on ``deals`` only, so a resumed run agrees with it."""
     return max(1, min(DEFAULT_DD_CHUNK_SIZE, -(-deals // DD_MIN_CHUNKS)))
-DEFAULT_POLICY = "heuristic"
+DEFAULT_POLICY = "heuristic"  # the bidding strategy of every seat by default
 MAX_SEED = (1 << 64) - 1
 #: manifest keys that define the data; ``resume`` refuses if any differs
 IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt", "dd")
@@ -248,8 +248,9 @@ def seat_policies(
 
     ``bid``: one seat for all or one per seat; a seat is ``BID`` or ``BID/PLAY``
     (``heuristic/random``, ``montecarlo:n=8/heuristic``). ``play``: one play spec for all or one
-    per seat. A seat's own ``/PLAY`` comes first, then ``play``, then the play policy of the
-    bidding strategy's name if there is one (``random`` plays ``random``), else ``heuristic``.
+    per seat. A seat's own ``/PLAY`` comes first, then ``play``, then the default play
+    (:func:`whist_sim.strategies.spec.default_play`: ``random`` plays ``random``, every other
+    strategy :data:`whist_sim.strategies.registry.DEFAULT_PLAY`).
     """
     from ..strategies.spec import StrategyError, default_play, parse_seat, seat_text
 
@@ -507,8 +508,8 @@ def simulate(
         with its play policy (``"heuristic/random"``); default ``"heuristic"``. Names:
         :func:`known_policies`.
     play: play policy spec per seat, or one for all, for the seats given without ``/PLAY``;
-        default: the play policy of the bidding strategy's name if there is one, else
-        ``"heuristic"`` (:func:`seat_policies`).
+        default: :data:`whist_sim.strategies.registry.DEFAULT_PLAY` (``"expert"``), except that
+        ``random`` plays ``random`` (:func:`seat_policies`).
     chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``.
         Memory is a few chunks' results.
     threads: local threads (default: every CPU); with ``cluster`` the threads per worker.

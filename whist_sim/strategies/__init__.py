@@ -4,7 +4,8 @@
 * :mod:`.spec` - the one spec parser: ``name`` or ``name:key=value[:key=value...]``;
 * :mod:`.bidding` - the compiled bidding strategies (``random``, ``heuristic``, ``hcp``, ``ltc``,
   ``cautious``, ``aggressive``; ``montecarlo`` searches, so it sits above the deal loop);
-* :mod:`.play` - the compiled play policies (``random``, ``heuristic``);
+* :mod:`.play` - the compiled play policies (``random``, ``heuristic``, ``expert``; ``rollout``
+  searches); :data:`DEFAULT_PLAY` is the play of a seat whose play is not named;
 * :mod:`.dispatch` - the decision points of the deal loop, switching on the ids.
 
 The registry and the spec parser import no numba, so command-line help stays fast; the kernels
@@ -14,6 +15,7 @@ load with the deal loop. docs/STRATEGIES.md describes every strategy and how to 
 from .registry import (
     BID,
     BID_POLICIES,
+    DEFAULT_PLAY,
     PLAY,
     PLAY_POLICIES,
     PolicyError,
@@ -45,6 +47,7 @@ from .spec import (
 __all__ = [
     "BID",
     "BID_POLICIES",
+    "DEFAULT_PLAY",
     "PARAM_LIMITS",
     "PLAY",
     "PLAY_POLICIES",

@@ -138,6 +138,12 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
     ),
 }
 
+#: The default play policy: the play of every seat whose play is not named, in ``simulate``,
+#: ``advise``, ``bid-chart``, ``tournament``, ``make run`` and the Python API (a seat ``BID`` alone
+#: plays it). The strongest policy that keeps ``make run`` within a few minutes on two cores
+#: (issue 30); change it here only, every command and function takes it from this constant.
+DEFAULT_PLAY = "expert"
+
 #: parameters whose value names a play policy (``rollout:base=heuristic``): stored as its id
 POLICY_PARAMS: frozenset[tuple[str, str]] = frozenset({("rollout", "base")})
 #: play policies that search (they cannot be the ``base`` of a search)

@@ -1,10 +1,10 @@
 """Bidding strategies and play policies by name: descriptions, parameters, specs with parameters.
 
 A **bidding strategy** decides a seat's trump-auction calls (whether and what to call), its Frisch
-passes and its contract; the cards are played by a separate **play policy** (``heuristic`` by
-default). The registry of names, integer ids and parameter defaults is
-:mod:`whist_sim.strategies.registry`
-(the compiled engine switches on the ids); this module is the user-facing layer on top of it:
+passes and its contract; the cards are played by a separate **play policy**
+(:data:`~whist_sim.strategies.registry.DEFAULT_PLAY`, ``expert``, by default). The registry of
+names, integer ids and parameter defaults is :mod:`whist_sim.strategies.registry` (the compiled
+engine switches on the ids); this module is the user-facing layer on top of it:
 
 * :func:`strategy_names`, :func:`strategy_table`: what exists, with descriptions and defaults;
 * :func:`parse_strategy`: a **strategy spec** ``name`` or ``name:key=value[:key=value...]``
@@ -16,7 +16,7 @@ Play policies take the same syntax through the same parser: :func:`parse_play` g
 :class:`PlaySpec` (``heuristic``, ``rollout:n=16``), :func:`play_table` lists them and
 :func:`play_param_rows` gives their rows (``par[1, seat, :]`` in the kernels). A **seat** is a
 bidding strategy and a play policy, written ``BID/PLAY`` (:func:`parse_seat`); ``BID`` alone
-leaves the play to the caller's default.
+plays the caller's play option, by default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`.
 
 docs/STRATEGIES.md describes every strategy and how to add one.
 """
@@ -33,6 +33,7 @@ import numpy as np
 from ..kernels.layout import N_PARAMS
 from .registry import (
     BID,
+    DEFAULT_PLAY,
     PLAY,
     PLAY_EXPERT,
     PLAY_POLICIES,
@@ -212,11 +213,19 @@ def seat_text(bid: StrategySpec, play: StrategySpec | None) -> str:
     return bid.text if play is None else f"{bid.text}/{play.text}"
 
 
-def default_play(bid: StrategySpec | str, fallback: str = "heuristic") -> PlaySpec:
-    """The play of a seat given as ``BID`` alone where the play follows the bidding (``simulate``
-    without ``--play``): the play policy of the same name if there is one, else ``fallback``."""
+#: bidding strategies that are a whole player: given alone, such a seat plays the play policy of
+#: the same name (``random`` bids and plays uniformly at random, ENGINE.md §4)
+WHOLE_PLAYERS: frozenset[str] = frozenset({"random"})
+
+
+def default_play(bid: StrategySpec | str, fallback: str | None = None) -> PlaySpec:
+    """The play of a seat given as ``BID`` alone (``simulate`` without ``--play``): the play policy
+    of the same name for a whole player (:data:`WHOLE_PLAYERS`: ``random``), else ``fallback``
+    (default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`)."""
     name = bid.name if isinstance(bid, StrategySpec) else str(bid).split(":")[0].strip()
-    return parse_play(name if name in play_names() else fallback)
+    if name in WHOLE_PLAYERS:
+        return parse_play(name)
+    return parse_play(DEFAULT_PLAY if fallback is None else fallback)
 
 
 def _parse(text: str | StrategySpec, cls: type[StrategySpec]) -> StrategySpec:
@@ -353,6 +362,7 @@ def seat_arrays(
 
 
 __all__ = [
+    "DEFAULT_PLAY",
     "PARAM_LIMITS",
     "PLAY_PARAM_LIMITS",
     "PlaySpec",
@@ -373,4 +383,5 @@ __all__ = [
     "spec_help",
     "strategy_names",
     "strategy_table",
+    "WHOLE_PLAYERS",
 ]

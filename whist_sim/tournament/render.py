@@ -101,7 +101,8 @@ def _markdown(cells: list[list[str]], heads: list[str], align: str) -> str:
 # --------------------------------------------------------------------------- Markdown tables
 
 RANKING_HEADERS = [
-    "rank", "strategy", "mean score / deal", "95% CI", "hit rate", "zero bids", "zeros made",
+    "rank", "strategy", "mean score / deal", "95% CI", "hit rate",
+    "made: declarer / other / zero", "zero bids", "zeros made",
     "over deals", "hit over / under", "over- / undertricks", "declarer", "mean level",
 ]
 PAIRS_HEADERS = [
@@ -116,13 +117,15 @@ def ranking_table(summary: dict[str, Any]) -> str:
     df = ranking_frame(summary)
     cells = [
         [str(rank), f"`{r.strategy}`", fmt(r.mean), _interval(r.mean_ci_low, r.mean_ci_high),
-         pct(r.hit_rate), pct(r.zero_rate), pct(r.zero_success), pct(r.over_share),
+         pct(r.hit_rate),
+         f"{pct(r.declarer_hit_rate)} / {pct(r.other_hit_rate)} / {pct(r.zero_success)}",
+         pct(r.zero_rate), pct(r.zero_success), pct(r.over_share),
          f"{pct(r.hit_rate_over)} / {pct(r.hit_rate_under)}",
          f"{pct(r.overtrick_rate)} / {pct(r.undertrick_rate)}", pct(r.declarer_rate),
          fmt(r.mean_level)]
         for rank, r in zip(df.index, df.itertuples(index=False), strict=True)
     ]
-    return _markdown(cells, RANKING_HEADERS, "rlrlrrrrllrr")
+    return _markdown(cells, RANKING_HEADERS, "rlrlrlrrrllrr")
 
 
 def pairs_table(summary: dict[str, Any]) -> str:
@@ -199,6 +202,16 @@ def games_lines(summary: dict[str, Any]) -> list[str]:
     ]
 
 
+def play_text(summary: dict[str, Any]) -> str:
+    """The play policies of a summary: ``expert`` when every entrant plays it, else
+    ``a: heuristic, b: expert`` (entrant: play policy)."""
+    plays = [s.get("play", summary["play"]) for s in summary["strategies"]]
+    if all(p == summary["play"] for p in plays):
+        return str(summary["play"])
+    return ", ".join(f"{s['name']}: {p}" for s, p in zip(summary["strategies"], plays,
+                                                          strict=True))
+
+
 def render_markdown(summary: dict[str, Any], chart: str | None = None,
                     title: str = "Strategy tournament") -> str:
     """The Markdown report of a tournament summary."""
@@ -210,7 +223,8 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
         f"- {summary['deals']:,} {summary['design']} deals (requested "
         f"{summary['deals_requested']:,}), each played under {n_seat} seatings "
         f"({summary['rotations']}): "
-        f"{summary['plays']:,} plays; seed {summary['seed']}; play policy `{summary['play']}`;",
+        f"{summary['plays']:,} plays; seed {summary['seed']}; play policy "
+        f"`{play_text(summary)}`;",
         f"- rules: {_rules_text(summary['rules'])}; thrown-in plays "
         f"{pct(summary['thrown_in_rate'])};",
         f"- {summary['plays_per_s'] or 0:,.0f} plays/s on {summary['executor']} "
@@ -218,7 +232,8 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
         "",
         "Mean score per deal = an entry's points per seat, averaged over its seats and the "
         "seatings of the deal; CI: Student t over deals. Rates are over the entry's seat-plays "
-        "that were not thrown in.",
+        "that were not thrown in; *made* by role: contracts made as declarer, as another "
+        "player with a contract above zero, and as a zero bidder.",
         "",
         ranking_table(summary),
         "",
@@ -344,7 +359,7 @@ def tournament_report(summary: dict[str, Any], title: str = "Strategy tournament
                  f"{summary['deals_requested']:,})",
         "seatings": f"{n_seat} ({summary['rotations']}), {summary['plays']:,} plays",
         "seed": str(summary["seed"]),
-        "play policy": summary["play"],
+        "play policy": play_text(summary),
         "rules": _rules_text(summary["rules"]),
         "version": str(summary["version"]),
     }

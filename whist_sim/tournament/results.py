@@ -145,6 +145,9 @@ def summarize(agg: Aggregate, entries: Sequence[Entry], confidence: float = 0.95
             "mean_contract": r4(rate(t["contract_sum"], t["contracts"])),
             "mean_tricks": r4(rate(t["tricks_sum"], t["contracts"])),
             "declarer_rate": r4(rate(t["declarer"], t["contracts"])),
+            "declarer_hit_rate": r4(rate(t["declarer_hits"], t["declarer"])),
+            "other_hit_rate": r4(rate(t["hits"] - t["declarer_hits"] - t["zero_hits"],
+                                      t["contracts"] - t["declarer"] - t["zeros"])),
             "mean_level": r4(rate(t["level_sum"], t["declarer"])),
             "play_sd": r4(math.sqrt(agg.play_variance(e)) if agg.deals else None),
         })
@@ -182,7 +185,7 @@ def summarize(agg: Aggregate, entries: Sequence[Entry], confidence: float = 0.95
 RANKING_COLUMNS = (
     "mean", "mean_ci_low", "mean_ci_high", "hit_rate", "zero_rate", "zero_success", "over_share",
     "hit_rate_over", "hit_rate_under", "overtrick_rate", "undertrick_rate", "declarer_rate",
-    "mean_level",
+    "mean_level", "declarer_hit_rate", "other_hit_rate",
 )
 
 
@@ -200,7 +203,7 @@ def ranking_frame(summary: dict[str, Any]) -> pd.DataFrame:
         rec: dict[str, Any] = {"strategy": s["name"], "mean": _nan(s["mean"]),
                                "mean_ci_low": _nan(s["ci"][0]), "mean_ci_high": _nan(s["ci"][1])}
         for c in RANKING_COLUMNS[3:]:
-            rec[c] = _nan(s[c])
+            rec[c] = _nan(s.get(c))  # summaries written before a column existed lack it
         recs.append(rec)
     df = pd.DataFrame.from_records(recs, columns=["strategy", *RANKING_COLUMNS])
     df.index = pd.RangeIndex(1, len(recs) + 1, name="rank")

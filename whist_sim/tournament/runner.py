@@ -25,6 +25,7 @@ from .. import __version__
 from ..core.rules import Rules
 from ..core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
 from ..runs.executors import Executor, check_executor_options, make_executor
+from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError, StrategySpec, check_play
 from .games import DEFAULT_MAX_DEALS, play_games, ranking_agreement
 from .render import parse_output_formats, write_outputs
@@ -92,7 +93,7 @@ def tournament(
     deals: int,
     seed: int,
     rules: Rules | None = None,
-    play: str | StrategySpec = "heuristic",
+    play: str | StrategySpec = DEFAULT_PLAY,
     rotations: str | int = "all",
     sprt: str | Sequence[float] | None = None,
     out: str | Path | None = None,
@@ -122,7 +123,8 @@ def tournament(
     deals: duplicate deals to play (>= 1); each is played once per seating.
     seed: run seed, 0..2**64-1; duplicate deal ``i`` uses the random stream ``(seed, i)``.
     rules: rule options (default ``Rules()``).
-    play: play policy spec of the entrants given as ``BID`` alone (default ``heuristic``).
+    play: play policy spec of the entrants given as ``BID`` alone (default
+        :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`, ``expert``).
     rotations: ``"all"`` seatings or the P rotations (``"rotate"`` or P); see the package doc.
     sprt: ``(A, B)`` or ``"A,B"``: stop as soon as the SPRT of every pair decides (package doc).
     out: directory (new or empty) for ``scores/*.parquet``, ``summary.json``, ``report.md``,

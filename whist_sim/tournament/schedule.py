@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rules import Rules
-from ..strategies.registry import BID, PLAY, seat_params
+from ..strategies.registry import BID, DEFAULT_PLAY, PLAY, seat_params
 from ..strategies.spec import PlaySpec, StrategySpec, parse_play, parse_seat
 
 DESIGNS = ("duplicate", "independent")
@@ -61,8 +61,6 @@ class Entry:
         """The entry's play policy."""
         return self.play if self.play is not None else parse_play(DEFAULT_PLAY)
 
-
-DEFAULT_PLAY = "heuristic"
 
 
 def make_entries(

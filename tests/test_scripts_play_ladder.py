@@ -1,0 +1,91 @@
+"""scripts/play_ladder.py: the ladder of play policies (issue 30), run tiny.
+
+Three duplicate deals per match and a short timing per policy: the run checks the machinery (the
+matches, the steps, the checks of the issue, every output file), not the strength of any policy.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "play_ladder.py"
+
+
+@pytest.fixture
+def ladder(monkeypatch):
+    """The script as a module (its sibling ``report_default`` importable)."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("play_ladder", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "play_ladder", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_sizes_meet_the_issue_and_scale(ladder):
+    full = ladder.match_sizes()
+    assert full["heuristic-expert"] == 20_000 and full["expert-rollout16"] == 2_000
+    assert ladder.match_sizes(scale=0.01)["heuristic-expert"] == 200
+    assert set(ladder.match_sizes(scale=1e-9).values()) == {2}
+    assert set(ladder.match_sizes(deals=5).values()) == {5}
+    with pytest.raises(ValueError, match="--deals"):
+        ladder.match_sizes(deals=1)
+    with pytest.raises(ValueError, match="--scale"):
+        ladder.match_sizes(scale=0)
+    plays = {p for m in ladder.MATCHES for p in m.plays}
+    assert plays == set(ladder.LADDER)
+
+
+def test_bad_options_name_the_option(ladder, capsys):
+    with pytest.raises(SystemExit):
+        ladder.main(["--deals", "1"])
+    assert "--deals" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ladder.main(["--scale", "2", "--deals", "3"])
+    assert "not allowed with" in capsys.readouterr().err
+
+
+def test_tiny_ladder_writes_every_output(tmp_path, ladder, capsys):
+    rc = ladder.main(["--out", str(tmp_path), "--deals", "3", "--speed-seconds", "0.01",
+                      "--threads", "1", "--no-progress"])
+    assert rc == 0, capsys.readouterr().err
+    dest = tmp_path / "play"
+    names = {"README.md", "ladder.json", "matches.csv", "entrants.csv", "speed.csv",
+             "ladder.png"}
+    assert {p.name for p in dest.iterdir()} == names
+    data = json.loads((dest / "ladder.json").read_text())
+    assert data["bid"] == "heuristic" and data["seed"] == 2026 and data["version"]
+    assert data["sizes"] == {m.name: 3 for m in ladder.MATCHES}
+    assert set(data["speed"]) == set(ladder.LADDER) and all(r > 0 for r in data["speed"].values())
+    rollouts = data["matches"]["rollout-n"]
+    assert [e["name"] for e in rollouts["strategies"]] == ["rollout:n=8", "rollout:n=16",
+                                                           "rollout:n=64"]
+    assert all(e["strategy"] == "heuristic" for e in rollouts["strategies"])
+    assert len(rollouts["seatings"]) == 12 and rollouts["deals"] == 3
+    assert [(s["lower"], s["upper"]) for s in data["steps"]] == list(ladder.STEPS)
+    assert len(data["checks"]) == 4
+    readme = (dest / "README.md").read_text()
+    for text in ("`heuristic`", "seed 2026", "rollout:n=64", "made: declarer",
+                 "What the issue asks to show", "3 duplicate deals x 12 seatings"):
+        assert text in readme, text
+    assert (dest / "matches.csv").read_text().count("\n") == 1 + 1 + 1 + 1 + 3
+    assert (dest / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("make_results", ROOT / "scripts/make_results.py")
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "make_results", mod)
+    spec.loader.exec_module(mod)
+    (play,) = [a for a in mod.ANALYSES if a.name == "play"]
+    assert play.script == "play_ladder.py" and play.report == "README.md"
+    (tmp_path / "play").mkdir()
+    (tmp_path / "play" / "README.md").write_text("# ladder\n")
+    index = mod.write_index(tmp_path, mod.ANALYSES).read_text()
+    assert "(play/README.md) (`scripts/play_ladder.py`)" in index
