@@ -127,7 +127,8 @@ R_DECK_MASK = 20  # the cards of the deck (bit per card code); the one_random de
 R_BID_ORDER = 21  # 0: bid_order=number, 1: bid_order=suit (RULES §2)
 R_LOW_STRAIN = 22  # lowest strain that may be bid: 1 when clubs are out of the deck (no_suit)
 R_REDEAL = 23  # 1: after_third_frisch=redeal (RULES §3)
-RP_SIZE = 24
+R_CALLS_RUN = 24  # 1: the legal bids are every code of lo..hi (bid_order=number, all strains)
+RP_SIZE = 25
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -156,6 +157,7 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_BID_ORDER] = BID_ORDERS.index(rules.bid_order)
     rp[R_LOW_STRAIN] = rules.lowest_strain
     rp[R_REDEAL] = int(rules.after_third_frisch == "redeal")
+    rp[R_CALLS_RUN] = int(rules.bid_order == "number" and rules.lowest_strain == 0)
     return rp
 
 

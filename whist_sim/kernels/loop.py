@@ -55,6 +55,7 @@ from .layout import (
     PH_PLAY,
     PH_SCORE,
     R_BID_ORDER,
+    R_CALLS_RUN,
     R_DIR,
     R_FIRST_MIN,
     R_FRISCH,
@@ -269,6 +270,15 @@ def legal_calls(st, rp, seat):
     minl = st[S_MINLEVEL]
     high = st[S_HIGH]
     closed = rp[R_PASS_FINAL] != 0 and (st[S_PASSED] >> seat) & 1
+    if rp[R_CALLS_RUN] != 0:  # bid_order=number, every strain: the legal bids are one run
+        lo = high + 1
+        if lo < 5 * minl:
+            lo = 5 * minl
+        hi = -1 if closed else 5 * top + 4
+        for t in range(5):
+            f = (lo - t + 4) // 5  # the smallest n with 5 * n + t >= lo
+            st[S_FLOOR + t] = f if f <= top and hi >= 0 else none
+        return lo, hi
     by_suit = rp[R_BID_ORDER] != 0
     lo = 5 * none + 5
     hi = -1

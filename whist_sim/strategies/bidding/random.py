@@ -10,6 +10,7 @@ from ...kernels._numba import jit
 from ...kernels.bits import bit, nth_bit
 from ...kernels.layout import (
     H_HAND,
+    R_CALLS_RUN,
     R_HAND,
     R_MAXLEVEL,
     R_NTRICKS,
@@ -24,9 +25,13 @@ def random_call(st, hm, rp, seat, lo, hi, rng):
     only pass is legal).
 
     The legal bids are the levels ``st[S_FLOOR + t]..max_level`` of each strain ``t``; when they
-    fill ``lo..hi`` (``bid_order=number`` with every strain biddable) the k-th is ``lo + k - 1``,
-    otherwise the codes of ``lo..hi`` are counted off.
+    fill ``lo..hi`` (``rp[R_CALLS_RUN]``: ``bid_order=number`` with every strain biddable) the
+    k-th is ``lo + k - 1``, otherwise the codes of ``lo..hi`` are counted off.
     """
+    if rp[R_CALLS_RUN] != 0:  # every code of lo..hi is legal
+        n_bids = hi - lo + 1 if hi >= lo else 0
+        k = below(rng, n_bids + 1)
+        return 0 if k == 0 else lo + k - 1
     top = rp[R_MAXLEVEL]
     n_bids = 0
     for t in range(5):
@@ -36,8 +41,6 @@ def random_call(st, hm, rp, seat, lo, hi, rng):
     k = below(rng, n_bids + 1)
     if k == 0:
         return 0
-    if n_bids == hi - lo + 1:
-        return lo + k - 1
     for c in range(lo, hi + 1):
         if c // 5 >= st[S_FLOOR + c % 5]:
             k -= 1
