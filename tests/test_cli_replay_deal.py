@@ -31,7 +31,7 @@ def test_deal_prints_a_readable_trace(runner):
     for part in ("Deal 3 of seed 1", "dealer seat 3", "Hands as dealt:", "Auction 1",
                  "Declarer:", "Contracts", "trick 13", "-> seat", "contract  tricks  score"):
         assert part in text
-    t = play_deal(1, 3, policies=("heuristic",) * 4)
+    t = play_deal(1, 3, policies=("heuristic",) * 4)  # --policy names a whole reference player
     for s in range(4):
         assert f"{s:>4}  {t.contracts[s]:>8}  {t.tricks[s]:>6}  {t.scores[s]:>5}" in text
 

@@ -12,7 +12,14 @@ from ..engine.policies import POLICIES
 from ..engine.record import record_from_trace
 from ..engine.seats import seat_policy
 from ..engine.text import render_trace
-from ..strategies.spec import PlaySpec, StrategySpec, default_play, seat_text
+from ..strategies.spec import (
+    PlaySpec,
+    StrategySpec,
+    default_play,
+    parse_play,
+    play_names,
+    seat_text,
+)
 from .options import rule_options
 from .seats import bid_help, play_help, play_spec, seat_spec, split_list
 
@@ -20,7 +27,8 @@ from .seats import bid_help, play_help, play_spec, seat_spec, split_list
 def _seats(text: str, play: str | None, players: int) -> list[tuple[StrategySpec, PlaySpec]]:
     """``(bid, play)`` specs by seat from ``--policy`` (``P``, ``BID/PLAY``, or one per seat,
     comma separated) and ``--play`` (the cards of every seat given without ``/PLAY``; default:
-    the play policy of the bidding strategy's name, else the default play)."""
+    the play policy of the seat's name: ``--policy heuristic`` is the whole heuristic player, as
+    the readable engine has it; else the default play)."""
     items = split_list(text) or ()
     one = len(items) == 1
     if one:
@@ -34,7 +42,8 @@ def _seats(text: str, play: str | None, players: int) -> list[tuple[StrategySpec
     seats = []
     for i, item in enumerate(items):
         bid, own = seat_spec(item, "--policy", seat=None if one else i)
-        seats.append((bid, own or given or default_play(bid)))
+        same = parse_play(bid.name) if bid.name in play_names() and not bid.params else None
+        seats.append((bid, own or given or same or default_play(bid)))
     return seats
 
 
@@ -56,7 +65,8 @@ def _readable(bid: StrategySpec, play: PlaySpec) -> bool:
                             "heuristic/expert"))
 @click.option("--play", default=None, metavar="SPEC",
               help=play_help("play policy of every seat given without /PLAY [default: the play "
-                             "policy of the seat's name, else heuristic]"))
+                             "policy of the seat's name (random, heuristic, expert), else the "
+                             "default play, expert]"))
 @click.option("--json", "as_json", is_flag=True,
               help="print the deal as a JSON game record (RULES §10) that `replay` accepts")
 @click.option("--pbn", "as_pbn", is_flag=True,
