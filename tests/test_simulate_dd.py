@@ -42,6 +42,7 @@ def run(path, **kw):
     kw.setdefault("rules", RULES)
     kw.setdefault("progress", False)
     kw.setdefault("dd", True)
+    kw.setdefault("play", "heuristic")  # the runs compared with play_batch play heuristic cards
     if kw["dd"]:
         kw.setdefault("dd_node_limit", LIMIT)
     return simulate(path, **kw)
@@ -199,7 +200,7 @@ def test_local_cluster_writes_the_same_files(reference, tmp_path, chunk_bytes):
     r = CliRunner().invoke(main, [
         "simulate", "--deals", str(DEALS), "--seed", str(SEED), "--no-frisch", "--dd",
         "--dd-node-limit", str(LIMIT), "--chunk-size", "5", "--cluster", "local:2",
-        "--out", str(out), "--no-progress",
+        "--out", str(out), "--no-progress", "--play", "heuristic",
     ], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     assert "double dummy: 44 solves per objective" in r.output
