@@ -56,19 +56,25 @@ def _later_bits(voids, seat, p, pos, trump, trumps_out):
 
     ``follow``: suits that some later player may still hold (not known void); ``ruff``: side
     suits in which some later player is known void while it may hold a trump (trumps are out and
-    it has not shown a void in trumps).
-    """
+    it has not shown a void in trumps). Branch-free over the seats: the voids (4 bits a seat) are
+    rotated so that the next seat comes first, and the later seats' nibbles are folded."""
+    k = p - 1 - pos  # players after the seat in this trick
+    if k <= 0:
+        return 0, 0
     if voids == 0:  # nobody has shown a void: the later players may follow anything
-        return (15 if pos + 1 < p else 0), 0
-    follow = 0
+        return 15, 0
+    w = 4 * p
+    sh = (4 * (seat + 1)) % w
+    rot = ((voids >> sh) | (voids << (w - sh))) & ((1 << w) - 1)
+    km = (1 << (4 * k)) - 1
+    later = rot & km
+    x = later | (0xFFFF & ~km)  # the other nibbles all ones: neutral for the AND
+    follow = ~(x & (x >> 4) & (x >> 8) & (x >> 12)) & 15
     ruff = 0
-    o = seat
-    for _ in range(pos + 1, p):
-        o = o + 1 if o + 1 < p else 0
-        v = (voids >> (4 * o)) & 15
-        follow |= ~v & 15
-        if trump < 4 and trumps_out > 0 and (v >> trump) & 1 == 0:
-            ruff |= v & ~(1 << trump)
+    if trump < 4 and trumps_out > 0:
+        may_ruff = (~(later >> trump) & 0x1111 & km) * 15  # nibbles of seats not void in trumps
+        c = later & may_ruff
+        ruff = (c | (c >> 4) | (c >> 8) | (c >> 12)) & 15 & ~(1 << trump)
     return follow, ruff
 
 
