@@ -200,7 +200,7 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
         f"Round robin: {rr['deals']:,} duplicate deals x {len(rr['seatings'])} seatings")))
     text = _report(rows, summaries, rr, command, deals, mc_deals)
     if old_rows:
-        text += play_model_section(rows, old_rows, deals)
+        text += "\n" + play_model_section(rows, old_rows, deals)
     (dest / "report.md").write_text(text, encoding="utf-8")
     return [dest / "report.md", dest / "field.png", dest / "round_robin.png"]
 
