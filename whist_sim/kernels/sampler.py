@@ -96,6 +96,18 @@ def _at(layer, n0, n1, n2, d0, d1, d2):
     return ((layer * d0 + n0) * d1 + n1) * d2 + n2
 
 
+@jit(inline="always")
+def _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl, d0, d1, d2):
+    """Layouts in which the ``c`` cards of bound suit ``layer`` go ``y0, y1, y2, yl`` to places
+    0, 1, 2 and the last, times the layouts of what is left (the next layer's count in ``tab``,
+    or the free cards' multinomial after the last layer)."""
+    if layer + 1 == k:
+        rest = _ways(n0 - y0 + n1 - y1 + n2 - y2 + nl - yl, n0 - y0, n1 - y1, n2 - y2, nl - yl)
+    else:
+        rest = tab[_at(layer + 1, n0 - y0, n1 - y1, n2 - y2, d0, d1, d2)]
+    return _ways(c, y0, y1, y2, yl) * rest
+
+
 @jit
 def _count(tab, layer, k, n0, n1, n2, nl, cnt, allow, q, d0, d1, d2):
     """Layouts of the bound suits ``layer..k-1`` and the free cards with ``n0, n1, n2, nl`` cards
@@ -112,12 +124,8 @@ def _count(tab, layer, k, n0, n1, n2, nl, cnt, allow, q, d0, d1, d2):
                 yl = c - y0 - y1 - y2
                 if yl > nl or (yl > 0 and (a >> last) & 1 == 0):
                     continue
-                if layer + 1 == k:
-                    rest = _ways(n0 - y0 + n1 - y1 + n2 - y2 + nl - yl,
-                                 n0 - y0, n1 - y1, n2 - y2, nl - yl)
-                else:
-                    rest = tab[_at(layer + 1, n0 - y0, n1 - y1, n2 - y2, d0, d1, d2)]
-                total += _ways(c, y0, y1, y2, yl) * rest
+                total += _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl,
+                                     d0, d1, d2)
     return total
 
 
@@ -256,12 +264,8 @@ def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
                     yl = c - y0 - y1 - y2
                     if yl > nl or (yl > 0 and (a >> last) & 1 == 0):
                         continue
-                    if layer + 1 == k:
-                        rest = _ways(n0 - y0 + n1 - y1 + n2 - y2 + nl - yl,
-                                     n0 - y0, n1 - y1, n2 - y2, nl - yl)
-                    else:
-                        rest = tab[_at(layer + 1, n0 - y0, n1 - y1, n2 - y2, d0, d1, d2)]
-                    w = _ways(c, y0, y1, y2, yl) * rest
+                    w = _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl,
+                                    d0, d1, d2)
                     if w > 0.0:
                         p0, p1, p2, pl = y0, y1, y2, yl
                         acc += w
