@@ -102,10 +102,9 @@ def est_q_deck(hand, rp):
     return _est_q(hand, rp[R_LOW_STRAIN] != 0, deck_adjust_q(rp))
 
 
-@jit
-def est_q_in(hand, strain, rp):
-    """:func:`est_q_deck` of one strain (4 = NT)."""
-    q = est_q_deck(hand, rp)
+@jit(inline="always")
+def _strain_q(q, strain):
+    """The entry ``strain`` (4 = NT) of a five-strain estimate tuple."""
     if strain == 0:
         return q[0]
     if strain == 1:
@@ -115,6 +114,12 @@ def est_q_in(hand, strain, rp):
     if strain == 3:
         return q[3]
     return q[4]
+
+
+@jit
+def est_q_in(hand, strain, rp):
+    """:func:`est_q_deck` of one strain (4 = NT)."""
+    return _strain_q(est_q_deck(hand, rp), strain)
 
 
 @jit(inline="always")
@@ -128,16 +133,7 @@ def _ruff(trumps, value):
 @jit
 def est_q(hand, strain):
     """Quarter-trick estimate of ``hand`` with ``strain`` as trump (4 = NT)."""
-    q = est_q_all(hand)
-    if strain == 0:
-        return q[0]
-    if strain == 1:
-        return q[1]
-    if strain == 2:
-        return q[2]
-    if strain == 3:
-        return q[3]
-    return q[4]
+    return _strain_q(est_q_all(hand), strain)
 
 
 @jit(inline="always")
