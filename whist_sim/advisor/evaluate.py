@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -52,9 +52,12 @@ from .render import AdviceOutput
 from .sampling import RunResult, run_scenario
 from .scenario import AdviceError, Scenario, check_int, resolve_scenario
 
-__all__ = ["DEFAULT_DEALS", "Advice", "advise", "summarize"]
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "advise", "summarize"]
 
 DEFAULT_DEALS = 10_000
+#: candidates per strain that a searching play policy (``rollout``) plays, after a screen of
+#: every candidate with its base policy on the same sampled deals (``advise(screen=...)``)
+DEFAULT_SCREEN = 3
 
 
 # --------------------------------------------------------------------------- summaries
@@ -95,10 +98,71 @@ def summarize(run: RunResult, scen: Scenario, confidence: float = 0.95) -> pd.Da
     return df
 
 
+def _screen_plan(play: str, screen: int | None) -> tuple[str, int] | None:
+    """``(screening play, candidates kept per strain)``, or ``None`` when every candidate is
+    played with ``play`` itself. ``screen=None``: :data:`DEFAULT_SCREEN` for a searching play
+    policy (``rollout``), none for the others; ``0``: no screening."""
+    from ..strategies.registry import SEARCHING_PLAY
+    from ..strategies.spec import StrategyError, parse_play
+
+    try:
+        spec = parse_play(play)
+    except StrategyError as e:
+        raise AdviceError(str(e)) from None
+    searching = spec.name in SEARCHING_PLAY
+    if screen is None:
+        screen = DEFAULT_SCREEN if searching else 0
+    screen = check_int("screen", screen, 0, 10_000)
+    if screen == 0:
+        return None
+    if not searching:
+        raise AdviceError(f"screening applies to a searching play policy (rollout), not to "
+                          f"{spec.text}: it already plays every candidate at full strength")
+    return spec.value_text("base"), screen
+
+
+def _screened(scen: Scenario, ev: np.ndarray, keep: int) -> np.ndarray:
+    """Mask of the candidates kept by the screen: per strain the ``keep`` best expected scores
+    (ties: the lower bid)."""
+    strains = np.array([c[0] for c in scen.candidates])
+    kept = np.zeros(len(ev), dtype=bool)
+    for t in np.unique(strains):
+        rows = np.flatnonzero(strains == t)
+        order = sorted(rows, key=lambda i: (-ev[i], scen.candidates[i][1]))
+        kept[order[:keep]] = True
+    return kept
+
+
+def _run(scen: Scenario, deals: int, seed: int, play: str, bid_policy: str, consistent: bool,
+         threads: int, plan: tuple[str, int] | None, confidence: float,
+         on_block: Callable[[int], None] | None) -> tuple[RunResult, np.ndarray]:
+    """The run of every candidate and the mask of those played with ``play``. With a screening
+    ``plan``, every candidate is first played with the plan's policy on the same sampled deals;
+    only the kept ones are then played with ``play`` (the others keep the screen's results)."""
+    if plan is None:
+        run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads, on_block)
+        return run, np.ones(len(scen.candidates), dtype=bool)
+    base, keep = plan
+    first = run_scenario(scen, deals, seed, base, bid_policy, consistent, threads)
+    searched = _screened(scen, summarize(first, scen, confidence)["ev"].to_numpy(), keep)
+    if searched.all():
+        return run_scenario(scen, deals, seed, play, bid_policy, consistent, threads,
+                            on_block), searched
+    rows = np.flatnonzero(searched)
+    sub = replace(scen, candidates=tuple(scen.candidates[i] for i in rows))
+    second = run_scenario(sub, deals, seed, play, bid_policy, consistent, threads, on_block)
+    # the same sampled deals: both runs draw deal j from the stream (seed, j) whatever the play
+    assert second.tries == first.tries
+    for name in ("tricks", "score", "over"):
+        getattr(first, name)[rows] = getattr(second, name)
+    return first, searched
+
+
 def _best_two(ev: np.ndarray) -> tuple[int, int | None]:
     """Indices of the highest and second-highest values (ties: the earlier index)."""
     order = sorted(range(len(ev)), key=lambda i: (-ev[i], i))
-    return order[0], (order[1] if len(order) > 1 else None)
+    second = order[1] if len(order) > 1 and ev[order[1]] > -np.inf else None
+    return order[0], second
 
 
 # --------------------------------------------------------------------------- the advice
@@ -116,7 +180,10 @@ class Advice(AdviceOutput):
     ``best_call``: e.g. ``'5S'`` or ``'pass'``. ``acceptance``: accepted / dealt sampled deals
     (1.0 without conditions). ``evaluation``: ``'heuristic'`` or ``'dd'``; ``dd``: with
     ``'dd'``, the double-dummy view of the first sampled deals
-    (:class:`whist_sim.advisor.dd_view.DDView`). ``str(advice)``, ``to_dict()``, ``to_json()``,
+    (:class:`whist_sim.advisor.dd_view.DDView`). ``screen_play`` / ``screen``: with a searching
+    play policy, the base policy that screened the candidates and how many per strain were
+    searched (``None`` / ``0``: every candidate was played with ``play``; the table's
+    ``searched`` column). ``str(advice)``, ``to_dict()``, ``to_json()``,
     ``figure()`` and ``plot(path)``: :class:`whist_sim.advisor.render.AdviceOutput`.
     """
 
@@ -139,6 +206,8 @@ class Advice(AdviceOutput):
     best_strain: int | None = None
     evaluation: str = "heuristic"
     dd: DDView | None = None
+    screen_play: str | None = None
+    screen: int = 0
 
     @property
     def mode(self) -> str:
@@ -179,6 +248,8 @@ def advise(
     progress: bool = False,
     dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
+    screen: int | None = None,
+    on_block: Callable[[int], None] | None = None,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
 
@@ -208,6 +279,13 @@ def advise(
     ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
     a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
 
+    ``screen``: with a searching play policy (``rollout``), every candidate is first played
+    with its base policy on the same sampled deals, and only the ``screen`` best per strain
+    (default :data:`DEFAULT_SCREEN`) are played with the search; the others keep the base
+    policy's numbers, are flagged in the table (column ``searched``) and are never recommended.
+    ``0`` searches every candidate. ``on_block(m)``: called after each block of ``m`` sampled
+    deals of the (searched) run, for progress bars.
+
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
     from ..core.stats import mean_interval
@@ -229,8 +307,11 @@ def advise(
         deals = check_int("deals", deals, 1, 100_000_000)
         dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
         dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
-    run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads)
+    plan = _screen_plan(play, screen)
+    run, searched = _run(scen, deals, seed, play, bid_policy, consistent, threads, plan,
+                         confidence, on_block)
     table = summarize(run, scen, confidence)
+    table["searched"] = searched
     dd = None
     if evaluation == "dd":
         from ..dd import warm_up
@@ -240,8 +321,10 @@ def advise(
                      consistent, run.pilot_rate, confidence, threads, progress,
                      dd_min_node_limit)
     strains = best_call = best_strain = None
+    # a candidate the screen left out is never recommended (its numbers are the base play's)
+    ev_all = np.where(searched, table["ev"].to_numpy(), -np.inf)
     if scen.mode == "contract":
-        i, j = _best_two(table["ev"].to_numpy())
+        i, j = _best_two(ev_all)
         idx = [i] if j is None else [i, j]
         table = table.drop(columns="strain").set_index("bid")
     else:
@@ -250,13 +333,13 @@ def advise(
         present = [t for t in range(NT + 1) if (table["strain"] == STRAINS[t]).any()]
         for t in present:
             rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[t])
-            best_rows.append(rows[_best_two(table["ev"].to_numpy()[rows])[0]])
+            best_rows.append(rows[_best_two(ev_all[rows])[0]])
         strains = table.iloc[best_rows].set_index("strain")
         k = _best_two(strains["ev"].to_numpy())[0]
         top = present[k]
         best_strain = top
         rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[top])
-        a, b = _best_two(table["ev"].to_numpy()[rows])
+        a, b = _best_two(ev_all[rows])
         idx = [rows[a]] if b is None else [rows[a], rows[b]]
         ev_top = float(strains["ev"].iloc[k])
         best_call = "pass" if ev_top < 0 else f"{scen.level}{STRAINS[top]}"
@@ -278,5 +361,7 @@ def advise(
         seed=int(seed), play=play, bid_policy=bid_policy, consistent=consistent,
         confidence=float(confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
         best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
+        screen_play=None if plan is None else plan[0],
+        screen=0 if plan is None else plan[1],
     )
 

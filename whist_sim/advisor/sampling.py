@@ -23,6 +23,7 @@ Conventions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -164,9 +165,11 @@ def run_scenario(
     bid_policy: str = "heuristic",
     consistent: bool = False,
     threads: int = 1,
+    on_block: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Sample ``deals`` deals for ``scen`` and play every candidate on each (see the module doc
-    of :mod:`whist_sim.advisor.evaluate` for the method)."""
+    of :mod:`whist_sim.advisor.evaluate` for the method). ``on_block(m)`` is called after each
+    block of ``m`` finished deals (from the worker threads: progress bars)."""
     from ..kernels import advise_batch as K
 
     deals = check_int("deals", deals, 1, 100_000_000)
@@ -199,6 +202,8 @@ def run_scenario(
     over = np.empty((k, deals), dtype=np.bool_)
     tries = np.zeros(deals, dtype=np.int64)
     seed_mix = np.uint64(mix64(seed))
+    # smaller blocks when somebody watches the progress (results never depend on the block)
+    block = BLOCK if on_block is None else max(16, min(BLOCK, deals // 50))
 
     def chunk(bounds: tuple[int, int]) -> int:
         """Deals ``a..b-1`` in blocks (bounded scratch); negative: a deal was not accepted."""
@@ -207,11 +212,11 @@ def run_scenario(
         work, tab = sampler_scratch()
         snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
         res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
-        size = min(BLOCK, b - a)
+        size = min(block, b - a)
         t_out, s_out = np.empty((k, size), np.int8), np.empty((k, size), np.int16)
         o_out = np.empty((k, size), np.bool_)
-        for lo in range(a, b, BLOCK):
-            m = min(BLOCK, b - lo)
+        for lo in range(a, b, block):
+            m = min(block, b - lo)
             done = K.advise_kernel(
                 seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
                 consistent, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
@@ -223,6 +228,8 @@ def run_scenario(
             tricks[:, lo:lo + m] = t_out[:, :m]
             score[:, lo:lo + m] = s_out[:, :m]
             over[:, lo:lo + m] = o_out[:, :m]
+            if on_block is not None:
+                on_block(m)
         return 0
 
     step = -(-deals // threads)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+
 import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..advisor.sampling import check_model
-from ..strategies.registry import DEFAULT_PLAY
+from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
 from .options import rule_options
 from .seats import play_help, play_spec
@@ -87,6 +90,10 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="with --eval dd: whist-min's own node limit (it nearly always runs into the "
                    "limit on full deals: a lower one, e.g. 30000, makes the view several times "
                    "faster) [default: --dd-node-limit]")
+@click.option("--screen", type=click.IntRange(min=0), default=None, metavar="K",
+              help="with a searching --play (rollout): play every bid with its base policy "
+              "first and search only the K best per strain on the same deals (0: search every "
+              "bid)  [default: 3]")
 @click.option("--progress/--no-progress", default=True,
               help="show a progress bar on stderr (double-dummy evaluation)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (schema: docs/ADVISOR.md)")
@@ -97,8 +104,8 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
             seat: int | None, bids: str | None, play: str, bid_policy: str, deals: int,
             seed: int, consistent: bool, constrain: tuple[str, ...], known: tuple[str, ...],
             confidence: float, threads: int, evaluation: str, dd_deals: int | None,
-            dd_node_limit: int | None, dd_min_node_limit: int | None, progress: bool,
-            as_json: bool, plot: str | None,
+            dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
+            progress: bool, as_json: bool, plot: str | None,
             rules) -> None:
     """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
     "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
@@ -115,7 +122,13 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         bid_policy = check_model(bid_policy)
     except StrategyError as e:
         raise click.BadParameter(str(e), param_hint="--bid-policy") from None
-    play = play_spec(play, "--play").text
+    spec = play_spec(play, "--play")
+    play = spec.text
+    searching = spec.name in SEARCHING_PLAY
+    if screen and not searching:
+        raise click.BadParameter(
+            f"{screen}: screening applies to a searching --play (rollout), not to {play}",
+            param_hint="--screen")
     if evaluation == "heuristic":
         for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit),
                             ("--dd-min-node-limit", dd_min_node_limit)):
@@ -140,11 +153,12 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         if not parent.is_dir():
             raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
     try:
-        with _compile_notice():
+        with _compile_notice(), _search_bar(searching and progress, deals) as on_block:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
                        seed=seed, consistent=consistent, constraints=constrain,
                        known=_known(known), rules=rules, confidence=confidence, threads=threads,
+                       screen=screen, on_block=on_block,
                        **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
                                   dd_min_node_limit))
         if plot:
@@ -152,6 +166,26 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
     except AdviceError as e:
         raise click.ClickException(str(e)) from None
     click.echo(a.to_json() if as_json else str(a))
+
+
+@contextmanager
+def _search_bar(show: bool, deals: int):
+    """A tqdm bar on stderr over the sampled deals of a searching play's run (a callback for
+    :func:`~whist_sim.advisor.advise`'s ``on_block``, or ``None``)."""
+    if not show:
+        yield None
+        return
+    import threading
+
+    from tqdm import tqdm
+
+    lock = threading.Lock()
+    with tqdm(total=deals, unit="deal", desc="search", file=sys.stderr, leave=False) as bar:
+        def step(m: int) -> None:
+            with lock:
+                bar.update(m)
+
+        yield step
 
 
 def _compile_notice():

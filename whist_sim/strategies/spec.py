@@ -111,6 +111,11 @@ class StrategySpec:
         out.update(self.params)
         return out
 
+    def value_text(self, key: str) -> str:
+        """Parameter ``key`` as written in a spec (a policy-valued one by its name:
+        ``rollout``'s ``base`` gives ``'expert'``)."""
+        return _value_text(self.name, key, self.values()[key])
+
     def __str__(self) -> str:
         return self.text
 
