@@ -179,6 +179,7 @@ def advise(
     progress: bool = False,
     dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
+    on_deals: Callable[[int], None] | None = None,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
 
@@ -207,6 +208,8 @@ def advise(
     (see :mod:`whist_sim.advisor.dd_view`; four players only).
     ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
     a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
+    ``on_deals(m)`` is told every time ``m`` more sampled deals are done (progress; an exception
+    it raises stops the advice: how the web page cancels, docs/WEB.md); it changes no result.
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
@@ -229,7 +232,7 @@ def advise(
         deals = check_int("deals", deals, 1, 100_000_000)
         dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
         dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
-    run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads)
+    run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads, on_deals)
     table = summarize(run, scen, confidence)
     dd = None
     if evaluation == "dd":

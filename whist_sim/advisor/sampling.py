@@ -23,6 +23,7 @@ Conventions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ __all__ = [
 #: deals play through the one deal loop, searching strategies included)
 MODEL_BID_POLICIES = tuple(policy_names(BID))
 BLOCK = 20_000  # sampled deals per kernel call (bounds the scratch of a thread)
+PROGRESS_BLOCK = 500  # sampled deals per kernel call when progress is reported (``on_deals``)
 PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of the conditions
 MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
@@ -164,9 +166,15 @@ def run_scenario(
     bid_policy: str = "heuristic",
     consistent: bool = False,
     threads: int = 1,
+    on_deals: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Sample ``deals`` deals for ``scen`` and play every candidate on each (see the module doc
-    of :mod:`whist_sim.advisor.evaluate` for the method)."""
+    of :mod:`whist_sim.advisor.evaluate` for the method).
+
+    ``on_deals(m)``, when given, is called after every block of ``m`` sampled deals is done
+    (blocks of :data:`PROGRESS_BLOCK`; from the worker threads when ``threads > 1``); an exception
+    it raises stops the run and propagates (that is how a caller cancels). The results do not
+    depend on it."""
     from ..kernels import advise_batch as K
 
     deals = check_int("deals", deals, 1, 100_000_000)
@@ -207,11 +215,12 @@ def run_scenario(
         work, tab = sampler_scratch()
         snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
         res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
-        size = min(BLOCK, b - a)
+        block = BLOCK if on_deals is None else PROGRESS_BLOCK
+        size = min(block, b - a)
         t_out, s_out = np.empty((k, size), np.int8), np.empty((k, size), np.int16)
         o_out = np.empty((k, size), np.bool_)
-        for lo in range(a, b, BLOCK):
-            m = min(BLOCK, b - lo)
+        for lo in range(a, b, block):
+            m = min(block, b - lo)
             done = K.advise_kernel(
                 seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
                 consistent, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
@@ -223,6 +232,8 @@ def run_scenario(
             tricks[:, lo:lo + m] = t_out[:, :m]
             score[:, lo:lo + m] = s_out[:, :m]
             over[:, lo:lo + m] = o_out[:, :m]
+            if on_deals is not None:
+                on_deals(m)
         return 0
 
     step = -(-deals // threads)
