@@ -200,3 +200,12 @@ def test_markdown_subset():
     assert "<script>" not in html
     assert safe_path(ROOT, "../x") is None and safe_path(ROOT, "/etc/passwd") is None
     assert safe_path(ROOT, "results/README.md") == ROOT / "results" / "README.md"
+
+
+def test_the_serve_command_checks_its_options():
+    r = CliRunner().invoke(main, ["serve", "--help"])
+    assert r.exit_code == 0 and "--max-deals" in r.output and "127.0.0.1" in r.output
+    r = CliRunner().invoke(main, ["serve", "--reports", "no/such/folder"])
+    assert r.exit_code == 2 and "--reports" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert r.exit_code == 2 and "--port" in r.output

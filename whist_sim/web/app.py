@@ -249,6 +249,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
     routes: list[BaseRoute] = [Route(path, page(name)) for path, name in PAGES.items()]
     routes += [
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/info", info),
         Route("/api/advise", advise_now, methods=["POST"]),
         Route("/api/jobs", job_start, methods=["POST"]),

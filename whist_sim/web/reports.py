@@ -82,7 +82,7 @@ def _inline(text: str, url: Callable[[str, bool], str]) -> str:
             out.append(f"<code>{html.escape(m.group('code')[1:-1])}</code>")
         elif m.group("img"):
             out.append(f'<img src="{html.escape(url(m.group("src"), True))}" '
-                       f'alt="{html.escape(m.group("alt"))}" loading="lazy">')
+                       f'alt="{html.escape(m.group("alt"))}">')
         elif m.group("link"):
             out.append(f'<a href="{html.escape(url(m.group("href"), False))}">'
                        f"{_inline(m.group('text'), url)}</a>")

@@ -40,7 +40,7 @@ function buildRules() {
     if (typeof def === "boolean") {
       input = el("input", { type: "checkbox", id: "rule_" + name, checked: def });
     } else if (info.rule_choices[name]) {
-      input = el("select", { id: "rule_" + name }, info.rule_choices[name].map((c) => el("option", { selected: c === def }, c)));
+      input = el("select", { id: "rule_" + name }, info.rule_choices[name].map((c) => el("option", { value: c, selected: c === def }, c)));
     } else if (Array.isArray(def)) {
       input = el("input", { type: "text", id: "rule_" + name, value: def.join(",") });
     } else {
@@ -189,8 +189,8 @@ function show(a) {
 async function init() {
   buildPicker();
   try { info = await api("/api/info"); } catch (e) { showError($("error"), e); return; }
-  for (const p of info.play_policies) $("play").appendChild(el("option", { selected: p === info.default_play }, p));
-  for (const p of info.model_bid_policies) $("bid_policy").appendChild(el("option", { selected: p === "heuristic" }, p));
+  for (const p of info.play_policies) $("play").appendChild(el("option", { value: p, selected: p === info.default_play }, p));
+  for (const p of info.model_bid_policies) $("bid_policy").appendChild(el("option", { value: p, selected: p === "heuristic" }, p));
   $("deals").value = Math.min(2000, info.default_deals);
   $("deals").max = info.max_deals;
   $("maxdeals").textContent = `(at most ${info.max_deals.toLocaleString()} on this server)`;
