@@ -14,6 +14,7 @@ import shutil
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
@@ -96,16 +97,31 @@ def ask_advice(driver: Any, url: str, cards: list[str], trump: str = "S", deals:
     box = driver.find_element(By.ID, "deals")
     box.clear()
     box.send_keys(str(deals))
+    old = driver.find_elements(By.CSS_SELECTOR, "#chart svg")
     driver.find_element(By.ID, "go").click()
-    return wait_for(driver, "#chart svg")
+    end = time.monotonic() + 120
+    while True:
+        error = driver.find_element(By.ID, "error")
+        if error.is_displayed():
+            raise RuntimeError(f"the advisor page says: {error.text}")
+        svg = driver.find_elements(By.CSS_SELECTOR, "#chart svg")
+        if svg and svg != old and svg[0].is_displayed():
+            return svg[0]
+        if time.monotonic() > end:
+            raise TimeoutError("no advice within 120 s")
+        time.sleep(0.05)
 
 
 def play_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
-              spec: str = "heuristic/heuristic", try_illegal: bool = True) -> dict[str, Any]:
+              spec: str = "heuristic/heuristic", try_illegal: bool = True,
+              snapshot: Callable[[], None] | None = None, snapshot_trick: int = 5
+              ) -> dict[str, Any]:
     """On the play page: deal, then play the person's seat to the end of the deal by clicking
     (a pass in the auction when it may, the first legal contract, the first legal card, the
-    three lowest-looking cards in a Frisch); once, a card that may not be played is clicked
-    and must be refused. Returns ``{"refused": text or None, "record_url": ...}``."""
+    three last cards shown in a Frisch); once, a card that may not be played is clicked and
+    must be refused (``try_illegal``). ``snapshot()`` is called once, the first time the person
+    is to play a card after ``snapshot_trick`` tricks. Returns ``{"refused": text or None,
+    "record_url": ...}``."""
     from selenium.webdriver.common.by import By
 
     driver.get(url + "/play")
@@ -135,6 +151,9 @@ def play_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
                 card.click()
             driver.find_element(By.ID, "frischgo").click()
         elif legal:
+            if snapshot is not None and before.count("trick ") >= snapshot_trick:
+                snapshot()
+                snapshot = None
             dim = driver.find_elements(By.CSS_SELECTOR, "#hand .card:not(.legal)")
             if try_illegal and refused is None and dim:
                 dim[0].click()

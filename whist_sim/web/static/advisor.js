@@ -107,10 +107,13 @@ async function cancel() {
 function chart(bids, best) {
   // expected score per bid with its interval: a dot and a whisker per bid, zero line dashed
   const W = 640, H = 260, L = 50, R = 10, T = 10, B = 30;
-  const lo = Math.min(0, ...bids.map((b) => b.ev_ci ? b.ev_ci[0] : b.ev));
-  const hi = Math.max(0, ...bids.map((b) => b.ev_ci ? b.ev_ci[1] : b.ev));
-  const pad = (hi - lo) * 0.05 || 1;
-  const y = (v) => T + (H - T - B) * (1 - (v - lo + pad) / (hi - lo + 2 * pad));
+  const lo0 = Math.min(0, ...bids.map((b) => b.ev_ci ? b.ev_ci[0] : b.ev));
+  const hi0 = Math.max(0, ...bids.map((b) => b.ev_ci ? b.ev_ci[1] : b.ev));
+  // round ticks: a step of 1, 2 or 5 times a power of ten, about five of them
+  const raw = (hi0 - lo0) / 5 || 1, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const tick = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const lo = Math.floor(lo0 / tick) * tick, hi = Math.ceil(hi0 / tick) * tick;
+  const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1));
   const step = (W - L - R) / bids.length;
   const x = (i) => L + step * (i + 0.5);
   const ns = "http://www.w3.org/2000/svg";
@@ -123,16 +126,17 @@ function chart(bids, best) {
     svg.appendChild(e); return e;
   };
   add("rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" });
-  const ticks = 5;
-  for (let k = 0; k <= ticks; k++) {
-    const v = lo - pad + (hi - lo + 2 * pad) * k / ticks;
+  for (let v = lo; v <= hi + tick / 2; v += tick) {
     add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#eee" });
-    add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(0));
+    add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, String(Math.round(v * 100) / 100));
   }
   add("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: "#888", "stroke-dasharray": "4 3" });
   bids.forEach((b, i) => {
     const color = b.bid === best ? "#2563eb" : "#444";
-    if (b.ev_ci) add("line", { x1: x(i), x2: x(i), y1: y(b.ev_ci[0]), y2: y(b.ev_ci[1]), stroke: color, "stroke-width": 2 });
+    if (b.ev_ci) {  // the interval: a whisker with caps
+      add("line", { x1: x(i), x2: x(i), y1: y(b.ev_ci[0]), y2: y(b.ev_ci[1]), stroke: color, "stroke-width": 2 });
+      for (const v of b.ev_ci) add("line", { x1: x(i) - 5, x2: x(i) + 5, y1: y(v), y2: y(v), stroke: color, "stroke-width": 1.5 });
+    }
     add("circle", { cx: x(i), cy: y(b.ev), r: b.bid === best ? 6 : 4, fill: color, class: "bidpoint", "data-bid": b.bid });
     add("text", { x: x(i), y: H - B + 16, "text-anchor": "middle" }, String(b.bid));
   });
