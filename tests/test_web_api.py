@@ -209,3 +209,27 @@ def test_the_serve_command_checks_its_options():
     assert r.exit_code == 2 and "--reports" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["serve", "--port", "70000"])
     assert r.exit_code == 2 and "--port" in r.output
+
+
+def test_a_deal_thrown_in_after_the_third_frisch_is_redealt_by_the_same_dealer(tmp_path):
+    # RULES §3, after_third_frisch=redeal: the same dealer deals again, the stream continued
+    from whist_sim import Rules
+    from whist_sim.web.tables import GameTable
+
+    g = GameTable(Rules(after_third_frisch="redeal"), 0, ["cautious"] * 4, seed=11)
+    first = g.table.state.hand(0)
+    while not g.table.over:  # you pass; the cautious bots pass too, three Frisches long
+        g.move("pass" if g.table.state.phase == "auction" else g.hint()["text"])
+    assert g.table.state.phase == "thrown_in" and g.table.state.redeal_due
+    g.next_deal()
+    v = g.view()
+    assert (v["deal"], v["dealer"], v["redeals"]) == (0, 0, 1)
+    assert g.table.state.hand(0) != first and v["totals"] == [0, 0, 0, 0]
+    while not g.table.over:
+        g.move(g.hint()["text"])
+    rec = g.record()
+    assert rec["redeals"] == 1
+    path = tmp_path / "redealt.json"
+    path.write_text(json.dumps(rec))
+    r = CliRunner().invoke(main, ["replay", str(path)])
+    assert r.exit_code == 0, r.output

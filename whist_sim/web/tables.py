@@ -6,7 +6,8 @@ random stream ``(seed, g)`` and is dealt by seat ``g % P``; each deal is a
 compiled strategies of ``seats`` (:class:`whist_sim.kernels.decide.KernelSeats`). After each
 deal its scores are added to the running totals; the game is over when a total reaches the
 target (winners as RULES §7 says). With ``after_third_frisch=redeal`` a deal thrown in after the
-third Frisch is followed by a deal from the same dealer (the next stream).
+third Frisch is dealt again by the same dealer from the same stream, continued (as
+:func:`whist_sim.engine.play.play_deal` does); its record counts the ``redeals``.
 
 Everything a page shows is :meth:`GameTable.view` (plain JSON types); the moves are
 :meth:`GameTable.move` (refused moves raise ``IllegalAction`` or ``NotationError`` with the
@@ -66,19 +67,24 @@ class GameTable:
         self.used = time.monotonic()
         self.deal_index = -1
         self.dealer = -1
+        self.redeals = 0
         self._deal(0, 0)
 
-    def _deal(self, g: int, dealer: int) -> None:
+    def _deal(self, g: int, dealer: int, rng_state: int | None = None) -> None:
+        """Deal game deal ``g``: from the start of its stream, or (a redeal) from
+        ``rng_state``, where the stream of the deal thrown in stopped."""
         from ..core.rng import DealRng
         from ..engine.state import DealState
         from ..engine.table import Table
         from ..kernels.decide import KernelSeats
 
         rng = DealRng(self.seed, g)
+        if rng_state is not None:
+            rng.state = rng_state
         state = DealState.deal(self.rules, rng, dealer)
-        bots = KernelSeats(self.rules, self.bids, self.plays, dealer, state.dealt, rng.state,
-                           state.removed_card, g)
-        self.table = Table(state, self.human, bots)
+        self.bots = KernelSeats(self.rules, self.bids, self.plays, dealer, state.dealt,
+                                rng.state, state.removed_card, g)
+        self.table = Table(state, self.human, self.bots)
         self.deal_index, self.dealer = g, dealer
         self.counted = False
         self.new_events = self.table.run_bots()
@@ -133,9 +139,15 @@ class GameTable:
             raise ValueError("the deal is not over yet")
         if self.winners:
             raise ValueError("the game is over")
+        from ..core.rules import MAX_REDEALS
+
         p = self.rules.players
-        redeal = self.table.state.redeal_due
-        self._deal(self.deal_index + 1, self.dealer if redeal else (self.dealer + 1) % p)
+        if self.table.state.redeal_due and self.redeals < MAX_REDEALS:
+            self.redeals += 1
+            self._deal(self.deal_index, self.dealer, self.bots.rng_state)
+        else:
+            self.redeals = 0
+            self._deal(self.deal_index + 1, (self.dealer + 1) % p)
 
     def record(self) -> dict[str, Any]:
         """The RULES §10 record of the finished deal (``whist-sim replay`` accepts it)."""
@@ -144,6 +156,8 @@ class GameTable:
         rec = self.table.record(self.seed, self.deal_index)
         rec["policies"] = [("you" if s == self.human else self.seats[s])
                            for s in range(self.rules.players)]
+        if self.redeals:
+            rec["redeals"] = self.redeals
         return rec
 
     # ------------------------------------------------------------------ the view
@@ -157,7 +171,8 @@ class GameTable:
         out: dict[str, Any] = {
             "id": self.id, "seat": self.human, "players": s.players, "seats": self.seats,
             "rules": self.rules.to_dict(), "seed": self.seed, "deal": self.deal_index,
-            "dealer": self.dealer, "phase": s.phase, "over": t.over, "waiting": t.waiting,
+            "dealer": self.dealer, "redeals": self.redeals, "phase": s.phase, "over": t.over,
+            "waiting": t.waiting,
             "to_move": None if t.over else s.to_move,
             "hand": _hand_cards(s.hand(self.human), playable),
             "legal": [] if s.phase in ("frisch", "play") else [
