@@ -56,6 +56,15 @@ def test_advise_answers_as_the_command(url):
     assert r.exit_code == 0, r.output
     assert got == json.loads(r.stdout)
     assert got["rules"]["zero_over"] == 30 and got["deals"] == 60
+    # constraints and known cards, as the command's repeated options
+    status, got = call(url, "/api/advise", {"hand": HAND, "trump": "H", "deals": 40,
+                                            "play": "heuristic", "known": ["1:AH,QH"],
+                                            "constrain": ["1:S=0-2", "2:hcp=8-"]})
+    r = CliRunner().invoke(main, ["advise", HAND, "--trump", "H", "--deals", "40", "--play",
+                                  "heuristic", "--known", "1:AH,QH", "--constrain", "1:S=0-2",
+                                  "--constrain", "2:hcp=8-", "--json"])
+    assert status == 200 and r.exit_code == 0, r.output
+    assert got == json.loads(r.stdout) and got["acceptance_rate"] < 1
     # auction mode, rule options as an object
     status, got = call(url, "/api/advise", {"hand": HAND, "deals": 30, "play": "heuristic",
                                             "rules": {"players": 4, "bid_order": "suit"}})
@@ -233,3 +242,38 @@ def test_a_deal_thrown_in_after_the_third_frisch_is_redealt_by_the_same_dealer(t
     path.write_text(json.dumps(rec))
     r = CliRunner().invoke(main, ["replay", str(path)])
     assert r.exit_code == 0, r.output
+
+
+def test_whist_sim_serve_starts_the_page(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from whist_sim.web.server import free_port
+
+    port = free_port()
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "report.md").write_text("# My run\n\n| a |\n|---|\n| 1 |\n")
+    proc = subprocess.Popen([sys.executable, "-m", "whist_sim", "serve", "--port", str(port),
+                             "--max-deals", "123", "--reports", f"mine={tmp_path / 'mine'}"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 60
+        while True:
+            try:
+                status, info = call(base, "/api/info")
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < end, proc.communicate()[1]
+                time.sleep(0.1)
+        assert status == 200 and info["max_deals"] == 123
+        with urllib.request.urlopen(base + "/advisor", timeout=30) as r:
+            assert b"Get advice" in r.read()
+        got = call(base, "/api/reports")[1]
+        assert {"root": "mine", "path": "report.md", "title": "My run"} in got["reports"]
+        assert call(base, "/api/advise", {"hand": HAND, "deals": 124})[0] == 400
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)

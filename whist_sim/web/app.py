@@ -169,8 +169,12 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
     async def play_get(request: Request) -> Response:
         g = table_of(request)
-        with g.lock:
-            return JSONResponse(g.view())
+
+        def view() -> dict[str, Any]:
+            with g.lock:  # a move may be under way on a worker: wait there, not on the loop
+                return g.view()
+
+        return JSONResponse(await off_loop(view))
 
     async def play_move(request: Request) -> Response:
         from ..engine.state import IllegalAction
@@ -222,11 +226,15 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
     async def play_record(request: Request) -> Response:
         g = table_of(request)
-        with g.lock:
-            try:
-                rec = g.record()
-            except ValueError as e:
-                raise RequestError(str(e)) from None
+
+        def record() -> dict[str, Any]:
+            with g.lock:
+                try:
+                    return g.record()
+                except ValueError as e:
+                    raise RequestError(str(e)) from None
+
+        rec = await off_loop(record)
         name = f"whist-deal-{g.seed}-{g.deal_index}.json"
         return Response(json.dumps(rec, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -59,6 +59,11 @@ function request() {
     if (v !== "") body[f] = Number(v);
   }
   if ($("bids").value.trim()) body.bids = $("bids").value.trim();
+  // constraints and known cards: items separated by spaces (as the command's repeated options)
+  for (const f of ["constrain", "known"]) {
+    const items = $(f).value.trim().split(/\s+/).filter((x) => x);
+    if (items.length) body[f] = items;
+  }
   const rules = {};
   for (const [name, def] of Object.entries(info.rules)) {
     const input = $("rule_" + name);
@@ -186,7 +191,9 @@ function show(a) {
       : `; auction: you declare, from level ${a.level}`)),
     el("li", {}, `play model: every seat plays ${a.play}`),
     el("li", {}, `bidding strategy of the other seats: ${a.bid_policy}` + (a.consistent ? " (bid-consistent sampling)" : "")),
-    el("li", {}, `${a.deals.toLocaleString()} sampled deals (seed ${a.seed}), acceptance ${pct(a.acceptance_rate)}`),
+    el("li", {}, `${a.deals.toLocaleString()} sampled deals (seed ${a.seed}), acceptance ${pct(a.acceptance_rate)}` +
+      (a.constraints.length ? `; constraints ${a.constraints.join(" ")}` : "") +
+      (Object.keys(a.known).length ? `; known cards ${Object.entries(a.known).map(([s, c]) => s + ":" + c).join(" ")}` : "")),
     el("li", {}, "rules: " + (changed.length ? changed.map(([k, v]) => `${k}=${v}`).join(", ") : "the rule book's defaults (RULES.md)")));
 }
 

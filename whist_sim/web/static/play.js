@@ -67,7 +67,7 @@ function render() {
   // your hand
   const hand = $("hand");
   hand.replaceChildren();
-  hand.classList.toggle("free", t.phase === "frisch" && t.waiting);
+  hand.classList.toggle("free", t.phase !== "play");  // outside the play every card shows plainly
   for (const c of t.hand) {
     const e = cardEl(c, c.legal ? "legal" : "");
     e.addEventListener("click", () => clickCard(c, e));
