@@ -103,6 +103,16 @@ def test_a_body_that_is_not_json_is_refused(url):
     assert status == 404 and "no such job" in got["error"]
 
 
+def test_progress_counts_every_deal_and_changes_no_result():
+    seen: list[int] = []
+    a = advise(HAND, trump="S", deals=1100, play="heuristic", on_deals=seen.append)
+    assert seen == [500, 500, 100]
+    assert a.to_dict() == advise(HAND, trump="S", deals=1100, play="heuristic").to_dict()
+    seen.clear()
+    b = advise(HAND, trump="S", deals=1100, play="heuristic", threads=2, on_deals=seen.append)
+    assert sum(seen) == 1100 and b.to_dict() == a.to_dict()
+
+
 def test_fifty_concurrent_requests_all_answer_correctly(url):
     seeds = list(range(5))
     want = {s: advise(HAND, trump="H", deals=20, seed=s, play="heuristic").to_dict()
