@@ -6,6 +6,7 @@ a record that ``whist-sim replay`` accepts."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -135,6 +136,7 @@ def test_a_job_shows_progress_ends_with_the_advice_and_can_be_cancelled(url):
     assert status == 202 and job["state"] == "running" and job["deals"] == 1200
     seen = []
     while job["state"] == "running":
+        time.sleep(0.01)
         job = call(url, f"/api/jobs/{job['id']}")[1]
         seen.append(job["done_deals"])
     assert job["state"] == "done" and job["done_deals"] == 1200 and job["fraction"] == 1.0
@@ -145,6 +147,7 @@ def test_a_job_shows_progress_ends_with_the_advice_and_can_be_cancelled(url):
     status, job = call(url, f"/api/jobs/{job['id']}", method="DELETE")
     assert status == 200
     while job["state"] == "running":
+        time.sleep(0.01)
         job = call(url, f"/api/jobs/{job['id']}")[1]
     assert job["state"] == "cancelled" and job["done_deals"] < MAX_DEALS
     assert "result" not in job
@@ -257,7 +260,6 @@ def test_a_deal_thrown_in_after_the_third_frisch_is_redealt_by_the_same_dealer(t
 def test_whist_sim_serve_starts_the_page(tmp_path):
     import subprocess
     import sys
-    import time
 
     from whist_sim.web.server import free_port
 
