@@ -33,6 +33,20 @@ function buildPicker() {
   };
 }
 
+function syncPicker() {
+  // typed PBN (spades.hearts.diamonds.clubs) shows on the picker; other notations clear it
+  // (the server reads every notation `advise` takes)
+  picked.clear();
+  const parts = $("hand").value.trim().toUpperCase().replaceAll("10", "T").split(".");
+  if (parts.length === 4) {
+    parts.forEach((ranks, k) => {
+      for (const r of ranks) if (RANKS.includes(r)) picked.add(r + SUIT_LETTERS[3 - k]);
+    });
+  }
+  document.querySelectorAll("#picker button[data-card]").forEach((b) => b.classList.toggle("on", picked.has(b.dataset.card)));
+  $("count").textContent = picked.size ? picked.size + " cards" : "";
+}
+
 function buildRules() {
   const box = $("rules");
   for (const [name, def] of Object.entries(info.rules)) {
@@ -208,6 +222,6 @@ async function init() {
   buildRules();
   $("form").addEventListener("submit", start);
   $("cancel").onclick = cancel;
-  $("hand").addEventListener("input", () => { $("count").textContent = ""; });
+  $("hand").addEventListener("input", syncPicker);
 }
 init();
