@@ -20,14 +20,14 @@ install: $(STAMP)
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c $(LOCK) -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e ".[dev,web]"
 	@touch $(STAMP)
 
 # Renew the lock: the newest versions pyproject.toml allows, then `make test` before committing it.
 lock:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev,web]"
 	$(BIN)/python scripts/lock_requirements.py --out $(LOCK)
 	@touch $(STAMP)
 

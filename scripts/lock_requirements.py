@@ -2,11 +2,11 @@
 
     python scripts/lock_requirements.py [--out requirements.lock]
 
-Pins every package that ``whist-sim[dev]`` needs (its dependencies, the ``dev`` extra and the
-extras it includes, and their dependencies, recursively), at the versions installed in the running
-environment. ``make lock`` first upgrades that environment within pyproject.toml's bounds, runs
-the tests' installer, then this script. ``make install`` passes the file to pip as constraints, so
-a fresh clone gets the same versions on every machine.
+Pins every package that ``whist-sim[dev,web]`` needs (its dependencies, the ``dev`` and ``web``
+extras and the extras they include, and their dependencies, recursively), at the versions in the
+running environment. ``make lock`` first upgrades that environment within pyproject.toml's
+bounds, runs the tests' installer, then this script. ``make install`` passes the file to pip as
+constraints, so a fresh clone gets the same versions on every machine.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 
 ROOT = "whist-sim"
-EXTRAS = ("dev",)
+EXTRAS = ("dev", "web")
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 

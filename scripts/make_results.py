@@ -68,6 +68,13 @@ ANALYSES: list[Analysis] = [
         "matches of neighbours, heuristic bidding, with each policy's speed (seed 2026)",
         report="README.md",
     ),
+    Analysis(
+        "web",
+        "web_screenshots.py",
+        "The web page (whist-sim serve): screenshots of the advisor, a deal against the bots "
+        "and the charts, in headless Chromium",
+        report="README.md",
+    ),
 ]
 
 

@@ -35,7 +35,7 @@ def test_help_imports_no_heavy_module():
     code = ("import sys\nfrom whist_sim.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "heavy = [m for m in ('pandas', 'scipy', 'matplotlib', 'numba', 'pyarrow',"
-            " 'whist_sim.cli.cmd_simulate') if m in sys.modules]\n"
+            " 'whist_sim.cli.cmd_simulate', 'starlette', 'uvicorn') if m in sys.modules]\n"
             "print('HEAVY', heavy)")
     out = _python(code).stdout
     assert "HEAVY []" in out

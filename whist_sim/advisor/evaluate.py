@@ -135,22 +135,22 @@ def _screened(scen: Scenario, ev: np.ndarray, keep: int) -> np.ndarray:
 
 def _run(scen: Scenario, deals: int, seed: int, play: str, bid_policy: str, consistent: bool,
          threads: int, plan: tuple[str, int] | None, confidence: float,
-         on_block: Callable[[int], None] | None) -> tuple[RunResult, np.ndarray]:
+         on_deals: Callable[[int], None] | None) -> tuple[RunResult, np.ndarray]:
     """The run of every candidate and the mask of those played with ``play``. With a screening
     ``plan``, every candidate is first played with the plan's policy on the same sampled deals;
     only the kept ones are then played with ``play`` (the others keep the screen's results)."""
     if plan is None:
-        run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads, on_block)
+        run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads, on_deals)
         return run, np.ones(len(scen.candidates), dtype=bool)
     base, keep = plan
     first = run_scenario(scen, deals, seed, base, bid_policy, consistent, threads)
     searched = _screened(scen, summarize(first, scen, confidence)["ev"].to_numpy(), keep)
     if searched.all():
         return run_scenario(scen, deals, seed, play, bid_policy, consistent, threads,
-                            on_block), searched
+                            on_deals), searched
     rows = np.flatnonzero(searched)
     sub = replace(scen, candidates=tuple(scen.candidates[i] for i in rows))
-    second = run_scenario(sub, deals, seed, play, bid_policy, consistent, threads, on_block)
+    second = run_scenario(sub, deals, seed, play, bid_policy, consistent, threads, on_deals)
     # the same sampled deals: both runs draw deal j from the stream (seed, j) whatever the play
     assert second.tries == first.tries
     for name in ("tricks", "score", "over"):
@@ -249,7 +249,7 @@ def advise(
     dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
     screen: int | None = None,
-    on_block: Callable[[int], None] | None = None,
+    on_deals: Callable[[int], None] | None = None,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
 
@@ -278,13 +278,14 @@ def advise(
     (see :mod:`whist_sim.advisor.dd_view`; four players only).
     ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
     a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
+    ``on_deals(m)`` is told every time ``m`` more sampled deals are done (progress; an exception
+    it raises stops the advice: how the web page cancels, docs/WEB.md); it changes no result.
 
     ``screen``: with a searching play policy (``rollout``), every candidate is first played
     with its base policy on the same sampled deals, and only the ``screen`` best per strain
     (default :data:`DEFAULT_SCREEN`) are played with the search; the others keep the base
     policy's numbers, are flagged in the table (column ``searched``) and are never recommended.
-    ``0`` searches every candidate. ``on_block(m)``: called after each block of ``m`` sampled
-    deals of the (searched) run, for progress bars.
+    ``0`` searches every candidate; ``on_deals`` then follows the searched run only.
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
@@ -309,7 +310,7 @@ def advise(
         dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
     plan = _screen_plan(play, screen)
     run, searched = _run(scen, deals, seed, play, bid_policy, consistent, threads, plan,
-                         confidence, on_block)
+                         confidence, on_deals)
     table = summarize(run, scen, confidence)
     table["searched"] = searched
     dd = None

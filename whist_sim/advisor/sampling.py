@@ -49,6 +49,7 @@ __all__ = [
 #: deals play through the one deal loop, searching strategies included)
 MODEL_BID_POLICIES = tuple(policy_names(BID))
 BLOCK = 20_000  # sampled deals per kernel call (bounds the scratch of a thread)
+PROGRESS_BLOCK = 500  # sampled deals per kernel call when progress is reported (``on_deals``)
 PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of the conditions
 MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
@@ -165,11 +166,15 @@ def run_scenario(
     bid_policy: str = "heuristic",
     consistent: bool = False,
     threads: int = 1,
-    on_block: Callable[[int], None] | None = None,
+    on_deals: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Sample ``deals`` deals for ``scen`` and play every candidate on each (see the module doc
-    of :mod:`whist_sim.advisor.evaluate` for the method). ``on_block(m)`` is called after each
-    block of ``m`` finished deals (from the worker threads: progress bars)."""
+    of :mod:`whist_sim.advisor.evaluate` for the method).
+
+    ``on_deals(m)``, when given, is called after every block of ``m`` sampled deals is done
+    (blocks of at most :data:`PROGRESS_BLOCK`; from the worker threads when ``threads > 1``);
+    an exception it raises stops the run and propagates (that is how a caller cancels). The
+    results do not depend on it."""
     from ..kernels import advise_batch as K
 
     deals = check_int("deals", deals, 1, 100_000_000)
@@ -202,8 +207,6 @@ def run_scenario(
     over = np.empty((k, deals), dtype=np.bool_)
     tries = np.zeros(deals, dtype=np.int64)
     seed_mix = np.uint64(mix64(seed))
-    # smaller blocks when somebody watches the progress (results never depend on the block)
-    block = BLOCK if on_block is None else max(16, min(BLOCK, deals // 50))
 
     def chunk(bounds: tuple[int, int]) -> int:
         """Deals ``a..b-1`` in blocks (bounded scratch); negative: a deal was not accepted."""
@@ -212,6 +215,7 @@ def run_scenario(
         work, tab = sampler_scratch()
         snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
         res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
+        block = BLOCK if on_deals is None else max(16, min(PROGRESS_BLOCK, deals // 50))
         size = min(block, b - a)
         t_out, s_out = np.empty((k, size), np.int8), np.empty((k, size), np.int16)
         o_out = np.empty((k, size), np.bool_)
@@ -228,8 +232,8 @@ def run_scenario(
             tricks[:, lo:lo + m] = t_out[:, :m]
             score[:, lo:lo + m] = s_out[:, :m]
             over[:, lo:lo + m] = o_out[:, :m]
-            if on_block is not None:
-                on_block(m)
+            if on_deals is not None:
+                on_deals(m)
         return 0
 
     step = -(-deals // threads)

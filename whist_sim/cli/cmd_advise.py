@@ -153,12 +153,12 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         if not parent.is_dir():
             raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
     try:
-        with _compile_notice(), _search_bar(searching and progress, deals) as on_block:
+        with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
                        seed=seed, consistent=consistent, constraints=constrain,
                        known=_known(known), rules=rules, confidence=confidence, threads=threads,
-                       screen=screen, on_block=on_block,
+                       screen=screen, on_deals=on_deals,
                        **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
                                   dd_min_node_limit))
         if plot:
@@ -171,7 +171,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
 @contextmanager
 def _search_bar(show: bool, deals: int):
     """A tqdm bar on stderr over the sampled deals of a searching play's run (a callback for
-    :func:`~whist_sim.advisor.advise`'s ``on_block``, or ``None``)."""
+    :func:`~whist_sim.advisor.advise`'s ``on_deals``, or ``None``)."""
     if not show:
         yield None
         return

@@ -1,0 +1,283 @@
+"""The Starlette app of ``whist-sim serve`` (docs/WEB.md): pages, static files and the JSON API.
+
+Every computation (advice, the bots' moves, hints) runs on a thread pool, never on the event
+loop, so a long advice does not hold up other requests (the compiled kernels release the GIL).
+Every error of a request is a JSON object ``{"error": ..., "field": ...}`` with a 4xx status;
+an unexpected failure is a 500 with a one-line message, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..core.cards import NotationError
+from ..core.rules import AFTER_THIRD_FRISCH, BID_ORDERS, THREE_PLAYER_DECKS, Rules
+from .jobs import Jobs
+from .reports import list_reports, report_html, safe_path
+from .requests import RequestError, advice_kwargs, rules_of
+from .tables import GameTable, GameTables
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"/": "index.html", "/advisor": "advisor.html", "/charts": "charts.html",
+         "/play": "play.html"}
+DEFAULT_MAX_DEALS = 50_000
+HINT_ADVICE_DEALS = 400  # sampled deals of the advisor's answer in a contract hint
+
+
+def _error(message: str, status: int = 400, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status)
+
+
+def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | None = None,
+               workers: int = 4) -> Starlette:
+    """The app. ``max_deals`` caps the sampled deals of one advice; ``reports``: the report
+    folders of the charts page by name (default: ``results`` in the current folder);
+    ``workers``: threads that run the computations."""
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="whist-web")
+    jobs = Jobs(pool)
+    tables = GameTables()
+    roots = {k: Path(v) for k, v in (reports if reports is not None
+                                     else {"results": Path("results")}).items()}
+
+    async def off_loop(fn: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+
+    async def body_of(request: Request) -> Any:
+        try:
+            return await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise RequestError("the request body is not JSON") from None
+
+    def page(name: str) -> Callable:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(STATIC / name)
+        return endpoint
+
+    # ------------------------------------------------------------------ advice
+    async def info(request: Request) -> Response:
+        from ..advisor import DEFAULT_DEALS
+        from ..advisor.sampling import MODEL_BID_POLICIES
+        from ..strategies.registry import BID, DEFAULT_PLAY, PLAY, policy_names
+
+        return JSONResponse({
+            "max_deals": max_deals, "default_deals": min(DEFAULT_DEALS, max_deals),
+            "default_play": DEFAULT_PLAY, "play_policies": policy_names(PLAY),
+            "bid_policies": policy_names(BID), "model_bid_policies": list(MODEL_BID_POLICIES),
+            "rules": Rules().to_dict(),
+            "rule_choices": {"bid_order": BID_ORDERS, "after_third_frisch": AFTER_THIRD_FRISCH,
+                             "three_player_deck": THREE_PLAYER_DECKS, "players": [4, 3]},
+        })
+
+    def run_advice(kwargs: dict[str, Any], on_deals: Callable[[int], None] | None = None
+                   ) -> str:
+        from ..advisor import advise
+
+        return advise(**kwargs, on_deals=on_deals).to_json()
+
+    async def advise_now(request: Request) -> Response:
+        """``POST /api/advise``: the advice JSON (as ``whist-sim advise --json``)."""
+        kwargs = advice_kwargs(await body_of(request), max_deals)
+        text = await off_loop(lambda: run_advice(kwargs))
+        return Response(text, media_type="application/json")
+
+    async def job_start(request: Request) -> Response:
+        """``POST /api/jobs``: start an advice (same fields), answer its job at once."""
+        kwargs = advice_kwargs(await body_of(request), max_deals)
+        job = jobs.submit(kwargs["deals"],
+                          lambda j: json.loads(run_advice(kwargs, j.progress)))
+        return JSONResponse(job.to_dict(), status_code=202)
+
+    async def job_get(request: Request) -> Response:
+        job = jobs.get(request.path_params["job"])
+        if job is None:
+            return _error("no such job (finished jobs are kept ten minutes)", 404)
+        return JSONResponse(job.to_dict())
+
+    async def job_cancel(request: Request) -> Response:
+        job = jobs.cancel(request.path_params["job"])
+        if job is None:
+            return _error("no such job", 404)
+        return JSONResponse(job.to_dict())
+
+    # ------------------------------------------------------------------ reports
+    async def report_list(request: Request) -> Response:
+        return JSONResponse({"roots": list(roots), "reports": list_reports(roots)})
+
+    async def report_get(request: Request) -> Response:
+        name, rel = request.query_params.get("root", ""), request.query_params.get("path", "")
+        if name not in roots:
+            return _error(f"unknown report folder {name!r}; known: {', '.join(roots)}", 404,
+                          "root")
+        out = report_html(name, roots[name], rel)
+        if out is None:
+            return _error(f"no report {rel!r} in {name}", 404, "path")
+        return JSONResponse(out)
+
+    async def files(request: Request) -> Response:
+        name, rel = request.path_params["root"], request.path_params["path"]
+        path = safe_path(roots[name], rel) if name in roots else None
+        if path is None or not path.is_file():
+            return _error("no such file", 404)
+        return FileResponse(path)
+
+    # ------------------------------------------------------------------ play
+    def table_of(request: Request) -> GameTable:
+        g = tables.get(request.path_params["table"])
+        if g is None:
+            raise HTTPException(404, "no such table (the server may have restarted)")
+        return g
+
+    async def play_new(request: Request) -> Response:
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise RequestError("the request body must be a JSON object")
+        rules = rules_of({k: v for k, v in body.items() if k not in ("seat", "seats", "seed")})
+        seats = body.get("seats", "heuristic")
+        if isinstance(seats, str):
+            seats = [x.strip() for x in seats.split(",")]
+            if len(seats) == 1:
+                seats = seats * rules.players
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise RequestError(f"expected a spec per seat, got {seats!r}", "seats")
+        seat, seed = body.get("seat", 0), body.get("seed", 0)
+        for name, v in (("seat", seat), ("seed", seed)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v >= 1 << 64:
+                raise RequestError(f"expected a whole number >= 0, got {v!r}", name)
+
+        def make() -> GameTable:
+            try:
+                return GameTable(rules, seat, seats, seed)
+            except ValueError as e:
+                field = "seats" if "seat" in str(e) and ":" not in str(e)[:6] else None
+                raise RequestError(str(e), field) from None
+
+        g = await off_loop(make)
+        tables.add(g)
+        return JSONResponse(g.view())
+
+    async def play_get(request: Request) -> Response:
+        g = table_of(request)
+
+        def view() -> dict[str, Any]:
+            with g.lock:  # a move may be under way on a worker: wait there, not on the loop
+                return g.view()
+
+        return JSONResponse(await off_loop(view))
+
+    async def play_move(request: Request) -> Response:
+        from ..engine.state import IllegalAction
+
+        g = table_of(request)
+        body = await body_of(request)
+        move = body.get("move") if isinstance(body, dict) else None
+        if isinstance(move, int) and not isinstance(move, bool):
+            move = str(move)
+        if not isinstance(move, str) or not move.strip():
+            raise RequestError("give your move, e.g. {\"move\": \"AS\"}", "move")
+
+        def act() -> dict[str, Any]:
+            with g.lock:
+                try:
+                    g.move(move.strip())
+                except (IllegalAction, NotationError) as e:
+                    raise RequestError(f"refused, {e}", "move") from None
+                return g.view()
+
+        return JSONResponse(await off_loop(act))
+
+    async def play_hint(request: Request) -> Response:
+        from ..engine.state import IllegalAction
+
+        g = table_of(request)
+
+        def hint() -> dict[str, Any]:
+            with g.lock:
+                try:
+                    return g.hint(min(HINT_ADVICE_DEALS, max_deals))
+                except IllegalAction as e:
+                    raise RequestError(str(e)) from None
+
+        return JSONResponse(await off_loop(hint))
+
+    async def play_next(request: Request) -> Response:
+        g = table_of(request)
+
+        def nxt() -> dict[str, Any]:
+            with g.lock:
+                try:
+                    g.next_deal()
+                except ValueError as e:
+                    raise RequestError(str(e)) from None
+                return g.view()
+
+        return JSONResponse(await off_loop(nxt))
+
+    async def play_record(request: Request) -> Response:
+        g = table_of(request)
+
+        def record() -> dict[str, Any]:
+            with g.lock:
+                try:
+                    return g.record()
+                except ValueError as e:
+                    raise RequestError(str(e)) from None
+
+        rec = await off_loop(record)
+        name = f"whist-deal-{g.seed}-{g.deal_index}.json"
+        return Response(json.dumps(rec, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    # ------------------------------------------------------------------ errors
+    async def request_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestError)
+        return JSONResponse(exc.to_dict(), status_code=400)
+
+    async def value_error(request: Request, exc: Exception) -> Response:
+        # AdviceError, NotationError, StrategyError, RulesError: bad input, said by the library
+        return _error(str(exc), 400)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(str(exc.detail), exc.status_code)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+    routes: list[BaseRoute] = [Route(path, page(name)) for path, name in PAGES.items()]
+    routes += [
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/api/info", info),
+        Route("/api/advise", advise_now, methods=["POST"]),
+        Route("/api/jobs", job_start, methods=["POST"]),
+        Route("/api/jobs/{job}", job_get),
+        Route("/api/jobs/{job}", job_cancel, methods=["DELETE"]),
+        Route("/api/jobs/{job}/cancel", job_cancel, methods=["POST"]),
+        Route("/api/reports", report_list),
+        Route("/api/report", report_get),
+        Route("/files/{root}/{path:path}", files),
+        Route("/api/play", play_new, methods=["POST"]),
+        Route("/api/play/{table}", play_get),
+        Route("/api/play/{table}/move", play_move, methods=["POST"]),
+        Route("/api/play/{table}/hint", play_hint, methods=["POST"]),
+        Route("/api/play/{table}/next", play_next, methods=["POST"]),
+        Route("/api/play/{table}/record", play_record),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={
+        RequestError: request_error, ValueError: value_error, HTTPException: http_error,
+        Exception: server_error,
+    })
+    app.state.pool = pool
+    return app
