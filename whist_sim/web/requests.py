@@ -19,7 +19,7 @@ from ..core.rules import Rules
 #: the fields of an advice request besides the rule options
 ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "play", "bid_policy",
                  "deals", "seed", "consistent", "constrain", "known", "confidence", "eval",
-                 "rules")
+                 "screen", "rules")
 RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
 MAX_SEED = (1 << 64) - 1
 
@@ -150,6 +150,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         "seed": _int(body, "seed", 0, MAX_SEED, 0), "consistent": consistent,
         "constraints": tuple(_texts(body, "constrain")), "known": known_of(body),
         "rules": rules_of(body), "confidence": float(confidence),
+        "screen": _int(body, "screen", 0, 10_000),
     }
 
 
