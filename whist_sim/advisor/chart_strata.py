@@ -146,13 +146,13 @@ def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
            nt: bool = True) -> Selection:
     """Pick the hands of a stratified chart from the screened classes (see the module doc)."""
     hands = len(band)
-    h = np.arange(hands, dtype=np.int64)
-    pos = h % players
+    pos = (np.arange(hands, dtype=np.int64) % players).astype(np.int32)  # int32: big screens
+    band = band.astype(np.int32)
     ok = band >= 0
-    suit_key = np.where(ok & (cls != NT_CLASS), cell_key(pos, band, cls), -1)
+    suit_key = np.where(ok & (cls != NT_CLASS), cell_key(pos, band, cls.astype(np.int32)), -1)
     parts = [(_first_k(suit_key, min_hands), -1, suit_key)]
     if nt:
-        nt_key = np.where(ok, cell_key(pos, band, NT_CLASS), -1)
+        nt_key = np.where(ok, cell_key(pos, band, np.int32(NT_CLASS)), -1)
         parts.append((_first_k(nt_key, min_hands), NT, nt_key))
     per_pos = np.bincount(pos[ok], minlength=players).astype(np.int64)
     size = players * len(HCP_BANDS) * N_CLASSES
