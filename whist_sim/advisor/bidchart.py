@@ -57,6 +57,7 @@ __all__ = [
     "bid_chart",
     "chart_tables",
     "default_hands",
+    "paired_zero_value",
     "run_chart_chunk",
     "write_chart_report",
 ]
@@ -705,6 +706,28 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         tmp.replace(pq)
         written.append(pq)
     return written
+
+
+def paired_zero_value(rules: Rules | None = None, bid: str = "heuristic",
+                      play: str = DEFAULT_PLAY, seed: int = 0, hands: int = 400_000,
+                      min_hands: int = 40, deals_per_hand: int = 50,
+                      threads: int | None = None) -> pd.DataFrame:
+    """Zero against the best non-zero bid, paired, by position (non-declarers) and HCP band: a
+    small stratified suit-panel chart (:func:`bid_chart`, ``hands`` classed, ``min_hands`` per
+    cell, ``deals_per_hand`` each), pooled with the cells' natural weights
+    (:func:`whist_sim.advisor.chart_cells.zero_value_by_band`). Index ``(position, hcp_band)``;
+    columns ``hands``, ``zero_diff`` (points per deal) with ``zero_diff_ci_low`` /
+    ``zero_diff_ci_high`` (95 %), ``zero_best_share``. ``df.attrs``: ``wall_s``, ``evaluated``.
+    """
+    df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules, bid=bid,
+                   play=play, threads=threads, progress=False, min_hands=min_hands, nt=False)
+    rules = rules or Rules()
+    zb = chart_tables(df, rules.players)["zero_by_band"].rename(
+        columns={"ci_low": "zero_diff_ci_low", "ci_high": "zero_diff_ci_high"})
+    out = zb.set_index(["position", "hcp_band"])[["hands", "zero_diff", "zero_diff_ci_low",
+                                                  "zero_diff_ci_high", "zero_best_share"]]
+    out.attrs = {"wall_s": df.attrs["wall_s"], "evaluated": len(df)}
+    return out
 
 
 def strain_name(trump: int) -> str:

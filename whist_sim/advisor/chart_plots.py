@@ -155,7 +155,6 @@ def cheat_sheet(tables: dict[str, pd.DataFrame], players: int, n_tricks: int,
     from ..reports.labels import position_label
 
     fig = new_figure(*A4_INCHES)
-    fig.get_layout_engine().set(h_pad=0.12, hspace=0.05)
     n_rows = math.ceil(players / 2)
     grid = fig.add_gridspec(n_rows + 1, 2, height_ratios=[1.0] * n_rows + [0.34])
     axes = []
