@@ -28,9 +28,9 @@ DPI = 100
 COMPANION_PLAY = "heuristic"  # the play policy of the companion run (the report's comparison)
 COMPANION = "default_heuristic"  # its dataset directory, next to the default dataset
 # the paired zero-bid table (issue 31): a small stratified bid chart, a few seconds
-ZERO_HANDS = 400_000  # hands classed
-ZERO_MIN_HANDS = 40  # hands evaluated per class
-ZERO_DEALS = 50  # deals per hand
+ZERO_HANDS = 300_000  # hands classed
+ZERO_MIN_HANDS = 30  # hands evaluated per class (non-declarers)
+ZERO_DEALS = 40  # deals per hand
 
 
 def companion_dir(data: str | Path) -> Path:

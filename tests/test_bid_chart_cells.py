@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.advisor.bidchart import bid_chart, chart_tables
+from whist_sim.advisor.bidchart import bid_chart, chart_tables, paired_zero_value
 from whist_sim.advisor.chart_cells import monotonicity
 from whist_sim.advisor.chart_strata import (
     NT_CLASS,
@@ -184,3 +184,13 @@ def test_cli_writes_a_one_page_a4_cheat_sheet_and_says_what_is_unfilled(tmp_path
     assert "--min-hands 2 --deals 3" in text
     r = CliRunner().invoke(main, ["bid-chart", "--min-hands", "0", "--out", str(tmp_path / "d")])
     assert r.exit_code != 0 and "--min-hands" in r.output and "Traceback" not in r.output
+
+
+def test_paired_zero_value_of_the_default_report_covers_the_non_declarers():
+    t = paired_zero_value(seed=3, hands=600, min_hands=10, deals_per_hand=3)
+    assert set(t.index.get_level_values("position")) == {1, 2, 3}  # the declarer never bids 0
+    assert list(t.columns) == ["hands", "zero_diff", "zero_diff_ci_low", "zero_diff_ci_high",
+                               "zero_best_share"]
+    ok = t.dropna()
+    assert (ok["zero_diff_ci_low"] <= ok["zero_diff"]).all()
+    assert (ok["zero_diff"] <= ok["zero_diff_ci_high"]).all()

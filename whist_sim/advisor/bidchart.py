@@ -176,6 +176,7 @@ def bid_chart(
     progress: bool = True,
     min_hands: int = DEFAULT_MIN_HANDS,
     nt: bool = True,
+    positions: Sequence[int] | None = None,
 ) -> pd.DataFrame:
     """A stratified chart: screen ``hands`` hands of the natural distribution, evaluate the first
     ``min_hands`` of every cell with ``deals_per_hand`` deals each (see the module doc and
@@ -184,7 +185,8 @@ def bid_chart(
     ``hands``: hands screened (one auction each; default :func:`default_hands`, enough for cells
     of probability :data:`~whist_sim.advisor.chart_strata.MIN_PROB`); when no cell has more than
     ``min_hands`` hands, every screened hand is evaluated, as in an unstratified chart. ``nt``:
-    also evaluate the NT panel (the cell's hands at no-trump). ``bid``: the bidding strategy of
+    also evaluate the NT panel (the cell's hands at no-trump). ``positions``: evaluate only the
+    hands of these bidding positions (default: every one). ``bid``: the bidding strategy of
     every seat (auction, earlier contracts, later bidders' model: one of
     :data:`whist_sim.advisor.sampling.MODEL_BID_POLICIES`); ``play``: the play policy of every
     seat (default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`). ``consistent``: sample
@@ -216,6 +218,8 @@ def bid_chart(
     deals_per_hand = _check("deals per hand", deals_per_hand, 1, 10**7)
     seed = _check("seed", seed, 0, (1 << 64) - 1)
     chunk_size = _check("chunk size", chunk_size, 1, 10**7)
+    if positions is not None:
+        positions = tuple(_check("position", q, 0, rules.players - 1) for q in positions)
     try:
         bid = check_model(bid, chart=True)
         play = check_play(play)
@@ -244,7 +248,8 @@ def bid_chart(
             bar.close()
         t_screen = time.perf_counter() - t0
         sel = select(np.concatenate([q["band"] for q in parts]),
-                     np.concatenate([q["cls"] for q in parts]), rules.players, min_hands, nt)
+                     np.concatenate([q["cls"] for q in parts]), rules.players, min_hands, nt,
+                     positions)
         del parts
         task = ChartTask(sel.ids, sel.strain, deals_per_hand, seed, rules, bid, play,
                          bool(consistent), chunk_size)
@@ -277,7 +282,7 @@ def bid_chart(
         "thrown_in": int(hands - sel.screened_per_position.sum()),
         "dropped": int(((raw["declarer"] >= 0) & (raw["tries"] < 0)).sum()),
         "deals_tried": int(np.abs(raw["tries"]).sum()),
-        "coverage": coverage_notes(sel, rules.players, nt),
+        "coverage": coverage_notes(sel, rules.players, nt), "positions": positions,
         "cells": sel.cells.reset_index().to_dict(orient="list"),
         "executor": description, "wall_s": time.perf_counter() - t0, "screen_s": t_screen,
     })
@@ -709,18 +714,20 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
 
 
 def paired_zero_value(rules: Rules | None = None, bid: str = "heuristic",
-                      play: str = DEFAULT_PLAY, seed: int = 0, hands: int = 400_000,
-                      min_hands: int = 40, deals_per_hand: int = 50,
+                      play: str = DEFAULT_PLAY, seed: int = 0, hands: int = 300_000,
+                      min_hands: int = 30, deals_per_hand: int = 40,
                       threads: int | None = None) -> pd.DataFrame:
     """Zero against the best non-zero bid, paired, by position (non-declarers) and HCP band: a
-    small stratified suit-panel chart (:func:`bid_chart`, ``hands`` classed, ``min_hands`` per
-    cell, ``deals_per_hand`` each), pooled with the cells' natural weights
-    (:func:`whist_sim.advisor.chart_cells.zero_value_by_band`). Index ``(position, hcp_band)``;
+    small stratified suit-panel chart of the non-declarers (:func:`bid_chart`, ``hands``
+    classed, ``min_hands`` per cell, ``deals_per_hand`` each), pooled with the cells' natural
+    weights (:func:`whist_sim.advisor.chart_cells.zero_value_by_band`). Index
+    ``(position, hcp_band)``;
     columns ``hands``, ``zero_diff`` (points per deal) with ``zero_diff_ci_low`` /
     ``zero_diff_ci_high`` (95 %), ``zero_best_share``. ``df.attrs``: ``wall_s``, ``evaluated``.
     """
     df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules, bid=bid,
-                   play=play, threads=threads, progress=False, min_hands=min_hands, nt=False)
+                   play=play, threads=threads, progress=False, min_hands=min_hands, nt=False,
+                   positions=range(1, (rules or Rules()).players))
     rules = rules or Rules()
     zb = chart_tables(df, rules.players)["zero_by_band"].rename(
         columns={"ci_low": "zero_diff_ci_low", "ci_high": "zero_diff_ci_high"})

@@ -20,6 +20,7 @@ are put back in index order.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,6 +130,7 @@ class Selection:
     screened_per_position: np.ndarray
     hands: int
     min_hands: int
+    positions: Sequence[int] | None = None
 
 
 def _first_k(keys: np.ndarray, k: int) -> np.ndarray:
@@ -143,18 +145,21 @@ def _first_k(keys: np.ndarray, k: int) -> np.ndarray:
 
 
 def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
-           nt: bool = True) -> Selection:
-    """Pick the hands of a stratified chart from the screened classes (see the module doc)."""
+           nt: bool = True, positions: Sequence[int] | None = None) -> Selection:
+    """Pick the hands of a stratified chart from the screened classes (see the module doc);
+    ``positions``: evaluate only the hands of these bidding positions (default: all)."""
     hands = len(band)
     pos = (np.arange(hands, dtype=np.int64) % players).astype(np.int32)  # int32: big screens
     band = band.astype(np.int32)
     ok = band >= 0
+    if positions is not None:
+        ok &= np.isin(pos, np.asarray(list(positions), dtype=np.int32))
     suit_key = np.where(ok & (cls != NT_CLASS), cell_key(pos, band, cls.astype(np.int32)), -1)
     parts = [(_first_k(suit_key, min_hands), -1, suit_key)]
     if nt:
         nt_key = np.where(ok, cell_key(pos, band, np.int32(NT_CLASS)), -1)
         parts.append((_first_k(nt_key, min_hands), NT, nt_key))
-    per_pos = np.bincount(pos[ok], minlength=players).astype(np.int64)
+    per_pos = np.bincount(pos[band >= 0], minlength=players).astype(np.int64)
     size = players * len(HCP_BANDS) * N_CLASSES
     screened = np.zeros(size, dtype=np.int64)
     selected = np.zeros(size, dtype=np.int64)
@@ -173,7 +178,8 @@ def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
     cells = pd.DataFrame({"position": pos_k, "band": band_k, "cls": cls_k,
                           "screened": screened[keys], "prob": prob,
                           "selected": selected[keys]}, index=pd.Index(keys, name="key"))
-    return Selection(ids[order], strain[order], cells, per_pos, hands, min_hands)
+    return Selection(ids[order], strain[order], cells, per_pos, hands, min_hands,
+                     None if positions is None else tuple(positions))
 
 
 def coverage_notes(sel: Selection, players: int, nt: bool = True) -> list[str]:
@@ -182,14 +188,13 @@ def coverage_notes(sel: Selection, players: int, nt: bool = True) -> list[str]:
     from ..reports.labels import position_label
 
     notes: list[str] = []
-    need = math.ceil(sel.min_hands / MIN_PROB)
-    if int(sel.screened_per_position.min()) < need:
+    need = math.ceil(sel.min_hands / MIN_PROB) * players
+    if sel.hands < need:
         notes.append(
-            f"screened {sel.hands:,} hands ({int(sel.screened_per_position.min()):,} at the "
-            f"least covered position): cells of probability {MIN_PROB:g} need about "
-            f"{need * players:,} (--hands) to get {sel.min_hands} hands each")
+            f"screened {sel.hands:,} hands: cells of probability {MIN_PROB:g} need about "
+            f"{need:,} (--hands) to get {sel.min_hands} hands each")
     c = sel.cells
-    for pos in range(players):
+    for pos in (range(players) if sel.positions is None else sel.positions):
         for panel, is_nt in (("suit", False), ("NT", True)):
             if is_nt and not nt:
                 continue
