@@ -25,6 +25,7 @@ from whist_sim.advisor.chart_strata import (
     ScreenTask,
     band_of,
     cell_key,
+    first_k,
     run_screen_chunk,
     trump_class_of,
 )
@@ -194,3 +195,12 @@ def test_paired_zero_value_of_the_default_report_covers_the_non_declarers():
     ok = t.dropna()
     assert (ok["zero_diff_ci_low"] <= ok["zero_diff"]).all()
     assert (ok["zero_diff"] <= ok["zero_diff_ci_high"]).all()
+
+
+def test_the_first_hands_of_each_cell_do_not_depend_on_the_block_size():
+    rng = np.random.default_rng(0)
+    keys = rng.integers(-1, 6, size=500)
+    whole = first_k(keys, 4, 6, block=10**6)
+    assert list(whole) == sorted(i for key in range(6) for i in np.flatnonzero(keys == key)[:4])
+    for block in (1, 7, 64):
+        assert list(first_k(keys, 4, 6, block=block)) == list(whole)

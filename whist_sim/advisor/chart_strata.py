@@ -42,6 +42,7 @@ __all__ = [
     "band_of",
     "cell_key",
     "coverage_notes",
+    "first_k",
     "run_screen_chunk",
     "select",
     "trump_class_of",
@@ -133,15 +134,23 @@ class Selection:
     positions: Sequence[int] | None = None
 
 
-def _first_k(keys: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the first ``k`` entries (by index) of every key >= 0, sorted."""
-    idx = np.flatnonzero(keys >= 0)
-    kk = keys[idx]
-    order = np.argsort(kk, kind="stable")
-    sk = kk[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(sk)) + 1]
-    rank = np.arange(len(sk)) - np.repeat(starts, np.diff(np.r_[starts, len(sk)]))
-    return np.sort(idx[order][rank < k])
+def first_k(keys: np.ndarray, k: int, size: int, block: int = 1 << 20) -> np.ndarray:
+    """Indices of the first ``k`` entries (by index) of every key ``0 .. size-1`` in ``keys``
+    (-1: none), sorted. Done in blocks of ``block`` entries (memory: a block, not the screen)."""
+    taken = np.zeros(size, dtype=np.int64)
+    out = [np.zeros(0, dtype=np.int64)]
+    for start in range(0, len(keys), block):
+        kb = keys[start:start + block]
+        idx = np.flatnonzero(kb >= 0)
+        kk = kb[idx]
+        order = np.argsort(kk, kind="stable")
+        sk = kk[order]
+        starts = np.r_[0, np.flatnonzero(np.diff(sk)) + 1]
+        rank = np.arange(len(sk)) - np.repeat(starts, np.diff(np.r_[starts, len(sk)]))
+        chosen = idx[order][rank + taken[sk] < k]
+        taken += np.bincount(kk, minlength=size)
+        out.append(np.sort(chosen).astype(np.int64) + start)
+    return np.concatenate(out)
 
 
 def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
@@ -155,12 +164,12 @@ def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
     if positions is not None:
         ok &= np.isin(pos, np.asarray(list(positions), dtype=np.int32))
     suit_key = np.where(ok & (cls != NT_CLASS), cell_key(pos, band, cls.astype(np.int32)), -1)
-    parts = [(_first_k(suit_key, min_hands), -1, suit_key)]
+    size = players * len(HCP_BANDS) * N_CLASSES
+    parts = [(first_k(suit_key, min_hands, size), -1, suit_key)]
     if nt:
         nt_key = np.where(ok, cell_key(pos, band, np.int32(NT_CLASS)), -1)
-        parts.append((_first_k(nt_key, min_hands), NT, nt_key))
+        parts.append((first_k(nt_key, min_hands, size), NT, nt_key))
     per_pos = np.bincount(pos[band >= 0], minlength=players).astype(np.int64)
-    size = players * len(HCP_BANDS) * N_CLASSES
     screened = np.zeros(size, dtype=np.int64)
     selected = np.zeros(size, dtype=np.int64)
     for chosen, _, key in parts:
