@@ -1,20 +1,24 @@
-"""Bid charts (issue 5): the expected-score-optimal contract of many sampled hands, by hand class.
+"""Bid charts (issues 5, 31): the expected-score-optimal contract by hand class.
 
 For hand ``i`` of a chart (seed ``S``) a full deal is played up to the contracts by the bidding
 strategy (the first of the deals ``64 i .. 64 i + 63`` of run ``S`` that is not thrown in), so
 declarer, trump, level and the earlier contracts are realistic. The player is the seat at bidding
-position ``i % P`` (0 = declarer ... ``P-1`` = the hooked last bidder); its hand at the start of
-play is fixed, the other hands are re-sampled ``deals_per_hand`` times (uniformly, or
-bid-consistently), and every legal contract is played out on the same sampled deals
-(:mod:`whist_sim.kernels.advise_batch`). Per hand: the expected score (points), P(make), expected
-tricks and P(over) of every contract, the optimal contract (highest expected score; ties: the
-lower) and whether bidding zero beats every other contract.
+position ``i % P`` (0 = declarer ... ``P-1`` = the hooked last bidder). Hands are **stratified**
+(:mod:`whist_sim.advisor.chart_strata`): many hands are classed by position, high-card points
+and trump length (one auction each), and the first ``min_hands`` of every class are evaluated,
+weighted back to the natural distribution. An evaluated hand is fixed at the start of play, the
+other hands are re-sampled ``deals_per_hand`` times (uniformly, or bid-consistently), and every
+legal contract is played out on the same sampled deals (:mod:`whist_sim.kernels.advise_batch`),
+in the deal's strain and (the NT panel) at no-trump. Per hand: the expected score (points),
+P(make), expected tricks and P(over) of every contract, the optimal contract (highest expected
+score; ties: the lower) and whether bidding zero beats every other contract.
 
 :func:`bid_chart` runs the hands in chunks on an executor (local threads or a Dask cluster:
 :mod:`whist_sim.runs.executors`); results depend only on the seed and the options.
-:func:`chart_tables`
-aggregates them by hand class (high-card points x trump length, per position; under vs. over) and
-:func:`write_chart_report` writes Markdown, heat maps (PNG) and optionally the per-hand Parquet.
+:func:`chart_tables` aggregates them by hand class (per position: high-card points x trump
+length; the cell's optimal bid and how sure it is, :mod:`whist_sim.advisor.chart_cells`) and
+:func:`write_chart_report` writes Markdown, ``cells.csv``, heat maps (PNG), the A4 cheat sheet
+(PNG, PDF; :mod:`whist_sim.advisor.chart_plots`) and optionally the per-hand Parquet.
 
 Conventions: positions are bidding positions ``0..P-1`` (0 = declarer); per contract ``b`` the
 columns hold raw values (points, fractions), NaN where ``b`` is illegal; means and standard errors
