@@ -47,7 +47,8 @@ def _flag(name: str, value) -> str:
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="run seed")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
-              help="output directory: report.md, charts/*.png, hands.parquet (overwritten)")
+              help="output directory: report.md, cells.csv, cheat_sheet_<P>p.pdf/.png, "
+              "charts/*.png, hands.parquet (overwritten)")
 @click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
               help="bidding strategy of every seat (auction, earlier and later contracts): "
               f"NAME[:KEY=VALUE...], NAME one of {', '.join(MODEL_BID_POLICIES)}")
