@@ -1,15 +1,18 @@
-"""Analysis: bid charts, the expected-score-optimal contract by hand class (issue 5).
+"""Analysis: bid charts, the expected-score-optimal contract by hand class (issues 5, 31).
 
-    python scripts/bid_chart.py --out results [--hands 10000 --deals-per-hand 200 --seed 2026]
+    python scripts/bid_chart.py --out results [--min-hands 400 --deals 200 --seed 2026]
 
-For ``--hands`` sampled hands (each from a deal bid up to the contracts by the heuristic strategy,
-the player at every bidding position in turn), every legal contract is played out (the default
-play policy, ``DEFAULT_PLAY``, at every seat) on
-``--deals-per-hand`` deals with the hidden hands re-sampled, and the optimal one (highest mean
-score) is charted by high-card points x trump length and position, with a zero-bid chart and an
-under/over comparison. Everything is computed by :mod:`whist_sim.advisor.bidchart`; this script
-picks the default run and writes ``RESULTS/bid_chart/report.md`` with its PNG heat maps
-(``charts/``). It needs no dataset: ``--data`` is accepted for ``make results`` and ignored.
+For every player count (4, then 3) hands are drawn from deals bid up to the contracts by the
+heuristic strategy and classed by bidding position, high-card points and trump length; the
+first ``--min-hands`` hands of every class (``--hands`` classed; default: enough that every class
+of probability 1e-4 is filled) are evaluated: every legal contract is played out (the default
+play policy, ``DEFAULT_PLAY``, at every seat) on ``--deals`` deals with the hidden hands
+re-sampled, in the deal's suit and at no-trump (the NT panel). Everything is computed by
+:mod:`whist_sim.advisor.bidchart`; this script picks the default run and writes
+``RESULTS/bid_chart/report.md`` (four players) and ``RESULTS/bid_chart/three_players/report.md``
+with their heat maps (``charts/``), ``cells.csv`` and the printable A4 cheat sheets
+(``cheat_sheet_4p.pdf`` / ``.png``, ``three_players/cheat_sheet_3p.*``). It needs no dataset:
+``--data`` is accepted for ``make results`` and ignored.
 """
 
 from __future__ import annotations
@@ -20,47 +23,75 @@ from pathlib import Path
 
 from report_default import command_line, git_revision
 
-from whist_sim.advisor.bidchart import ChartError, bid_chart, write_chart_report
+from whist_sim.advisor.bidchart import (
+    DEFAULT_DEALS_PER_HAND,
+    ChartError,
+    bid_chart,
+    write_chart_report,
+)
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError
 from whist_sim.strategies.registry import DEFAULT_PLAY
 
 NAME = "bid_chart"  # sub-directory of the results directory
-HANDS = 10_000
-DEALS_PER_HAND = 200
+SUBDIRS = {4: "", 3: "three_players"}  # per player count, below NAME
+HANDS = None  # hands classed: None = enough for every class of probability 1e-4
+MIN_HANDS = 400  # hands evaluated per class: about 5 minutes on 2 free cores for both charts
+DEALS_PER_HAND = DEFAULT_DEALS_PER_HAND
 SEED = 2026
 POLICY = "heuristic"  # the bidding strategy of every seat
 PLAY = DEFAULT_PLAY  # the play policy of every seat
 
 
-def run(out: str | Path, command: str, hands: int = HANDS, deals_per_hand: int = DEALS_PER_HAND,
-        seed: int = SEED, threads: int | None = None, progress: bool = True) -> list[Path]:
-    """Run the chart; write its report (Markdown + PNG, no per-hand data) to ``out/bid_chart``."""
-    rules = Rules()
-    df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
-                   bid=POLICY, play=PLAY, threads=threads, progress=progress)
+def run(out: str | Path, command: str, hands: int | None = HANDS,
+        deals_per_hand: int = DEALS_PER_HAND, seed: int = SEED, threads: int | None = None,
+        progress: bool = True, min_hands: int = MIN_HANDS,
+        players: tuple[int, ...] = (4, 3)) -> list[Path]:
+    """Run the charts; write their reports (Markdown, CSV, PNG, PDF; no per-hand data) to
+    ``out/bid_chart`` (four players) and ``out/bid_chart/three_players``."""
+    written: list[Path] = []
     rev = git_revision()
-    extra = {"code (git commit)": rev} if rev else {}
-    extra["run time"] = f"{df.attrs['wall_s']:.0f} s on {df.attrs['executor']}"
-    return write_chart_report(df, Path(out) / NAME, command=command, rules=rules, parquet=False,
-                              extra_meta=extra)
+    for p in players:
+        rules = Rules(players=p)
+        df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
+                       bid=POLICY, play=PLAY, threads=threads, progress=progress,
+                       min_hands=min_hands)
+        for note in df.attrs["coverage"]:
+            print(f"bid_chart ({p} players): {note}", file=sys.stderr)
+        extra = {"code (git commit)": rev} if rev else {}
+        target = Path(out) / NAME / SUBDIRS[p]
+        written += write_chart_report(df, target, command=command, rules=rules, parquet=False,
+                                      extra_meta=extra)
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=None, help="ignored (this analysis makes its own deals)")
     parser.add_argument("--out", default="results", help="results directory")
-    parser.add_argument("--hands", type=int, default=HANDS, help="sampled hands")
-    parser.add_argument("--deals-per-hand", type=int, default=DEALS_PER_HAND,
-                        help="sampled deals per hand")
+    parser.add_argument("--hands", type=int, default=HANDS,
+                        help="hands classed [default: enough for classes of probability 1e-4]")
+    parser.add_argument("--min-hands", type=int, default=MIN_HANDS,
+                        help="hands evaluated per class")
+    parser.add_argument("--deals", "--deals-per-hand", dest="deals_per_hand", type=int,
+                        default=DEALS_PER_HAND, help="sampled deals per evaluated hand")
+    parser.add_argument("--players", default="4,3",
+                        help="player counts to chart, comma-separated (4, 3)")
     parser.add_argument("--seed", type=int, default=SEED, help="run seed")
     parser.add_argument("--threads", type=int, default=None, help="threads [default: every CPU]")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
     try:
+        players = tuple(int(x) for x in args.players.split(","))
+    except ValueError:
+        parser.error(f"--players: expected e.g. 4,3, got {args.players!r}")
+    if any(p not in SUBDIRS for p in players):
+        parser.error(f"--players: 4 and/or 3, got {args.players!r}")
+    try:
         written = run(args.out, command_line(__file__, raw), args.hands, args.deals_per_hand,
-                      args.seed, args.threads, progress=not args.no_progress)
+                      args.seed, args.threads, progress=not args.no_progress,
+                      min_hands=args.min_hands, players=players)
     except (ChartError, ExecutorError) as e:
         print(f"bid_chart: {e}", file=sys.stderr)
         return 1

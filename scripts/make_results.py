@@ -51,8 +51,9 @@ ANALYSES: list[Analysis] = [
     Analysis(
         "bid_chart",
         "bid_chart.py",
-        "Bid charts: EV-optimal contract by HCP x trump length and position, zero bids "
-        "(10,000 hands x 200 deals, expert play, seed 2026)",
+        "Bid charts and printable cheat sheets (4 and 3 players): EV-optimal contract by "
+        "position x HCP x trump length with an NT panel, every class of probability 1e-4 "
+        "filled with 400 hands x 200 deals, paired zero-bid value, expert play, seed 2026",
     ),
     Analysis(
         "tournament",

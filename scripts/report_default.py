@@ -27,6 +27,10 @@ FORMATS = ("md", "png", "csv")  # committed to results/: small files only (no HT
 DPI = 100
 COMPANION_PLAY = "heuristic"  # the play policy of the companion run (the report's comparison)
 COMPANION = "default_heuristic"  # its dataset directory, next to the default dataset
+# the paired zero-bid table (issue 31): a small stratified bid chart, a few seconds
+ZERO_HANDS = 300_000  # hands classed
+ZERO_MIN_HANDS = 30  # hands evaluated per class (non-declarers)
+ZERO_DEALS = 40  # deals per hand
 
 
 def companion_dir(data: str | Path) -> Path:
@@ -66,10 +70,36 @@ def write_default_report(
         extra["companion dataset"] = (f"{companion[1]} ({companion[0]} play; policies by seat "
                                       f"{', '.join(other.policies)})")
     report = build_report(tally, title=TITLE, source=str(data), command=command,
-                          extra_meta=extra or None, compare=compare, label=label)
+                          extra_meta=extra or None, compare=compare, label=label,
+                          zero_paired=paired_zero(tally))
     target = Path(out) / NAME
     written = write_report(report, target, FORMATS, dpi=DPI)
     return written
+
+
+def paired_zero(tally) -> tuple[object, str] | None:
+    """The paired zero-bid table of the report's "Zero bids" section, under the dataset's rules,
+    bidding and play (every seat alike; else ``None``), and a line saying how it was made."""
+    from whist_sim.advisor.bidchart import ChartError, paired_zero_value
+    from whist_sim.core.rules import Rules
+
+    m = tally.manifest or {}
+    src = m.get("policies", m)
+    bid, play = src.get("bid"), src.get("play")
+    if not (isinstance(bid, list) and isinstance(play, list)) or len(set(bid)) != 1 \
+            or len(set(play)) != 1 or "rules" not in m:
+        return None
+    seed = int(m.get("seed", 0))
+    try:
+        table = paired_zero_value(Rules.from_dict(m["rules"]), bid[0], play[0], seed, ZERO_HANDS,
+                                  ZERO_MIN_HANDS, ZERO_DEALS)
+    except ChartError:
+        return None
+    how = (f"{table.attrs['evaluated']:,} hands ({ZERO_HANDS:,} classed by position, HCP and "
+           f"trump length, up to {ZERO_MIN_HANDS} per class, weighted back to the natural "
+           f"distribution) x {ZERO_DEALS} deals, {bid[0]} bidding, {play[0]} play, seed {seed}. "
+           "The full charts: results/bid_chart.")
+    return table, how
 
 
 def command_line(script: str, argv: list[str]) -> str:

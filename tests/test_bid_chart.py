@@ -5,7 +5,8 @@
   ``play_batch`` (docs/ENGINE.md §3), the player sits at bidding position ``hand % P``.
 * Legal bids only (RULES §4: the declarer from his level, the hooked last bidder not the number
   that makes 13); the optimal bid is the argmax of the expected score; zero-best is consistent.
-* Results depend on the seed only: not on chunk size, threads or a Dask cluster.
+* Results depend on the seed only: not on chunk size or threads (a cluster: test_bid_chart_cells).
+* The NT panel (issue 31): every hand is also evaluated at no-trump, on the same scenario.
 * Reports: tables, heat maps, Markdown; CLI and script end to end; bad options.
 """
 
@@ -38,8 +39,13 @@ def chart() -> pd.DataFrame:
 
 def test_scenarios_are_the_engines_deals(chart):
     rules = Rules()
-    assert len(chart) == 24 and list(chart["hand_index"]) == list(range(24))
-    for _, r in chart.iterrows():
+    # every hand twice (issue 31): in the deal's strain, and at NT (the NT panel)
+    assert len(chart) == 48 and list(chart["hand_index"]) == [h for h in range(24) for _ in "ab"]
+    suit, nt = chart[~chart["nt_panel"]], chart[chart["nt_panel"]]
+    assert (nt["trump"] == 4).all() and list(nt["hand_index"]) == list(range(24))
+    for col in ("deal", "declarer", "level", "seat", "position", "hand", "earlier_sum"):
+        assert list(suit[col]) == list(nt[col])
+    for _, r in suit.iterrows():
         d = int(r["deal"])
         assert d // 64 == r["hand_index"]
         cols = play_batch(SEED, d, 1, rules, H, H)
@@ -83,13 +89,7 @@ def test_results_do_not_depend_on_chunks_or_threads(chart):
     assert not chart["best_ev"].equals(third["best_ev"])
 
 
-@pytest.mark.slow
-def test_a_local_dask_cluster_gives_the_same_chart(chart):
-    pytest.importorskip("distributed")
-    other = bid_chart(hands=24, deals_per_hand=12, seed=SEED, cluster="local:1", chunk_size=5,
-                      progress=False)
-    pd.testing.assert_frame_equal(chart, other)
-    assert other.attrs["executor"].startswith("dask-local")
+# a Dask cluster gives the same chart: tests/test_bid_chart_cells.py (two workers)
 
 
 def test_consistent_sampling_rejects_deals():
@@ -111,7 +111,8 @@ def test_tables_and_report(chart, tmp_path):
     files = write_chart_report(chart, tmp_path / "out", command="test", parquet=True)
     names = {f.name for f in files}
     assert names == {"report.md", "optimal_bid.png", "expected_tricks.png", "zero_bid.png",
-                     "over_under.png", "hands.parquet"}
+                     "over_under.png", "hands.parquet", "cells.csv", "cheat_sheet_4p.png",
+                     "cheat_sheet_4p.pdf"}
     text = (tmp_path / "out" / "report.md").read_text()
     assert "# Bid charts" in text and "charts/zero_bid.png" in text and "4th (hooked)" in text
     back = pd.read_parquet(tmp_path / "out" / "hands.parquet")
@@ -152,7 +153,7 @@ def test_cli_end_to_end(tmp_path):
                                   "--seed", "2", "--out", str(out), "--threads", "1",
                                   "--no-progress", "--zero-over", "30"])
     assert r.exit_code == 0, r.output
-    assert "8 hands x 4 deals" in r.output
+    assert "8 hands classed, 16 evaluated x 4 deals" in r.output
     assert (out / "report.md").is_file() and (out / "charts" / "optimal_bid.png").is_file()
     assert "--zero-over 30" in (out / "report.md").read_text()
     r = CliRunner().invoke(main, ["bid-chart", "--hands", "2", "--out", str(out),
@@ -169,14 +170,20 @@ def test_script_writes_markdown_and_pngs_only(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     files = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
-    assert files == ["bid_chart/charts/expected_tricks.png", "bid_chart/charts/optimal_bid.png",
-                     "bid_chart/charts/over_under.png", "bid_chart/charts/zero_bid.png",
-                     "bid_chart/report.md"]
+    charts = ["charts/expected_tricks.png", "charts/optimal_bid.png", "charts/over_under.png",
+              "charts/zero_bid.png"]
+    assert files == sorted(
+        [f"bid_chart/{f}" for f in (*charts, "cells.csv", "cheat_sheet_4p.pdf",
+                                    "cheat_sheet_4p.png", "report.md")]
+        + [f"bid_chart/three_players/{f}" for f in (*charts, "cells.csv", "cheat_sheet_3p.pdf",
+                                                    "cheat_sheet_3p.png", "report.md")])
     assert "python scripts/bid_chart.py" in (tmp_path / "bid_chart" / "report.md").read_text()
+    assert "Cells not filled" in (tmp_path / "bid_chart" / "report.md").read_text()
+    assert "cells with probability" in r.stderr
 
 
 def test_a_searching_strategy_bids_in_the_chart():
     """Issue 32: every bidding strategy works in bid-chart, montecarlo included."""
     df = bid_chart(hands=3, deals_per_hand=2, seed=2, bid="montecarlo:n=1", threads=1,
                    progress=False)
-    assert len(df) == 3
+    assert len(df) == 6  # three hands, each in its strain and at NT

@@ -121,6 +121,10 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     companion = json.loads((tmp_path / "default_heuristic" / "_manifest.json").read_text())
     assert companion["play"] == ["heuristic"] * 4 and companion["seed"] == 2026
     assert (out / "default" / "charts" / "bid_sum.png").is_file()
+    # issue 31: zero against the best non-zero bid on the same hands and deals, beside the
+    # strategy's own zero choices (labelled as such)
+    assert "on the same hands and deals (paired)" in md and "as the strategy chose them" in md
+    assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
     second = _script(*args)
     assert second.returncode == 0, second.stderr
     manifest = json.loads((data / "_manifest.json").read_text())

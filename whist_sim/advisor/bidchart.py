@@ -1,20 +1,24 @@
-"""Bid charts (issue 5): the expected-score-optimal contract of many sampled hands, by hand class.
+"""Bid charts (issues 5, 31): the expected-score-optimal contract by hand class.
 
 For hand ``i`` of a chart (seed ``S``) a full deal is played up to the contracts by the bidding
 strategy (the first of the deals ``64 i .. 64 i + 63`` of run ``S`` that is not thrown in), so
 declarer, trump, level and the earlier contracts are realistic. The player is the seat at bidding
-position ``i % P`` (0 = declarer ... ``P-1`` = the hooked last bidder); its hand at the start of
-play is fixed, the other hands are re-sampled ``deals_per_hand`` times (uniformly, or
-bid-consistently), and every legal contract is played out on the same sampled deals
-(:mod:`whist_sim.kernels.advise_batch`). Per hand: the expected score (points), P(make), expected
-tricks and P(over) of every contract, the optimal contract (highest expected score; ties: the
-lower) and whether bidding zero beats every other contract.
+position ``i % P`` (0 = declarer ... ``P-1`` = the hooked last bidder). Hands are **stratified**
+(:mod:`whist_sim.advisor.chart_strata`): many hands are classed by position, high-card points
+and trump length (one auction each), and the first ``min_hands`` of every class are evaluated,
+weighted back to the natural distribution. An evaluated hand is fixed at the start of play, the
+other hands are re-sampled ``deals_per_hand`` times (uniformly, or bid-consistently), and every
+legal contract is played out on the same sampled deals (:mod:`whist_sim.kernels.advise_batch`),
+in the deal's strain and (the NT panel) at no-trump. Per hand: the expected score (points),
+P(make), expected tricks and P(over) of every contract, the optimal contract (highest expected
+score; ties: the lower) and whether bidding zero beats every other contract.
 
 :func:`bid_chart` runs the hands in chunks on an executor (local threads or a Dask cluster:
 :mod:`whist_sim.runs.executors`); results depend only on the seed and the options.
-:func:`chart_tables`
-aggregates them by hand class (high-card points x trump length, per position; under vs. over) and
-:func:`write_chart_report` writes Markdown, heat maps (PNG) and optionally the per-hand Parquet.
+:func:`chart_tables` aggregates them by hand class (per position: high-card points x trump
+length; the cell's optimal bid and how sure it is, :mod:`whist_sim.advisor.chart_cells`) and
+:func:`write_chart_report` writes Markdown, ``cells.csv``, heat maps (PNG), the A4 cheat sheet
+(PNG, PDF; :mod:`whist_sim.advisor.chart_plots`) and optionally the per-hand Parquet.
 
 Conventions: positions are bidding positions ``0..P-1`` (0 = declarer); per contract ``b`` the
 columns hold raw values (points, fractions), NaN where ``b`` is illegal; means and standard errors
@@ -37,33 +41,37 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.cards import STRAINS, SUIT_MASKS
+from ..core.cards import NT, STRAINS, SUIT_MASKS
 from ..core.rng import mix64
 from ..core.rules import Rules
 from ..kernels.layout import deck_array, new_state, rules_array, sampler_scratch
 from ..runs.executors import Executor, ExecutorError, check_executor_options, make_executor
 from ..strategies.registry import DEFAULT_PLAY, PolicyError
 from ..strategies.spec import check_play
+from .chart_strata import HCP_BANDS, MIN_PROB, TRUMP_LENGTHS
 from .sampling import check_model, policy_arrays
 
 __all__ = [
     "DEFAULT_DEALS_PER_HAND",
     "DEFAULT_HANDS",
+    "DEFAULT_MIN_HANDS",
     "HCP_BANDS",
     "ChartError",
     "ChartTask",
     "bid_chart",
     "chart_tables",
+    "default_hands",
+    "paired_zero_value",
     "run_chart_chunk",
     "write_chart_report",
 ]
 
-DEFAULT_HANDS = 10_000
+DEFAULT_MIN_HANDS = 200  # hands per cell (--min-hands)
+DEFAULT_HANDS = None  # screened hands: None = enough for cells of probability MIN_PROB
 DEFAULT_DEALS_PER_HAND = 200
-DEFAULT_CHUNK = 50  # hands per task
+DEFAULT_CHUNK = 50  # hands evaluated per task
+SCREEN_CHUNK = 200_000  # hands screened per task (one auction each)
 MAX_TRIES = 200_000  # per sampled deal with --consistent; a hand that needs more is dropped
-HCP_BANDS = (0, 3, 5, 7, 9, 11, 13, 16, 19)  # lower edges of the high-card-point bands
-TRUMP_LENGTHS = ("0", "1", "2", "3", "4", "5", "6", "7+", "NT")  # columns of the heat maps
 MIN_CELL = 10  # hands needed to show a cell of a heat map or table
 
 
@@ -71,11 +79,19 @@ class ChartError(ValueError):
     """Bad options for a bid chart."""
 
 
+def default_hands(min_hands: int, players: int) -> int:
+    """Screened hands that give a cell of probability :data:`MIN_PROB` about ``min_hands``
+    hands at every position: ``players * ceil(min_hands / MIN_PROB)``."""
+    return players * math.ceil(min_hands / MIN_PROB)
+
+
 @dataclass(frozen=True)
 class ChartTask:
-    """The options of one chart run, shipped to every task (picklable)."""
+    """The options of one chart run, shipped to every task (picklable): the hands ``ids``
+    (int64) evaluated in strain ``strain`` (-1: the deal's own; 4: NT), ``chunk_size`` a task."""
 
-    hands: int
+    ids: np.ndarray
+    strain: np.ndarray
     deals_per_hand: int
     seed: int
     rules: Rules
@@ -86,20 +102,23 @@ class ChartTask:
 
 
 def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
-    """Hands ``index * chunk_size ..`` (at most ``chunk_size``) of the chart: raw arrays.
+    """Entries ``index * chunk_size ..`` (at most ``chunk_size``) of ``task.ids``: raw arrays.
 
-    Keys: ``hand_index``, ``deal``, ``declarer`` (-1: thrown in every time), ``trump``, ``level``,
-    ``seat``, ``position``, ``hand`` (uint64), ``earlier`` (``[n, P]``, -1 after the player),
-    ``tries``, and per contract (``[n, N+1]``) ``n``, ``sum``, ``sq``, ``made``, ``tricks``,
-    ``over`` (see :func:`whist_sim.kernels.advise_batch.chart_kernel`).
+    Keys: ``hand_index``, ``deal``, ``declarer`` (-1: thrown in every time), ``trump`` (the
+    evaluated strain), ``level``, ``seat``, ``position``, ``hand`` (uint64), ``earlier``
+    (``[n, P]``, -1 after the player), ``tries``, and per contract (``[n, N+1]``) ``n``,
+    ``sum``, ``sq``, ``made``, ``tricks``, ``over`` (see
+    :func:`whist_sim.kernels.advise_batch.chart_kernel`).
     """
     from ..kernels.advise_batch import chart_kernel
     from ..kernels.conditional import unconstrained
 
     rules = task.rules
     p, n = rules.players, rules.n_tricks
-    start = index * task.chunk_size
-    count = max(0, min(task.chunk_size, task.hands - start))
+    sl = slice(index * task.chunk_size, (index + 1) * task.chunk_size)
+    ids = np.ascontiguousarray(task.ids[sl], dtype=np.int64)
+    strain = np.ascontiguousarray(task.strain[sl], dtype=np.int64)
+    count = len(ids)
     pol, par = policy_arrays(p, task.bid, task.play)
     st, hm, rng = new_state()
     k = n + 1
@@ -112,7 +131,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         "tries": np.zeros(count, dtype=np.int64),
     }
     chart_kernel(
-        np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
+        np.uint64(mix64(task.seed)), ids, strain,
         np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
         np.uint64(rules.deck_mask), pol, par, bool(task.consistent), np.int64(MAX_TRIES),
         st, hm, rng, *sampler_scratch(), np.empty_like(st), np.empty_like(hm),
@@ -123,7 +142,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         out["tricks"], out["over"], out["tries"],
     )
     scen = out.pop("scen")
-    out["hand_index"] = np.arange(start, start + count, dtype=np.int64)
+    out["hand_index"] = ids
     for j, name in enumerate(("deal", "declarer", "trump", "level", "seat", "position")):
         out[name] = scen[:, j]
     return out
@@ -135,8 +154,18 @@ def _check(name: str, v: Any, lo: int, hi: int) -> int:
     return int(v)
 
 
+def _run_tasks(ex: Executor, fn, n_chunks: int, bar) -> list[dict[str, np.ndarray]]:
+    """Every chunk's result, in chunk order (whatever order they finish in)."""
+    parts: dict[int, dict[str, np.ndarray]] = {}
+    for idx, res in ex.map_unordered(fn, range(n_chunks)):
+        parts[idx] = res
+        if bar is not None:
+            bar.update(len(next(iter(res.values()))))
+    return [parts[i] for i in range(n_chunks)]
+
+
 def bid_chart(
-    hands: int = DEFAULT_HANDS,
+    hands: int | None = DEFAULT_HANDS,
     deals_per_hand: int = DEFAULT_DEALS_PER_HAND,
     seed: int = 0,
     rules: Rules | None = None,
@@ -149,32 +178,52 @@ def bid_chart(
     cluster: str | None = None,
     executor: Executor | None = None,
     progress: bool = True,
+    min_hands: int = DEFAULT_MIN_HANDS,
+    nt: bool = True,
+    positions: Sequence[int] | None = None,
 ) -> pd.DataFrame:
-    """Evaluate ``hands`` sampled hands with ``deals_per_hand`` deals each (see the module doc).
+    """A stratified chart: screen ``hands`` hands of the natural distribution, evaluate the first
+    ``min_hands`` of every cell with ``deals_per_hand`` deals each (see the module doc and
+    :mod:`whist_sim.advisor.chart_strata`).
 
-    ``bid``: the bidding strategy of every seat (auction, earlier contracts, later bidders'
-    model: one of :data:`whist_sim.advisor.sampling.MODEL_BID_POLICIES`); ``play``: the play
-    policy of every seat (default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`).
-    ``consistent``: sample only deals in which the earlier bidders' strategy makes their
-    contracts. ``threads`` / ``scheduler`` / ``cluster`` choose the executor as for ``simulate``
-    (``executor``: an already started one, not closed here).
+    ``hands``: hands screened (one auction each; default :func:`default_hands`, enough for cells
+    of probability :data:`~whist_sim.advisor.chart_strata.MIN_PROB`); when no cell has more than
+    ``min_hands`` hands, every screened hand is evaluated, as in an unstratified chart. ``nt``:
+    also evaluate the NT panel (the cell's hands at no-trump). ``positions``: evaluate only the
+    hands of these bidding positions (default: every one). ``bid``: the bidding strategy of
+    every seat (auction, earlier contracts, later bidders' model: one of
+    :data:`whist_sim.advisor.sampling.MODEL_BID_POLICIES`); ``play``: the play policy of every
+    seat (default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`). ``consistent``: sample
+    only deals in which the earlier bidders' strategy makes their contracts. ``threads`` /
+    ``scheduler`` / ``cluster`` choose the executor as for ``simulate`` (``executor``: an
+    already started one, not closed here).
 
-    Returns one row per hand (thrown-in and dropped hands excluded; ``df.attrs`` holds the run
-    options and counts): ``hand_index``, ``deal``, ``declarer``, ``trump`` (0..4), ``level``,
+    Returns one row per evaluated hand and panel (thrown-in and dropped hands excluded;
+    ``df.attrs`` holds the run options, counts and ``coverage`` notes of unfilled cells):
+    ``hand_index``, ``deal``, ``declarer``, ``trump`` (the evaluated strain 0..4), ``level``,
     ``seat``, ``position``, ``hand`` (uint64), ``hcp``, ``trump_len`` (-1 in NT),
     ``earlier_sum``, ``deals``, ``tries``, per contract ``b``: ``ev_b`` (points; NaN if illegal),
     ``p_make_b``, ``e_tricks_b``, ``p_over_b``; then ``best_bid``, ``best_ev``, ``best_se``,
     ``best_p_make``, ``best_e_tricks``, ``best_p_over``, ``over`` (P(over) at the best bid >
-    1/2), ``zero_legal`` and ``zero_best`` (zero beats every other contract).
+    1/2), ``zero_legal``, ``zero_best`` (zero beats every other contract), ``nt_panel``,
+    ``cell``, ``cell_prob`` (the natural probability of the hand's cell within its position
+    and panel) and ``weight`` (``cell_prob`` / hands evaluated in the cell: weighted means are
+    means under the natural distribution).
     """
+    from .chart_strata import ScreenTask, coverage_notes, run_screen_chunk, select
 
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise ChartError(f"rules must be a whist_sim.Rules, got {type(rules).__name__}")
-    hands = _check("hands", hands, 1, 10**9)
+    min_hands = _check("min hands", min_hands, 1, 10**7)
+    if hands is None:
+        hands = default_hands(min_hands, rules.players)
+    hands = _check("hands", hands, 1, 10**10)
     deals_per_hand = _check("deals per hand", deals_per_hand, 1, 10**7)
     seed = _check("seed", seed, 0, (1 << 64) - 1)
     chunk_size = _check("chunk size", chunk_size, 1, 10**7)
+    if positions is not None:
+        positions = tuple(_check("position", q, 0, rules.players - 1) for q in positions)
     try:
         bid = check_model(bid, chart=True)
         play = check_play(play)
@@ -187,38 +236,59 @@ def bid_chart(
             check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
         except ExecutorError as e:
             raise ChartError(str(e)) from None
-    task = ChartTask(hands, deals_per_hand, seed, rules, bid, play, bool(consistent), chunk_size)
-    n_chunks = -(-hands // chunk_size)
     t0 = time.perf_counter()
-    parts: dict[int, dict[str, np.ndarray]] = {}
     ex = executor if executor is not None else make_executor(threads, scheduler, cluster)
     try:
         bar = None
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=hands, unit="hand", desc="bid chart", dynamic_ncols=True)
-        for idx, res in ex.map_unordered(functools.partial(run_chart_chunk, task),
-                                         range(n_chunks)):
-            parts[idx] = res
-            if bar is not None:
-                bar.update(len(res["hand_index"]))
+            bar = tqdm(total=hands, unit="hand", desc="bid chart: screen", dynamic_ncols=True)
+        screen_chunk = min(SCREEN_CHUNK, max(chunk_size, -(-hands // 64)))
+        screen = ScreenTask(hands, seed, rules, bid, play, screen_chunk)
+        parts = _run_tasks(ex, functools.partial(run_screen_chunk, screen),
+                           -(-hands // screen_chunk), bar)
+        if bar is not None:
+            bar.close()
+        t_screen = time.perf_counter() - t0
+        sel = select(np.concatenate([q["band"] for q in parts]),
+                     np.concatenate([q["cls"] for q in parts]), rules.players, min_hands, nt,
+                     positions)
+        del parts
+        task = ChartTask(sel.ids, sel.strain, deals_per_hand, seed, rules, bid, play,
+                         bool(consistent), chunk_size)
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(sel.ids), unit="hand", desc="bid chart", dynamic_ncols=True)
+        chunks = _run_tasks(ex, functools.partial(run_chart_chunk, task),
+                            -(-len(sel.ids) // chunk_size), bar)
         if bar is not None:
             bar.close()
         description = ex.description
     finally:
         if executor is None:
             ex.close()
-    raw = {key: np.concatenate([parts[i][key] for i in range(n_chunks)])
-           for key in parts[0]}
+    if chunks:
+        raw = {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
+    else:
+        raw = run_chart_chunk(task, 0)
     df = hands_frame(raw, rules)
+    from .chart_strata import cell_weights
+
+    for name, col in cell_weights(df, sel.cells).items():
+        df[name] = col
+    n_eval = len(raw["hand_index"])
     df.attrs.update({
-        "hands": hands, "deals_per_hand": deals_per_hand, "seed": seed, "bid": bid, "play": play,
-        "consistent": bool(consistent), "rules": rules.to_dict(),
-        "thrown_in": int((raw["declarer"] < 0).sum()),
+        "hands": hands, "min_hands": min_hands, "evaluated": n_eval,
+        "deals_per_hand": deals_per_hand, "seed": seed, "bid": bid, "play": play,
+        "consistent": bool(consistent), "nt": bool(nt), "rules": rules.to_dict(),
+        "thrown_in": int(hands - sel.screened_per_position.sum()),
         "dropped": int(((raw["declarer"] >= 0) & (raw["tries"] < 0)).sum()),
         "deals_tried": int(np.abs(raw["tries"]).sum()),
-        "executor": description, "wall_s": time.perf_counter() - t0,
+        "coverage": coverage_notes(sel, rules.players, nt), "positions": positions,
+        "cells": sel.cells.reset_index().to_dict(orient="list"),
+        "executor": description, "wall_s": time.perf_counter() - t0, "screen_s": t_screen,
     })
     return df
 
@@ -275,6 +345,7 @@ def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
     other = np.where(np.isnan(ev[:, 1:]), -np.inf, ev[:, 1:]).max(axis=1)
     cols["zero_legal"] = zero_legal
     cols["zero_best"] = zero_legal & (np.nan_to_num(ev[:, 0], nan=-np.inf) > other)
+    cols["nt_panel"] = trump == NT
     return pd.DataFrame(cols)
 
 
@@ -311,25 +382,46 @@ def _pivot(df: pd.DataFrame, value: str, min_n: int) -> tuple[pd.DataFrame, pd.D
     return mean.where(count >= min_n), count
 
 
+def _wmean(g: pd.DataFrame, col: str) -> float:
+    v = g[col].to_numpy(float)
+    w = g["w"].to_numpy(float)
+    ok = ~np.isnan(v)
+    return float((v[ok] * w[ok]).sum() / w[ok].sum()) if ok.any() and w[ok].sum() > 0 else math.nan
+
+
 def chart_tables(df: pd.DataFrame, players: int = 4,
                  min_n: int = MIN_CELL) -> dict[str, pd.DataFrame]:
     """Aggregate tables of a :func:`bid_chart` frame.
 
-    Keys (``pos`` = bidding position 0..P-1):
+    Keys (``pos`` = bidding position 0..P-1); heat-map tables have HCP bands as rows and trump
+    lengths as columns (``NT`` = the NT panel, left out when there are no NT rows), cells with
+    fewer than ``min_n`` hands blank:
 
-    * ``optimal_bid_pos<pos>``: mean optimal contract by HCP band (rows) x trump length (columns;
-      ``NT`` = no-trump deals, left out when there are none), cells with fewer than ``min_n``
-      hands blank;
-    * ``expected_tricks_pos<pos>``: mean expected tricks at the optimal contract, same layout;
+    * ``best_bid_pos<pos>``: the cell's optimal bid (highest mean expected score over its hands)
+      and ``separated_pos<pos>``: 1 where it beats the second-best by a paired 95 % interval
+      (:mod:`whist_sim.advisor.chart_cells`);
+    * ``optimal_bid_pos<pos>``: mean of the hands' own optimal contracts;
+    * ``expected_tricks_pos<pos>``: mean expected tricks at the hands' optimal contracts;
     * ``count_pos<pos>``: hands per cell;
     * ``zero_best_pos<pos>`` (non-declarer positions): share of the hands that may bid zero for
-      which zero beats every other contract;
-    * ``summary``: per position and under/over: hands, mean optimal bid, mean expected tricks,
+      which zero beats every other contract; ``zero_value_pos<pos>``: zero minus the best
+      non-zero contract, points, paired (hands that may bid zero);
+    * ``cells``: one row per cell (:func:`~whist_sim.advisor.chart_cells.cell_stats`; with
+      ``ev_*`` columns only); ``monotonicity``; ``zero_by_band``: the zero-bid value by position
+      and HCP band with 95 % intervals;
+    * ``summary``: per position and under/over (suit panel; means weighted to the natural
+      distribution by ``weight`` when present): hands, mean optimal bid, mean expected tricks,
       mean best expected score, zero-best share;
-    * ``by_hcp_over``: mean optimal bid by HCP band x (position, under/over).
+    * ``by_hcp_over``: mean optimal bid by HCP band x (position, under/over), suit panel.
     """
+    from .chart_cells import cell_stats, monotonicity, zero_value_by_band
+
     c = _classes(df)
     out: dict[str, pd.DataFrame] = {}
+    n_tricks = sum(1 for col in df.columns if col.startswith("ev_")) - 1
+    cells = cell_stats(c, n_tricks) if n_tricks >= 0 else None
+    bands = list(c["hcp_band"].cat.categories)
+    classes = list(c["trump_class"].cat.categories)
     for pos in range(players):
         part = c[c["position"] == pos]
         out[f"optimal_bid_pos{pos}"], out[f"count_pos{pos}"] = _pivot(part, "best_bid", min_n)
@@ -339,14 +431,43 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
             z = part.assign(zb=np.where(part["zero_legal"], part["zero_best"].astype(float),
                                         np.nan))
             out[f"zero_best_pos{pos}"] = _pivot(z, "zb", min_n)[0]
-    c = c.assign(zb=np.where(c["zero_legal"], c["zero_best"].astype(float), np.nan))
-    out["summary"] = c.groupby(["position", "over"]).agg(
-        hands=("best_bid", "size"), optimal_bid=("best_bid", "mean"),
-        expected_tricks=("best_e_tricks", "mean"), best_ev=("best_ev", "mean"),
-        zero_best_share=("zb", "mean"),
-    )
-    g = c.groupby(["hcp_band", "position", "over"], observed=False)["best_bid"]
-    mean, count = g.mean(), g.size()
+        if cells is not None:
+            cp = cells[(cells["position"] == pos) & (cells["hands"] >= min_n)]
+            grid = pd.DataFrame(np.nan, index=pd.CategoricalIndex(bands, categories=bands,
+                                                                  ordered=True, name="hcp_band"),
+                                columns=pd.CategoricalIndex(classes, categories=classes,
+                                                            ordered=True, name="trump_class"))
+            for key, col in (("best_bid", "best_bid"), ("separated", "separated"),
+                             ("zero_value", "zero_diff")):
+                if key == "zero_value" and pos == 0:
+                    continue
+                t = grid.copy()
+                for r in cp.itertuples():
+                    t.loc[r.hcp_band, r.trump_class] = float(getattr(r, col))
+                out[f"{key}_pos{pos}"] = t
+    if cells is not None:
+        out["cells"] = cells
+        out["monotonicity"] = monotonicity(cells, [str(b) for b in bands],
+                                           [str(t) for t in classes], min_n)
+        out["zero_by_band"] = zero_value_by_band(cells[cells["hands"] >= min_n],
+                                                 [str(b) for b in bands])
+    suit = c[~c["nt_panel"]] if "nt_panel" in c else c
+    suit = suit.assign(
+        zb=np.where(suit["zero_legal"], suit["zero_best"].astype(float), np.nan),
+        w=suit["weight"].to_numpy(float) if "weight" in suit else np.ones(len(suit)))
+    rows = []
+    for (pos, over), g in suit.groupby(["position", "over"]):
+        rows.append({"position": pos, "over": over, "hands": len(g),
+                     "optimal_bid": _wmean(g, "best_bid"),
+                     "expected_tricks": _wmean(g, "best_e_tricks"),
+                     "best_ev": _wmean(g, "best_ev"), "zero_best_share": _wmean(g, "zb")})
+    out["summary"] = pd.DataFrame(rows, columns=["position", "over", "hands", "optimal_bid",
+                                                 "expected_tricks", "best_ev",
+                                                 "zero_best_share"]).set_index(["position",
+                                                                                "over"])
+    g = suit.groupby(["hcp_band", "position", "over"], observed=False)
+    mean = g.apply(lambda x: _wmean(x, "best_bid"), include_groups=False)
+    count = g.size()
     out["by_hcp_over"] = mean.where(count >= min_n).unstack(["position", "over"])
     return out
 
@@ -418,13 +539,51 @@ def _md_table(t: pd.DataFrame, fmt: str) -> str:
     return "\n".join(rows)
 
 
+def _md_best(best: pd.DataFrame, sep: pd.DataFrame) -> str:
+    """Markdown grid of cell optima, ``?`` after a bid not separated from the second-best."""
+    head = "| HCP \\ trumps | " + " | ".join(str(c) for c in best.columns) + " |"
+    rows = [head, "|---|" + "---|" * len(best.columns)]
+    for (idx, r), (_, q) in zip(best.iterrows(), sep.iterrows(), strict=True):
+        cells = ["" if math.isnan(v) else f"{int(v)}" + ("" if s > 0 else "?")
+                 for v, s in zip(r.to_numpy(float), q.to_numpy(float), strict=True)]
+        rows.append(f"| {idx} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def chart_meta(df: pd.DataFrame, rules: Rules) -> dict[str, str]:
+    """The run's provenance lines (sample, model, rules) shared by the report and cheat sheet."""
+    from .. import __version__
+
+    a = df.attrs
+    dph = a.get("deals_per_hand")
+    meta = {
+        "hands": f"{a.get('hands', len(df)):,} screened from the natural distribution; "
+                 f"{a.get('evaluated', len(df)):,} evaluated, at most "
+                 f"{a.get('min_hands', '?')} per cell ({len(df):,} kept; "
+                 f"{a.get('thrown_in', 0)} thrown in every time, {a.get('dropped', 0)} dropped)",
+        "deals per hand": f"{dph:,}" if isinstance(dph, int) else "?",
+        "seed": str(a.get("seed", "?")),
+        "bidding / play": f"{a.get('bid', '?')} / {a.get('play', '?')} (every seat)",
+        "sampling": "bid-consistent" if a.get("consistent") else "uniform hidden hands",
+        "rules": str(rules),
+        "whist-sim": __version__,
+    }
+    if "wall_s" in a:
+        meta["run time"] = f"{a['wall_s']:.0f} s on {a.get('executor', '?')}"
+    return meta
+
+
 def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = None,
                        rules: Rules | None = None, parquet: bool = False, dpi: int = 100,
                        extra_meta: dict[str, str] | None = None) -> list[Path]:
-    """Write ``report.md`` and heat maps (``charts/*.png``) of a chart into ``out``; with
+    """Write ``report.md``, ``cells.csv`` (one row per cell: optimal bid, paired difference to
+    the second-best and its 95 % interval, zero-bid value), heat maps (``charts/*.png``) and the
+    cheat sheet (``cheat_sheet_<P>p.png`` / ``.pdf``, A4) of a chart into ``out``; with
     ``parquet`` also the per-hand rows (``hands.parquet``). Returns the files written."""
     from ..reports.charts import figure_png
     from ..reports.labels import position_label
+    from ..reports.render import markdown_table
+    from .chart_plots import cheat_sheet, figure_pdf, optimal_bid_figure, zero_value_figure
 
     rules = Rules.from_dict(df.attrs["rules"]) if rules is None and "rules" in df.attrs else (
         rules or Rules())
@@ -434,16 +593,12 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     tables = chart_tables(df, p)
     written: list[Path] = []
     charts = {
-        "optimal_bid": _heatmaps(tables, "optimal_bid", p, "Mean EV-optimal bid", ".1f",
-                                 "viridis", range(p), 0, rules.n_tricks,
-                                 "mean optimal bid (tricks)"),
+        "optimal_bid": optimal_bid_figure(tables, p, rules.n_tricks),
         "expected_tricks": _heatmaps(tables, "expected_tricks", p,
-                                     "Mean expected tricks at the optimal bid", ".1f",
+                                     "Mean expected tricks at the hands' optimal bids", ".1f",
                                      "viridis", range(p), 0, rules.n_tricks,
                                      "mean expected tricks"),
-        "zero_bid": _heatmaps(tables, "zero_best", p, "Share of hands where bidding zero beats "
-                              "every other bid", ".0%", "magma", range(1, p), 0, 1,
-                              "share of hands where zero is best"),
+        "zero_bid": zero_value_figure(tables, p),
         "over_under": _over_under_chart(tables, p),
     }
     for name, fig in charts.items():
@@ -451,39 +606,60 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         path.write_bytes(figure_png(fig, dpi))
         written.append(path)
     a = df.attrs
-    from .. import __version__
-
-    meta = {
-        "hands": f"{a.get('hands', len(df)):,} sampled ({len(df):,} evaluated; "
-                 f"{a.get('thrown_in', 0)} thrown in every time, {a.get('dropped', 0)} dropped)",
-        "deals per hand": f"{a.get('deals_per_hand', '?'):,}" if isinstance(
-            a.get("deals_per_hand"), int) else "?",
-        "seed": str(a.get("seed", "?")),
-        "bidding / play": f"{a.get('bid', '?')} / {a.get('play', '?')}",
-        "sampling": "bid-consistent" if a.get("consistent") else "uniform hidden hands",
-        "rules": str(rules),
-        "whist-sim": __version__,
-    }
+    meta = chart_meta(df, rules)
     if command:
         meta["command"] = f"`{command}`"
     meta.update(extra_meta or {})
+    footer = [
+        f"Model: every seat bids by {a.get('bid', '?')} (auction, earlier and later contracts) "
+        f"and plays by {a.get('play', '?')}; the hidden hands are re-sampled "
+        f"{'consistently with the earlier bids' if a.get('consistent') else 'uniformly'}.",
+        f"Sample: {a.get('evaluated', len(df)):,} hands (up to {a.get('min_hands', '?')} per "
+        f"cell) x {a.get('deals_per_hand', '?')} deals, seed {a.get('seed', '?')}; "
+        f"{rules}; whist-sim {meta['whist-sim']}.",
+    ]
+    sheet = cheat_sheet(tables, p, rules.n_tricks, footer,
+                        f"Israeli Whist, {p} players: what to bid")
+    for ext, data in (("png", lambda f: figure_png(f, 150)), ("pdf", figure_pdf)):
+        path = out / f"cheat_sheet_{p}p.{ext}"
+        path.write_bytes(data(sheet))
+        written.append(path)
+    cells = tables["cells"]
+    path = out / "cells.csv"
+    cells.to_csv(path, index=False, float_format="%.6g")
+    written.append(path)
     s = tables["summary"].reset_index()
     lines = [
         "# Bid charts: the expected-score-optimal contract by hand class",
         "",
         *(f"- **{k}**: {v}" for k, v in meta.items()),
         "",
-        "Method: each hand comes from a deal played up to the contracts by the bidding strategy",
-        "(declarer, trump, level and the earlier contracts as they were bid); the player is the",
-        "seat at bidding position `hand % P`. Its hand is fixed, the hidden hands are re-sampled",
-        "for every deal, and every legal contract is played out on the same sampled deals (common",
-        "random numbers; later bidders bid by the strategy, the last one hooked). The optimal bid",
-        "has the highest mean score. HCP: A=4 K=3 Q=2 J=1; trump length: cards of the trump suit",
-        f"(`NT`: no-trump deals). Cells with fewer than {MIN_CELL} hands are blank. Under/over:",
-        "whether the deal ends over (contracts sum above the tricks) in most samples at the",
-        "optimal bid.",
+        f"Printable: [cheat sheet (PDF, A4)](cheat_sheet_{p}p.pdf), "
+        f"[PNG](cheat_sheet_{p}p.png). Every cell: [cells.csv](cells.csv).",
         "",
+        "Method: hand `h` comes from a deal played up to the contracts by the bidding strategy",
+        "(declarer, trump, level and the earlier contracts as they were bid); the player is the",
+        "seat at bidding position `h % P`. The hands are stratified: many hands of the natural",
+        "distribution are classed (position, HCP band, trump length; one auction each) and the",
+        "first hands of every class are evaluated, so rare classes get as many hands as common",
+        "ones; means over classes are weighted back by the classes' natural shares. An evaluated",
+        "hand is fixed, the hidden hands are re-sampled for every deal, and every legal contract",
+        "is played out on the same sampled deals (common random numbers; later bidders bid by",
+        "the strategy, the last one hooked). The NT panel plays the same hands and deals at",
+        "no-trump (declarer, level and earlier contracts kept), whatever the strategy bid. A",
+        "cell's optimal bid has the highest mean score over its hands; it is marked unsure",
+        "(hatched; `?` below) when the paired 95 % interval of best minus second-best contains",
+        f"zero. HCP: A=4 K=3 Q=2 J=1. Cells with fewer than {MIN_CELL} hands are blank.",
+        "",
+    ]
+    if a.get("coverage"):
+        lines += ["## Cells not filled", "",
+                  "This run was too small to give every cell of probability at least "
+                  f"{MIN_PROB:g} its hands:", "", *(f"- {n}" for n in a["coverage"]), ""]
+    lines += [
         "## Summary by position",
+        "",
+        "Weighted to the natural distribution of hands (suit contracts).",
         "",
         "| position | deal goes | hands | mean optimal bid | mean expected tricks | "
         "mean best score | zero beats all |",
@@ -499,15 +675,33 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     lines += ["", "## Optimal bid", "", "![optimal bid](charts/optimal_bid.png)", ""]
     for pos in range(p):
         lines += [f"### {position_label(pos, p)}", "",
-                  _md_table(tables[f"optimal_bid_pos{pos}"], ".1f"), ""]
-    lines += ["## Expected tricks at the optimal bid", "",
+                  _md_best(tables[f"best_bid_pos{pos}"], tables[f"separated_pos{pos}"]), ""]
+    mono = tables["monotonicity"]
+    tot, inv = int(mono["pairs"].sum()), int(mono["inversions"].sum())
+    tot_s, inv_s = int(mono["pairs_separated"].sum()), int(mono["inversions_separated"].sum())
+    lines += ["## Monotonicity", "",
+              "Neighbour cells where one hand is stronger (the next HCP band, or one trump more):",
+              f"the stronger is advised to bid fewer tricks in {inv} of {tot} pairs"
+              + (f" ({inv / tot:.1%})" if tot else "")
+              + f"; among pairs where both cells are separated, {inv_s} of {tot_s}.", "",
+              "| position | panel | pairs | stronger bids fewer | both separated | "
+              "of which stronger bids fewer |", "|---|---|---|---|---|---|"]
+    for r in mono.itertuples():
+        lines.append(f"| {position_label(r.position, p)} | {r.panel} | {r.pairs} | "
+                     f"{r.inversions} | {r.pairs_separated} | {r.inversions_separated} |")
+    zb = tables["zero_by_band"].rename(columns={"ci_low": "zero_diff_ci_low",
+                                                "ci_high": "zero_diff_ci_high"})
+    zb = zb.set_index(["position", "hcp_band"])[["hands", "zero_diff", "zero_diff_ci_low",
+                                                 "zero_diff_ci_high", "zero_best_share"]]
+    lines += ["", "## Expected tricks at the optimal bid", "",
               "![expected tricks](charts/expected_tricks.png)", "",
               "## Zero bids", "",
-              "Share of hands (non-declarers) for which bidding zero has a higher expected score",
-              "than every other legal contract.", "", "![zero bid](charts/zero_bid.png)", ""]
-    for pos in range(1, p):
-        lines += [f"### {position_label(pos, p)}", "",
-                  _md_table(tables[f"zero_best_pos{pos}"], ".0%"), ""]
+              "Zero against the best non-zero contract *on the same hands and the same sampled",
+              "deals* (paired): per hand that may bid zero, zero's mean score minus the best",
+              "other contract's, in points per deal; by position and HCP band the classes are",
+              "pooled with their natural weights. Positive: bid zero. `zero best share`: hands",
+              "for which zero beats every other contract.", "",
+              markdown_table(zb, p), "", "![zero bid](charts/zero_bid.png)", ""]
     lines += ["## Under vs. over", "", "![under vs over](charts/over_under.png)", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -521,6 +715,30 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         tmp.replace(pq)
         written.append(pq)
     return written
+
+
+def paired_zero_value(rules: Rules | None = None, bid: str = "heuristic",
+                      play: str = DEFAULT_PLAY, seed: int = 0, hands: int = 300_000,
+                      min_hands: int = 30, deals_per_hand: int = 40,
+                      threads: int | None = None) -> pd.DataFrame:
+    """Zero against the best non-zero bid, paired, by position (non-declarers) and HCP band: a
+    small stratified suit-panel chart of the non-declarers (:func:`bid_chart`, ``hands``
+    classed, ``min_hands`` per cell, ``deals_per_hand`` each), pooled with the cells' natural
+    weights (:func:`whist_sim.advisor.chart_cells.zero_value_by_band`). Index
+    ``(position, hcp_band)``;
+    columns ``hands``, ``zero_diff`` (points per deal) with ``zero_diff_ci_low`` /
+    ``zero_diff_ci_high`` (95 %), ``zero_best_share``. ``df.attrs``: ``wall_s``, ``evaluated``.
+    """
+    df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules, bid=bid,
+                   play=play, threads=threads, progress=False, min_hands=min_hands, nt=False,
+                   positions=range(1, (rules or Rules()).players))
+    rules = rules or Rules()
+    zb = chart_tables(df, rules.players)["zero_by_band"].rename(
+        columns={"ci_low": "zero_diff_ci_low", "ci_high": "zero_diff_ci_high"})
+    out = zb.set_index(["position", "hcp_band"])[["hands", "zero_diff", "zero_diff_ci_low",
+                                                  "zero_diff_ci_high", "zero_best_share"]]
+    out.attrs = {"wall_s": df.attrs["wall_s"], "evaluated": len(df)}
+    return out
 
 
 def strain_name(trump: int) -> str:

@@ -6,6 +6,8 @@ flat dict; ``whist-sim bench --json`` prints it. Sections, in order:
 
 * ``compile``, ``compiled``, ``reference`` - the engines (:mod:`whist_sim.bench.engine`);
 * ``advisor`` - a warm advice and bid-chart hands per second (:mod:`whist_sim.bench.advisor`);
+* ``bid_chart`` - stratified bid charts: hand evaluations and hands classed per second
+  (:mod:`whist_sim.bench.bid_chart`);
 * ``tournament`` - a 4-strategy tournament against the engine (:mod:`whist_sim.bench.tournament`);
 * ``cluster`` - ``simulate`` embedded vs. a local Dask cluster (:mod:`whist_sim.bench.cluster`);
 * ``dd`` - the double-dummy solver (:mod:`whist_sim.bench.dd`, which runs
@@ -24,6 +26,7 @@ from __future__ import annotations
 # isort: off
 from . import engine  # noqa: F401  (compile, compiled, reference)
 from . import advisor  # noqa: F401
+from . import bid_chart  # noqa: F401
 from . import tournament  # noqa: F401
 from . import cluster  # noqa: F401
 from . import dd  # noqa: F401

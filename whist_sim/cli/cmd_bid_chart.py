@@ -10,7 +10,7 @@ from ..advisor import MODEL_BID_POLICIES
 from ..advisor.bidchart import (
     DEFAULT_CHUNK,
     DEFAULT_DEALS_PER_HAND,
-    DEFAULT_HANDS,
+    DEFAULT_MIN_HANDS,
     ChartError,
     bid_chart,
     write_chart_report,
@@ -33,14 +33,22 @@ def _flag(name: str, value) -> str:
 
 
 @click.command("bid-chart")
-@click.option("--hands", type=click.IntRange(min=1), default=DEFAULT_HANDS, show_default=True,
-              help="sampled hands")
-@click.option("--deals-per-hand", type=click.IntRange(min=1), default=DEFAULT_DEALS_PER_HAND,
-              show_default=True, help="sampled deals per hand (every legal bid is played on each)")
+@click.option("--hands", type=click.IntRange(min=1), default=None,
+              help="hands drawn from the natural distribution and classed (one auction each); "
+              "the first --min-hands of every class are evaluated [default: players x "
+              "min-hands / 1e-4, enough for classes of probability 1e-4]")
+@click.option("--min-hands", type=click.IntRange(min=1), default=DEFAULT_MIN_HANDS,
+              show_default=True, help="hands evaluated per class (cell) of the chart")
+@click.option("--deals", "--deals-per-hand", "deals_per_hand", type=click.IntRange(min=1),
+              default=DEFAULT_DEALS_PER_HAND, show_default=True,
+              help="sampled deals per evaluated hand (every legal bid is played on each)")
+@click.option("--nt/--no-nt", default=True, show_default=True,
+              help="also chart every hand played at no-trump (the NT panel)")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="run seed")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
-              help="output directory: report.md, charts/*.png, hands.parquet (overwritten)")
+              help="output directory: report.md, cells.csv, cheat_sheet_<P>p.pdf/.png, "
+              "charts/*.png, hands.parquet (overwritten)")
 @click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
               help="bidding strategy of every seat (auction, earlier and later contracts): "
               f"NAME[:KEY=VALUE...], NAME one of {', '.join(MODEL_BID_POLICIES)}")
@@ -63,13 +71,15 @@ def _flag(name: str, value) -> str:
               help="print the run and its summary table as one JSON object on stdout "
                    "(docs/JSON.md)")
 @rule_options
-def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play: str,
+def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, seed: int,
+            out: str, bid: str, play: str,
             consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
             cluster: str | None, parquet: bool, progress: bool, as_json: bool, rules) -> None:
-    """Bid charts: for --hands sampled hands (each from a deal bid up to the contracts, the
-    player at every bidding position in turn), the contract with the highest expected score
-    over --deals-per-hand sampled deals, aggregated by high-card points x trump length and
-    position, with a zero-bid chart. Writes a Markdown report and heat maps to --out.
+    """Bid charts: the contract with the highest expected score by hand class (bidding
+    position x high-card points x trump length, and an NT panel). Hands come from deals bid
+    up to the contracts; --hands of them are classed and the first --min-hands of every class
+    are evaluated on --deals sampled deals each. Writes a Markdown report, cells.csv, heat maps
+    and a printable A4 cheat sheet (PNG, PDF) to --out.
     """
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
@@ -88,15 +98,18 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
             df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
                            bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
                            threads=threads, scheduler=scheduler, cluster=cluster,
-                           progress=progress)
+                           progress=progress, min_hands=min_hands, nt=nt)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: nothing written", err=True)
         sys.exit(130)
     except (ChartError, ExecutorError) as e:
         raise click.ClickException(str(e)) from None
     changes = " ".join(_flag(k, v) for k, v in rules.changes().items())
-    command_text = (f"whist-sim bid-chart --hands {hands} --deals-per-hand {deals_per_hand} "
-                    f"--seed {seed} --bid {bid} --play {play}"
+    for note in df.attrs["coverage"]:
+        click.echo(f"bid-chart: {note}", err=True)
+    command_text = (f"whist-sim bid-chart --hands {df.attrs['hands']} --min-hands {min_hands} "
+                    f"--deals {deals_per_hand} --seed {seed} --bid {bid} --play {play}"
+                    + ("" if nt else " --no-nt")
                     + (" --consistent" if consistent else "") + (f" {changes}" if changes else ""))
     try:
         written = write_chart_report(df, out, command=command_text, rules=rules, parquet=parquet)
@@ -111,7 +124,11 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
             "command": "bid-chart",
             "out": out,
             "hands": len(df),
+            "hands_screened": a["hands"],
+            "min_hands": min_hands,
             "deals_per_hand": deals_per_hand,
+            "nt": nt,
+            "coverage": a["coverage"],
             "seed": seed,
             "bid": bid,
             "play": play,
@@ -119,20 +136,22 @@ def command(hands: int, deals_per_hand: int, seed: int, out: str, bid: str, play
             "rules": rules.to_dict(),
             "wall_s": a["wall_s"],
             "hands_per_s": len(df) / max(a["wall_s"], 1e-9),
+            "hand_evaluations_per_s": len(df) / max(a["wall_s"], 1e-9),
             "executor": a["executor"],
             "summary": chart_tables(df, rules.players)["summary"] if len(df) else [],
             "written": [str(p) for p in written],
         })
         return
     click.echo(
-        f"{len(df):,} hands x {deals_per_hand:,} deals in {a['wall_s']:.1f} s "
-        f"({len(df) / max(a['wall_s'], 1e-9):,.0f} hands/s, {a['executor']}); "
-        f"{len(written)} files written to {out}"
+        f"{a['hands']:,} hands classed, {len(df):,} evaluated x {deals_per_hand:,} deals in "
+        f"{a['wall_s']:.1f} s ({len(df) / max(a['wall_s'], 1e-9):,.0f} hand evaluations/s, "
+        f"{a['executor']}); {len(written)} files written to {out}"
     )
 
 
 #: what a bid chart writes into --out (a folder holding only these may be written again)
-_CHART_FILES = {"report.md", "charts", "hands.parquet"}
+_CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "cheat_sheet_3p.png",
+                "cheat_sheet_3p.pdf", "cheat_sheet_4p.png", "cheat_sheet_4p.pdf"}
 
 
 def _check_out(out: str) -> None:

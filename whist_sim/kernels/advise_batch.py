@@ -12,7 +12,9 @@
   contracts by the bidding strategy (the first of deals ``64 i .. 64 i + 63`` that is not thrown
   in), the seat at bidding position ``i % P`` is the player, and its candidate contracts are
   evaluated on ``deals_per_hand`` deals with its hand fixed, the earlier contracts as they were
-  made, trump, declarer and level as in the deal. Sums per hand and contract are returned.
+  made, declarer and level as in the deal, in the deal's strain or a given one (NT panel).
+  Sums per hand and contract are returned. :func:`chart_screen_kernel` gives the class of
+  many hands (strain and hand) without evaluating them, for stratified charts.
 
 All kernels release the GIL and allocate nothing: the Python layer
 (``whist_sim/advisor/sampling.py``, ``whist_sim/advisor/bidchart.py``) passes every array.
@@ -178,25 +180,64 @@ def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, 
 
 
 @jit
+def _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
+    """Play chart hand ``h``'s deal up to the contracts: the first of deals ``64 h .. 64 h + 63``
+    of the run that is not thrown in (the state then holds it; ``st[S_THROWN] != 0`` when every
+    attempt was thrown in). Returns the deal index."""
+    p = rp[R_PLAYERS]
+    d = h * CHART_ATTEMPTS
+    for a in range(CHART_ATTEMPTS):
+        d = h * CHART_ATTEMPTS + a
+        rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
+        begin_deal(st, hm, rp, d, d % p)
+        deal_cards(st, hm, rp, deck, work, rng)
+        run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
+        if st[S_THROWN] == 0:
+            break
+    return d
+
+
+@jit
+def chart_screen_kernel(seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
+                        o_trump, o_hand):
+    """The class of chart hands ``start .. start+count-1`` without evaluating them (cheap: one
+    auction each). ``o_trump[i]``: the deal's strain (0..4; -1: every attempt thrown in);
+    ``o_hand[i]``: the hand of the player (the seat at bidding position ``h % P``)."""
+    p = rp[R_PLAYERS]
+    for i in range(count):
+        h = start + i
+        _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
+        if st[S_THROWN] != 0:
+            o_trump[i] = -1
+            o_hand[i] = ZERO
+            continue
+        o_trump[i] = st[S_TRUMP]
+        o_hand[i] = hm[H_START + (st[S_DECLARER] + h % p) % p]
+
+
+@jit
 def chart_kernel(
-    seed_mix, start, count, deals_per_hand, rp, deck, deck_mask, pol, par, consistent, max_tries,
+    seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, consistent, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
     res_t, res_s, res_o,
     o_scen, o_hand, o_earlier, o_n, o_sum, o_sq, o_made, o_tricks, o_over, o_tries,
 ):
-    """Bid-chart hands ``start .. start+count-1`` (row ``i - start`` of every output).
+    """Bid-chart hands ``ids[0], ids[1], ..`` (row ``i`` of every output for hand ``ids[i]``).
 
-    ``o_scen[i]``: deal index, declarer (-1: every attempt thrown in), trump, level, seat,
-    position; ``o_hand[i]``: the player's hand; ``o_earlier[i, pos]``: contracts of the bidders
-    before it (-1 after). Per contract ``b`` (column): ``o_n`` deals played (0 = illegal bid),
-    ``o_sum`` / ``o_sq`` sum of scores / squared scores, ``o_made`` contracts made, ``o_tricks``
-    sum of tricks, ``o_over`` over deals. ``o_tries``: deals dealt (negative: a deal was not
-    accepted within ``max_tries`` and the hand was abandoned).
+    ``strain[i]``: -1 evaluates the contracts in the deal's own strain, 0..4 in that strain
+    instead (the NT panel: the same hand and sampled deals, the earlier contracts as they were
+    bid). ``o_scen[i]``: deal index, declarer (-1: every attempt thrown in), evaluated strain,
+    level, seat, position; ``o_hand[i]``: the player's hand; ``o_earlier[i, pos]``: contracts of
+    the bidders before it (-1 after). Per contract ``b`` (column): ``o_n`` deals played (0 =
+    illegal bid), ``o_sum`` / ``o_sq`` sum of scores / squared scores, ``o_made`` contracts
+    made, ``o_tricks`` sum of tricks, ``o_over`` over deals. ``o_tries``: deals dealt
+    (negative: a deal was not accepted within ``max_tries`` and the hand was abandoned). A
+    hand's sampled deals depend on its deal only, so both strains of a hand share them.
     """
     p = rp[R_PLAYERS]
     n = rp[R_NTRICKS]
-    for i in range(count):
-        h = start + i
+    for i in range(ids.shape[0]):
+        h = ids[i]
         for b in range(n + 1):
             o_n[i, b] = 0
             o_sum[i, b] = 0
@@ -207,15 +248,7 @@ def chart_kernel(
         for pos in range(p):
             o_earlier[i, pos] = -1
         o_tries[i] = 0
-        d = h * CHART_ATTEMPTS
-        for a in range(CHART_ATTEMPTS):
-            d = h * CHART_ATTEMPTS + a
-            rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
-            begin_deal(st, hm, rp, d, d % p)
-            deal_cards(st, hm, rp, deck, work, rng)
-            run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
-            if st[S_THROWN] == 0:
-                break
+        d = _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
         o_scen[i, 0] = d
         if st[S_THROWN] != 0:
             o_scen[i, 1] = -1
@@ -223,10 +256,11 @@ def chart_kernel(
         decl = st[S_DECLARER]
         trump = st[S_TRUMP]
         level = st[S_LEVEL]
+        strain_i = trump if strain[i] < 0 else strain[i]
         position = h % p
         me = (decl + position) % p
         o_scen[i, 1] = decl
-        o_scen[i, 2] = trump
+        o_scen[i, 2] = strain_i
         o_scen[i, 3] = level
         o_scen[i, 4] = me
         o_scen[i, 5] = position
@@ -246,7 +280,7 @@ def chart_kernel(
         n_cand = 0
         for b in range(lo, n + 1):
             if b != forbidden:
-                cand_trump[n_cand] = trump
+                cand_trump[n_cand] = strain_i
                 cand_bid[n_cand] = b
                 n_cand += 1
         hand_mix = mix64(stream_start_mixed(seed_mix, np.uint64(d)) ^ CHART_SALT)

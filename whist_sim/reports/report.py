@@ -112,6 +112,7 @@ def build_report(
     extra_meta: Mapping[str, str] | None = None,
     compare: tuple[str, pd.DataFrame | Tally] | None = None,
     label: str | None = None,
+    zero_paired: tuple[pd.DataFrame, str] | None = None,
 ) -> Report:
     """Assemble every table and chart of the standard report from a DataFrame or a tally.
 
@@ -120,7 +121,10 @@ def build_report(
     relative paths. ``compare``: ``(label, data)`` of a companion dataset (the same deals and
     options under another play policy): a section "Play model" sets the headline numbers of
     the two side by side (:func:`whist_sim.reports.tables.compare_summaries`), the companion
-    first; ``label`` names this dataset there (default: its policies).
+    first; ``label`` names this dataset there (default: its policies). ``zero_paired``:
+    ``(table, how)``, the paired zero-bid value by position and HCP band
+    (:func:`whist_sim.advisor.bidchart.paired_zero_value`) and a line saying how it was made;
+    the "Zero bids" section shows it beside the heuristic's own choices.
     """
     t = as_tally(data)
     P, N = t.players, t.n_tricks
@@ -202,10 +206,22 @@ def build_report(
             TableItem("zero_bids_by_position", "How often zero is bid, by over/under and position",
                       T.zero_bids(t, ["over", "position"])),
             TableItem("zero_success", "Zero bids made, under vs. over", T.zero_success(t, "over")),
-            TableItem("zero_value_by_hcp", "Zero vs. non-zero bids on comparable hands",
-                      zero_hcp, "mean score per deal (points) by HCP band"),
-            ChartItem("zero_value_by_hcp", "Zero-bid value by HCP band",
-                      lambda: charts.zero_value_by_hcp(zero_hcp)),
+            *((TableItem("zero_value_paired",
+                         "Zero vs. the best non-zero bid on the same hands and deals (paired)",
+                         zero_paired[0],
+                         "zero's mean score minus the best other contract's on the same hand and "
+                         "the same sampled deals (the advisor's method), points per deal, by "
+                         "position and HCP band; positive: bid zero. " + zero_paired[1]),)
+              if zero_paired is not None else ()),
+            TableItem("zero_value_by_hcp", "Zero vs. non-zero bids as the strategy chose them "
+                      "(not a like-for-like comparison)", zero_hcp,
+                      "mean score per deal (points) by HCP band of the zero bids and the "
+                      "non-zero bids the bidding strategy made: it bids zero on the hands where "
+                      "zero looks best, so the difference measures its choices (a selection "
+                      "effect), not what zero is worth on a given hand"
+                      + ("; see the paired table above" if zero_paired is not None else "")),
+            ChartItem("zero_value_by_hcp", "Zero and non-zero bids as the strategy chose them, "
+                      "by HCP band", lambda: charts.zero_value_by_hcp(zero_hcp)),
             TableItem("failed_zeros", "Failed zero bids: tricks taken", T.failed_zero_outcomes(t)),
         ),
     )
