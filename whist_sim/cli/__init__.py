@@ -68,13 +68,9 @@ class LazyGroup(click.Group):
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            if name in self.commands:
-                text = self.commands[name].get_short_help_str(limit=formatter.width)
-            else:
-                text = _short_help(_modules()[name])
-            rows.append((name, text))
+        # always the module's summary, whether the command was loaded already or not: the
+        # listing must not change with what ran before in the same process
+        rows = [(name, _short_help(_modules()[name])) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
