@@ -65,9 +65,11 @@ def test_spec_parsing_and_canonical_text():
     assert spec.values()["n"] == 16.0 and spec.values()["calls"] == 1.0
     assert parse_strategy(" hcp ").text == "hcp"
     assert parse_strategy("hcp:margin=0.5").text == "hcp:margin=0.5"
-    rows = param_rows([parse_strategy("montecarlo:n=8"), parse_strategy("heuristic")])
-    assert rows.shape == (2, N_PARAMS)
-    assert rows[0, 0] == 8.0 and rows[0, 1] == 1.0 and not rows[1].any()
+    rows = param_rows([parse_strategy("montecarlo:n=8"), parse_strategy("heuristic"),
+                       parse_strategy("random")])
+    assert rows.shape == (3, N_PARAMS)
+    assert rows[0, 0] == 8.0 and rows[0, 1] == 1.0 and not rows[2].any()
+    assert list(rows[1, :2]) == [1.0, 14.0] and not rows[1, 2:].any()  # nt, nt_hcp
 
 
 @pytest.mark.parametrize(
@@ -81,7 +83,9 @@ def test_spec_parsing_and_canonical_text():
         ("montecarlo:n=2.5", ["whole number"]),
         ("montecarlo:n=-1", ["n must be in 0..4096"]),
         ("hcp:points_per_trick=inf", ["finite"]),
-        ("heuristic:x=1", ["no parameter", "none"]),
+        ("heuristic:x=1", ["no parameter", "nt, nt_hcp"]),
+        ("random:x=1", ["no parameter", "none"]),
+        ("heuristic:nt=2", ["nt must be in 0..1"]),
         ("", ["a strategy must be a name"]),
     ],
 )

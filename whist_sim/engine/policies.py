@@ -55,6 +55,8 @@ ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 NT_HCP = 14
 #: the most cards an NT hand may hold (the one_random deck's 17-card hands: never)
 NT_MAX_CARDS = 13
+#: the longest suit an NT hand may hold (balanced)
+NT_MAX_LENGTH = 5
 
 
 def est_q(hand: int, strain: int, rules: Rules | None = None, nt_hcp: int = NT_HCP) -> int:
@@ -126,13 +128,15 @@ def hcp(hand: int, low_suit: int = 0) -> int:
 
 
 def nt_hand(hand: int, low_suit: int = 0, nt_hcp: int = NT_HCP) -> bool:
-    """An NT hand (docs/ENGINE.md §5): in every suit of the deck (``low_suit..3``) two cards or
-    more and a stopper, at most one doubleton, ``nt_hcp`` high-card points or more (never when
-    ``nt_hcp < 0``), and at most :data:`NT_MAX_CARDS` cards. Blind to the names of the suits."""
+    """An NT hand (docs/ENGINE.md §5): in every suit of the deck (``low_suit..3``) two to
+    :data:`NT_MAX_LENGTH` cards and a stopper, at most one doubleton, ``nt_hcp`` high-card points
+    or more (never when ``nt_hcp < 0``), and at most :data:`NT_MAX_CARDS` cards. Blind to the
+    names of the suits."""
     if nt_hcp < 0:
         return False
     lengths = [suit_length(hand, s) for s in range(low_suit, 4)]
-    return (min(lengths) >= 2 and lengths.count(2) <= 1 and sum(lengths) <= NT_MAX_CARDS
+    return (min(lengths) >= 2 and max(lengths) <= NT_MAX_LENGTH and lengths.count(2) <= 1
+            and sum(lengths) <= NT_MAX_CARDS
             and all(is_stopper(hand, s) for s in range(low_suit, 4))
             and hcp(hand, low_suit) >= nt_hcp)
 

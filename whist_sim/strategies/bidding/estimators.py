@@ -36,10 +36,11 @@ from ...kernels.layout import (
     R_LOW_STRAIN,
     R_MAXLEVEL,
     R_NTRICKS,
+    R_PLAYERS,
     S_FLOOR,
     S_TRUMP,
 )
-from .heuristic import est_q_deck, est_q_in, nt_hand, nt_rule, three_lowest
+from .heuristic import deck_adjust_q, est_q_deck, est_q_in, nt_hand, nt_rule, three_lowest
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
@@ -340,17 +341,32 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
 
 
 @jit(inline="always")
+def share_gap_q(rp):
+    """Quarter tricks of a player's share of the tricks that the heuristic's estimate does not
+    see on the deck of ``rp``: ``4 * N // P - 13 - deck_adjust_q`` (0 with four players; 4 with
+    ``no_suit`` and ``one_random``, 5 with ``no_low``). With three players a hand has fewer idle
+    cards to shed, so a low contract is harder to make than its estimate says."""
+    return (4 * rp[R_NTRICKS]) // rp[R_PLAYERS] - 13 - deck_adjust_q(rp)
+
+
+@jit(inline="always")
 def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     """Contract: ``est(q - shift_q)`` in trumps; zero for a non-declarer below ``zero_below_q``.
+
+    On a deck with a share gap (:func:`share_gap_q`, three players) the downward shading is
+    eased: ``zero_below_q - gap``, and a positive ``shift_q`` less ``gap // 2`` (not below 0).
 
     A forbidden number (the last bidder) moves up when ``forbidden_up`` is 1 (and up is possible),
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
     q = est_q_in(hm[H_HAND + seat], st[S_TRUMP], rp, nt_rule(par, seat, 4))
+    gap = share_gap_q(rp)
     shift = np.int64(par[0, seat, 1])
+    if shift > 0:
+        shift = max(shift - gap // 2, 0)
     want = _tricks_q(q - shift, n_tricks)
-    if lo == 0 and q < np.int64(par[0, seat, 2]):
+    if lo == 0 and q < np.int64(par[0, seat, 2]) - gap:
         want = 0
     if want < lo:
         want = lo

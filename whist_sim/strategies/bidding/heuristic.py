@@ -32,6 +32,8 @@ NT_HCP = 14
 #: the most cards an NT hand may hold: hands of 17 cards (the one_random deck) all hold long
 #: suits, and NT lost points there at every ``nt_hcp`` tried (docs/STRATEGIES.md)
 NT_MAX_CARDS = 13
+#: the longest suit an NT hand may hold (balanced: 4333, 4432, 5332 with four players)
+NT_MAX_LENGTH = 5
 
 
 # ---------------------------------------------------------------------------- estimates
@@ -73,7 +75,7 @@ def _suit_parts(hand, s):
 @jit(inline="always")
 def nt_hand(hand, low_suit, nt_hcp):
     """1 if ``hand`` is an NT hand (ENGINE.md §5): in every suit of the deck (suits
-    ``low_suit..3``) at least two cards and a stopper, at most one doubleton, and at least
+    ``low_suit..3``) two to ``NT_MAX_LENGTH`` cards and a stopper, at most one doubleton, at least
     ``nt_hcp`` high-card points (A=4, K=3, Q=2, J=1), and at most ``NT_MAX_CARDS`` cards (the
     ``one_random`` deck's 17-card hands never); always 0 when ``nt_hcp < 0`` (no NT rule). Blind
     to the names of the suits."""
@@ -85,7 +87,7 @@ def nt_hand(hand, low_suit, nt_hcp):
     for s in range(low_suit, 4):
         v = np.int64(SUIT_TABLE[np.int64((hand >> np.uint64(13 * s)) & SUIT_BITS)])
         n = v & 31
-        if n < 2 or not (v >> 25) & 1:
+        if n < 2 or n > NT_MAX_LENGTH or not (v >> 25) & 1:
             return 0
         if n == 2:
             doubletons += 1
