@@ -152,14 +152,17 @@ def test_the_engines_agree_on_the_deck_estimates(hand, deck):
 
 
 @pytest.mark.parametrize("deck", ["no_suit", "no_low", "one_random"])
-@pytest.mark.parametrize("bidder", ["heuristic", "aggressive", "hcp", "ltc"])
+@pytest.mark.parametrize("bidder", ["heuristic", "aggressive", "hcp", "ltc", "cautious"])
 def test_three_player_games_end(deck, bidder):
     # §7-§8: three heuristic-family players reach the target (before the deck-aware estimate, a
-    # no_suit game of heuristic players never ended: totals near -2,400 after 200 deals)
+    # no_suit game of heuristic players never ended: totals near -2,400 after 200 deals; before
+    # cautious eased its shading by the deck's share gap, 7 of 20 no_suit games ended in 400)
     from whist_sim.runs.game import play_game
 
-    g = play_game(3, Rules(players=3, three_player_deck=deck), (bidder,) * 3, max_deals=400)
-    assert g.finished, (deck, bidder, g.totals)
+    for seed in (3, 4):
+        g = play_game(seed, Rules(players=3, three_player_deck=deck), (bidder,) * 3,
+                      max_deals=400)
+        assert g.finished, (deck, bidder, seed, g.totals)
 
 
 def test_the_advisor_never_suggests_clubs_without_clubs():
@@ -172,3 +175,14 @@ def test_the_advisor_never_suggests_clubs_without_clubs():
     assert "C" not in set(a.table.index.get_level_values("strain"))
     with pytest.raises(AdviceError, match="no clubs"):
         advise(hand, trump="C", declarer=0, rules=rules, deals=40)
+
+
+@pytest.mark.parametrize("players, deck, gap", [
+    (4, "no_suit", 0), (3, "no_suit", 4), (3, "no_low", 5), (3, "one_random", 4)])
+def test_the_share_gap_of_the_shaded_strategies(players, deck, gap):
+    # a player's share of the tricks, 4 N // P quarter tricks, beyond the four-player 13 and the
+    # estimate's deck adjustment: cautious lowers its zero threshold by it and its shift by half
+    from whist_sim.kernels.layout import rules_array
+    from whist_sim.strategies.bidding.estimators import share_gap_q
+
+    assert share_gap_q(rules_array(Rules(players=players, three_player_deck=deck))) == gap

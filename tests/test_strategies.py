@@ -65,9 +65,11 @@ def test_spec_parsing_and_canonical_text():
     assert spec.values()["n"] == 16.0 and spec.values()["calls"] == 1.0
     assert parse_strategy(" hcp ").text == "hcp"
     assert parse_strategy("hcp:margin=0.5").text == "hcp:margin=0.5"
-    rows = param_rows([parse_strategy("montecarlo:n=8"), parse_strategy("heuristic")])
-    assert rows.shape == (2, N_PARAMS)
-    assert rows[0, 0] == 8.0 and rows[0, 1] == 1.0 and not rows[1].any()
+    rows = param_rows([parse_strategy("montecarlo:n=8"), parse_strategy("heuristic"),
+                       parse_strategy("random")])
+    assert rows.shape == (3, N_PARAMS)
+    assert rows[0, 0] == 8.0 and rows[0, 1] == 1.0 and not rows[2].any()
+    assert list(rows[1, :2]) == [1.0, 14.0] and not rows[1, 2:].any()  # nt, nt_hcp
 
 
 @pytest.mark.parametrize(
@@ -81,7 +83,9 @@ def test_spec_parsing_and_canonical_text():
         ("montecarlo:n=2.5", ["whole number"]),
         ("montecarlo:n=-1", ["n must be in 0..4096"]),
         ("hcp:points_per_trick=inf", ["finite"]),
-        ("heuristic:x=1", ["no parameter", "none"]),
+        ("heuristic:x=1", ["no parameter", "nt, nt_hcp"]),
+        ("random:x=1", ["no parameter", "none"]),
+        ("heuristic:nt=2", ["nt must be in 0..1"]),
         ("", ["a strategy must be a name"]),
     ],
 )
@@ -269,12 +273,12 @@ def test_losing_trick_count_per_suit(suit, losers):
 def test_ltc_and_hcp_estimates_of_a_worked_hand():
     # S: AKQ32 (0 losers, 5 cards)  H: K2 (1 loser: 1 winner)  D: 432 (3 losers)  C: AQ2 (1 loser)
     hand = np.uint64(parse_hand("S:AKQ32 H:K2 D:432 C:AQ2"))
-    e = ltc_estimates(hand, _par("ltc"), 0)
+    e = ltc_estimates(hand, rules_array(Rules()), _par("ltc"), 0)
     # spades trump: 5 - 0 = 5, side winners H 1 + D 0 + C 2 = 3, x 0.8
     assert e[3] == pytest.approx(5 + 0.8 * 3)
     # NT: 0.8 x (3 + 1 + 0 + 2) + 0.5 x (5 - 4)
     assert e[4] == pytest.approx(0.8 * 6 + 0.5)
-    h = hcp_estimates(hand, _par("hcp"), 0)
+    h = hcp_estimates(hand, rules_array(Rules()), _par("hcp"), 0)
     hcp = 9 + 3 + 0 + 6
     # spades: 5 trumps -> +4 x 2; shortness: hearts doubleton 1, capped at 3 x 3
     assert h[3] == pytest.approx((hcp + 8 + 1) / 4)

@@ -51,17 +51,36 @@ def random_policy(state: DealState, rng: DealRng) -> int:
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 
 
-def est_q(hand: int, strain: int, rules: Rules | None = None) -> int:
+#: the NT rule's high-card minimum (docs/ENGINE.md §5; the compiled strategies' ``nt_hcp``)
+NT_HCP = 14
+#: the most cards an NT hand may hold (the one_random deck's 17-card hands: never)
+NT_MAX_CARDS = 13
+#: the longest suit an NT hand may hold (balanced)
+NT_MAX_LENGTH = 5
+
+
+def est_q(hand: int, strain: int, rules: Rules | None = None, nt_hcp: int = NT_HCP) -> int:
     """Trick estimate of ``hand`` with ``strain`` as trump (0..3 suit, 4 = NT), in quarter tricks.
 
     Per suit ``s`` of length ``L`` (honours only if held): A +4; K +3 if ``L >= 2`` else +1;
     Q +2 if ``L >= 3``. In the trump suit also J +1 if ``L >= 4`` and length ``4 * (L - 3)`` if
     ``L > 3``. In NT, length ``2 * (L - 4)`` for ``L > 4``. With a trump suit of length ``T >= 1``,
     ruffing value (void 8, singleton 4, doubleton 2 in each other suit) capped at ``4 * (T - 1)``.
+    In NT, an NT hand (:func:`nt_hand` with ``nt_hcp``; negative: never) is worth at least its
+    best suit.
 
     With ``rules`` (the deck of the deal; default: four players): a suit the deck lacks (clubs in
-    the ``no_suit`` deck) gives no ruffing value, and every strain gets :func:`deck_adjust_q`.
+    the ``no_suit`` deck) gives no ruffing value and needs no stopper, and every strain gets
+    :func:`deck_adjust_q`.
     """
+    low = 0 if rules is None else rules.lowest_strain
+    if strain == NT and nt_hand(hand, low, nt_hcp):
+        return max(_est_q(hand, t, rules) for t in range(NT + 1))
+    return _est_q(hand, strain, rules)
+
+
+def _est_q(hand: int, strain: int, rules: Rules | None) -> int:
+    """:func:`est_q` without the NT rule."""
     total = 0
     for s in range(4):
         length = suit_length(hand, s)
@@ -92,6 +111,34 @@ def est_q(hand: int, strain: int, rules: Rules | None = None) -> int:
                 ruff += {0: 8, 1: 4, 2: 2}.get(suit_length(hand, s), 0)
             total += min(ruff, 4 * (trumps - 1))
     return total + (0 if rules is None else deck_adjust_q(rules))
+
+
+def is_stopper(hand: int, s: int) -> bool:
+    """Suit ``s`` of ``hand`` is stopped: the A, the K with two cards or more, the Q with three
+    or more, or the J with four or more."""
+    length = suit_length(hand, s)
+    return any(hand >> (13 * s + rank) & 1 and length >= need
+               for rank, need in ((ACE, 1), (KING, 2), (QUEEN, 3), (JACK, 4)))
+
+
+def hcp(hand: int, low_suit: int = 0) -> int:
+    """High-card points (A 4, K 3, Q 2, J 1) of ``hand`` in the suits ``low_suit..3``."""
+    return sum(w * (hand >> (13 * s + rank) & 1) for s in range(low_suit, 4)
+               for rank, w in ((ACE, 4), (KING, 3), (QUEEN, 2), (JACK, 1)))
+
+
+def nt_hand(hand: int, low_suit: int = 0, nt_hcp: int = NT_HCP) -> bool:
+    """An NT hand (docs/ENGINE.md §5): in every suit of the deck (``low_suit..3``) two to
+    :data:`NT_MAX_LENGTH` cards and a stopper, at most one doubleton, ``nt_hcp`` high-card points
+    or more (never when ``nt_hcp < 0``), and at most :data:`NT_MAX_CARDS` cards. Blind to the
+    names of the suits."""
+    if nt_hcp < 0:
+        return False
+    lengths = [suit_length(hand, s) for s in range(low_suit, 4)]
+    return (min(lengths) >= 2 and max(lengths) <= NT_MAX_LENGTH and lengths.count(2) <= 1
+            and sum(lengths) <= NT_MAX_CARDS
+            and all(is_stopper(hand, s) for s in range(low_suit, 4))
+            and hcp(hand, low_suit) >= nt_hcp)
 
 
 def deck_adjust_q(rules: Rules) -> int:
@@ -432,6 +479,7 @@ __all__ = [
     "card_order",
     "est",
     "est_q",
+    "nt_hand",
     "expert_card",
     "expert_key",
     "expert_policy",

@@ -57,7 +57,7 @@ from .bidding.estimators import (
     shaded_call,
     shaded_contract,
 )
-from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_frisch
+from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_frisch, nt_rule
 from .bidding.random import random_call, random_contract, random_frisch
 from .play.expert import expert_card
 from .play.heuristic import heuristic_card
@@ -131,7 +131,7 @@ def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     """Auction call by the seat's bidding strategy (``random`` for any id not listed)."""
     pid = pol[0, seat]
     if pid == BID_HEURISTIC:
-        return heuristic_call(st, hm, rp, seat, lo, hi, rng)
+        return heuristic_call(st, hm, rp, seat, lo, hi, nt_rule(par, seat, 0))
     elif pid == BID_HCP:
         return hcp_call(st, hm, rp, seat, lo, hi, par)
     elif pid == BID_LTC:
@@ -159,7 +159,7 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """Contract by the seat's bidding strategy (``random`` for any id not listed)."""
     pid = pol[0, seat]
     if pid == BID_HEURISTIC:
-        return heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+        return heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_rule(par, seat, 0))
     elif pid == BID_HCP:
         return hcp_contract(st, hm, rp, seat, lo, forbidden, par)
     elif pid == BID_LTC:

@@ -57,6 +57,12 @@ PLAY_HEURISTIC = 1
 PLAY_EXPERT = 2
 PLAY_ROLLOUT = 3
 
+#: the NT rule's parameters, last in the row of every strategy of the heuristic family
+#: (ENGINE.md §5): ``nt`` 1 = on (0: NT is never rated above its estimate, the earlier
+#: versions), ``nt_hcp`` the high-card minimum of an NT hand. Kept equal to
+#: ``whist_sim.strategies.bidding.heuristic.NT_HCP`` (tested).
+NT_PARAMS: tuple[tuple[str, float], ...] = (("nt", 1.0), ("nt_hcp", 14.0))
+
 BID_POLICIES: dict[str, PolicyInfo] = {
     "random": PolicyInfo(
         "random", BID_RANDOM, BID,
@@ -67,7 +73,9 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "heuristic", BID_HEURISTIC, BID,
         "quarter-trick estimate of the hand per strain: bids its best strain when the estimate "
         "reaches the level, passes its lowest cards from short suits, contracts its estimate "
-        "(ENGINE.md §5)",
+        "(ENGINE.md §5); nt=1 rates NT as its best suit with a balanced hand, a stopper in every "
+        "suit and nt_hcp high-card points (nt=0: never NT, the earlier versions)",
+        NT_PARAMS,
     ),
     # Strategies of issue 6 (docs/STRATEGIES.md; kernels in
     # whist_sim/strategies/bidding/estimators.py and
@@ -78,26 +86,29 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "points, divided by points_per_trick; bids its best strain when the rounded estimate "
         "reaches the level + margin, contracts the rounded estimate, zero below zero_below tricks",
         (("points_per_trick", 4.0), ("trump_length", 4.0), ("shortness", 1.0),
-         ("nt_length", 2.0), ("margin", 0.0), ("zero_below", 1.0)),
+         ("nt_length", 2.0), ("margin", 0.0), ("zero_below", 1.0)) + NT_PARAMS,
     ),
     "ltc": PolicyInfo(
         "ltc", BID_LTC, BID,
         "losing-trick count: trumps that are not losers plus side_weight x the side-suit winners "
         "(top cards that are not losers); passes from its shortest suits in a Frisch",
-        (("side_weight", 0.8), ("nt_length", 0.5), ("margin", 0.0), ("zero_below", 1.0)),
+        (("side_weight", 0.8), ("nt_length", 0.5), ("margin", 0.0), ("zero_below", 1.0))
+        + NT_PARAMS,
     ),
     "cautious": PolicyInfo(
         "cautious", BID_CAUTIOUS, BID,
         "the heuristic's estimate, shaded down: bids in the auction only with a trick to spare, "
         "contracts its estimate rounded down, and bids zero on weak hands (under 2.5 tricks as a "
         "non-declarer)",
-        (("margin_q", 4.0), ("shift_q", 2.0), ("zero_below_q", 10.0), ("forbidden_up", 0.0)),
+        (("margin_q", 4.0), ("shift_q", 2.0), ("zero_below_q", 10.0), ("forbidden_up", 0.0))
+        + NT_PARAMS,
     ),
     "aggressive": PolicyInfo(
         "aggressive", BID_AGGRESSIVE, BID,
         "the heuristic's estimate, pushed up: bids one level above its estimate in the auction, "
         "contracts one more than its estimate rounded down, rarely bids zero",
-        (("margin_q", -4.0), ("shift_q", -2.0), ("zero_below_q", 2.0), ("forbidden_up", 1.0)),
+        (("margin_q", -4.0), ("shift_q", -2.0), ("zero_below_q", 2.0), ("forbidden_up", 1.0))
+        + NT_PARAMS,
     ),
     "montecarlo": PolicyInfo(
         "montecarlo", BID_MONTECARLO, BID,

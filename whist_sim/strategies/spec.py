@@ -62,6 +62,8 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     **{(name, key): lim for name in ("cautious", "aggressive") for key, lim in (
         ("margin_q", (-52, 52, True)), ("shift_q", (-52, 52, True)),
         ("zero_below_q", (0, 53, True)), ("forbidden_up", (0, 1, True)))},
+    **{(name, key): lim for name in ("heuristic", "hcp", "ltc", "cautious", "aggressive")
+       for key, lim in (("nt", (0, 1, True)), ("nt_hcp", (0, 40, True)))},
 }
 
 #: the same for play policies: (policy, parameter) -> (low, high, whole number?).

@@ -33,12 +33,14 @@ from ...kernels._numba import jit
 from ...kernels.bits import popcount
 from ...kernels.layout import (
     H_HAND,
+    R_LOW_STRAIN,
     R_MAXLEVEL,
     R_NTRICKS,
+    R_PLAYERS,
     S_FLOOR,
     S_TRUMP,
 )
-from .heuristic import est_q_deck, est_q_in, three_lowest
+from .heuristic import deck_adjust_q, est_q_deck, est_q_in, nt_hand, nt_rule, three_lowest
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
@@ -122,6 +124,17 @@ def estimate_contract(rp, est, lo, forbidden, zero_below):
 
 
 @jit(inline="always")
+def nt_as_best(hand, rp, est, nt_hcp):
+    """``est`` (5-tuple of trick estimates, C, D, H, S, NT) with the NT rule of ENGINE.md §5
+    applied: for an NT hand (:func:`whist_sim.strategies.bidding.heuristic.nt_hand`: balanced,
+    a stopper in every suit of the deck, ``nt_hcp`` high-card points) NT is worth its best suit,
+    so that NT (the higher strain) wins the tie. ``nt_hcp < 0``: ``est`` unchanged."""
+    if nt_hand(hand, rp[R_LOW_STRAIN], nt_hcp):
+        return est[0], est[1], est[2], est[3], max(est[4], est[0], est[1], est[2], est[3])
+    return est
+
+
+@jit(inline="always")
 def suit_bits(hand, s):
     """The 13-bit rank pattern of suit ``s`` of ``hand`` (bit ``r`` = rank ``r``, 0 = 2)."""
     return (hand >> np.uint64(13 * s)) & SUIT_BITS
@@ -135,17 +148,18 @@ def has_rank(sb, r):
 
 # ---------------------------------------------------------------------------- hcp
 # Parameters (registry order): points_per_trick, trump_length, shortness, nt_length, margin,
-# zero_below.
+# zero_below, nt, nt_hcp.
 
 
 @jit(inline="always")
-def hcp_estimates(hand, par, seat):
+def hcp_estimates(hand, rp, par, seat):
     """Tricks per strain from high-card points (A=4, K=3, Q=2, J=1) plus distribution points.
 
     Suit strain ``t`` with ``T`` trumps: HCP + ``trump_length`` per trump beyond three +
     ``shortness`` x (void 3, singleton 2, doubleton 1) over the side suits, the shortness points
     capped at ``3 * (T - 2)`` (none with two trumps or fewer). NT: HCP + ``nt_length`` per card
-    beyond four in every suit. Tricks = points / ``points_per_trick``.
+    beyond four in every suit. Tricks = points / ``points_per_trick``. Then the NT rule
+    (:func:`nt_as_best`, parameters ``nt`` and ``nt_hcp``).
     """
     ppt = par[0, seat, 0]
     trump_len = par[0, seat, 1]
@@ -175,7 +189,7 @@ def hcp_estimates(hand, par, seat):
     e2 = _hcp_suit(hcp, lens[2], total_short - short[2], trump_len, short_w) / ppt
     e3 = _hcp_suit(hcp, lens[3], total_short - short[3], trump_len, short_w) / ppt
     e4 = (hcp + nt_len * long_nt) / ppt
-    return e0, e1, e2, e3, e4
+    return nt_as_best(hand, rp, (e0, e1, e2, e3, e4), nt_rule(par, seat, 6))
 
 
 @jit(inline="always")
@@ -193,19 +207,19 @@ def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
 @jit(inline="always")
 def hcp_call(st, hm, rp, seat, lo, hi, par):
     """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
-    est = hcp_estimates(hm[H_HAND + seat], par, seat)
+    est = hcp_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_call(st, rp, est, par[0, seat, 4])
 
 
 @jit(inline="always")
 def hcp_contract(st, hm, rp, seat, lo, forbidden, par):
     """``hcp`` contract: :func:`estimate_contract` on the estimate in trumps."""
-    est = hcp_estimates(hm[H_HAND + seat], par, seat)
+    est = hcp_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_contract(rp, est[st[S_TRUMP]], lo, forbidden, par[0, seat, 5])
 
 
 # ---------------------------------------------------------------------------- ltc
-# Parameters (registry order): side_weight, nt_length, margin, zero_below.
+# Parameters (registry order): side_weight, nt_length, margin, zero_below, nt, nt_hcp.
 
 
 @jit(inline="always")
@@ -229,12 +243,13 @@ def ltc_losers(sb):
 
 
 @jit(inline="always")
-def ltc_estimates(hand, par, seat):
+def ltc_estimates(hand, rp, par, seat):
     """Tricks per strain from the losing-trick count.
 
     A suit's *winners* are its first ``min(length, 3)`` cards minus its losers. Suit strain ``t``:
     every trump that is not a loser (``T - losers``) plus ``side_weight`` x the winners of the
-    side suits. NT: ``side_weight`` x all winners + ``nt_length`` per card beyond four.
+    side suits. NT: ``side_weight`` x all winners + ``nt_length`` per card beyond four. Then the
+    NT rule (:func:`nt_as_best`, parameters ``nt`` and ``nt_hcp``).
     """
     side_w = par[0, seat, 0]
     nt_len = par[0, seat, 1]
@@ -256,20 +271,20 @@ def ltc_estimates(hand, par, seat):
     e2 = (lens[2] - loss[2]) + side_w * (total_w - w[2])
     e3 = (lens[3] - loss[3]) + side_w * (total_w - w[3])
     e4 = side_w * total_w + nt_len * long_nt
-    return e0, e1, e2, e3, e4
+    return nt_as_best(hand, rp, (e0, e1, e2, e3, e4), nt_rule(par, seat, 4))
 
 
 @jit(inline="always")
 def ltc_call(st, hm, rp, seat, lo, hi, par):
     """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
-    est = ltc_estimates(hm[H_HAND + seat], par, seat)
+    est = ltc_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_call(st, rp, est, par[0, seat, 2])
 
 
 @jit(inline="always")
 def ltc_contract(st, hm, rp, seat, lo, forbidden, par):
     """``ltc`` contract: :func:`estimate_contract` on the estimate in trumps."""
-    est = ltc_estimates(hm[H_HAND + seat], par, seat)
+    est = ltc_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_contract(rp, est[st[S_TRUMP]], lo, forbidden, par[0, seat, 3])
 
 
@@ -284,7 +299,7 @@ def ltc_frisch(st, hm, rp, seat):
 
 
 # ---------------------------------------------------------------------------- shaded heuristic
-# Parameters (registry order): margin_q, shift_q, zero_below_q, forbidden_up.
+# Parameters (registry order): margin_q, shift_q, zero_below_q, forbidden_up, nt, nt_hcp.
 
 
 @jit(inline="always")
@@ -305,7 +320,7 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
     """
     n_tricks = rp[R_NTRICKS]
     top = rp[R_MAXLEVEL]
-    q = est_q_deck(hm[H_HAND + seat], rp)
+    q = est_q_deck(hm[H_HAND + seat], rp, nt_rule(par, seat, 4))
     best = -1
     best_q = q[0]
     best_e = -1
@@ -326,17 +341,32 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
 
 
 @jit(inline="always")
+def share_gap_q(rp):
+    """Quarter tricks of a player's share of the tricks that the heuristic's estimate does not
+    see on the deck of ``rp``: ``4 * N // P - 13 - deck_adjust_q`` (0 with four players; 4 with
+    ``no_suit`` and ``one_random``, 5 with ``no_low``). With three players a hand has fewer idle
+    cards to shed, so a low contract is harder to make than its estimate says."""
+    return (4 * rp[R_NTRICKS]) // rp[R_PLAYERS] - 13 - deck_adjust_q(rp)
+
+
+@jit(inline="always")
 def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     """Contract: ``est(q - shift_q)`` in trumps; zero for a non-declarer below ``zero_below_q``.
+
+    On a deck with a share gap (:func:`share_gap_q`, three players) the downward shading is
+    eased: ``zero_below_q - gap``, and a positive ``shift_q`` less ``gap // 2`` (not below 0).
 
     A forbidden number (the last bidder) moves up when ``forbidden_up`` is 1 (and up is possible),
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
-    q = est_q_in(hm[H_HAND + seat], st[S_TRUMP], rp)
+    q = est_q_in(hm[H_HAND + seat], st[S_TRUMP], rp, nt_rule(par, seat, 4))
+    gap = share_gap_q(rp)
     shift = np.int64(par[0, seat, 1])
+    if shift > 0:
+        shift = max(shift - gap // 2, 0)
     want = _tricks_q(q - shift, n_tricks)
-    if lo == 0 and q < np.int64(par[0, seat, 2]):
+    if lo == 0 and q < np.int64(par[0, seat, 2]) - gap:
         want = 0
     if want < lo:
         want = lo

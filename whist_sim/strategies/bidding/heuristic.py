@@ -27,6 +27,13 @@ from ...kernels.layout import (
 )
 
 SUIT_BITS = np.uint64(0x1FFF)
+#: the NT rule's default high-card minimum (ENGINE.md §5; the strategies' ``nt_hcp``)
+NT_HCP = 14
+#: the most cards an NT hand may hold: hands of 17 cards (the one_random deck) all hold long
+#: suits, and NT lost points there at every ``nt_hcp`` tried (docs/STRATEGIES.md)
+NT_MAX_CARDS = 13
+#: the longest suit an NT hand may hold (balanced: 4333, 4432, 5332 with four players)
+NT_MAX_LENGTH = 5
 
 
 # ---------------------------------------------------------------------------- estimates
@@ -34,7 +41,9 @@ SUIT_BITS = np.uint64(0x1FFF)
 
 def _suit_table() -> np.ndarray:
     """Per 13-bit suit pattern: length | honour q << 5 | trump extra q << 10 | NT extra q << 16 |
-    ruff value q << 21 (ENGINE.md §5), so that an estimate is four table look-ups."""
+    ruff value q << 21 | stopper << 25 | high-card points << 26 (ENGINE.md §5), so that an
+    estimate is four table look-ups. A stopper: the A, the K with two cards or more, the Q with
+    three or more, or the J with four or more."""
     out = np.zeros(1 << 13, dtype=np.int32)
     for sb in range(1 << 13):
         n = sb.bit_count()
@@ -46,7 +55,10 @@ def _suit_table() -> np.ndarray:
         tx = (1 if sb >> 9 & 1 and n >= 4 else 0) + (4 * (n - 3) if n > 3 else 0)
         ntx = 2 * (n - 4) if n > 4 else 0
         ruff = {0: 8, 1: 4, 2: 2}.get(n, 0)
-        out[sb] = n | h << 5 | tx << 10 | ntx << 16 | ruff << 21
+        a, k, q, j = (sb >> 12 & 1, sb >> 11 & 1, sb >> 10 & 1, sb >> 9 & 1)
+        stop = int(bool(a or (k and n >= 2) or (q and n >= 3) or (j and n >= 4)))
+        hcp = 4 * a + 3 * k + 2 * q + j
+        out[sb] = n | h << 5 | tx << 10 | ntx << 16 | ruff << 21 | stop << 25 | hcp << 26
     return out
 
 
@@ -61,9 +73,45 @@ def _suit_parts(hand, s):
 
 
 @jit(inline="always")
-def _est_q(hand, no_clubs, adj):
-    """``est_q`` of the five strains; ``no_clubs``: clubs give no ruffing value (a deck without
-    clubs); ``adj``: quarter tricks added to every strain."""
+def nt_hand(hand, low_suit, nt_hcp):
+    """1 if ``hand`` is an NT hand (ENGINE.md §5): in every suit of the deck (suits
+    ``low_suit..3``) two to ``NT_MAX_LENGTH`` cards and a stopper, at most one doubleton, at least
+    ``nt_hcp`` high-card points (A=4, K=3, Q=2, J=1), and at most ``NT_MAX_CARDS`` cards (the
+    ``one_random`` deck's 17-card hands never); always 0 when ``nt_hcp < 0`` (no NT rule). Blind
+    to the names of the suits."""
+    if nt_hcp < 0:
+        return 0
+    hcp = 0
+    doubletons = 0
+    cards = 0
+    for s in range(low_suit, 4):
+        v = np.int64(SUIT_TABLE[np.int64((hand >> np.uint64(13 * s)) & SUIT_BITS)])
+        n = v & 31
+        if n < 2 or n > NT_MAX_LENGTH or not (v >> 25) & 1:
+            return 0
+        if n == 2:
+            doubletons += 1
+        cards += n
+        hcp += (v >> 26) & 15
+    if doubletons > 1 or hcp < nt_hcp or cards > NT_MAX_CARDS:
+        return 0
+    return 1
+
+
+@jit(inline="always")
+def nt_rule(par, seat, j):
+    """The NT rule of the seat's bidding row: ``nt_hcp`` (``par[0, seat, j + 1]``) when its
+    ``nt`` switch (``par[0, seat, j]``) is on, else -1 (no NT rule)."""
+    if par[0, seat, j] == 0.0:
+        return np.int64(-1)
+    return np.int64(par[0, seat, j + 1])
+
+
+@jit(inline="always")
+def _est_q(hand, no_clubs, adj, nt_hcp):
+    """``est_q`` of the five strains; ``no_clubs``: clubs give no ruffing value and need no
+    stopper (a deck without clubs); ``adj``: quarter tricks added to every strain; ``nt_hcp``:
+    the NT rule's high-card minimum (:func:`nt_hand`; negative: no NT rule)."""
     n0, h0, t0, x0, r0 = _suit_parts(hand, 0)
     n1, h1, t1, x1, r1 = _suit_parts(hand, 1)
     n2, h2, t2, x2, r2 = _suit_parts(hand, 2)
@@ -77,14 +125,16 @@ def _est_q(hand, no_clubs, adj):
     q2 = hon + t2 + _ruff(n2, rsum - r2)
     q3 = hon + t3 + _ruff(n3, rsum - r3)
     q4 = hon + x0 + x1 + x2 + x3
+    if nt_hand(hand, 1 if no_clubs else 0, nt_hcp):
+        q4 = max(q4, q0, q1, q2, q3)
     return q0, q1, q2, q3, q4
 
 
 @jit
-def est_q_all(hand):
+def est_q_all(hand, nt_hcp=NT_HCP):
     """``est_q(hand, t)`` for t = C, D, H, S, NT (a 5-tuple of quarter tricks), ENGINE.md §5,
-    for the four-player deck."""
-    return _est_q(hand, False, 0)
+    for the four-player deck; ``nt_hcp``: the NT rule's high-card minimum (negative: none)."""
+    return _est_q(hand, False, 0, nt_hcp)
 
 
 @jit(inline="always")
@@ -95,11 +145,12 @@ def deck_adjust_q(rp):
 
 
 @jit
-def est_q_deck(hand, rp):
+def est_q_deck(hand, rp, nt_hcp=NT_HCP):
     """``est_q`` of the five strains for the deck of the rules ``rp`` (ENGINE.md §5): a deck
     without clubs (``no_suit``) gives no ruffing value for the void in clubs every hand has, and
-    every strain gets :func:`deck_adjust_q`. The four-player deck: :func:`est_q_all`."""
-    return _est_q(hand, rp[R_LOW_STRAIN] != 0, deck_adjust_q(rp))
+    every strain gets :func:`deck_adjust_q`; ``nt_hcp``: the NT rule's high-card minimum
+    (negative: none). The four-player deck: :func:`est_q_all`."""
+    return _est_q(hand, rp[R_LOW_STRAIN] != 0, deck_adjust_q(rp), nt_hcp)
 
 
 @jit(inline="always")
@@ -117,9 +168,9 @@ def _strain_q(q, strain):
 
 
 @jit
-def est_q_in(hand, strain, rp):
+def est_q_in(hand, strain, rp, nt_hcp=NT_HCP):
     """:func:`est_q_deck` of one strain (4 = NT)."""
-    return _strain_q(est_q_deck(hand, rp), strain)
+    return _strain_q(est_q_deck(hand, rp, nt_hcp), strain)
 
 
 @jit(inline="always")
@@ -131,9 +182,9 @@ def _ruff(trumps, value):
 
 
 @jit
-def est_q(hand, strain):
+def est_q(hand, strain, nt_hcp=NT_HCP):
     """Quarter-trick estimate of ``hand`` with ``strain`` as trump (4 = NT)."""
-    return _strain_q(est_q_all(hand), strain)
+    return _strain_q(est_q_all(hand, nt_hcp), strain)
 
 
 @jit(inline="always")
@@ -144,19 +195,22 @@ def est_from_q(q, n_tricks):
 
 
 @jit(inline="always")
-def _cached_q(st, hm, rp, seat):
-    """Fill the seat's estimate cache for its current hand; return the cache's base slot."""
+def _cached_q(st, hm, rp, seat, nt_hcp):
+    """Fill the seat's estimate cache for its current hand; return the cache's base slot. The
+    cache key is the hand (bits 0..51) with ``nt_hcp + 1`` in its top byte, so that a seat read
+    with another NT rule (a montecarlo rollout's heuristic) does not take a stale estimate."""
     base = S_SCRATCH + SCRATCH_PER_SEAT * seat
     hand = hm[H_HAND + seat]
     key = H_SCRATCH + SCRATCH_PER_SEAT * seat
-    if hm[key] != hand:
-        q = est_q_deck(hand, rp)
+    tagged = hand | (np.uint64(nt_hcp + 1) << np.uint64(56))
+    if hm[key] != tagged:
+        q = est_q_deck(hand, rp, nt_hcp)
         st[base] = q[0]
         st[base + 1] = q[1]
         st[base + 2] = q[2]
         st[base + 3] = q[3]
         st[base + 4] = q[4]
-        hm[key] = hand
+        hm[key] = tagged
     return base
 
 
@@ -164,16 +218,17 @@ def _cached_q(st, hm, rp, seat):
 
 
 @jit(inline="always")
-def heuristic_call(st, hm, rp, seat, lo, hi, rng):
+def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
     """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
 
     The best strain is the one with the largest estimate among the strains with a legal bid now
     (ties: the higher strain); its lowest legal level is ``st[S_FLOOR + t]`` (written by the
-    loop's ``legal_calls``; ``max_level + 1`` when none). ``lo..hi`` are not needed.
+    loop's ``legal_calls``; ``max_level + 1`` when none). ``lo..hi`` are not needed. ``nt_hcp``:
+    the NT rule's high-card minimum (:func:`nt_hand`; negative: the rule is off).
     """
     n_tricks = rp[R_NTRICKS]
     top = rp[R_MAXLEVEL]
-    base = _cached_q(st, hm, rp, seat)
+    base = _cached_q(st, hm, rp, seat, nt_hcp)
     best = -1
     best_est = -1
     for t in range(5):
@@ -228,10 +283,11 @@ def heuristic_frisch(st, hm, rp, seat, rng):
 
 
 @jit(inline="always")
-def heuristic_contract(st, hm, rp, seat, lo, forbidden, rng):
-    """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number."""
+def heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
+    """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number;
+    ``nt_hcp`` as in :func:`heuristic_call`."""
     n_tricks = rp[R_NTRICKS]
-    base = _cached_q(st, hm, rp, seat)
+    base = _cached_q(st, hm, rp, seat, nt_hcp)
     q = st[base + st[S_TRUMP]]
     want = est_from_q(q, n_tricks)
     if lo == 0 and q < 4:

@@ -74,7 +74,7 @@ from ...kernels.rng import decision_stream
 from ...kernels.sampler import W_NEED, deal_pool
 from ..dispatch import BASE
 from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
-from .heuristic import est_from_q, est_q_deck, heuristic_call, heuristic_contract
+from .heuristic import NT_HCP, est_from_q, est_q_deck, heuristic_call, heuristic_contract
 
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
 
@@ -160,6 +160,9 @@ def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
         rpol[0, s] = BID_HEURISTIC
         rpol[1, s] = PLAY_HEURISTIC
     rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    for s in range(p):  # the heuristic's defaults: the NT rule on (nt = 1, nt_hcp)
+        rpar[0, s, 0] = 1.0
+        rpar[0, s, 1] = NT_HCP
     # the sampler's table of layout counts serves voids only: one slot stands in for it
     return evaluate(
         st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
@@ -178,10 +181,10 @@ def mc_call(par, st, hm, rp, seat, lo, hi, rng):
     Draws nothing from ``rng``."""
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1 or par[0, seat, 1] == 0.0:
-        return heuristic_call(st, hm, rp, seat, lo, hi, rng)
+        return heuristic_call(st, hm, rp, seat, lo, hi, NT_HCP)
     slack = np.int64(par[0, seat, 3])
     n_tricks = rp[R_NTRICKS]
-    q = est_q_deck(hm[H_HAND + seat], rp)
+    q = est_q_deck(hm[H_HAND + seat], rp, NT_HCP)
     cands = np.empty(6, dtype=np.int64)
     cands[0] = 0
     n_cands = 1
@@ -199,7 +202,7 @@ def mc_call(par, st, hm, rp, seat, lo, hi, rng):
 @jit(_nrt=True)
 def mc_contract(par, st, hm, rp, seat, lo, forbidden, rng):
     """``montecarlo`` contract of ``seat`` in ``lo..N``, not ``forbidden``. Draws nothing."""
-    want = heuristic_contract(st, hm, rp, seat, lo, forbidden, rng)
+    want = heuristic_contract(st, hm, rp, seat, lo, forbidden, NT_HCP)
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1:
         return want

@@ -1,0 +1,133 @@
+"""The heuristic family's No Trump rule (docs/ENGINE.md §5, docs/STRATEGIES.md).
+
+An NT hand (balanced: two cards or more in every suit and at most one doubleton; a stopper in
+every suit: A, Kx, Qxx or Jxxx; ``nt_hcp`` = 14 high-card points or more) rates NT at least as
+high as its best suit, so the heuristic family bids NT with it (ties go to the higher strain).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from whist_sim.core.cards import NT, parse_hand
+from whist_sim.core.rules import Rules
+from whist_sim.engine import policies as ref
+from whist_sim.kernels.batch import play_batch
+from whist_sim.kernels.layout import N_PARAMS, rules_array
+from whist_sim.strategies.bidding.estimators import hcp_estimates, ltc_estimates
+from whist_sim.strategies.bidding.heuristic import NT_HCP, est_q_all, est_q_deck
+from whist_sim.strategies.registry import BID_POLICIES, NT_PARAMS, seat_params
+
+NT_HANDS = [
+    "S:AK2 H:KQ3 D:QJ43 C:A32",  # 4333, 19 HCP
+    "S:A432 H:KQ2 D:QJ3 C:KJ2",  # 4333, 16 HCP
+    "S:AQ2 H:K2 D:QJ32 C:AJ32",  # 4432, 17 HCP, one doubleton (Kx stops)
+    "S:AKJ32 H:Q32 D:K2 C:A32",  # 5332, 17 HCP
+]
+NOT_NT_HANDS = [
+    ("S:AKQ2 H:AK32 D:KQJ32 C:-", "a void"),
+    ("S:AKQ H:AK32 D:KQJ32 C:A", "a singleton (even the ace)"),
+    ("S:AKQ32 H:AK32 D:KQ C:AQ", "two doubletons"),
+    ("S:AKQ H:AKQ D:AKQ2 C:432", "clubs not stopped"),
+    ("S:AK H:Q2 D:AKQ2 C:AJ432", "Qx is no stopper, and two doubletons"),
+    ("S:A32 H:K32 D:Q432 C:A32", "13 high-card points"),
+]
+
+
+def _par(name: str, **overrides: float) -> np.ndarray:
+    par = np.zeros((2, 1, N_PARAMS))
+    par[0] = seat_params([name], "bid", [overrides])
+    return par
+
+
+@pytest.mark.parametrize("text", NT_HANDS)
+def test_a_balanced_strong_hand_with_stoppers_bids_no_trump(text):
+    hand = parse_hand(text)
+    assert ref.nt_hand(hand)
+    q = [ref.est_q(hand, t) for t in range(5)]
+    assert q[NT] == max(q)
+    assert ref.best_strain(hand) == NT  # ties go to the higher strain: NT
+    assert tuple(int(x) for x in est_q_all(np.uint64(hand))) == tuple(q)
+    rp = rules_array(Rules())
+    for name, estimates in (("hcp", hcp_estimates), ("ltc", ltc_estimates)):
+        e = estimates(np.uint64(hand), rp, _par(name), 0)
+        assert e[NT] == max(e), name
+
+
+@pytest.mark.parametrize("text, why", NOT_NT_HANDS)
+def test_an_unbalanced_weak_or_unstopped_hand_keeps_its_suit(text, why):
+    hand = parse_hand(text)
+    assert not ref.nt_hand(hand), why
+    q = [ref.est_q(hand, t) for t in range(5)]
+    assert q[NT] == ref.est_q(hand, NT, nt_hcp=-1)  # the NT rule leaves it alone
+    assert ref.best_strain(hand) != NT, why
+    assert tuple(int(x) for x in est_q_all(np.uint64(hand))) == tuple(q)
+
+
+def test_the_rule_can_be_switched_off_and_its_threshold_moved():
+    hand = parse_hand("S:A32 H:K32 D:Q432 C:A32")  # 13 HCP
+    assert not ref.nt_hand(hand) and ref.nt_hand(hand, nt_hcp=13)
+    strong = parse_hand(NT_HANDS[0])
+    off = [int(x) for x in est_q_all(np.uint64(strong), -1)]
+    assert off[NT] < max(off[:NT])  # nt=0: the earlier estimate, a suit above NT
+    assert off == [ref.est_q(strong, t, nt_hcp=-1) for t in range(5)]
+    rp = rules_array(Rules())
+    e = hcp_estimates(np.uint64(strong), rp, _par("hcp", nt=0), 0)
+    assert e[NT] < max(e)
+    # one default, three places
+    assert NT_HCP == ref.NT_HCP == dict(NT_PARAMS)["nt_hcp"]
+    for name in ("heuristic", "hcp", "ltc", "cautious", "aggressive"):
+        assert BID_POLICIES[name].params[-2:] == NT_PARAMS
+
+
+PERMS = [(1, 0, 2, 3), (3, 2, 1, 0), (2, 3, 0, 1), (1, 2, 3, 0)]
+
+
+def _rename(hand: int, perm: tuple[int, ...]) -> int:
+    """The hand with suit ``s`` renamed ``perm[s]``."""
+    out = 0
+    for s in range(4):
+        out |= ((hand >> (13 * s)) & 0x1FFF) << (13 * perm[s])
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(hs.permutations(range(52)), hs.sampled_from(PERMS + [(0, 1, 2, 3)]))
+def test_the_estimate_is_blind_to_the_names_of_the_suits(cards, perm):
+    hand = sum(1 << c for c in cards[:13])
+    if perm == (0, 1, 2, 3):  # also exercise the NT rule often: a balanced hand of top cards
+        hand = parse_hand(NT_HANDS[len(cards) % len(NT_HANDS)])
+        perm = PERMS[cards[0] % len(PERMS)]
+    renamed = _rename(hand, perm)
+    q = [int(x) for x in est_q_all(np.uint64(hand))]
+    r = [int(x) for x in est_q_all(np.uint64(renamed))]
+    assert r[NT] == q[NT] and all(r[perm[s]] == q[s] for s in range(4))
+    assert ref.nt_hand(renamed) == ref.nt_hand(hand)
+    assert r == [ref.est_q(renamed, t) for t in range(5)]  # the two engines agree
+
+
+@pytest.mark.parametrize("deck, text, is_nt", [
+    ("no_suit", "S:AK32 H:KQ32 D:QJ432 C:-", True),  # the clubs the deck lacks need no stopper
+    ("no_low", "S:AK5 H:KQ6 D:QJ6 C:A765", True),  # 12 cards, 3333
+    ("one_random", "S:AK32 H:KQ32 D:QJ32 C:A5432", False),  # 17 cards: never an NT hand
+])
+def test_the_engines_agree_on_nt_hands_of_the_three_player_decks(deck, text, is_nt):
+    rules = Rules(players=3, three_player_deck=deck)
+    hand = parse_hand(text)
+    assert ref.nt_hand(hand, rules.lowest_strain) == is_nt
+    q = [ref.est_q(hand, t, rules) for t in range(5)]
+    assert (q[NT] == max(q)) == is_nt
+    got = est_q_deck(np.uint64(hand), rules_array(rules))
+    assert tuple(int(x) for x in got) == tuple(q)
+
+
+def test_the_family_bids_no_trump_in_play_and_nt0_never_does():
+    rules = Rules()
+    for name in ("heuristic", "hcp", "ltc", "cautious", "aggressive"):
+        new = play_batch(5, 0, 1500, rules, (name,) * 4, ("heuristic",) * 4)
+        old = play_batch(5, 0, 1500, rules, (f"{name}:nt=0",) * 4, ("heuristic",) * 4)
+        assert (new["trump"] == NT).mean() > 0.02, name
+        assert (old["trump"] == NT).sum() == 0, name
