@@ -32,7 +32,7 @@ from whist_sim.reports import ReportError, build_report, tally_dataset, write_re
 from whist_sim.reports.dd_tables import dd_unsolved
 from whist_sim.runs.dataset import DatasetError
 from whist_sim.runs.dd_columns import DEFAULT_NODE_LIMIT
-from whist_sim.runs.simulate import SimulationError, simulate
+from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 from whist_sim.strategies.registry import DEFAULT_PLAY
 
 NAME = "dd"  # sub-directory of the results directory
@@ -83,6 +83,9 @@ def run(
     Returns the files written and the table of unsolved solves (``dd_unsolved``)."""
     rules = Rules()
     target = dataset_dir(data)
+    if discard_stale_run(target):
+        print(f"dd_study: {target} was written by other engine code: simulating again",
+              file=sys.stderr, flush=True)
     manifest = simulate(
         target,
         deals=deals,

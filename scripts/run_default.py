@@ -29,7 +29,7 @@ from report_default import COMPANION_PLAY, NAME, command_line, companion_dir, wr
 from whist_sim.core.rules import Rules
 from whist_sim.reports import ReportError
 from whist_sim.runs.dataset import DatasetError
-from whist_sim.runs.simulate import SimulationError, simulate
+from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 from whist_sim.strategies.registry import DEFAULT_PLAY
 
 DEALS = 1_000_000
@@ -41,6 +41,9 @@ PLAY = DEFAULT_PLAY  # the play policy of every seat
 def _simulate(data: str | Path, play: str, deals: int, seed: int, threads: int | None,
               progress: bool) -> None:
     rules = Rules()
+    if discard_stale_run(data):
+        print(f"run_default: {data} was written by other engine code: simulating again",
+              file=sys.stderr, flush=True)
     manifest = simulate(
         data,
         deals=deals,

@@ -37,6 +37,7 @@ from report_default import command_line
 
 from whist_sim import __version__
 from whist_sim.core.stats import Moments, paired_test
+from whist_sim.kernels._numba import engine_fingerprint
 from whist_sim.strategies.registry import DEFAULT_PLAY
 from whist_sim.tournament import (
     SCORES_DIR,
@@ -68,13 +69,13 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
     out = work / name
     summary_file = out / "summary.json"
     want = {"deals_requested": deals, "seed": SEED, "rotations": _rot(rotations),
-            "strategies": strategies, "play": play}
+            "strategies": strategies, "play": play, "engine": engine_fingerprint()}
     if summary_file.is_file():
         old = json.loads(summary_file.read_text())
         have = {"deals_requested": old["deals_requested"], "seed": old["seed"],
                 "rotations": old["rotations"], "strategies": [s["strategy"]
                                                              for s in old["strategies"]],
-                "play": old.get("play")}
+                "play": old.get("play"), "engine": old.get("engine")}
         if have == want and old["deals"] == deals and (old.get("games") or {}).get(
                 "games", 0) == games:
             print(f"tournament: reusing {out}", flush=True)

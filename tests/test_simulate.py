@@ -13,7 +13,8 @@ from whist_sim import __version__
 from whist_sim.core.rules import Rules
 from whist_sim.kernels.batch import play_batch
 from whist_sim.runs.dataset import chunk_name, load, load_manifest
-from whist_sim.runs.simulate import SimulationError, simulate
+from whist_sim.kernels._numba import engine_fingerprint
+from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 
 DEALS = 2_500
 
@@ -179,6 +180,22 @@ def test_resume_refuses_different_options_naming_them(reference, tmp_path):
         args = {"deals": 300, "chunk_size": 100, **kw}
         with pytest.raises(SimulationError, match=f"{name}: run"):
             run(path, resume=True, **args)
+
+
+def test_a_run_of_other_engine_code_is_neither_resumed_nor_reused(reference, tmp_path):
+    path = tmp_path / "run"
+    run(path, deals=300, chunk_size=100)
+    manifest_file = path / "_manifest.json"
+    m = json.loads(manifest_file.read_text())
+    assert m["engine"] == engine_fingerprint()
+    assert not discard_stale_run(path) and path.is_dir()  # this code's run: kept
+    m["engine"] = "0123456789abcdef"  # as if written before an edit of a strategy
+    manifest_file.write_text(json.dumps(m))
+    with pytest.raises(SimulationError, match="engine: the run was written by other engine"):
+        run(path, deals=300, chunk_size=100, resume=True)
+    assert discard_stale_run(path) and not path.exists()
+    run(path, deals=300, chunk_size=100, resume=True)  # simulated again, as new
+    assert load(path).shape[0] == 300
 
 
 def test_corrupt_chunk_is_moved_aside_and_replayed(reference, tmp_path, chunk_bytes, caplog):

@@ -111,6 +111,13 @@ def sources_fingerprint(group: str = "engine") -> bytes:
     return _FINGERPRINT[key]
 
 
+def engine_fingerprint() -> str:
+    """A short hex digest of the engine's sources (:func:`sources_fingerprint` of ``engine``):
+    recorded with every run and tournament, so that data written by other engine code is never
+    resumed or reused as if it were this code's."""
+    return sources_fingerprint("engine").hex()[:16]
+
+
 def _watch_sources() -> None:
     """Make numba's cache stamp of every kernel function include :func:`sources_fingerprint`."""
     try:

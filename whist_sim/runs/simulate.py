@@ -96,7 +96,8 @@ def default_dd_chunk_size(deals: int) -> int:
 DEFAULT_POLICY = "heuristic"  # the bidding strategy of every seat by default
 MAX_SEED = (1 << 64) - 1
 #: manifest keys that define the data; ``resume`` refuses if any differs
-IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt", "dd")
+IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt", "dd",
+                 "engine")
 
 
 class SimulationError(ValueError):
@@ -298,6 +299,11 @@ def _identity(
     store_dealt: bool,
     dd: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """What defines a run's data: the options, and the engine code that plays them
+    (``engine``: :func:`~whist_sim.kernels._numba.engine_fingerprint`; a run written by other
+    engine code is not resumed)."""
+    from ..kernels._numba import engine_fingerprint
+
     return {
         "seed": seed,
         "deals": deals,
@@ -307,6 +313,7 @@ def _identity(
         "play": list(play),
         "store_dealt": store_dealt,
         "dd": dd,
+        "engine": engine_fingerprint(),
     }
 
 
@@ -346,9 +353,35 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                 "dd: the run has no double-dummy columns, now --dd is given" if a is None else
                 "dd: the run has double-dummy columns (--dd), now --dd is not given"
             )
+        elif key == "engine" and a != b:
+            diffs.append(f"engine: the run was written by other engine code ({a or 'unrecorded'}"
+                         f", now {b}): its chunks would not be this code's")
         elif a != b:
             diffs.append(f"{key}: run {a!r}, now {b!r}")
     return diffs
+
+
+def discard_stale_run(out: str | Path) -> bool:
+    """Delete the whist-sim run in ``out`` if other engine code wrote it (its manifest's
+    ``engine`` differs from this code's); ``True`` if it did. For the scripts that keep their
+    own working datasets (``make run``, ``make results``) and reuse them while the code is the
+    same: after an engine change they simulate again instead of reusing stale data. A folder
+    that holds files besides a run is left alone (:func:`simulate` then refuses it)."""
+    from ..kernels._numba import engine_fingerprint
+
+    out = Path(out)
+    if not out.is_dir() or manifest_path(out) is None:
+        return False
+    try:
+        manifest = load_manifest(out)
+    except DatasetError:
+        return False
+    if manifest.get("engine") == engine_fingerprint():
+        return False
+    import shutil
+
+    shutil.rmtree(out)
+    return True
 
 
 def _user_files(out: Path) -> list[str]:

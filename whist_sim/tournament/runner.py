@@ -88,6 +88,12 @@ def _check_out(out: Path) -> None:
         raise TournamentError(f"output directory {out} is not empty; choose a new or empty one")
 
 
+def _engine() -> str:
+    from ..kernels._numba import engine_fingerprint
+
+    return engine_fingerprint()
+
+
 def tournament(
     strategies: Sequence[str | StrategySpec] | str,
     deals: int,
@@ -248,6 +254,7 @@ def tournament(
         "executor": description,
         "chunk_size": chunk_size,
         "version": __version__,
+        "engine": _engine(),
         "command": command,
     }
     if agg.sprt is not None:
