@@ -16,6 +16,8 @@ seat, rule book defaults and seed 2026:
    a game and mean final margin, and whether ranking by points per deal and by games won agree.
 3. **The play model**: the fast strategies' field again under ``heuristic`` play (the play of the
    earlier results), and whether their ranking changes.
+4. **No Trump**: ``heuristic:nt=0`` (no NT estimate) in the field's seat, paired with the
+   heuristic: what bidding No Trump is worth.
 
 The runs (per-deal Parquet scores, summaries) go to ``WORK/<run>/`` (default ``data/tournament``,
 beside the default dataset); a complete run with the same options is reused, so a second run only
@@ -59,6 +61,7 @@ BASELINE = "heuristic"
 SLOW = ("montecarlo",)
 OLD_PLAY = "heuristic"  # the play of the earlier results: the fast field is run again under it
 MC_CHUNK = 500  # deals per task for montecarlo (about 2,000 simulated-decision plays)
+NO_NT = "heuristic:nt=0"  # the heuristic without its No Trump estimate (issue 31)
 GAMES = 200  # duplicate games of the round robin (each under all 24 seatings)
 
 
@@ -194,16 +197,41 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
             r["gain"] = _paired_vs_baseline(work, f"field-{r['name']}-{OLD_PLAY}-play",
                                             f"field-{BASELINE}-{OLD_PLAY}-play", r["deals"])
 
+    # the heuristic without its No Trump estimate (issue 31), in the field's seat and deals
+    nt0 = _run(work, f"field-{NO_NT}", [NO_NT, BASELINE, BASELINE, BASELINE], deals, 4,
+               threads, progress)
+    nt_gain = _paired_vs_baseline(work, f"field-{BASELINE}", f"field-{NO_NT}", deals)
+
     dest = out / NAME
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "field.png").write_bytes(field_chart(rows))
     (dest / "round_robin.png").write_bytes(chart_png(rr, title=(
         f"Round robin: {rr['deals']:,} duplicate deals x {len(rr['seatings'])} seatings")))
     text = _report(rows, summaries, rr, command, deals, mc_deals)
+    text += "\n" + nt_section(nt_gain, nt0, deals)
     if old_rows:
         text += "\n" + play_model_section(rows, old_rows, deals)
     (dest / "report.md").write_text(text, encoding="utf-8")
     return [dest / "report.md", dest / "field.png", dest / "round_robin.png"]
+
+
+def nt_section(gain: dict[str, Any], nt0: dict[str, Any], deals: int) -> str:
+    """Does bidding No Trump pay? The heuristic against ``heuristic:nt=0`` in the same seat."""
+    lo, hi = gain["ci"]
+    verdict = ("better" if lo > 0 else "worse" if hi < 0 else
+               "as good (the difference is within its interval)")
+    return "\n".join([
+        "## No Trump: the heuristic with and without its NT estimate",
+        "",
+        f"`{NO_NT}` (the heuristic as it was before it learnt to bid No Trump: balanced hands "
+        "with a stopper in every suit, docs/STRATEGIES.md) in the field's seat, on the same "
+        f"{deals:,} deals against the same three heuristic players: the heuristic's gain over it "
+        f"is **{gain['diff']:+.3f}** points per deal, 95 % CI [{lo:+.3f}, {hi:+.3f}], "
+        f"p = {fmt_p(gain['p'])} ({gain['deals']:,} duplicate deals x 4 seats). Bidding No Trump "
+        f"scores {verdict} than never bidding it. `{NO_NT}` scores "
+        f"{nt0['strategies'][0]['mean']:.2f} points per deal there.",
+        "",
+    ])
 
 
 def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]],
