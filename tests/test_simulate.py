@@ -11,9 +11,9 @@ import pytest
 
 from whist_sim import __version__
 from whist_sim.core.rules import Rules
+from whist_sim.kernels._numba import engine_fingerprint
 from whist_sim.kernels.batch import play_batch
 from whist_sim.runs.dataset import chunk_name, load, load_manifest
-from whist_sim.kernels._numba import engine_fingerprint
 from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 
 DEALS = 2_500
