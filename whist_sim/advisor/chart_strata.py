@@ -170,6 +170,10 @@ def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
         nt_key = np.where(ok, cell_key(pos, band, np.int32(NT_CLASS)), -1)
         parts.append((first_k(nt_key, min_hands, size), NT, nt_key))
     per_pos = np.bincount(pos[band >= 0], minlength=players).astype(np.int64)
+    # the suit panel's shares are of the deals played in a suit (a deal declared at NT has no
+    # trump length); the NT panel's of every deal played
+    per_pos_suit = np.bincount(pos[(band >= 0) & (cls != NT_CLASS)],
+                               minlength=players).astype(np.int64)
     screened = np.zeros(size, dtype=np.int64)
     selected = np.zeros(size, dtype=np.int64)
     for chosen, _, key in parts:
@@ -183,7 +187,7 @@ def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
     band_k = keys // N_CLASSES % len(HCP_BANDS)
     pos_k = keys // (N_CLASSES * len(HCP_BANDS))
     with np.errstate(invalid="ignore", divide="ignore"):
-        prob = screened[keys] / per_pos[pos_k]
+        prob = screened[keys] / np.where(cls_k == NT_CLASS, per_pos[pos_k], per_pos_suit[pos_k])
     cells = pd.DataFrame({"position": pos_k, "band": band_k, "cls": cls_k,
                           "screened": screened[keys], "prob": prob,
                           "selected": selected[keys]}, index=pd.Index(keys, name="key"))
