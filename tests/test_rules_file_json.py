@@ -93,5 +93,7 @@ def test_bid_chart_json(tmp_path):
     out = json.loads(res.stdout)
     assert out["command"] == "bid-chart" and out["rules"]["zero_over"] == 30
     assert out["hands"] <= 8 and out["deals_per_hand"] == 4
-    assert sum(r["hands"] for r in out["summary"]) == out["hands"]
+    # the summary is the suit panel's: every hand but those of deals declared at NT (every
+    # hand also has its NT-panel row)
+    assert sum(r["hands"] for r in out["summary"]) == out["evaluations"] - out["hands"]
     assert {"position", "over", "optimal_bid", "best_ev"} <= set(out["summary"][0])

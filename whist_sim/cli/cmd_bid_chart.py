@@ -123,7 +123,8 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
         echo_json({
             "command": "bid-chart",
             "out": out,
-            "hands": len(df),
+            "hands": int(df["hand_index"].nunique()),  # hands evaluated (in one panel or two)
+            "evaluations": len(df),  # (hand, panel) rows: a hand in its suit and at NT
             "hands_screened": a["hands"],
             "min_hands": min_hands,
             "deals_per_hand": deals_per_hand,
@@ -135,7 +136,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
             "consistent": consistent,
             "rules": rules.to_dict(),
             "wall_s": a["wall_s"],
-            "hands_per_s": len(df) / max(a["wall_s"], 1e-9),
+            "hands_per_s": int(df["hand_index"].nunique()) / max(a["wall_s"], 1e-9),
             "hand_evaluations_per_s": len(df) / max(a["wall_s"], 1e-9),
             "executor": a["executor"],
             "summary": chart_tables(df, rules.players)["summary"] if len(df) else [],
