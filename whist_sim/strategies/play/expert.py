@@ -64,7 +64,9 @@ def _later_bits(voids, seat, p, pos, trump, trumps_out):
     if voids == 0:  # nobody has shown a void: the later players may follow anything
         return 15, 0
     w = 4 * p
-    sh = (4 * (seat + 1)) % w
+    sh = 4 * (seat + 1)  # the next seat's nibble, rotated (no division in the hot path)
+    if sh >= w:
+        sh -= w
     rot = ((voids >> sh) | (voids << (w - sh))) & ((1 << w) - 1)
     km = (1 << (4 * k)) - 1
     later = rot & km
