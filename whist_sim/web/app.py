@@ -22,7 +22,6 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..core.cards import NotationError
 from ..core.rules import AFTER_THIRD_FRISCH, BID_ORDERS, THREE_PLAYER_DECKS, Rules
 from .jobs import Jobs
 from .reports import list_reports, report_html, safe_path
@@ -167,18 +166,24 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         tables.add(g)
         return JSONResponse(g.view())
 
+    async def at_table(g: GameTable, work: Callable[[], Any], prefix: str = "",
+                       field: str | None = None) -> Any:
+        """``work()`` on a worker, holding the table's lock (a move may be under way there: wait
+        on the worker, not on the loop); a refused action (``ValueError``) becomes a 400."""
+        def locked() -> Any:
+            with g.lock:
+                try:
+                    return work()
+                except ValueError as e:
+                    raise RequestError(f"{prefix}{e}", field) from None
+
+        return await off_loop(locked)
+
     async def play_get(request: Request) -> Response:
         g = table_of(request)
-
-        def view() -> dict[str, Any]:
-            with g.lock:  # a move may be under way on a worker: wait there, not on the loop
-                return g.view()
-
-        return JSONResponse(await off_loop(view))
+        return JSONResponse(await at_table(g, g.view))
 
     async def play_move(request: Request) -> Response:
-        from ..engine.state import IllegalAction
-
         g = table_of(request)
         body = await body_of(request)
         move = body.get("move") if isinstance(body, dict) else None
@@ -188,53 +193,28 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
             raise RequestError("give your move, e.g. {\"move\": \"AS\"}", "move")
 
         def act() -> dict[str, Any]:
-            with g.lock:
-                try:
-                    g.move(move.strip())
-                except (IllegalAction, NotationError) as e:
-                    raise RequestError(f"refused, {e}", "move") from None
-                return g.view()
+            g.move(move.strip())
+            return g.view()
 
-        return JSONResponse(await off_loop(act))
+        return JSONResponse(await at_table(g, act, "refused, ", "move"))
 
     async def play_hint(request: Request) -> Response:
-        from ..engine.state import IllegalAction
-
         g = table_of(request)
-
-        def hint() -> dict[str, Any]:
-            with g.lock:
-                try:
-                    return g.hint(min(HINT_ADVICE_DEALS, max_deals))
-                except IllegalAction as e:
-                    raise RequestError(str(e)) from None
-
-        return JSONResponse(await off_loop(hint))
+        return JSONResponse(await at_table(
+            g, lambda: g.hint(min(HINT_ADVICE_DEALS, max_deals))))
 
     async def play_next(request: Request) -> Response:
         g = table_of(request)
 
         def nxt() -> dict[str, Any]:
-            with g.lock:
-                try:
-                    g.next_deal()
-                except ValueError as e:
-                    raise RequestError(str(e)) from None
-                return g.view()
+            g.next_deal()
+            return g.view()
 
-        return JSONResponse(await off_loop(nxt))
+        return JSONResponse(await at_table(g, nxt))
 
     async def play_record(request: Request) -> Response:
         g = table_of(request)
-
-        def record() -> dict[str, Any]:
-            with g.lock:
-                try:
-                    return g.record()
-                except ValueError as e:
-                    raise RequestError(str(e)) from None
-
-        rec = await off_loop(record)
+        rec = await at_table(g, g.record)
         name = f"whist-deal-{g.seed}-{g.deal_index}.json"
         return Response(json.dumps(rec, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
