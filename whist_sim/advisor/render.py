@@ -50,7 +50,7 @@ class AdviceOutput:
                     "e_tricks": json_number(r["e_tricks"]),
                     "p_over": json_number(r["p_over"]),
                     "tricks": [json_number(r[f"t{t}"]) for t in range(n + 1)],
-                    "searched": bool(r.get("searched", True)),
+                    "searched": bool(r["searched"]),
                 })
             return rows
 
@@ -77,7 +77,7 @@ class AdviceOutput:
             "acceptance_rate": json_number(self.acceptance),
             "seed": self.seed,
             "play": self.play,
-            "screen": (None if not getattr(self, "screen", 0) else
+            "screen": (None if not self.screen else
                        {"play": self.screen_play, "kept_per_strain": self.screen}),
             "bid_policy": self.bid_policy,
             "consistent": self.consistent,
@@ -170,7 +170,7 @@ def _bid_lines(df: pd.DataFrame, n_tricks: int, mark: int | None) -> list[str]:
     lines = [f"  {'bid':>3}  {'P(make)':>7} {'CI':>14}  {'E[score]':>8} {'CI':>18}  "
              f"{'E[tricks]':>9}  {'P(over)':>7}"]
     for b, r in df.iterrows():
-        star = " <" if b == mark else (" ~" if not r.get("searched", True) else "")
+        star = " <" if b == mark else ("" if r["searched"] else " ~")
         make_ci = _ci_text(r["p_make_lo"], r["p_make_hi"], True)
         lines.append(
             f"  {int(b):>3}  {pct_cell(r['p_make']):>7} {make_ci}"
@@ -234,7 +234,7 @@ def render_text(a: AdviceOutput) -> str:
         lines.append("")
         lines.append(f"trump {STRAINS[a.best_strain]}, contracts if you declare:")
     lines.extend(_bid_lines(a.bids_table(), n, a.recommended))
-    if getattr(a, "screen", 0) and not a.table["searched"].all():
+    if a.screen and not a.table["searched"].all():
         lines.append(f"  ~ screened out: played with {a.screen_play} on the same deals, these "
                      f"were not among the {a.screen} best of their strain, so {a.play} did not "
                      "search them (their numbers are "
