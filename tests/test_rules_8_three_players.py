@@ -186,3 +186,20 @@ def test_the_share_gap_of_the_shaded_strategies(players, deck, gap):
     from whist_sim.strategies.bidding.estimators import share_gap_q
 
     assert share_gap_q(rules_array(Rules(players=players, three_player_deck=deck))) == gap
+
+
+@pytest.mark.parametrize("deck", ["no_suit", "no_low", "one_random"])
+def test_the_share_gap_eases_the_shift_both_ways(deck):
+    # §8 with §5: shift_q moves gap // 2 towards 0, not past it. With three players cautious's
+    # +2 and aggressive's -2 become 0 (every gap is 4 or 5), so on the same deals their contracts
+    # are those of shift_q=0; with four players (gap 0) the shift stays
+    from whist_sim.kernels.batch import play_batch
+
+    three = Rules(players=3, three_player_deck=deck)
+    for name in ("cautious", "aggressive"):
+        runs = [play_batch(6, 0, 300, rules, (spec,) * rules.players,
+                           ("heuristic",) * rules.players)
+                for rules in (three, Rules()) for spec in (name, f"{name}:shift_q=0")]
+        same3 = all((runs[0][f"contract_{s}"] == runs[1][f"contract_{s}"]).all() for s in range(3))
+        same4 = all((runs[2][f"contract_{s}"] == runs[3][f"contract_{s}"]).all() for s in range(4))
+        assert same3 and not same4, name

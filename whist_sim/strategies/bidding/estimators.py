@@ -40,7 +40,15 @@ from ...kernels.layout import (
     S_FLOOR,
     S_TRUMP,
 )
-from .heuristic import deck_adjust_q, est_q_deck, est_q_in, nt_hand, nt_rule, three_lowest
+from .heuristic import (
+    deck_adjust_q,
+    est_q_deck,
+    est_q_in,
+    nt_hand,
+    nt_minimum,
+    nt_rule,
+    three_lowest,
+)
 
 SUIT_BITS = np.uint64(0x1FFF)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
@@ -128,8 +136,10 @@ def nt_as_best(hand, rp, est, nt_hcp):
     """``est`` (5-tuple of trick estimates, C, D, H, S, NT) with the NT rule of ENGINE.md §5
     applied: for an NT hand (:func:`whist_sim.strategies.bidding.heuristic.nt_hand`: balanced,
     a stopper in every suit of the deck, ``nt_hcp`` high-card points) NT is worth its best suit,
-    so that NT (the higher strain) wins the tie. ``nt_hcp < 0``: ``est`` unchanged."""
-    if nt_hand(hand, rp[R_LOW_STRAIN], nt_hcp):
+    so that NT (the higher strain) wins the tie; ``nt_hcp`` 0: the deck's minimum
+    (:func:`~whist_sim.strategies.bidding.heuristic.nt_minimum`). ``nt_hcp < 0``: ``est``
+    unchanged."""
+    if nt_hand(hand, rp[R_LOW_STRAIN], nt_minimum(nt_hcp, rp[R_PLAYERS])):
         return est[0], est[1], est[2], est[3], max(est[4], est[0], est[1], est[2], est[3])
     return est
 
@@ -353,8 +363,9 @@ def share_gap_q(rp):
 def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     """Contract: ``est(q - shift_q)`` in trumps; zero for a non-declarer below ``zero_below_q``.
 
-    On a deck with a share gap (:func:`share_gap_q`, three players) the downward shading is
-    eased: ``zero_below_q - gap``, and a positive ``shift_q`` less ``gap // 2`` (not below 0).
+    On a deck with a share gap (:func:`share_gap_q`, three players) the shading is eased:
+    ``zero_below_q - gap``, and ``shift_q`` moves ``gap // 2`` towards 0 (not past it): fewer
+    idle cards make a low contract harder, and three upward-shaded contracts overshoot ``N``.
 
     A forbidden number (the last bidder) moves up when ``forbidden_up`` is 1 (and up is possible),
     else down (up when down would fall below ``lo``).
@@ -365,6 +376,8 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     shift = np.int64(par[0, seat, 1])
     if shift > 0:
         shift = max(shift - gap // 2, 0)
+    elif shift < 0:
+        shift = min(shift + gap // 2, 0)
     want = _tricks_q(q - shift, n_tricks)
     if lo == 0 and q < np.int64(par[0, seat, 2]) - gap:
         want = 0
