@@ -1,8 +1,9 @@
 """The heuristic family's No Trump rule (docs/ENGINE.md §5, docs/STRATEGIES.md).
 
 An NT hand (balanced: two cards or more in every suit and at most one doubleton; a stopper in
-every suit: A, Kx, Qxx or Jxxx; ``nt_hcp`` = 14 high-card points or more) rates NT at least as
-high as its best suit, so the heuristic family bids NT with it (ties go to the higher strain).
+every suit: A, Kx, Qxx or Jxxx; ``nt_hcp`` high-card points or more, by default 20 with four
+players and 14 with three) rates NT at least as high as its best suit, so the heuristic family
+bids NT with it (ties go to the higher strain).
 """
 
 from __future__ import annotations
@@ -21,10 +22,16 @@ from whist_sim.strategies.bidding.estimators import hcp_estimates, ltc_estimates
 from whist_sim.strategies.bidding.heuristic import NT_HCP, est_q_all, est_q_deck
 from whist_sim.strategies.registry import BID_POLICIES, NT_PARAMS, seat_params
 
-NT_HANDS = [
+NT_HANDS = [  # NT hands at the four-player minimum (20 high-card points)
+    "S:AK2 H:KQ3 D:AQJ4 C:A32",  # 4333, 23 HCP
+    "S:A432 H:KQ2 D:AQJ C:KJ2",  # 4333, 20 HCP
+    "S:AQ2 H:K2 D:AQJ3 C:AJ32",  # 4432, 21 HCP, one doubleton (Kx stops)
+    "S:AKJ32 H:Q32 D:K2 C:AK2",  # 5332, 20 HCP
+]
+MIDDLE_HANDS = [  # NT hands at the three-player minimum (14), not at the four-player one
     "S:AK2 H:KQ3 D:QJ43 C:A32",  # 4333, 19 HCP
     "S:A432 H:KQ2 D:QJ3 C:KJ2",  # 4333, 16 HCP
-    "S:AQ2 H:K2 D:QJ32 C:AJ32",  # 4432, 17 HCP, one doubleton (Kx stops)
+    "S:AQ2 H:K2 D:QJ32 C:AJ32",  # 4432, 17 HCP
     "S:AKJ32 H:Q32 D:K2 C:A32",  # 5332, 17 HCP
 ]
 NOT_NT_HANDS = [
@@ -57,6 +64,22 @@ def test_a_balanced_strong_hand_with_stoppers_bids_no_trump(text):
         assert e[NT] == max(e), name
 
 
+@pytest.mark.parametrize("text", MIDDLE_HANDS)
+def test_the_four_player_minimum_is_20_points_and_the_three_player_one_14(text):
+    hand = parse_hand(text)
+    assert ref.nt_minimum(NT_HCP, 4) == 20 and ref.nt_minimum(NT_HCP, 3) == 14
+    assert not ref.nt_hand(hand) and ref.nt_hand(hand, nt_hcp=14)
+    q = [int(x) for x in est_q_all(np.uint64(hand))]  # four players: NT keeps its estimate
+    assert q == [ref.est_q(hand, t) for t in range(5)] and q[NT] < max(q)
+    assert q[NT] == ref.est_q(hand, NT, nt_hcp=-1)
+    at14 = [int(x) for x in est_q_all(np.uint64(hand), 14)]  # nt_hcp=14: NT as its best suit
+    assert at14[NT] == max(at14) == max(q)
+    assert at14 == [ref.est_q(hand, t, nt_hcp=14) for t in range(5)]
+    three = Rules(players=3, three_player_deck="no_low")
+    if sum(1 for c in range(52) if hand >> c & 1 and c % 13 >= 3) == 12:  # a no_low hand
+        assert ref.nt_hand(hand, three.lowest_strain, ref.nt_minimum(NT_HCP, 3))
+
+
 @pytest.mark.parametrize("text, why", NOT_NT_HANDS)
 def test_an_unbalanced_weak_or_unstopped_hand_keeps_its_suit(text, why):
     hand = parse_hand(text)
@@ -69,7 +92,7 @@ def test_an_unbalanced_weak_or_unstopped_hand_keeps_its_suit(text, why):
 
 def test_the_rule_can_be_switched_off_and_its_threshold_moved():
     hand = parse_hand("S:A32 H:K32 D:Q432 C:A32")  # 13 HCP
-    assert not ref.nt_hand(hand) and ref.nt_hand(hand, nt_hcp=13)
+    assert not ref.nt_hand(hand, nt_hcp=14) and ref.nt_hand(hand, nt_hcp=13)
     strong = parse_hand(NT_HANDS[0])
     off = [int(x) for x in est_q_all(np.uint64(strong), -1)]
     assert off[NT] < max(off[:NT])  # nt=0: the earlier estimate, a suit above NT
@@ -117,7 +140,7 @@ def test_the_estimate_is_blind_to_the_names_of_the_suits(cards, perm):
 def test_the_engines_agree_on_nt_hands_of_the_three_player_decks(deck, text, is_nt):
     rules = Rules(players=3, three_player_deck=deck)
     hand = parse_hand(text)
-    assert ref.nt_hand(hand, rules.lowest_strain) == is_nt
+    assert ref.nt_hand(hand, rules.lowest_strain, ref.nt_minimum(NT_HCP, 3)) == is_nt
     q = [ref.est_q(hand, t, rules) for t in range(5)]
     assert (q[NT] == max(q)) == is_nt
     got = est_q_deck(np.uint64(hand), rules_array(rules))
@@ -125,9 +148,14 @@ def test_the_engines_agree_on_nt_hands_of_the_three_player_decks(deck, text, is_
 
 
 def test_the_family_bids_no_trump_in_play_and_nt0_never_does():
-    rules = Rules()
+    four = Rules()
+    three = Rules(players=3, three_player_deck="no_low")
     for name in ("heuristic", "hcp", "ltc", "cautious", "aggressive"):
-        new = play_batch(5, 0, 1500, rules, (name,) * 4, ("heuristic",) * 4)
-        old = play_batch(5, 0, 1500, rules, (f"{name}:nt=0",) * 4, ("heuristic",) * 4)
-        assert (new["trump"] == NT).mean() > 0.02, name
+        new = play_batch(5, 0, 1500, four, (name,) * 4, ("heuristic",) * 4)
+        at14 = play_batch(5, 0, 1500, four, (f"{name}:nt_hcp=14",) * 4, ("heuristic",) * 4)
+        old = play_batch(5, 0, 1500, four, (f"{name}:nt=0",) * 4, ("heuristic",) * 4)
+        trio = play_batch(5, 0, 1500, three, (name,) * 3, ("heuristic",) * 3)
+        assert 0 < (new["trump"] == NT).sum() < (at14["trump"] == NT).sum(), name
+        assert (at14["trump"] == NT).mean() > 0.02, name
+        assert (trio["trump"] == NT).mean() > 0.02, name
         assert (old["trump"] == NT).sum() == 0, name

@@ -69,7 +69,7 @@ def test_spec_parsing_and_canonical_text():
                        parse_strategy("random")])
     assert rows.shape == (3, N_PARAMS)
     assert rows[0, 0] == 8.0 and rows[0, 1] == 1.0 and not rows[2].any()
-    assert list(rows[1, :2]) == [1.0, 14.0] and not rows[1, 2:].any()  # nt, nt_hcp
+    assert list(rows[1, :2]) == [1.0, 0.0] and not rows[1, 2:].any()  # nt, nt_hcp
 
 
 @pytest.mark.parametrize(

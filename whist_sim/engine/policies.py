@@ -51,8 +51,12 @@ def random_policy(state: DealState, rng: DealRng) -> int:
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 
 
-#: the NT rule's high-card minimum (docs/ENGINE.md §5; the compiled strategies' ``nt_hcp``)
-NT_HCP = 14
+#: the default ``nt_hcp`` (the compiled strategies' too): 0 = the deck's minimum, :func:`nt_minimum`
+NT_HCP = 0
+#: the NT rule's high-card minimum with four players (docs/STRATEGIES.md)
+NT_HCP_FOUR = 20
+#: the NT rule's high-card minimum with three players (docs/STRATEGIES.md)
+NT_HCP_THREE = 14
 #: the most cards an NT hand may hold (the one_random deck's 17-card hands: never)
 NT_MAX_CARDS = 13
 #: the longest suit an NT hand may hold (balanced)
@@ -66,15 +70,16 @@ def est_q(hand: int, strain: int, rules: Rules | None = None, nt_hcp: int = NT_H
     Q +2 if ``L >= 3``. In the trump suit also J +1 if ``L >= 4`` and length ``4 * (L - 3)`` if
     ``L > 3``. In NT, length ``2 * (L - 4)`` for ``L > 4``. With a trump suit of length ``T >= 1``,
     ruffing value (void 8, singleton 4, doubleton 2 in each other suit) capped at ``4 * (T - 1)``.
-    In NT, an NT hand (:func:`nt_hand` with ``nt_hcp``; negative: never) is worth at least its
-    best suit.
+    In NT, an NT hand (:func:`nt_hand` with ``nt_hcp``; 0: the deck's minimum,
+    :func:`nt_minimum`; negative: never) is worth at least its best suit.
 
     With ``rules`` (the deck of the deal; default: four players): a suit the deck lacks (clubs in
     the ``no_suit`` deck) gives no ruffing value and needs no stopper, and every strain gets
     :func:`deck_adjust_q`.
     """
     low = 0 if rules is None else rules.lowest_strain
-    if strain == NT and nt_hand(hand, low, nt_hcp):
+    players = 4 if rules is None else rules.players
+    if strain == NT and nt_hand(hand, low, nt_minimum(nt_hcp, players)):
         return max(_est_q(hand, t, rules) for t in range(NT + 1))
     return _est_q(hand, strain, rules)
 
@@ -127,7 +132,16 @@ def hcp(hand: int, low_suit: int = 0) -> int:
                for rank, w in ((ACE, 4), (KING, 3), (QUEEN, 2), (JACK, 1)))
 
 
-def nt_hand(hand: int, low_suit: int = 0, nt_hcp: int = NT_HCP) -> bool:
+def nt_minimum(nt_hcp: int, players: int) -> int:
+    """The NT rule's high-card minimum for a deal of ``players``: ``nt_hcp``, or when it is 0
+    the deck's default (:data:`NT_HCP_FOUR` with four players, :data:`NT_HCP_THREE` with
+    three); negative (no NT rule) stays negative."""
+    if nt_hcp != 0:
+        return nt_hcp
+    return NT_HCP_FOUR if players == 4 else NT_HCP_THREE
+
+
+def nt_hand(hand: int, low_suit: int = 0, nt_hcp: int = NT_HCP_FOUR) -> bool:
     """An NT hand (docs/ENGINE.md §5): in every suit of the deck (``low_suit..3``) two to
     :data:`NT_MAX_LENGTH` cards and a stopper, at most one doubleton, ``nt_hcp`` high-card points
     or more (never when ``nt_hcp < 0``), and at most :data:`NT_MAX_CARDS` cards. Blind to the
@@ -480,6 +494,7 @@ __all__ = [
     "est",
     "est_q",
     "nt_hand",
+    "nt_minimum",
     "expert_card",
     "expert_key",
     "expert_policy",

@@ -59,9 +59,10 @@ PLAY_ROLLOUT = 3
 
 #: the NT rule's parameters, last in the row of every strategy of the heuristic family
 #: (ENGINE.md §5): ``nt`` 1 = on (0: NT is never rated above its estimate, the earlier
-#: versions), ``nt_hcp`` the high-card minimum of an NT hand. Kept equal to
-#: ``whist_sim.strategies.bidding.heuristic.NT_HCP`` (tested).
-NT_PARAMS: tuple[tuple[str, float], ...] = (("nt", 1.0), ("nt_hcp", 14.0))
+#: versions), ``nt_hcp`` the high-card minimum of an NT hand, 0 = the deck's (20 with four
+#: players, 14 with three). Kept equal to ``whist_sim.strategies.bidding.heuristic.NT_HCP``
+#: (tested).
+NT_PARAMS: tuple[tuple[str, float], ...] = (("nt", 1.0), ("nt_hcp", 0.0))
 
 BID_POLICIES: dict[str, PolicyInfo] = {
     "random": PolicyInfo(
@@ -74,7 +75,8 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "quarter-trick estimate of the hand per strain: bids its best strain when the estimate "
         "reaches the level, passes its lowest cards from short suits, contracts its estimate "
         "(ENGINE.md §5); nt=1 rates NT as its best suit with a balanced hand, a stopper in every "
-        "suit and nt_hcp high-card points (nt=0: never NT, the earlier versions)",
+        "suit and nt_hcp high-card points (0: 20 with four players, 14 with three; nt=0: never NT, "
+        "the earlier versions)",
         NT_PARAMS,
     ),
     # Strategies of issue 6 (docs/STRATEGIES.md; kernels in

@@ -27,8 +27,13 @@ from ...kernels.layout import (
 )
 
 SUIT_BITS = np.uint64(0x1FFF)
-#: the NT rule's default high-card minimum (ENGINE.md §5; the strategies' ``nt_hcp``)
-NT_HCP = 14
+#: the strategies' default ``nt_hcp``: 0 = the deck's own minimum (:func:`nt_minimum`)
+NT_HCP = 0
+#: the NT rule's high-card minimum with four players: below it NT lost points against never
+#: bidding NT in a 1,000,000-deal duplicate tournament (docs/STRATEGIES.md)
+NT_HCP_FOUR = 20
+#: the same with three players, where NT gains most at 14 (docs/STRATEGIES.md)
+NT_HCP_THREE = 14
 #: the most cards an NT hand may hold: hands of 17 cards (the one_random deck) all hold long
 #: suits, and NT lost points there at every ``nt_hcp`` tried (docs/STRATEGIES.md)
 NT_MAX_CARDS = 13
@@ -99,6 +104,16 @@ def nt_hand(hand, low_suit, nt_hcp):
 
 
 @jit(inline="always")
+def nt_minimum(nt_hcp, players):
+    """The NT rule's high-card minimum for a deal of ``players``: ``nt_hcp``, or when it is 0
+    the deck's default (:data:`NT_HCP_FOUR` with four players, :data:`NT_HCP_THREE` with three);
+    negative (no NT rule) stays negative."""
+    if nt_hcp != 0:
+        return nt_hcp
+    return NT_HCP_FOUR if players == 4 else NT_HCP_THREE
+
+
+@jit(inline="always")
 def nt_rule(par, seat, j):
     """The NT rule of the seat's bidding row: ``nt_hcp`` (``par[0, seat, j + 1]``) when its
     ``nt`` switch (``par[0, seat, j]``) is on, else -1 (no NT rule)."""
@@ -133,8 +148,9 @@ def _est_q(hand, no_clubs, adj, nt_hcp):
 @jit
 def est_q_all(hand, nt_hcp=NT_HCP):
     """``est_q(hand, t)`` for t = C, D, H, S, NT (a 5-tuple of quarter tricks), ENGINE.md §5,
-    for the four-player deck; ``nt_hcp``: the NT rule's high-card minimum (negative: none)."""
-    return _est_q(hand, False, 0, nt_hcp)
+    for the four-player deck; ``nt_hcp``: the NT rule's high-card minimum (0: the deck's,
+    :func:`nt_minimum`; negative: none)."""
+    return _est_q(hand, False, 0, nt_minimum(nt_hcp, 4))
 
 
 @jit(inline="always")
@@ -149,8 +165,9 @@ def est_q_deck(hand, rp, nt_hcp=NT_HCP):
     """``est_q`` of the five strains for the deck of the rules ``rp`` (ENGINE.md §5): a deck
     without clubs (``no_suit``) gives no ruffing value for the void in clubs every hand has, and
     every strain gets :func:`deck_adjust_q`; ``nt_hcp``: the NT rule's high-card minimum
-    (negative: none). The four-player deck: :func:`est_q_all`."""
-    return _est_q(hand, rp[R_LOW_STRAIN] != 0, deck_adjust_q(rp), nt_hcp)
+    (0: the deck's, :func:`nt_minimum`; negative: none). The four-player deck: :func:`est_q_all`."""
+    return _est_q(hand, rp[R_LOW_STRAIN] != 0, deck_adjust_q(rp),
+                  nt_minimum(nt_hcp, rp[R_PLAYERS]))
 
 
 @jit(inline="always")
