@@ -218,8 +218,8 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
 def nt_section(gain: dict[str, Any], nt0: dict[str, Any], deals: int) -> str:
     """Does bidding No Trump pay? The heuristic against ``heuristic:nt=0`` in the same seat."""
     lo, hi = gain["ci"]
-    verdict = ("better" if lo > 0 else "worse" if hi < 0 else
-               "as good (the difference is within its interval)")
+    verdict = ("better than" if lo > 0 else "worse than" if hi < 0 else
+               "as well as (the difference is within its interval)")
     return "\n".join([
         "## No Trump: the heuristic with and without its NT estimate",
         "",
@@ -228,7 +228,7 @@ def nt_section(gain: dict[str, Any], nt0: dict[str, Any], deals: int) -> str:
         f"{deals:,} deals against the same three heuristic players: the heuristic's gain over it "
         f"is **{gain['diff']:+.3f}** points per deal, 95 % CI [{lo:+.3f}, {hi:+.3f}], "
         f"p = {fmt_p(gain['p'])} ({gain['deals']:,} duplicate deals x 4 seats). Bidding No Trump "
-        f"scores {verdict} than never bidding it. `{NO_NT}` scores "
+        f"scores {verdict} never bidding it. `{NO_NT}` scores "
         f"{nt0['strategies'][0]['mean']:.2f} points per deal there.",
         "",
     ])
