@@ -37,7 +37,7 @@ run: install
 	$(BIN)/python scripts/run_default.py --data $(DATA) --out $(RUN_OUT)
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 lint: install
 	$(BIN)/ruff check whist_sim tests scripts
