@@ -41,6 +41,7 @@ from report_default import command_line, git_revision
 
 from whist_sim import __version__
 from whist_sim.core.rules import Rules
+from whist_sim.reports.render import markdown_rows
 from whist_sim.runs.executors import ExecutorError
 from whist_sim.strategies.registry import DEFAULT_PLAY
 from whist_sim.tournament import TournamentError, tournament
@@ -200,47 +201,47 @@ def _ci(ci: list[float | None]) -> str:
 
 
 def speed_table(speed: dict[str, float]) -> str:
-    lines = ["| policy | deals/s, one thread | x heuristic |", "|---|---:|---:|"]
     h = speed.get("heuristic")
-    for spec in LADDER:
+
+    def row(spec: str) -> list[str]:
         r = speed.get(spec)
-        ratio = f"{r / h:.4f}" if r and h else "-"
-        lines.append(f"| `{spec}` | {f'{r:,.0f}' if r else '-'} | {ratio} |")
-    return "\n".join(lines)
+        return [f"`{spec}`", f"{r:,.0f}" if r else "-", f"{r / h:.4f}" if r and h else "-"]
+
+    return markdown_rows(["policy", "deals/s, one thread", "x heuristic"],
+                         map(row, LADDER), "lrr")
 
 
 def steps_table(steps_: list[dict[str, Any]]) -> str:
-    lines = ["| step | gain (points per seat and deal) | 95% CI | p | duplicate deals |",
-             "|---|---:|---|---:|---:|"]
-    for st in steps_:
-        gain = f"{st['diff']:+.2f}" if st["diff"] is not None else "-"
-        lines.append(f"| `{st['lower']}` -> `{st['upper']}` | {gain} | {_ci(st['ci'])} | "
-                     f"{fmt_p(st['p'])} | {st['deals']:,} |")
-    return "\n".join(lines)
+    return markdown_rows(
+        ["step", "gain (points per seat and deal)", "95% CI", "p", "duplicate deals"],
+        ([f"`{st['lower']}` -> `{st['upper']}`",
+          f"{st['diff']:+.2f}" if st["diff"] is not None else "-", _ci(st["ci"]),
+          fmt_p(st["p"]), f"{st['deals']:,}"] for st in steps_),
+        "lrlrr")
 
 
 def entrants_table(s: dict[str, Any]) -> str:
-    lines = ["| play policy | mean points / deal | 95% CI | made: declarer | other (above 0) "
-             "| zero bidder | all contracts | declarer share |",
-             "|---|---:|---|---:|---:|---:|---:|---:|"]
-    for e in sorted(s["strategies"], key=lambda e: -(e["mean"] if e["mean"] is not None
-                                                      else -math.inf)):
-        lines.append(
-            f"| `{e['name']}` | {fmt(e['mean'])} | {_ci(e['ci'])} | "
-            f"{pct(e.get('declarer_hit_rate'))} | {pct(e.get('other_hit_rate'))} | "
-            f"{pct(e['zero_success'])} | {pct(e['hit_rate'])} | {pct(e['declarer_rate'])} |")
-    return "\n".join(lines)
+    ranked = sorted(s["strategies"], key=lambda e: -(e["mean"] if e["mean"] is not None
+                                                     else -math.inf))
+    return markdown_rows(
+        ["play policy", "mean points / deal", "95% CI", "made: declarer", "other (above 0)",
+         "zero bidder", "all contracts", "declarer share"],
+        ([f"`{e['name']}`", fmt(e["mean"]), _ci(e["ci"]), pct(e.get("declarer_hit_rate")),
+          pct(e.get("other_hit_rate")), pct(e["zero_success"]), pct(e["hit_rate"]),
+          pct(e["declarer_rate"])] for e in ranked),
+        "lrlrrrrr")
 
 
 def pairs_table(s: dict[str, Any]) -> str:
     """Every pair of a match, the stronger-listed entrant first (the later on the ladder)."""
-    lines = ["| a | b | a - b (points/deal) | 95% CI | p |", "|---|---|---:|---|---:|"]
-    for p in s["pairs"]:
+
+    def row(p: dict[str, Any]) -> list[str]:
         q = _pair(s, p["a"], p["b"])  # the later entrant minus the earlier one
         assert q is not None
-        lines.append(f"| `{q['a']}` | `{q['b']}` | {fmt(q['diff'])} | {_ci(q['ci'])} | "
-                     f"{fmt_p(q['p'])} |")
-    return "\n".join(lines)
+        return [f"`{q['a']}`", f"`{q['b']}`", fmt(q["diff"]), _ci(q["ci"]), fmt_p(q["p"])]
+
+    return markdown_rows(["a", "b", "a - b (points/deal)", "95% CI", "p"],
+                         map(row, s["pairs"]), "llrlr")
 
 
 def chart_png(steps_: list[dict[str, Any]]) -> bytes:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 
 from whist_sim.core.rules import Rules
+from whist_sim.reports.render import markdown_rows
 from whist_sim.runs.game import play_game
 
 STRATEGIES = ("heuristic", "hcp", "ltc", "cautious", "aggressive")
@@ -32,8 +34,7 @@ def main() -> None:
     print(f"games of 3 equal players to the default target, play {args.play}, "
           f"{args.games} games (seeds 1..{args.games}), at most {args.max_deals} deals")
     print()
-    print("| strategy | deck | ended | median deals | max deals |")
-    print("| --- | --- | --- | --- | --- |")
+    rows = []
     for name in args.strategies.split(","):
         for deck in args.decks.split(","):
             rules = Rules(players=3, three_player_deck=deck)
@@ -44,8 +45,10 @@ def main() -> None:
                 g = play_game(seed, rules, seats, args.max_deals)
                 lengths.append(g.n_deals)
                 ended += g.finished
-            print(f"| {name} | {deck} | {ended}/{args.games} | {statistics.median(lengths):g} | "
-                  f"{max(lengths)} |", flush=True)
+            rows.append([name, deck, f"{ended}/{args.games}",
+                         f"{statistics.median(lengths):g}", str(max(lengths))])
+            print(f"{name}, {deck}: done", file=sys.stderr, flush=True)
+    print(markdown_rows(["strategy", "deck", "ended", "median deals", "max deals"], rows))
 
 
 if __name__ == "__main__":

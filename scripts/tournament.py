@@ -40,6 +40,7 @@ from report_default import command_line
 from whist_sim import __version__
 from whist_sim.core.stats import Moments, paired_test
 from whist_sim.kernels._numba import engine_fingerprint
+from whist_sim.reports.render import markdown_rows
 from whist_sim.strategies.registry import DEFAULT_PLAY
 from whist_sim.tournament import (
     SCORES_DIR,
@@ -115,24 +116,26 @@ def _paired_vs_baseline(work: Path, name: str, base: str, deals: int) -> dict[st
 
 def field_table(rows: list[dict[str, Any]]) -> str:
     """Markdown ranking of the field tournaments, best mean score first."""
-    lines = [
-        "| rank | strategy | deals | mean score / deal | 95% CI | gain over heuristic (paired) "
-        "| 95% CI | p | hit rate | zero bids (made) | declarer | mean level | plays/s |",
-        "|---:|---|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|",
-    ]
-    for i, r in enumerate(sorted(rows, key=lambda r: -r["mean"]), 1):
+
+    def row(i: int, r: dict[str, Any]) -> list[str]:
         g = r["gain"]
-        gain = "baseline" if r["name"] == BASELINE else f"{g['diff']:+.2f}"
-        gci = "-" if r["name"] == BASELINE else f"[{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
-        gp = "-" if r["name"] == BASELINE else fmt_p(g["p"])
-        lines.append(
-            f"| {i} | `{r['name']}` | {r['deals']:,} | {r['mean']:.2f} | "
-            f"[{r['ci'][0]:.2f}, {r['ci'][1]:.2f}] | {gain} | {gci} | {gp} | "
-            f"{100 * r['hit_rate']:.1f}% | {100 * r['zero_rate']:.1f}% "
-            f"({100 * (r['zero_success'] or 0):.0f}%) | {100 * r['declarer_rate']:.1f}% | "
-            f"{r['mean_level']:.2f} | {r['plays_per_s']:,.0f} |"
-        )
-    return "\n".join(lines)
+        base = r["name"] == BASELINE
+        return [
+            str(i), f"`{r['name']}`", f"{r['deals']:,}", f"{r['mean']:.2f}",
+            f"[{r['ci'][0]:.2f}, {r['ci'][1]:.2f}]", "baseline" if base else f"{g['diff']:+.2f}",
+            "-" if base else f"[{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]",
+            "-" if base else fmt_p(g["p"]), f"{100 * r['hit_rate']:.1f}%",
+            f"{100 * r['zero_rate']:.1f}% ({100 * (r['zero_success'] or 0):.0f}%)",
+            f"{100 * r['declarer_rate']:.1f}%", f"{r['mean_level']:.2f}",
+            f"{r['plays_per_s']:,.0f}",
+        ]
+
+    return markdown_rows(
+        ["rank", "strategy", "deals", "mean score / deal", "95% CI",
+         "gain over heuristic (paired)", "95% CI", "p", "hit rate", "zero bids (made)",
+         "declarer", "mean level", "plays/s"],
+        (row(i, r) for i, r in enumerate(sorted(rows, key=lambda r: -r["mean"]), 1)),
+        "rlrrlrlrrlrrr")
 
 
 def field_chart(rows: list[dict[str, Any]]) -> bytes:
@@ -251,22 +254,22 @@ def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]
         "deal and the gain over a heuristic bidder in the same seat (paired 95 % CI), under the "
         "default play and under the old one.",
         "",
-        f"| rank ({DEFAULT_PLAY}) | strategy | mean ({DEFAULT_PLAY}) | gain over heuristic "
-        f"({DEFAULT_PLAY}) | rank ({OLD_PLAY}) | mean ({OLD_PLAY}) | gain over heuristic "
-        f"({OLD_PLAY}) |",
-        "|---:|---|---:|---|---:|---:|---|",
     ]
-    for i, r in enumerate(new, 1):
-        o = old_by[r["name"]]
 
-        def gain(x: dict[str, Any]) -> str:
-            if x["name"] == BASELINE:
-                return "baseline"
-            g = x["gain"]
-            return f"{g['diff']:+.2f} [{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
+    def gain(x: dict[str, Any]) -> str:
+        if x["name"] == BASELINE:
+            return "baseline"
+        g = x["gain"]
+        return f"{g['diff']:+.2f} [{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
 
-        lines.append(f"| {i} | `{r['name']}` | {r['mean']:.2f} | {gain(r)} | "
-                     f"{old_rank[r['name']]} | {o['mean']:.2f} | {gain(o)} |")
+    lines.append(markdown_rows(
+        [f"rank ({DEFAULT_PLAY})", "strategy", f"mean ({DEFAULT_PLAY})",
+         f"gain over heuristic ({DEFAULT_PLAY})", f"rank ({OLD_PLAY})", f"mean ({OLD_PLAY})",
+         f"gain over heuristic ({OLD_PLAY})"],
+        ([str(i), f"`{r['name']}`", f"{r['mean']:.2f}", gain(r), str(old_rank[r["name"]]),
+          f"{old_by[r['name']]['mean']:.2f}", gain(old_by[r["name"]])]
+         for i, r in enumerate(new, 1)),
+        "rlrlrrl"))
     same = [r["name"] for r in new] == [r["name"] for r in old]
     if same:
         verdict = (f"The ranking is the same under `{DEFAULT_PLAY}` and `{OLD_PLAY}` play; the "

@@ -179,3 +179,18 @@ def test_decimals_adapt_to_the_interval():
     m = pd.DataFrame({"n": [10**6], "mean": [6.09], "ci_low": [6.088], "ci_high": [6.092]},
                      index=pd.Index([0], name="frisch"))
     assert R.table_cells(m)[1][0][2] == "6.090 (6.088 to 6.092)"
+
+
+def test_markdown_rows_is_the_one_text_table_renderer():
+    from whist_sim.reports.render import markdown_rows, markdown_text_table
+
+    text = markdown_rows(["step", "gain"], [["`a` -> `b`", "+1.50"], ["x|y", 3]], "lr")
+    assert text.splitlines() == ["| step | gain |", "|---|---:|", "| `a` -> `b` | +1.50 |",
+                                 "| x\\|y | 3 |"]  # a pipe in a cell is escaped
+    df = pd.DataFrame([["`a` -> `b`", "+1.50"], ["x|y", "3"]], columns=["step", "gain"])
+    assert markdown_text_table(df, ["left", "right"]) == text  # the DataFrame form, same text
+    assert markdown_rows(["a", "b"], []).splitlines() == ["| a | b |", "|---|---|"]
+    with pytest.raises(ValueError, match="one l or r each"):
+        markdown_rows(["a", "b"], [], "l")
+    with pytest.raises(ValueError, match="a row of 1 cells under 2 headers"):
+        markdown_rows(["a", "b"], [["only"]])

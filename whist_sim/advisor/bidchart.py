@@ -530,24 +530,21 @@ def _over_under_chart(tables: dict[str, pd.DataFrame], players: int):
 
 
 def _md_table(t: pd.DataFrame, fmt: str) -> str:
-    head = "| HCP \\ trumps | " + " | ".join(str(c) for c in t.columns) + " |"
-    sep = "|---|" + "---|" * len(t.columns)
-    rows = [head, sep]
-    for idx, r in t.iterrows():
-        cells = ["" if math.isnan(v) else format(v, fmt) for v in r.to_numpy(float)]
-        rows.append(f"| {idx} | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+    from ..reports.render import markdown_rows
+
+    rows = ([idx, *("" if math.isnan(v) else format(v, fmt) for v in r.to_numpy(float))]
+            for idx, r in t.iterrows())
+    return markdown_rows(["HCP \\ trumps", *(str(c) for c in t.columns)], rows)
 
 
 def _md_best(best: pd.DataFrame, sep: pd.DataFrame) -> str:
     """Markdown grid of cell optima, ``?`` after a bid not separated from the second-best."""
-    head = "| HCP \\ trumps | " + " | ".join(str(c) for c in best.columns) + " |"
-    rows = [head, "|---|" + "---|" * len(best.columns)]
-    for (idx, r), (_, q) in zip(best.iterrows(), sep.iterrows(), strict=True):
-        cells = ["" if math.isnan(v) else f"{int(v)}" + ("" if s > 0 else "?")
-                 for v, s in zip(r.to_numpy(float), q.to_numpy(float), strict=True)]
-        rows.append(f"| {idx} | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+    from ..reports.render import markdown_rows
+
+    rows = ([idx, *("" if math.isnan(v) else f"{int(v)}" + ("" if s > 0 else "?")
+                    for v, s in zip(r.to_numpy(float), q.to_numpy(float), strict=True))]
+            for (idx, r), (_, q) in zip(best.iterrows(), sep.iterrows(), strict=True))
+    return markdown_rows(["HCP \\ trumps", *(str(c) for c in best.columns)], rows)
 
 
 def chart_meta(df: pd.DataFrame, rules: Rules) -> dict[str, str]:
@@ -582,7 +579,7 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     ``parquet`` also the per-hand rows (``hands.parquet``). Returns the files written."""
     from ..reports.charts import figure_png
     from ..reports.labels import position_label
-    from ..reports.render import markdown_table
+    from ..reports.render import markdown_rows, markdown_table
     from .chart_plots import cheat_sheet, figure_pdf, optimal_bid_figure, zero_value_figure
 
     rules = Rules.from_dict(df.attrs["rules"]) if rules is None and "rules" in df.attrs else (
@@ -661,17 +658,15 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         "",
         "Weighted to the natural distribution of hands (suit contracts).",
         "",
-        "| position | deal goes | hands | mean optimal bid | mean expected tricks | "
-        "mean best score | zero beats all |",
-        "|---|---|---|---|---|---|---|",
+        markdown_rows(
+            ["position", "deal goes", "hands", "mean optimal bid", "mean expected tricks",
+             "mean best score", "zero beats all"],
+            ([position_label(int(r["position"]), p), "over" if r["over"] else "under",
+              f"{int(r['hands']):,}", f"{r['optimal_bid']:.2f}", f"{r['expected_tricks']:.2f}",
+              f"{r['best_ev']:.1f}",
+              "" if math.isnan(r["zero_best_share"]) else f"{r['zero_best_share']:.1%}"]
+             for _, r in s.iterrows())),
     ]
-    for _, r in s.iterrows():
-        z = "" if math.isnan(r["zero_best_share"]) else f"{r['zero_best_share']:.1%}"
-        lines.append(
-            f"| {position_label(int(r['position']), p)} | {'over' if r['over'] else 'under'} | "
-            f"{int(r['hands']):,} | {r['optimal_bid']:.2f} | {r['expected_tricks']:.2f} | "
-            f"{r['best_ev']:.1f} | {z} |"
-        )
     lines += ["", "## Optimal bid", "", "![optimal bid](charts/optimal_bid.png)", ""]
     for pos in range(p):
         lines += [f"### {position_label(pos, p)}", "",
@@ -684,11 +679,11 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
               f"the stronger is advised to bid fewer tricks in {inv} of {tot} pairs"
               + (f" ({inv / tot:.1%})" if tot else "")
               + f"; among pairs where both cells are separated, {inv_s} of {tot_s}.", "",
-              "| position | panel | pairs | stronger bids fewer | both separated | "
-              "of which stronger bids fewer |", "|---|---|---|---|---|---|"]
-    for r in mono.itertuples():
-        lines.append(f"| {position_label(r.position, p)} | {r.panel} | {r.pairs} | "
-                     f"{r.inversions} | {r.pairs_separated} | {r.inversions_separated} |")
+              markdown_rows(
+                  ["position", "panel", "pairs", "stronger bids fewer", "both separated",
+                   "of which stronger bids fewer"],
+                  ([position_label(r.position, p), r.panel, r.pairs, r.inversions,
+                    r.pairs_separated, r.inversions_separated] for r in mono.itertuples()))]
     zb = tables["zero_by_band"].rename(columns={"ci_low": "zero_diff_ci_low",
                                                 "ci_high": "zero_diff_ci_high"})
     zb = zb.set_index(["position", "hcp_band"])[["hands", "zero_diff", "zero_diff_ci_low",

@@ -167,15 +167,27 @@ def markdown_text_table(df: pd.DataFrame, align: Sequence[str] | None = None) ->
     ``---:`` without padding. For tables whose cells a caller formats itself (tournaments);
     :func:`markdown_table` formats raw numbers by this module's conventions.
     """
-    marks = ["---:" if a == "right" else "---" for a in (align or ["left"] * len(df.columns))]
-    if len(marks) != len(df.columns):
-        raise ValueError(f"{len(marks)} alignments for {len(df.columns)} columns")
+    marks = "".join("r" if a == "right" else "l" for a in (align or ["left"] * len(df.columns)))
+    return markdown_rows([str(c) for c in df.columns], df.itertuples(index=False, name=None),
+                         marks)
 
-    def line(cells: Sequence[str]) -> str:
+
+def markdown_rows(heads: Sequence[str], rows: Iterable[Sequence[object]],
+                  align: str | None = None) -> str:
+    """Compact GitHub-flavoured Markdown of a header and rows of ready-made cells (``str`` of
+    each; a ``|`` in a cell is escaped). ``align``: one letter per column, ``l`` (``---``) or
+    ``r`` (``---:``); default all left."""
+    marks = align if align is not None else "l" * len(heads)
+    if len(marks) != len(heads) or set(marks) - {"l", "r"}:
+        raise ValueError(f"alignment {marks!r} for {len(heads)} columns (one l or r each)")
+
+    def line(cells: Sequence[object]) -> str:
+        if len(cells) != len(heads):
+            raise ValueError(f"a row of {len(cells)} cells under {len(heads)} headers")
         return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
-    rows = [line(r) for r in df.itertuples(index=False, name=None)]
-    return "\n".join([line([str(c) for c in df.columns]), "|" + "|".join(marks) + "|", *rows])
+    sep = "|" + "|".join("---:" if m == "r" else "---" for m in marks) + "|"
+    return "\n".join([line(heads), sep, *(line(r) for r in rows)])
 
 
 def html_table(df: pd.DataFrame, players: int = 4) -> str:
