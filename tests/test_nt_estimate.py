@@ -19,7 +19,14 @@ from whist_sim.engine import policies as ref
 from whist_sim.kernels.batch import play_batch
 from whist_sim.kernels.layout import N_PARAMS, rules_array
 from whist_sim.strategies.bidding.estimators import hcp_estimates, ltc_estimates
-from whist_sim.strategies.bidding.heuristic import NT_HCP, est_q_all, est_q_deck
+from whist_sim.strategies.bidding.heuristic import (
+    NT_HCP,
+    NT_HCP_FOUR,
+    NT_HCP_THREE,
+    est_q_all,
+    est_q_deck,
+    nt_minimum,
+)
 from whist_sim.strategies.registry import BID_POLICIES, NT_PARAMS, seat_params
 
 NT_HANDS = [  # NT hands at the four-player minimum (20 high-card points)
@@ -101,7 +108,11 @@ def test_the_rule_can_be_switched_off_and_its_threshold_moved():
     e = hcp_estimates(np.uint64(strong), rp, _par("hcp", nt=0), 0)
     assert e[NT] < max(e)
     # one default, three places
-    assert NT_HCP == ref.NT_HCP == dict(NT_PARAMS)["nt_hcp"]
+    assert NT_HCP == ref.NT_HCP == dict(NT_PARAMS)["nt_hcp"] == 0  # 0: the deck's minimum
+    assert (NT_HCP_FOUR, NT_HCP_THREE) == (ref.NT_HCP_FOUR, ref.NT_HCP_THREE) == (20, 14)
+    for players in (3, 4):
+        for v in (-1, 0, 12, 20):
+            assert nt_minimum(v, players) == ref.nt_minimum(v, players)
     for name in ("heuristic", "hcp", "ltc", "cautious", "aggressive"):
         assert BID_POLICIES[name].params[-2:] == NT_PARAMS
 
