@@ -201,7 +201,10 @@ def expert_card(st, hm, rp, seat, legal, rng):
     Not inlined into the deal loop (a call per card): inlined, its size slows the loop of every
     other policy by a tenth. A single legal card is played at once, a single legal suit needs no
     key; otherwise one key per suit (:func:`_suit_choice`), and the suit pictures only when two
-    suits' keys tie."""
+    suits' keys tie. Two keys beat every other suit's, so their card is played without the
+    others' keys (the same card, sooner): drawing trumps at the lead (5000s against at most
+    4221) and a ruff that can win the trick while the seat wants it (3000s and 4000s against
+    side cards' at most 2000)."""
     if legal & (legal - ONE) == ZERO:
         return ctz(legal)
     p = rp[R_PLAYERS]
@@ -219,6 +222,20 @@ def expert_card(st, hm, rp, seat, legal, rng):
     if legal & ~SUIT_MASK[ls] == ZERO:  # one suit (following, mostly): its best card
         return _suit_choice(ls, legal, hand, out, pos, lead_suit, best, trump, trumps_out, follow,
                             ruff, want)[0]
+    if pos == 0 and want and trumps_out > 0:  # drawing trumps (key 5000+) beats every other key
+        held = popcount(hand & SUIT_MASK[trump])
+        if trumps_out < held:
+            top = legal & SUIT_MASK[trump] & (
+                ALL_ONES << np.uint64(highest_bit(out & SUIT_MASK[trump]) + 1))
+            if top != ZERO:
+                return highest_bit(top)
+    if pos > 0 and want and trump < 4 and legal & SUIT_MASK[lead_suit] == ZERO:
+        tm = legal & SUIT_MASK[trump]  # void in the led suit: a ruff that can win (key 3000+)
+        if tm != ZERO:  # beats every side card (keys up to 2000)
+            c, k = _suit_choice(trump, tm, hand, out, pos, lead_suit, best, trump, trumps_out,
+                                follow, ruff, want)
+            if k >= 3000:
+                return c
     best_card = -1
     best_key = -1
     best_pat = np.int64(-1)  # the best card's suit picture, once computed
