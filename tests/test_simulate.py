@@ -193,6 +193,9 @@ def test_a_run_of_other_engine_code_is_neither_resumed_nor_reused(reference, tmp
     manifest_file.write_text(json.dumps(m))
     with pytest.raises(SimulationError, match="engine: the run was written by other engine"):
         run(path, deals=300, chunk_size=100, resume=True)
+    (path / "notes.txt").write_text("mine")  # a file that is not the run's: nothing is deleted
+    assert not discard_stale_run(path) and (path / "notes.txt").is_file()
+    (path / "notes.txt").unlink()
     assert discard_stale_run(path) and not path.exists()
     run(path, deals=300, chunk_size=100, resume=True)  # simulated again, as new
     assert load(path).shape[0] == 300

@@ -58,9 +58,12 @@ from tqdm.auto import tqdm
 from .. import __version__
 from ..core.rules import Rules
 from .dataset import (
+    CHUNK_RE,
     FORMAT_NAME,
     FORMAT_VERSION,
+    LEGACY_MANIFEST_NAME,
     LOCK_NAME,
+    MANIFEST_NAME,
     TEMP_PREFIX,
     DatasetError,
     check_chunk,
@@ -378,6 +381,9 @@ def discard_stale_run(out: str | Path) -> bool:
         return False
     if manifest.get("engine") == engine_fingerprint():
         return False
+    if any(not (CHUNK_RE.match(f) or f in (MANIFEST_NAME, LEGACY_MANIFEST_NAME))
+           for f in _user_files(out)):
+        return False  # someone else's files too: keep them all
     import shutil
 
     shutil.rmtree(out)
