@@ -82,9 +82,6 @@ def test_the_four_player_minimum_is_20_points_and_the_three_player_one_14(text):
     at14 = [int(x) for x in est_q_all(np.uint64(hand), 14)]  # nt_hcp=14: NT as its best suit
     assert at14[NT] == max(at14) == max(q)
     assert at14 == [ref.est_q(hand, t, nt_hcp=14) for t in range(5)]
-    three = Rules(players=3, three_player_deck="no_low")
-    if sum(1 for c in range(52) if hand >> c & 1 and c % 13 >= 3) == 12:  # a no_low hand
-        assert ref.nt_hand(hand, three.lowest_strain, ref.nt_minimum(NT_HCP, 3))
 
 
 @pytest.mark.parametrize("text, why", NOT_NT_HANDS)
