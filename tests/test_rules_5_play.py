@@ -1,10 +1,13 @@
 """RULES.md §5 — play: the lead, following suit, trumps, trick winners, revokes."""
 
+import numba
+import numpy as np
 import pytest
 
 from whist_sim import Rules, score
 from whist_sim.core.cards import parse_card
 from whist_sim.engine import DealState, IllegalAction, play_deal
+from whist_sim.kernels.loop import beats, beats_mask
 
 # The §5 example: diamonds trump, seat 0 declares and leads 9C; seat 1 holds QC; seat 2 is void
 # in clubs and holds 7D; seat 3 holds 8C (and other clubs).
@@ -154,3 +157,27 @@ def test_in_nt_every_trick_goes_to_the_led_suit():
             leader = (leader + trick.index(best)) % 4
             won[leader] += 1
         assert tuple(won) == t.tricks
+
+
+def test_the_compiled_trick_winner_rule_reads_the_same_in_both_its_forms():
+    # §5: a card beats the card winning the trick so far when it is a higher card of that
+    # card's suit, or a trump on a card that is not a trump. The compiled loop states this as a
+    # comparison (`beats`) and, for branch-free random play, as a sign mask (`beats_mask`): both
+    # are checked here against the rule itself for every pair of cards and every trump (4 = NT).
+    @numba.njit(cache=False)
+    def both(out):
+        for t in range(5):
+            for best in range(52):
+                for card in range(52):
+                    out[0, t, best, card] = beats(card, best, t)
+                    out[1, t, best, card] = beats_mask(card, best, t)
+
+    out = np.zeros((2, 5, 52, 52), dtype=np.int64)
+    both(out)
+    suit, rank = np.arange(52) // 13, np.arange(52) % 13
+    for t in range(5):
+        card_suit, best_suit = suit[None, :], suit[:, None]
+        rule = ((card_suit == best_suit) & (rank[None, :] > rank[:, None])) | (
+            (card_suit == t) & (best_suit != t))
+        assert (out[0, t] == rule).all(), f"beats, trump {t}"
+        assert (out[1, t] == -rule.astype(np.int64)).all(), f"beats_mask, trump {t}"

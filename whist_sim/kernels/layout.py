@@ -128,7 +128,10 @@ R_BID_ORDER = 21  # 0: bid_order=number, 1: bid_order=suit (RULES §2)
 R_LOW_STRAIN = 22  # lowest strain that may be bid: 1 when clubs are out of the deck (no_suit)
 R_REDEAL = 23  # 1: after_third_frisch=redeal (RULES §3)
 R_CALLS_RUN = 24  # 1: the legal bids are every code of lo..hi (bid_order=number, all strains)
-RP_SIZE = 25
+R_DECK_ADJ_Q = 25  # quarter tricks the deck adds to every estimate: 4 * (N - 13) // P (ENGINE.md
+#   §5); kept here so that the estimates divide by no player count
+R_SHARE_GAP_Q = 26  # a share of the tricks the estimates do not see: 4 * N // P - 13 - R_DECK_ADJ_Q
+RP_SIZE = 27
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -158,6 +161,8 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_LOW_STRAIN] = rules.lowest_strain
     rp[R_REDEAL] = int(rules.after_third_frisch == "redeal")
     rp[R_CALLS_RUN] = int(rules.bid_order == "number" and rules.lowest_strain == 0)
+    rp[R_DECK_ADJ_Q] = (4 * (rules.n_tricks - 13)) // rules.players
+    rp[R_SHARE_GAP_Q] = (4 * rules.n_tricks) // rules.players - 13 - rp[R_DECK_ADJ_Q]
     return rp
 
 

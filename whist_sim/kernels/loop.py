@@ -30,6 +30,14 @@ A caller that wants to force a decision (a candidate contract, a card) applies i
 do not search, and ``run_full`` (``mode`` :data:`~whist_sim.strategies.dispatch.FULL`), with every
 strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled function
 calls itself, and each loop is one cached function.
+
+**Speed** (docs/ENGINE.md §3). The calls of an auction round and the cards of the play run as
+inner loops that keep the seat, and in the play the trick so far, in registers: the state in
+``st`` is still written before every decision, but not read back. When every seat plays the same
+small policy (``random``, ``heuristic``) the play runs in a copy compiled for that policy alone.
+The trick's winner is updated without a branch where no policy reads it (:func:`beats_mask`,
+random play: who wins is unpredictable) and with a branch where one does (the next decision then
+starts before the winner is known).
 """
 
 from __future__ import annotations
@@ -37,7 +45,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.rules import MAX_REDEALS
-from ..strategies.dispatch import checks, choose_call, choose_card, choose_contract, choose_frisch
+from ..strategies.dispatch import (
+    checks,
+    choose_call,
+    choose_card_of,
+    choose_contract,
+    choose_frisch,
+    one_play_policy,
+)
+from ..strategies.registry import PLAY_HEURISTIC, PLAY_RANDOM
 from ._numba import jit
 from .bits import SUIT_MASK, SUIT_OF, ZERO, bit, popcount
 from .layout import (
@@ -275,9 +291,11 @@ def legal_calls(st, rp, seat):
         if lo < 5 * minl:
             lo = 5 * minl
         hi = -1 if closed else 5 * top + 4
+        a = lo // 5
+        b = lo - 5 * a
         for t in range(5):
-            f = (lo - t + 4) // 5  # the smallest n with 5 * n + t >= lo
-            st[S_FLOOR + t] = f if f <= top and hi >= 0 else none
+            f = a + np.int64(t < b)  # the smallest n with 5 * n + t >= lo
+            st[S_FLOOR + t] = f if (f <= top) & (hi >= 0) else none
         return lo, hi
     by_suit = rp[R_BID_ORDER] != 0
     lo = 5 * none + 5
@@ -321,7 +339,8 @@ def apply_call(st, hm, rp, seat, call):
     """``seat`` (whose turn it is) calls ``call`` (legal); ends the round when it is over.
 
     A round ends when a bid is followed by ``P - 1`` passes (the contracts are next), or with ``P``
-    passes and no bid (a Frisch is next, or the deal is thrown in).
+    passes and no bid (a Frisch is next, or the deal is thrown in). Returns True when the round
+    ended (else the next seat calls: the loop keeps it in a register).
     """
     p = rp[R_PLAYERS]
     n = st[S_NCALLS]
@@ -334,17 +353,18 @@ def apply_call(st, hm, rp, seat, call):
         if st[S_HIGH] == 0:  # every call of the round was a pass
             if passes == p:
                 _no_bid(st, hm, rp)
-                return
+                return True
         elif passes == p - 1:
             for s in range(p):
                 hm[H_START + s] = hm[H_HAND + s]
             _won(st, st[S_HIGH_SEAT], st[S_HIGH])
-            return
+            return True
     else:
         st[S_HIGH] = call
         st[S_HIGH_SEAT] = seat
         st[S_NPASS] = 0
     st[S_TURN] = seat + 1 if seat + 1 < p else 0
+    return False
 
 
 @jit(inline="always")
@@ -453,62 +473,113 @@ def legal_cards(st, hm, seat):
     hand = hm[H_HAND + seat]
     if st[S_POS] == 0:
         return hand
-    follow = hand & SUIT_MASK[st[S_LED]]
+    return _following(hand, st[S_LED])
+
+
+@jit(inline="always")
+def _following(hand, led):
+    """The cards of ``hand`` that may follow to a trick led in suit ``led``: that suit if the
+    hand holds any, else the whole hand (RULES §5)."""
+    follow = hand & SUIT_MASK[led]
     return follow if follow != ZERO else hand
+
+
+@jit(inline="always")
+def _put(st, hm, seat, card, hand):
+    """``seat``, holding ``hand``, puts ``card`` on the trick: out of the hand, into the trick
+    and the record of plays."""
+    cb = bit(card)
+    hm[H_HAND + seat] = hand ^ cb
+    hm[H_TRICK] |= cb
+    n = st[S_NPLAYS]
+    st[S_PLAYS + n] = card
+    st[S_NPLAYS] = n + 1
+
+
+@jit(inline="always")
+def _show_void(st, seat, card, led):
+    """A card off the led suit shows the seat void in it (public from now on). Branch-free: a
+    failure to follow is unpredictable."""
+    st[S_VOIDS] |= np.int64(SUIT_OF[card] != led) << (4 * seat + led)
+
+
+@jit(inline="always")
+def beats(card, best, trump):
+    """True when ``card`` beats ``best``, the card winning the trick so far: a higher card of
+    its suit, or a trump on a card that is not a trump (RULES §5)."""
+    cs = SUIT_OF[card]
+    bs = SUIT_OF[best]
+    return ((cs == bs) & (card > best)) | ((cs == trump) & (bs != trump))
+
+
+@jit(inline="always")
+def beats_mask(card, best, trump):
+    """:func:`beats` as a mask: -1 when ``card`` beats ``best``, else 0, from sign bits (no
+    comparison the compiler could turn into a branch: who wins a trick is unpredictable)."""
+    cs = np.int64(SUIT_OF[card])
+    bs = np.int64(SUIT_OF[best])
+    same = (cs ^ bs) - 1  # negative exactly when the suits are equal
+    higher = best - card  # negative exactly when card is higher
+    ruff = (cs ^ trump) - 1  # negative exactly when card is a trump
+    not_trump = ~((bs ^ trump) - 1)  # negative exactly when best is not a trump
+    return ((same & higher) | (ruff & not_trump)) >> 63
+
+
+@jit(inline="always")
+def _show_trick(st, seat, pos, led, best, best_seat):
+    """The trick so far as ``seat``, to play at position ``pos``, sees it."""
+    st[S_POS] = pos
+    st[S_LED] = led
+    st[S_BEST_CARD] = best
+    st[S_BEST_SEAT] = best_seat
+    st[S_TURN] = seat
+
+
+@jit(inline="always")
+def _trick_won(st, hm, rp, winner):
+    """The trick is full: ``winner`` takes it and leads the next. Returns True after the last
+    trick (the deal is scored next)."""
+    st[S_TRICKS + winner] += 1
+    hm[H_PLAYED] |= hm[H_TRICK]
+    hm[H_TRICK] = ZERO
+    t = st[S_TRICK] + 1
+    st[S_TRICK] = t
+    st[S_LEADER] = winner
+    _show_trick(st, winner, 0, -1, -1, -1)
+    if t == rp[R_NTRICKS]:
+        st[S_PHASE] = PH_SCORE
+        return True
+    return False
 
 
 @jit(inline="always")
 def apply_card(st, hm, rp, seat, card):
     """``seat`` (whose turn it is) plays ``card`` (legal); completes the trick when it is full.
 
-    The trick is won by the highest trump, else the highest card of the led suit; its winner leads
-    the next. After the last trick the deal is scored next. Returns the seat to play next (the
-    loop keeps it in a register rather than reloading ``st[S_TURN]``).
+    The trick is won by the highest trump, else the highest card of the led suit
+    (:func:`beats`); its winner leads the next. After the last trick the deal is scored next.
+    Returns the seat to play next.
     """
     p = rp[R_PLAYERS]
-    cb = bit(card)
-    hm[H_HAND + seat] ^= cb
-    hm[H_TRICK] |= cb
-    n = st[S_NPLAYS]
-    st[S_PLAYS + n] = card
-    st[S_NPLAYS] = n + 1
     pos = st[S_POS]
+    _put(st, hm, seat, card, hm[H_HAND + seat])
     if pos == 0:
-        st[S_LED] = SUIT_OF[card]
+        led = SUIT_OF[card]
         best = card
         best_seat = seat
     else:
+        led = st[S_LED]
         best = st[S_BEST_CARD]
         best_seat = st[S_BEST_SEAT]
-        cs = SUIT_OF[card]
-        bs = SUIT_OF[best]
-        led = st[S_LED]
-        # a void shown (public from now on); branch-free: a failure to follow is unpredictable
-        st[S_VOIDS] |= np.int64(cs != led) << (4 * seat + led)
-        trump = st[S_TRUMP]
-        if (cs == bs and card > best) or (cs == trump and bs != trump):
+        _show_void(st, seat, card, led)
+        if beats(card, best, st[S_TRUMP]):
             best = card
             best_seat = seat
     if pos < p - 1:
-        st[S_BEST_CARD] = best
-        st[S_BEST_SEAT] = best_seat
-        st[S_POS] = pos + 1
         nxt = seat + 1 if seat + 1 < p else 0
-        st[S_TURN] = nxt
+        _show_trick(st, nxt, pos + 1, led, best, best_seat)
         return nxt
-    st[S_TRICKS + best_seat] += 1
-    hm[H_PLAYED] |= hm[H_TRICK]
-    hm[H_TRICK] = ZERO
-    t = st[S_TRICK] + 1
-    st[S_TRICK] = t
-    st[S_LEADER] = best_seat
-    st[S_POS] = 0
-    st[S_LED] = -1
-    st[S_BEST_CARD] = -1
-    st[S_BEST_SEAT] = -1
-    st[S_TURN] = best_seat
-    if t == rp[R_NTRICKS]:
-        st[S_PHASE] = PH_SCORE
+    _trick_won(st, hm, rp, best_seat)
     return best_seat
 
 
@@ -546,6 +617,64 @@ def _illegal(st, seat, value):
     st[S_PHASE] = PH_ILLEGAL
 
 
+@jit(inline="always")
+def _play(mode, only, st, hm, rp, pol, par, rng, seat):
+    """The cards of the play from the seat to act to the last trick (the loop's play phase).
+
+    The transitions of :func:`apply_card` from the same parts, with the trick so far (position,
+    suit led, winning card and seat) kept in registers rather than reloaded from ``st``, and
+    the lead apart from the other cards, so that a policy inlined at each of the two calls is
+    compiled knowing which it plays. ``only``: a constant, the play policy of every seat
+    (:func:`~whist_sim.strategies.dispatch.choose_card_of`), or -1 for any seating. ``st``
+    shows every decision the same state as :func:`apply_card` would.
+    """
+    p = rp[R_PLAYERS]
+    trump = st[S_TRUMP]
+    pos = st[S_POS]
+    led = st[S_LED]
+    best = st[S_BEST_CARD]
+    best_seat = st[S_BEST_SEAT]
+    while True:  # tricks
+        if pos == 0:  # the lead
+            hand = hm[H_HAND + seat]
+            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng)
+            if checks(mode) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
+                _illegal(st, seat, c)
+                return
+            _put(st, hm, seat, c, hand)
+            led = SUIT_OF[c]
+            best = c
+            best_seat = seat
+            pos = 1
+            seat = seat + 1 if seat + 1 < p else 0
+            _show_trick(st, seat, 1, led, best, best_seat)
+        while True:  # the other cards of the trick
+            hand = hm[H_HAND + seat]
+            legal = _following(hand, led)
+            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng)
+            if checks(mode) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
+                _illegal(st, seat, c)
+                return
+            _put(st, hm, seat, c, hand)
+            _show_void(st, seat, c, led)
+            if only == PLAY_RANDOM:  # no data dependence on the winner: no branch on it
+                m = beats_mask(c, best, trump)
+                best ^= (best ^ c) & m
+                best_seat ^= (best_seat ^ seat) & m
+            elif beats(c, best, trump):  # a policy reads the winner: a predicted branch lets
+                best = c  # the next decision start before the winner is known
+                best_seat = seat
+            if pos == p - 1:
+                break
+            pos += 1
+            seat = seat + 1 if seat + 1 < p else 0
+            _show_trick(st, seat, pos, led, best, best_seat)
+        if _trick_won(st, hm, rp, best_seat):
+            return
+        seat = best_seat
+        pos = 0
+
+
 def _run(mode, st, hm, rp, pol, par, rng, until):
     """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
 
@@ -554,19 +683,18 @@ def _run(mode, st, hm, rp, pol, par, rng, until):
     id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
     """
     n_tricks = rp[R_NTRICKS]
+    p = rp[R_PLAYERS]
     while st[S_PHASE] < until:
         phase = st[S_PHASE]
         seat = st[S_TURN]
-        if phase == PH_PLAY:
-            while True:  # the cards of the play, without going round the phase switch
-                legal = legal_cards(st, hm, seat)
-                c = choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
-                if checks(mode) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
-                    _illegal(st, seat, c)
-                    break
-                seat = apply_card(st, hm, rp, seat, c)
-                if st[S_PHASE] != PH_PLAY:
-                    break
+        if phase == PH_PLAY:  # a copy of the play for each policy that all seats may share
+            only = one_play_policy(pol, rp)
+            if only == PLAY_RANDOM:
+                _play(mode, PLAY_RANDOM, st, hm, rp, pol, par, rng, seat)
+            elif only == PLAY_HEURISTIC:
+                _play(mode, PLAY_HEURISTIC, st, hm, rp, pol, par, rng, seat)
+            else:
+                _play(mode, -1, st, hm, rp, pol, par, rng, seat)
         elif phase == PH_AUCTION:
             while True:  # the calls of one round
                 lo, hi = legal_calls(st, rp, seat)
@@ -574,10 +702,9 @@ def _run(mode, st, hm, rp, pol, par, rng, until):
                 if checks(mode) and not call_is_legal(st, c, lo, hi):
                     _illegal(st, seat, c)
                     break
-                apply_call(st, hm, rp, seat, c)
-                if st[S_PHASE] != PH_AUCTION:
+                if apply_call(st, hm, rp, seat, c):
                     break
-                seat = st[S_TURN]
+                seat = seat + 1 if seat + 1 < p else 0
         elif phase == PH_FRISCH:
             cards = choose_frisch(mode, pol, par, st, hm, rp, seat, rng)
             if checks(mode) and not legal_frisch(hm, seat, cards):

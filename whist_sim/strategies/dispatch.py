@@ -48,6 +48,7 @@ from numba import types
 from numba.extending import overload
 
 from ..kernels._numba import NUMBA_OPTIONS, jit
+from ..kernels.layout import R_PLAYERS
 from .bidding.estimators import (
     hcp_call,
     hcp_contract,
@@ -71,6 +72,7 @@ from .registry import (
     BID_MONTECARLO,
     PLAY_EXPERT,
     PLAY_HEURISTIC,
+    PLAY_RANDOM,
 )
 
 #: ``mode`` of the loop that searching strategies run (only non-searching strategies decide).
@@ -178,6 +180,34 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
     elif pid == PLAY_EXPERT:
         return expert_card(st, hm, rp, seat, legal, rng)
     return random_card(st, hm, rp, seat, legal, rng)
+
+
+#: play policies that the loop plays in a copy of its own when every seat plays them
+#: (:func:`choose_card_of`): small inlined kernels, for which the dispatch and the other
+#: policies' code in the loop cost a large share of a card
+ONE_POLICY_PLAYS = (PLAY_RANDOM, PLAY_HEURISTIC)
+
+
+@jit(inline="always")
+def one_play_policy(pol, rp):
+    """The play policy id of every seat when they all play the same one, else -1."""
+    pid = pol[1, 0]
+    for s in range(1, rp[R_PLAYERS]):
+        if pol[1, s] != pid:
+            return np.int64(-1)
+    return pid
+
+
+@jit(inline="always")
+def choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng):
+    """:func:`choose_card` in a play where every seat plays policy ``only`` (one of
+    :data:`ONE_POLICY_PLAYS`), or any mix when ``only`` is -1. The loop passes ``only`` as a
+    constant, so each copy of its play holds one policy's kernel and no dispatch."""
+    if only == PLAY_RANDOM:
+        return random_card(st, hm, rp, seat, legal, rng)
+    if only == PLAY_HEURISTIC:
+        return heuristic_card(st, hm, rp, seat, legal, rng)
+    return choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
 
 
 @overload(choose_call, jit_options=OVERLOAD_OPTIONS)

@@ -37,11 +37,11 @@ from ...kernels.layout import (
     R_MAXLEVEL,
     R_NTRICKS,
     R_PLAYERS,
+    R_SHARE_GAP_Q,
     S_FLOOR,
     S_TRUMP,
 )
 from .heuristic import (
-    deck_adjust_q,
     est_q_deck,
     est_q_in,
     nt_hand,
@@ -355,8 +355,9 @@ def share_gap_q(rp):
     """Quarter tricks of a player's share of the tricks that the heuristic's estimate does not
     see on the deck of ``rp``: ``4 * N // P - 13 - deck_adjust_q`` (0 with four players; 4 with
     ``no_suit`` and ``one_random``, 5 with ``no_low``). With three players a hand has fewer idle
-    cards to shed, so a low contract is harder to make than its estimate says."""
-    return (4 * rp[R_NTRICKS]) // rp[R_PLAYERS] - 13 - deck_adjust_q(rp)
+    cards to shed, so a low contract is harder to make than its estimate says. Computed once by
+    ``rules_array`` (``rp[R_SHARE_GAP_Q]``)."""
+    return rp[R_SHARE_GAP_Q]
 
 
 @jit(inline="always")

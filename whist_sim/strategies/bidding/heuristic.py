@@ -16,6 +16,7 @@ from ...kernels.bits import ZERO, bit, ctz, popcount
 from ...kernels.layout import (
     H_HAND,
     H_SCRATCH,
+    R_DECK_ADJ_Q,
     R_LOW_STRAIN,
     R_MAXLEVEL,
     R_NTRICKS,
@@ -156,8 +157,9 @@ def est_q_all(hand, nt_hcp=NT_HCP):
 @jit(inline="always")
 def deck_adjust_q(rp):
     """Quarter tricks the deck of the rules adds to every estimate (ENGINE.md §5): its share
-    ``4 * (N - 13) // P`` of the tricks it has more (or fewer) than the four-player deal."""
-    return (4 * (rp[R_NTRICKS] - 13)) // rp[R_PLAYERS]
+    ``4 * (N - 13) // P`` of the tricks it has more (or fewer) than the four-player deal
+    (``rp[R_DECK_ADJ_Q]``, computed once by ``rules_array``: no division per estimate)."""
+    return rp[R_DECK_ADJ_Q]
 
 
 @jit
