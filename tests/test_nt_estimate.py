@@ -27,6 +27,7 @@ from whist_sim.strategies.bidding.heuristic import (
     est_q_deck,
     nt_minimum,
 )
+from whist_sim.strategies.bidding.heuristic import nt_hand as compiled_nt_hand
 from whist_sim.strategies.registry import BID_POLICIES, NT_PARAMS, seat_params
 
 NT_HANDS = [  # NT hands at the four-player minimum (20 high-card points)
@@ -138,6 +139,23 @@ def test_the_estimate_is_blind_to_the_names_of_the_suits(cards, perm):
     assert r[NT] == q[NT] and all(r[perm[s]] == q[s] for s in range(4))
     assert ref.nt_hand(renamed) == ref.nt_hand(hand)
     assert r == [ref.est_q(renamed, t) for t in range(5)]  # the two engines agree
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.sampled_from(NT_HANDS + MIDDLE_HANDS + [t for t, _ in NOT_NT_HANDS]),
+       hs.lists(hs.integers(0, 51), max_size=3), hs.integers(-1, 25), hs.booleans())
+def test_the_compiled_nt_rule_is_the_rule_book_one(text, flips, nt_hcp, no_clubs):
+    # The compiled nt_hand reads every suit at once, without branches; the reference reads
+    # the rule as written. Hands near the NT shape (a few cards added or taken away), every
+    # threshold, with and without clubs in the deck (no_suit: clubs need no stopper).
+    hand = parse_hand(text)
+    for c in flips:
+        hand ^= 1 << c
+    low = 1 if no_clubs else 0
+    if no_clubs:
+        hand &= ~0x1FFF
+    want = ref.nt_hand(hand, low, nt_hcp)
+    assert bool(compiled_nt_hand(np.uint64(hand), low, nt_hcp)) == want
 
 
 @pytest.mark.parametrize("deck, text, is_nt", [

@@ -72,10 +72,38 @@ SUIT_TABLE = _suit_table()
 
 
 @jit(inline="always")
-def _suit_parts(hand, s):
-    """(length, honour q, trump extra q, NT extra q, ruff value q) of suit ``s`` of ``hand``."""
-    v = np.int64(SUIT_TABLE[np.int64((hand >> np.uint64(13 * s)) & SUIT_BITS)])
+def _suit_parts(v):
+    """(length, honour q, trump extra q, NT extra q, ruff value q) of a suit's table entry."""
     return v & 31, (v >> 5) & 31, (v >> 10) & 63, (v >> 16) & 31, (v >> 21) & 15
+
+
+@jit(inline="always")
+def _suit_code(hand, s):
+    """The :data:`SUIT_TABLE` entry of suit ``s`` of ``hand``."""
+    return np.int64(SUIT_TABLE[np.int64((hand >> np.uint64(13 * s)) & SUIT_BITS)])
+
+
+@jit(inline="always")
+def _nt_suits(v0, v1, v2, v3, no_clubs, nt_hcp):
+    """:func:`nt_hand` from the table entries of the four suits; without a branch on the cards
+    (whether a hand is an NT hand is unpredictable; its suits are read for the estimate anyway).
+    """
+    v0 = np.int64(0) if no_clubs else v0  # a deck without clubs: the suit does not count
+    n0 = v0 & 31
+    n1 = v1 & 31
+    n2 = v2 & 31
+    n3 = v3 & 31
+    # a suit that qualifies: 2..NT_MAX_LENGTH cards and a stopper (clubs when out of the deck)
+    ok0 = no_clubs | ((n0 >= 2) & (n0 <= NT_MAX_LENGTH) & ((v0 >> 25) & 1 == 1))
+    ok1 = (n1 >= 2) & (n1 <= NT_MAX_LENGTH) & ((v1 >> 25) & 1 == 1)
+    ok2 = (n2 >= 2) & (n2 <= NT_MAX_LENGTH) & ((v2 >> 25) & 1 == 1)
+    ok3 = (n3 >= 2) & (n3 <= NT_MAX_LENGTH) & ((v3 >> 25) & 1 == 1)
+    doubletons = (np.int64(n0 == 2) + np.int64(n1 == 2) + np.int64(n2 == 2)
+                  + np.int64(n3 == 2))
+    hcp = ((v0 >> 26) & 15) + ((v1 >> 26) & 15) + ((v2 >> 26) & 15) + ((v3 >> 26) & 15)
+    cards = n0 + n1 + n2 + n3
+    return (ok0 & ok1 & ok2 & ok3 & (doubletons <= 1) & (hcp >= nt_hcp)
+            & (cards <= NT_MAX_CARDS) & (nt_hcp >= 0))
 
 
 @jit(inline="always")
@@ -84,24 +112,9 @@ def nt_hand(hand, low_suit, nt_hcp):
     ``low_suit..3``) two to ``NT_MAX_LENGTH`` cards and a stopper, at most one doubleton, at least
     ``nt_hcp`` high-card points (A=4, K=3, Q=2, J=1), and at most ``NT_MAX_CARDS`` cards (the
     ``one_random`` deck's 17-card hands never); always 0 when ``nt_hcp < 0`` (no NT rule). Blind
-    to the names of the suits."""
-    if nt_hcp < 0:
-        return 0
-    hcp = 0
-    doubletons = 0
-    cards = 0
-    for s in range(low_suit, 4):
-        v = np.int64(SUIT_TABLE[np.int64((hand >> np.uint64(13 * s)) & SUIT_BITS)])
-        n = v & 31
-        if n < 2 or n > NT_MAX_LENGTH or not (v >> 25) & 1:
-            return 0
-        if n == 2:
-            doubletons += 1
-        cards += n
-        hcp += (v >> 26) & 15
-    if doubletons > 1 or hcp < nt_hcp or cards > NT_MAX_CARDS:
-        return 0
-    return 1
+    to the names of the suits. (A deck without clubs has none in any hand.)"""
+    return np.int64(_nt_suits(_suit_code(hand, 0), _suit_code(hand, 1), _suit_code(hand, 2),
+                              _suit_code(hand, 3), low_suit != 0, nt_hcp))
 
 
 @jit(inline="always")
@@ -128,10 +141,14 @@ def _est_q(hand, no_clubs, adj, nt_hcp):
     """``est_q`` of the five strains; ``no_clubs``: clubs give no ruffing value and need no
     stopper (a deck without clubs); ``adj``: quarter tricks added to every strain; ``nt_hcp``:
     the NT rule's high-card minimum (:func:`nt_hand`; negative: no NT rule)."""
-    n0, h0, t0, x0, r0 = _suit_parts(hand, 0)
-    n1, h1, t1, x1, r1 = _suit_parts(hand, 1)
-    n2, h2, t2, x2, r2 = _suit_parts(hand, 2)
-    n3, h3, t3, x3, r3 = _suit_parts(hand, 3)
+    v0 = _suit_code(hand, 0)
+    v1 = _suit_code(hand, 1)
+    v2 = _suit_code(hand, 2)
+    v3 = _suit_code(hand, 3)
+    n0, h0, t0, x0, r0 = _suit_parts(v0)
+    n1, h1, t1, x1, r1 = _suit_parts(v1)
+    n2, h2, t2, x2, r2 = _suit_parts(v2)
+    n3, h3, t3, x3, r3 = _suit_parts(v3)
     if no_clubs:
         r0 = 0
     hon = h0 + h1 + h2 + h3 + adj
@@ -141,7 +158,7 @@ def _est_q(hand, no_clubs, adj, nt_hcp):
     q2 = hon + t2 + _ruff(n2, rsum - r2)
     q3 = hon + t3 + _ruff(n3, rsum - r3)
     q4 = hon + x0 + x1 + x2 + x3
-    if nt_hand(hand, 1 if no_clubs else 0, nt_hcp):
+    if _nt_suits(v0, v1, v2, v3, no_clubs, nt_hcp):
         q4 = max(q4, q0, q1, q2, q3)
     return q0, q1, q2, q3, q4
 
