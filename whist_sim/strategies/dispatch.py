@@ -182,12 +182,6 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
     return random_card(st, hm, rp, seat, legal, rng)
 
 
-#: play policies that the loop plays in a copy of its own when every seat plays them
-#: (:func:`choose_card_of`): small inlined kernels, for which the dispatch and the other
-#: policies' code in the loop cost a large share of a card
-ONE_POLICY_PLAYS = (PLAY_RANDOM, PLAY_HEURISTIC)
-
-
 @jit(inline="always")
 def one_play_policy(pol, rp):
     """The play policy id of every seat when they all play the same one, else -1."""
@@ -200,8 +194,9 @@ def one_play_policy(pol, rp):
 
 @jit(inline="always")
 def choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng):
-    """:func:`choose_card` in a play where every seat plays policy ``only`` (one of
-    :data:`ONE_POLICY_PLAYS`), or any mix when ``only`` is -1. The loop passes ``only`` as a
+    """:func:`choose_card` in a play where every seat plays policy ``only`` (``random`` or
+    ``heuristic``: small inlined kernels, for which the dispatch and the other policies' code
+    cost a large share of a card), or any mix when ``only`` is -1. The loop passes ``only`` as a
     constant, so each copy of its play holds one policy's kernel and no dispatch."""
     if only == PLAY_RANDOM:
         return random_card(st, hm, rp, seat, legal, rng)
