@@ -20,10 +20,10 @@ from whist_sim.engine.state import PASS, parse_call
 from whist_sim.kernels._numba import jit
 from whist_sim.kernels.batch import play_batch
 from whist_sim.kernels.layout import (
-    S_FLOOR,
     S_HIGH,
     S_MINLEVEL,
     S_PASSED,
+    call_floor,
     new_state,
     rules_array,
 )
@@ -40,11 +40,13 @@ def fresh(rules=SUIT, deal=DEAL):
 
 
 @jit
-def _kernel_legal(st, rp, seat, codes, out):
+def _kernel_legal(st, rp, seat, codes, out, floors):
     """The compiled engine's answer for every call code: out[i] = legal(codes[i])."""
     lo, hi = legal_calls(st, rp, seat)
     for i in range(codes.shape[0]):
-        out[i] = call_is_legal(st, codes[i], lo, hi)
+        out[i] = call_is_legal(st, rp, codes[i], lo, hi)
+    for t in range(5):
+        floors[t] = call_floor(st, rp, lo, hi, t)
     return lo, hi
 
 
@@ -54,9 +56,10 @@ def kernel_legal(rules, high, min_level=5, passed=0, seat=0):
     st[S_HIGH], st[S_MINLEVEL], st[S_PASSED] = high, min_level, passed
     codes = np.arange(0, 5 * rules.max_level + 5, dtype=np.int64)
     out = np.zeros(codes.size, dtype=np.bool_)
-    lo, hi = _kernel_legal(st, rules_array(rules), seat, codes, out)
+    floors = np.zeros(5, dtype=np.int64)
+    lo, hi = _kernel_legal(st, rules_array(rules), seat, codes, out, floors)
     legal = [int(c) for c in codes[out] if c == 0 or c >= 25]
-    return legal, [int(st[S_FLOOR + t]) for t in range(5)], int(lo), int(hi)
+    return legal, [int(f) for f in floors], int(lo), int(hi)
 
 
 # ----------------------------------------------------------------------- the pages' example

@@ -15,6 +15,7 @@ from numba.extending import overload
 
 from ..strategies.bidding.montecarlo import mc_call, mc_contract
 from ..strategies.dispatch import (
+    BASE,
     CHECKED_TYPE,
     FULL,
     FULL_TYPE,
@@ -27,12 +28,13 @@ from ..strategies.dispatch import (
     choose_card,
     choose_contract,
     choose_frisch,
+    in_base_loop,
 )
 from ..strategies.play.rollout import rollout_card
 from ..strategies.registry import BID_MONTECARLO, PLAY_ROLLOUT
 from ._numba import jit
 from .layout import PH_DONE, R_PLAYERS
-from .loop import _run, begin_deal, deal_cards, redeal, redeal_due
+from .loop import _run, begin_deal, deal_cards, redeal, redeal_due, run_base
 from .rng import stream_start_mixed
 
 
@@ -82,6 +84,21 @@ def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
         if pol[1, seat] == PLAY_ROLLOUT:
             return rollout_card(par, st, hm, rp, seat, legal, rng)
         return base_card(pol, par, st, hm, rp, seat, legal, rng)
+
+    return impl
+
+
+@overload(in_base_loop, jit_options=OVERLOAD_OPTIONS)
+def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
+    if mode != FULL_TYPE:
+        return None
+
+    def impl(mode, st, hm, rp, pol, par, rng, until):
+        for s in range(rp[R_PLAYERS]):
+            if pol[0, s] == BID_MONTECARLO or pol[1, s] == PLAY_ROLLOUT:
+                return False
+        run_base(BASE, st, hm, rp, pol, par, rng, until)
+        return True
 
     return impl
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules
+from ._numba import jit
 
 MAX_SEATS = 4
 MAX_CALLS = 256  # auction calls of one deal across all rounds; the longest legal deal needs < 200
@@ -75,9 +76,9 @@ S_CONTRACT = 32  # + seat: contract, -1 before it is bid
 S_TRICKS = 36  # + seat: tricks taken so far
 S_SCORE = 40  # + seat: score of the deal
 S_FLOOR = 44  # + strain (0..4): lowest legal level of a bid in that strain for the seat to call,
-#   max_level + 1 when none; written by the loop's legal_calls before every call (RULES §2:
-#   with bid_order=suit, and without clubs in the no_suit deck, the legal bids are not one run
-#   of codes, so strategies read the levels here)
+#   max_level + 1 when none; written by the loop's legal_calls before every call when the legal
+#   bids are not one run of codes (RULES §2: bid_order=suit, or no clubs in the no_suit deck).
+#   Strategies read it through call_floor, which computes it when they are one run.
 S_REDEALS = 49  # times the deal was cancelled and dealt again (after_third_frisch=redeal)
 S_CALLS = 64  # + i: i-th auction call of the deal
 S_PLAYS = S_CALLS + MAX_CALLS  # + i: i-th card played
@@ -132,6 +133,31 @@ R_DECK_ADJ_Q = 25  # quarter tricks the deck adds to every estimate: 4 * (N - 13
 #   §5); kept here so that the estimates divide by no player count
 R_SHARE_GAP_Q = 26  # a share of the tricks the estimates do not see: 4 * N // P - 13 - R_DECK_ADJ_Q
 RP_SIZE = 27
+
+
+@jit(inline="always")
+def call_floor(st, rp, lo, hi, t):
+    """The lowest legal level of a bid in strain ``t`` for the seat to call, ``max_level + 1``
+    when it has none, given the ``(lo, hi)`` of the loop's ``legal_calls``: a bid ``(n, t)`` is
+    legal exactly when ``call_floor(...) <= n <= max_level``.
+
+    When the legal bids are one run of codes (``rp[R_CALLS_RUN]``) the level is computed from
+    ``lo`` (the smallest ``n`` with ``5 * n + t >= lo``; none when ``hi < 0``, a seat that may
+    only pass), otherwise read from ``st[S_FLOOR + t]``, which ``legal_calls`` wrote: computing
+    it costs less than five stores per call, and most deals are played with one run.
+    """
+    if rp[R_CALLS_RUN] != 0:
+        top = rp[R_MAXLEVEL]
+        f = run_floor(lo, t)
+        return f if (f <= top) & (hi >= 0) else top + 1
+    return st[S_FLOOR + t]
+
+
+@jit(inline="always")
+def run_floor(lo, t):
+    """The smallest level ``n`` whose bid in strain ``t`` is at least the code ``lo``: the lowest
+    legal level in ``t`` when the legal bids are the run of codes from ``lo`` (``lo >= 1``)."""
+    return (lo - t + 4) // 5
 
 
 def rules_array(rules: Rules) -> np.ndarray:

@@ -43,14 +43,18 @@ starts before the winner is known).
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import overload
 
 from ..core.rules import MAX_REDEALS
 from ..strategies.dispatch import (
+    BASE_TYPE,
+    OVERLOAD_OPTIONS,
     checks,
     choose_call,
     choose_card_of,
     choose_contract,
     choose_frisch,
+    in_base_loop,
     one_play_policy,
 )
 from ..strategies.registry import PLAY_HEURISTIC, PLAY_RANDOM
@@ -129,6 +133,7 @@ from .layout import (
     S_TRUMP,
     S_TURN,
     S_VOIDS,
+    call_floor,
 )
 from .rng import GOLDEN, S32, mix64
 
@@ -271,9 +276,10 @@ def _won(st, declarer, call):
 @jit(inline="always")
 def legal_calls(st, rp, seat):
     """``(lo, hi)``: the lowest and highest bid code ``seat`` may bid (no bid when ``hi < lo``);
-    ``seat`` may always pass. Writes ``st[S_FLOOR + t]``, the lowest legal level in strain ``t``
-    (``max_level + 1`` when none): a bid ``(n, t)`` is legal exactly when
-    ``st[S_FLOOR + t] <= n <= max_level``.
+    ``seat`` may always pass. The lowest legal level in strain ``t`` (``max_level + 1`` when
+    none) is :func:`~whist_sim.kernels.layout.call_floor` of ``(lo, hi)``: a bid ``(n, t)`` is
+    legal exactly when ``call_floor(st, rp, lo, hi, t) <= n <= max_level``. When the legal bids
+    are not one run of codes, this writes the levels to ``st[S_FLOOR + t]`` for it to read.
 
     A bid must beat the highest bid of the round (RULES §2): with ``bid_order=number`` a larger
     ``n``, or the same ``n`` in a higher strain (then every code in ``lo..hi`` is legal); with
@@ -291,12 +297,7 @@ def legal_calls(st, rp, seat):
         if lo < 5 * minl:
             lo = 5 * minl
         hi = -1 if closed else 5 * top + 4
-        a = lo // 5
-        b = lo - 5 * a
-        for t in range(5):
-            f = a + np.int64(t < b)  # the smallest n with 5 * n + t >= lo
-            st[S_FLOOR + t] = f if (f <= top) & (hi >= 0) else none
-        return lo, hi
+        return lo, hi  # the levels: call_floor computes them from lo
     by_suit = rp[R_BID_ORDER] != 0
     lo = 5 * none + 5
     hi = -1
@@ -329,9 +330,9 @@ def legal_calls(st, rp, seat):
 
 
 @jit(inline="always")
-def call_is_legal(st, call, lo, hi):
+def call_is_legal(st, rp, call, lo, hi):
     """True when ``call`` is a pass or a legal bid (after :func:`legal_calls` of the seat)."""
-    return call == 0 or (lo <= call <= hi and call // 5 >= st[S_FLOOR + call % 5])
+    return call == 0 or (lo <= call <= hi and call // 5 >= call_floor(st, rp, lo, hi, call % 5))
 
 
 @jit(inline="always")
@@ -637,7 +638,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
     while True:  # tricks
         if pos == 0:  # the lead
             hand = hm[H_HAND + seat]
-            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng)
+            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng,
+                               (hand, 0, -1, -1, trump))
             if checks(mode) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
@@ -651,7 +653,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
         while True:  # the other cards of the trick
             hand = hm[H_HAND + seat]
             legal = _following(hand, led)
-            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng)
+            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng,
+                               (hand, pos, led, best, trump))
             if checks(mode) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
@@ -675,6 +678,38 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
         pos = 0
 
 
+def play_phase(mode, st, hm, rp, pol, par, rng, seat):
+    """The play phase of the loop of ``mode`` (compiled only): :func:`_play` in a copy for the
+    policy that every seat plays, when the loop has one, else in the general copy.
+
+    Only the base loop has copies, for ``random`` and ``heuristic``: it plays every simulation
+    without a searching strategy (the full loop hands those to it,
+    :func:`~whist_sim.strategies.dispatch.in_base_loop`) and the searches' own deals. The full
+    loop (a searching strategy seated: its searches take nearly all the time) and the checked
+    loop (the tests') play the general copy. An overload, so that a loop without copies does
+    not compile them: numba inlines ``_play`` at every call site, and each costs compile time.
+    """
+    raise NotImplementedError("compiled only")
+
+
+@overload(play_phase, jit_options=OVERLOAD_OPTIONS)
+def _play_phase(mode, st, hm, rp, pol, par, rng, seat):
+    if mode != BASE_TYPE:
+        def general(mode, st, hm, rp, pol, par, rng, seat):
+            _play(mode, -1, st, hm, rp, pol, par, rng, seat)
+        return general
+
+    def copies(mode, st, hm, rp, pol, par, rng, seat):
+        only = one_play_policy(pol, rp)
+        if only == PLAY_RANDOM:
+            _play(mode, PLAY_RANDOM, st, hm, rp, pol, par, rng, seat)
+        elif only == PLAY_HEURISTIC:
+            _play(mode, PLAY_HEURISTIC, st, hm, rp, pol, par, rng, seat)
+        else:
+            _play(mode, -1, st, hm, rp, pol, par, rng, seat)
+    return copies
+
+
 def _run(mode, st, hm, rp, pol, par, rng, until):
     """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
 
@@ -682,24 +717,20 @@ def _run(mode, st, hm, rp, pol, par, rng, until):
     ``pol`` (``int64[2, P]``: row 0 the bidding strategy id of each seat, row 1 the play policy
     id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
     """
+    if in_base_loop(mode, st, hm, rp, pol, par, rng, until):
+        return  # FULL with no searching strategy: the same decisions in the base loop
     n_tricks = rp[R_NTRICKS]
     p = rp[R_PLAYERS]
     while st[S_PHASE] < until:
         phase = st[S_PHASE]
         seat = st[S_TURN]
-        if phase == PH_PLAY:  # a copy of the play for each policy that all seats may share
-            only = one_play_policy(pol, rp)
-            if only == PLAY_RANDOM:
-                _play(mode, PLAY_RANDOM, st, hm, rp, pol, par, rng, seat)
-            elif only == PLAY_HEURISTIC:
-                _play(mode, PLAY_HEURISTIC, st, hm, rp, pol, par, rng, seat)
-            else:
-                _play(mode, -1, st, hm, rp, pol, par, rng, seat)
+        if phase == PH_PLAY:
+            play_phase(mode, st, hm, rp, pol, par, rng, seat)
         elif phase == PH_AUCTION:
             while True:  # the calls of one round
                 lo, hi = legal_calls(st, rp, seat)
                 c = choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng)
-                if checks(mode) and not call_is_legal(st, c, lo, hi):
+                if checks(mode) and not call_is_legal(st, rp, c, lo, hi):
                     _illegal(st, seat, c)
                     break
                 if apply_call(st, hm, rp, seat, c):

@@ -11,8 +11,8 @@ The loop hands every decision its legal choices, and checks the answer (the loop
 
 * ``choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng) -> call``: pass (``0``) or a legal
   bid: a code in ``lo..hi`` (none when ``hi < lo``) whose level is at least the lowest legal level
-  of its strain, ``st[S_FLOOR + strain]`` (with ``bid_order=suit``, or without clubs in the deck,
-  not every code of ``lo..hi`` is legal);
+  of its strain, ``call_floor(st, rp, lo, hi, strain)`` (:mod:`whist_sim.kernels.layout`; with
+  ``bid_order=suit``, or without clubs in the deck, not every code of ``lo..hi`` is legal);
 * ``choose_frisch(mode, pol, par, st, hm, rp, seat, rng) -> uint64``: three cards of the hand;
 * ``choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng) -> contract`` in
   ``lo..N``, not ``forbidden`` (``-1`` when nothing is forbidden);
@@ -61,7 +61,7 @@ from .bidding.estimators import (
 from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_frisch, nt_rule
 from .bidding.random import random_call, random_contract, random_frisch
 from .play.expert import expert_card
-from .play.heuristic import heuristic_card
+from .play.heuristic import heuristic_card, heuristic_play
 from .play.random import random_card
 from .registry import (
     BID_AGGRESSIVE,
@@ -99,10 +99,26 @@ def _checks(mode):
         return lambda mode: True
     return lambda mode: False
 
+
 #: numba options of the decision points' implementations (not cached on their own: they are
 #: compiled into the cached loop).
 OVERLOAD_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k != "cache"}
 OVERLOAD_OPTIONS["forceinline"] = True
+
+
+def in_base_loop(mode, st, hm, rp, pol, par, rng, until):
+    """Play the deal in the base loop (``run_base``) when the loop of ``mode`` may: ``FULL`` with
+    no searching strategy seated, whose decisions are then the base loop's. Returns True when it
+    did (compiled only). The base loop holds no call to a searching strategy, so the compiler
+    keeps more of the deal in registers: about 2 % of the deal rate."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(in_base_loop, jit_options=OVERLOAD_OPTIONS)
+def _base_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
+    if mode == FULL_TYPE:
+        return None  # registered by whist_sim.kernels.deal, which knows the searching strategies
+    return lambda mode, st, hm, rp, pol, par, rng, until: False
 
 
 def choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
@@ -128,7 +144,7 @@ def choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
 # ---------------------------------------------------------------- strategies that do not search
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     """Auction call by the seat's bidding strategy (``random`` for any id not listed)."""
     pid = pol[0, seat]
@@ -143,7 +159,7 @@ def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     return random_call(st, hm, rp, seat, lo, hi, rng)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def base_frisch(pol, par, st, hm, rp, seat, rng):
     """Frisch cards by the seat's bidding strategy (no strategy searches its Frisch: the
     heuristic's three cards for every strategy but ``ltc`` and ``random``)."""
@@ -156,7 +172,7 @@ def base_frisch(pol, par, st, hm, rp, seat, rng):
     return random_frisch(st, hm, rp, seat, rng)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """Contract by the seat's bidding strategy (``random`` for any id not listed)."""
     pid = pol[0, seat]
@@ -171,7 +187,7 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     return random_contract(st, hm, rp, seat, lo, forbidden, rng)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def base_card(pol, par, st, hm, rp, seat, legal, rng):
     """Card by the seat's play policy (``random`` for any id not listed)."""
     pid = pol[1, seat]
@@ -193,15 +209,18 @@ def one_play_policy(pol, rp):
 
 
 @jit(inline="always")
-def choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng):
+def choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
     """:func:`choose_card` in a play where every seat plays policy ``only`` (``random`` or
     ``heuristic``: small inlined kernels, for which the dispatch and the other policies' code
     cost a large share of a card), or any mix when ``only`` is -1. The loop passes ``only`` as a
-    constant, so each copy of its play holds one policy's kernel and no dispatch."""
+    constant, so each copy of its play holds one policy's kernel and no dispatch. ``trick``:
+    ``(hand, pos, led, best, trump)``, the seat's hand and the trick so far as the loop holds them
+    in registers (the same as ``st`` shows), for the policy of a copy to read."""
     if only == PLAY_RANDOM:
         return random_card(st, hm, rp, seat, legal, rng)
     if only == PLAY_HEURISTIC:
-        return heuristic_card(st, hm, rp, seat, legal, rng)
+        hand, pos, led, best, trump = trick
+        return heuristic_play(st, rp, seat, hand, pos, led, best, trump)
     return choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
 
 

@@ -38,8 +38,8 @@ from ...kernels.layout import (
     R_NTRICKS,
     R_PLAYERS,
     R_SHARE_GAP_Q,
-    S_FLOOR,
     S_TRUMP,
+    call_floor,
 )
 from .heuristic import (
     est_q_deck,
@@ -58,45 +58,39 @@ ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 
 
 @jit(inline="always")
-def lowest_level(lo, strain):
-    """The smallest level ``n`` whose bid in ``strain`` is at least the bid code ``lo`` (the
-    lowest legal bid, :func:`whist_sim.kernels.loop.legal_calls`)."""
-    return (lo - strain + 4) // 5
-
-
-@jit(inline="always")
 def round_half_up(x):
     """``floor(x + 0.5)`` as an int64."""
     return np.int64(math.floor(x + 0.5))
 
 
 @jit(inline="always")
-def legal_best(st, rp, est):
+def legal_best(st, rp, lo, hi, est):
     """``(strain, estimate)``: the strain with the largest ``est`` (a 5-tuple, strains C, D, H, S,
-    NT) among the strains with a legal bid now (``st[S_FLOOR + t] <= max_level``, written by the
-    loop's ``legal_calls``); ties go to the higher strain. ``(-1, est[0])`` when none is legal."""
+    NT) among the strains with a legal bid now (``call_floor(st, rp, lo, hi, t) <= max_level``,
+    ``lo..hi`` from the loop's ``legal_calls``); ties go to the higher strain. ``(-1, est[0])``
+    when none is legal."""
     top = rp[R_MAXLEVEL]
     best = -1
     best_est = est[0]
     for t in range(5):
-        if st[S_FLOOR + t] <= top and (best < 0 or est[t] >= best_est):
+        if call_floor(st, rp, lo, hi, t) <= top and (best < 0 or est[t] >= best_est):
             best_est = est[t]
             best = t
     return best, best_est
 
 
 @jit(inline="always")
-def estimate_call(st, rp, est, margin):
+def estimate_call(st, rp, lo, hi, est, margin):
     """Auction call from trick estimates ``est`` (5-tuple of floats, strains C, D, H, S, NT).
 
     The best strain is the one with the largest estimate among those with a legal bid now (ties:
-    the higher strain). Bid it at its lowest legal level ``n`` (``st[S_FLOOR + t]``) when
+    the higher strain). Bid it at its lowest legal level ``n`` (``call_floor``) when
     ``round(est) >= n + margin``; else pass.
     """
-    best, best_est = legal_best(st, rp, est)
+    best, best_est = legal_best(st, rp, lo, hi, est)
     if best < 0:
         return 0
-    n = st[S_FLOOR + best]
+    n = call_floor(st, rp, lo, hi, best)
     if round_half_up(best_est) >= n + margin:
         return 5 * n + best
     return 0
@@ -218,7 +212,7 @@ def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
 def hcp_call(st, hm, rp, seat, lo, hi, par):
     """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
     est = hcp_estimates(hm[H_HAND + seat], rp, par, seat)
-    return estimate_call(st, rp, est, par[0, seat, 4])
+    return estimate_call(st, rp, lo, hi, est, par[0, seat, 4])
 
 
 @jit(inline="always")
@@ -288,7 +282,7 @@ def ltc_estimates(hand, rp, par, seat):
 def ltc_call(st, hm, rp, seat, lo, hi, par):
     """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
     est = ltc_estimates(hm[H_HAND + seat], rp, par, seat)
-    return estimate_call(st, rp, est, par[0, seat, 2])
+    return estimate_call(st, rp, lo, hi, est, par[0, seat, 2])
 
 
 @jit(inline="always")
@@ -335,7 +329,7 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
     best_q = q[0]
     best_e = -1
     for t in range(5):
-        if st[S_FLOOR + t] <= top:
+        if call_floor(st, rp, lo, hi, t) <= top:
             e = _tricks_q(q[t], n_tricks)
             if e >= best_e:
                 best_e = e
@@ -343,7 +337,7 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
                 best = t
     if best < 0:
         return 0
-    n = st[S_FLOOR + best]
+    n = call_floor(st, rp, lo, hi, best)
     margin = np.int64(par[0, seat, 0])
     if _tricks_q(best_q - margin, n_tricks) >= n:
         return 5 * n + best

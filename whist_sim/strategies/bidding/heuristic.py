@@ -2,9 +2,10 @@
 
 Hand estimates are integers in quarter tricks (``est_q``); ``est = min((est_q + 2) // 4, N)``.
 The bidding side caches ``est_q`` of all five strains per seat in the seat's bid scratch
-(``st[S_SCRATCH + SCRATCH_PER_SEAT * seat + 0..4]``, keyed by the hand in
-``hm[H_SCRATCH + SCRATCH_PER_SEAT * seat]``): the estimate depends on the hand only, and a hand is
-looked at by several auction calls and the contract.
+(``st[S_SCRATCH + SCRATCH_PER_SEAT * seat + 0..4]``, with the best strain and its estimate in
+tricks in ``+ 5`` and ``+ 6``), keyed by the hand in ``hm[H_SCRATCH + SCRATCH_PER_SEAT * seat]``:
+the estimate depends on the hand only, and a hand is looked at by several auction calls and the
+contract.
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ from ...kernels.bits import ZERO, bit, ctz, popcount
 from ...kernels.layout import (
     H_HAND,
     H_SCRATCH,
+    R_CALLS_RUN,
     R_DECK_ADJ_Q,
     R_LOW_STRAIN,
     R_MAXLEVEL,
     R_NTRICKS,
     R_PLAYERS,
-    S_FLOOR,
     S_SCRATCH,
     S_TRUMP,
     SCRATCH_PER_SEAT,
+    call_floor,
+    run_floor,
 )
 
 SUIT_BITS = np.uint64(0x1FFF)
@@ -246,8 +249,25 @@ def _cached_q(st, hm, rp, seat, nt_hcp):
         st[base + 2] = q[2]
         st[base + 3] = q[3]
         st[base + 4] = q[4]
+        best, best_est = _best_strain(q, rp[R_NTRICKS])
+        st[base + 5] = best
+        st[base + 6] = best_est
         hm[key] = tagged
     return base
+
+
+@jit(inline="always")
+def _best_strain(q, n_tricks):
+    """``(strain, est)`` of the strain with the largest estimate in tricks (ties: the higher
+    strain), from the five quarter-trick estimates ``q``."""
+    best = 0
+    best_est = est_from_q(q[0], n_tricks)
+    for t, qt in enumerate((q[1], q[2], q[3], q[4])):
+        e = est_from_q(qt, n_tricks)
+        if e >= best_est:
+            best = t + 1
+            best_est = e
+    return best, best_est
 
 
 # ---------------------------------------------------------------------------- bidding
@@ -258,23 +278,28 @@ def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
     """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
 
     The best strain is the one with the largest estimate among the strains with a legal bid now
-    (ties: the higher strain); its lowest legal level is ``st[S_FLOOR + t]`` (written by the
-    loop's ``legal_calls``; ``max_level + 1`` when none). ``lo..hi`` are not needed. ``nt_hcp``:
-    the NT rule's high-card minimum (:func:`nt_hand`; negative: the rule is off).
+    (ties: the higher strain); its lowest legal level is ``call_floor`` of ``lo..hi``
+    (``max_level + 1`` when none). ``nt_hcp``: the NT rule's high-card minimum
+    (:func:`nt_hand`; negative: the rule is off).
     """
     n_tricks = rp[R_NTRICKS]
     top = rp[R_MAXLEVEL]
     base = _cached_q(st, hm, rp, seat, nt_hcp)
+    if rp[R_CALLS_RUN] != 0 and lo <= 5 * top and hi >= 0:
+        # the legal bids are one run that reaches every strain: the cached best strain
+        best = st[base + 5]
+        n = run_floor(lo, best)
+        return 5 * n + best if n <= st[base + 6] else 0
     best = -1
     best_est = -1
     for t in range(5):
-        if st[S_FLOOR + t] <= top:
+        if call_floor(st, rp, lo, hi, t) <= top:
             e = est_from_q(st[base + t], n_tricks)
             if e >= best_est:
                 best_est = e
                 best = t
     if best >= 0:
-        n = st[S_FLOOR + best]
+        n = call_floor(st, rp, lo, hi, best)
         if n <= best_est:
             return 5 * n + best
     return 0

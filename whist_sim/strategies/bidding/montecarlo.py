@@ -59,7 +59,6 @@ from ...kernels.layout import (
     R_MAXLEVEL,
     R_NTRICKS,
     R_PLAYERS,
-    S_FLOOR,
     S_NCALLS,
     S_NCONTRACTS,
     S_NFRISCH,
@@ -68,6 +67,7 @@ from ...kernels.layout import (
     S_THROWN,
     SAMPLER_WORK,
     ST_SIZE,
+    call_floor,
 )
 from ...kernels.loop import apply_call, apply_contract, run_base
 from ...kernels.rng import decision_stream
@@ -177,7 +177,7 @@ def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
 @jit(_nrt=True)
 def mc_call(par, st, hm, rp, seat, lo, hi, rng):
     """``montecarlo`` auction call of ``seat``: pass or a legal bid (the lowest
-    legal level of each strain, ``st[S_FLOOR + t]``; see the module doc).
+    legal level of each strain, ``call_floor``; see the module doc).
     Draws nothing from ``rng``."""
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1 or par[0, seat, 1] == 0.0:
@@ -190,7 +190,7 @@ def mc_call(par, st, hm, rp, seat, lo, hi, rng):
     n_cands = 1
     top = rp[R_MAXLEVEL]
     for t in range(5):
-        n = st[S_FLOOR + t]  # the lowest legal level in strain t (loop.legal_calls)
+        n = call_floor(st, rp, lo, hi, t)  # the lowest legal level in strain t
         if n <= top and est_from_q(q[t], n_tricks) >= n - slack:
             cands[n_cands] = 5 * n + t
             n_cands += 1

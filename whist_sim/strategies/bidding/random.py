@@ -24,9 +24,10 @@ def random_call(st, hm, rp, seat, lo, hi, rng):
     """Auction call: pass (index 0) or the k-th legal bid code, ascending (one draw even when
     only pass is legal).
 
-    The legal bids are the levels ``st[S_FLOOR + t]..max_level`` of each strain ``t``; when they
-    fill ``lo..hi`` (``rp[R_CALLS_RUN]``: ``bid_order=number`` with every strain biddable) the
-    k-th is ``lo + k - 1``, otherwise the codes of ``lo..hi`` are counted off.
+    The legal bids are the levels ``call_floor(st, rp, lo, hi, t)..max_level`` of each strain
+    ``t``; when they fill ``lo..hi`` (``rp[R_CALLS_RUN]``: ``bid_order=number`` with every strain
+    biddable) the k-th is ``lo + k - 1``, otherwise the codes of ``lo..hi`` are counted off (the
+    levels are then ``st[S_FLOOR + t]``, written by the loop's ``legal_calls``).
     """
     if rp[R_CALLS_RUN] != 0:  # every code of lo..hi is legal
         n_bids = hi - lo + 1 if hi >= lo else 0

@@ -64,20 +64,28 @@ def winning_now(m, best_card, trump):
 def heuristic_card(st, hm, rp, seat, legal, rng):
     """Play: win cheaply while the contract needs tricks, else duck (ENGINE.md §5, Play).
 
+    The trick so far as ``st`` shows it; the rule itself is :func:`heuristic_play`.
+    """
+    return heuristic_play(st, rp, seat, hm[H_HAND + seat], st[S_POS], st[S_LED],
+                          st[S_BEST_CARD], st[S_TRUMP])
+
+
+@jit(inline="always")
+def heuristic_play(st, rp, seat, hand, pos, led, best, trump):
+    """The card of ``seat`` holding ``hand``, to play at position ``pos`` of a trick led in suit
+    ``led`` and won so far by card ``best`` (``led``, ``best``: -1 at the lead), trump ``trump``
+    (4 = NT). The deal loop's play calls it with the trick from its registers.
+
     Written with selects rather than branches where the choice depends on the cards: a
     mispredicted branch costs more than computing both candidates.
     """
-    hand = hm[H_HAND + seat]
     wants = st[S_CONTRACT + seat] - st[S_TRICKS + seat] > 0
-    pos = st[S_POS]
     if pos == 0:
         hi = highest_card(hand)
         lo = lowest_card(hand)
         return hi if wants else lo
-    trump = st[S_TRUMP]
-    best = st[S_BEST_CARD]
     last = pos == rp[R_PLAYERS] - 1
-    led_cards = hand & SUIT_MASK[st[S_LED]]
+    led_cards = hand & SUIT_MASK[led]
     if led_cards != ZERO:
         # following suit: one suit, so rank order is bit order
         w = winning_now(led_cards, best, trump)
