@@ -29,12 +29,15 @@ A caller that wants to force a decision (a candidate contract, a card) applies i
 :data:`~whist_sim.strategies.dispatch.BASE`), whose decision points know only the strategies that
 do not search, and ``run_full`` (``mode`` :data:`~whist_sim.strategies.dispatch.FULL`), with every
 strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled function
-calls itself, and each loop is one cached function.
+calls itself, and each loop is one cached function. ``run_full`` hands a deal with no searching
+strategy seated to ``run_base`` (the same decisions, :func:`~whist_sim.strategies.dispatch.
+in_base_loop`), so every plain simulation runs the base loop.
 
 **Speed** (docs/ENGINE.md §3). The calls of an auction round and the cards of the play run as
 inner loops that keep the seat, and in the play the trick so far, in registers: the state in
 ``st`` is still written before every decision, but not read back. When every seat plays the same
-small policy (``random``, ``heuristic``) the play runs in a copy compiled for that policy alone.
+small policy (``random``, ``heuristic``) the base loop plays in a copy compiled for that policy
+alone (:func:`play_phase`; the other loops compile only the general copy, to save compile time).
 The trick's winner is updated without a branch where no policy reads it (:func:`beats_mask`,
 random play: who wins is unpredictable) and with a branch where one does (the next decision then
 starts before the winner is known).
