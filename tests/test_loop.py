@@ -44,8 +44,9 @@ from whist_sim.kernels.loop import (
     apply_contract,
     apply_frisch,
     begin_deal,
+    run_base,
 )
-from whist_sim.strategies.dispatch import CHECKED, FULL
+from whist_sim.strategies.dispatch import BASE, CHECKED, FULL
 from whist_sim.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
 
 VARIANTS = [
@@ -141,6 +142,31 @@ def test_the_loop_stops_at_the_phase_asked_for():
         assert [int(st[S_CONTRACT + s]) for s in range(4)] == list(tr["contracts"][j])
         run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
         assert [int(st[S_SCORE + s]) for s in range(4)] == list(tr["scores"][j])
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+@pytest.mark.parametrize("play", ["random", "heuristic"])
+def test_the_play_copies_leave_the_state_the_general_play_leaves(rules, play):
+    """§5: the base loop plays a seating where every seat plays ``random`` or ``heuristic`` in a
+    copy of the play that shows the trick in ``st`` only when it is complete. From any point of
+    the play, and from the start of the deal, it ends in the very state (every slot of ``st`` and
+    ``hm``, the random stream too) that the general play of the checked loop ends in."""
+    p = rules.players
+    tr = play_traces(13, 0, 8, rules, ["heuristic"] * p, [play] * p)
+    pol, par = _seating(rules, "heuristic", play)
+    for j in np.flatnonzero(~tr["thrown_in"]):
+        auction = int(tr["n_calls"][j]) + p * (1 + int(tr["n_frisch"][j]))
+        for k in (0, auction, auction + 1, auction + 2, auction + 4 * p + 3):
+            st, hm, rng, rp = _rebuild(tr, j, rules, k)
+            st2, hm2, rng2 = st.copy(), hm.copy(), rng.copy()
+            run_base(BASE, st, hm, rp, pol, par, rng, PH_DONE)
+            run_full(CHECKED, st2, hm2, rp, pol, par, rng2, PH_DONE)
+            assert np.array_equal(st, st2), (j, k, np.flatnonzero(st != st2))
+            assert np.array_equal(hm, hm2), (j, k, np.flatnonzero(hm != hm2))
+            assert np.array_equal(rng, rng2)
+            if play == "heuristic":  # (random play draws from the rebuilt state's own stream)
+                assert list(st[S_PLAYS:S_PLAYS + st[S_NPLAYS]]) == list(
+                    tr["plays"][j, : tr["n_plays"][j]])
 
 
 def test_an_illegal_answer_is_caught():

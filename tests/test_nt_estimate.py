@@ -185,3 +185,21 @@ def test_the_family_bids_no_trump_in_play_and_nt0_never_does():
         assert (at14["trump"] == NT).mean() > 0.02, name
         assert (trio["trump"] == NT).mean() > 0.02, name
         assert (old["trump"] == NT).sum() == 0, name
+
+
+DECKS = [Rules(), Rules(players=3, three_player_deck="no_suit"),
+         Rules(players=3, three_player_deck="no_low"),
+         Rules(players=3, three_player_deck="one_random")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.integers(0, 2**52 - 1), hs.sampled_from(range(len(DECKS))), hs.sampled_from([-1, 0, 14]))
+def test_no_estimate_is_below_minus_two_quarter_tricks(bits, deck, nt_hcp):
+    """ENGINE.md §5: honours, lengths and ruffs add, and the deck adjustment is at least -2
+    quarter tricks (the 12-trick ``no_low`` deck), so every strain's estimate of every hand
+    rounds to 0 tricks or more: the rounding that caps at ``N`` and the one that also clips at 0
+    (the shaded strategies') pick the same best strain."""
+    rules = DECKS[deck]
+    hand = np.uint64(bits & rules.deck_mask)
+    q = est_q_deck(hand, rules_array(rules), nt_hcp)
+    assert min(int(x) for x in q) >= -2

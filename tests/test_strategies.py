@@ -298,3 +298,23 @@ def test_cautious_bids_zero_more_often_and_aggressive_less_than_the_heuristic():
         rates[name] = ((c == 0).mean(), c.sum(axis=0).mean())
     assert rates["cautious"][0] > rates["heuristic"][0] > rates["aggressive"][0]
     assert rates["aggressive"][1] > rates["heuristic"][1] > rates["cautious"][1]
+
+
+@pytest.mark.parametrize(
+    "rules", VARIANTS + [Rules(bid_order="suit"), Rules(players=3, three_player_deck="no_suit",
+                                                        bid_order="suit")],
+    ids=VARIANT_IDS + ["suit_order", "three_no_suit_suit_order"])
+def test_the_shaded_strategies_without_a_margin_call_as_the_heuristic(rules):
+    """``cautious`` and ``aggressive`` with ``margin_q=0`` make the heuristic's auction calls
+    (docs/STRATEGIES.md): every call of every deal is the same, alone and seated beside the
+    heuristic (they read the heuristic's cached estimates and best strain of the seat's hand)."""
+    p = rules.players
+    base = play_traces(SEED, 0, 400, rules, ("heuristic",) * p, ("heuristic",) * p)
+    seatings = [("cautious:margin_q=0",) * p, ("aggressive:margin_q=0",) * p,
+                ("heuristic", "cautious:margin_q=0", "aggressive:margin_q=0",
+                 "cautious:margin_q=0")[:p]]
+    for bid in seatings:
+        out = play_traces(SEED, 0, 400, rules, bid, ("heuristic",) * p)
+        assert np.array_equal(out["n_calls"], base["n_calls"]), bid
+        assert np.array_equal(out["calls"], base["calls"]), bid
+        assert np.array_equal(out["frisch"], base["frisch"]), bid

@@ -154,6 +154,16 @@ def call_floor(st, rp, lo, hi, t):
 
 
 @jit(inline="always")
+def every_strain_open(rp, lo, hi):
+    """True when every strain has a legal bid for the seat to call and its lowest legal level is
+    :func:`run_floor` of ``lo``: the legal bids are one run of codes (``rp[R_CALLS_RUN]``) from a
+    code ``lo`` at most ``5 * max_level`` (so clubs, the lowest strain, still has a level), and
+    the seat may bid (``hi >= 0``). Strategies take their best strain without a legality test
+    per strain then: most calls of most deals."""
+    return (rp[R_CALLS_RUN] != 0) & (lo <= 5 * rp[R_MAXLEVEL]) & (hi >= 0)
+
+
+@jit(inline="always")
 def run_floor(lo, t):
     """The smallest level ``n`` whose bid in strain ``t`` is at least the code ``lo``: the lowest
     legal level in ``t`` when the legal bids are the run of codes from ``lo`` (``lo >= 1``)."""

@@ -629,8 +629,13 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
     suit led, winning card and seat) kept in registers rather than reloaded from ``st``, and
     the lead apart from the other cards, so that a policy inlined at each of the two calls is
     compiled knowing which it plays. ``only``: a constant, the play policy of every seat
-    (:func:`~whist_sim.strategies.dispatch.choose_card_of`), or -1 for any seating. ``st``
-    shows every decision the same state as :func:`apply_card` would.
+    (:func:`~whist_sim.strategies.dispatch.choose_card_of`), or -1 for any seating.
+
+    In the general copy ``st`` shows every decision the same state as :func:`apply_card` would.
+    The copies' policies read the trick from the registers they are passed, so a copy does not
+    write the trick so far (position, suit led, winning card and seat, turn) before each card:
+    the completed trick resets those slots, and the play ends in the same state as the general
+    copy's (tested from every point of the play).
     """
     p = rp[R_PLAYERS]
     trump = st[S_TRUMP]
@@ -652,7 +657,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             best_seat = seat
             pos = 1
             seat = seat + 1 if seat + 1 < p else 0
-            _show_trick(st, seat, 1, led, best, best_seat)
+            if only < 0:
+                _show_trick(st, seat, 1, led, best, best_seat)
         while True:  # the other cards of the trick
             hand = hm[H_HAND + seat]
             legal = _following(hand, led)
@@ -674,7 +680,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
                 break
             pos += 1
             seat = seat + 1 if seat + 1 < p else 0
-            _show_trick(st, seat, pos, led, best, best_seat)
+            if only < 0:
+                _show_trick(st, seat, pos, led, best, best_seat)
         if _trick_won(st, hm, rp, best_seat):
             return
         seat = best_seat

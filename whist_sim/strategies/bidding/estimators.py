@@ -40,10 +40,12 @@ from ...kernels.layout import (
     R_SHARE_GAP_Q,
     S_TRUMP,
     call_floor,
+    every_strain_open,
+    run_floor,
 )
 from .heuristic import (
-    est_q_deck,
-    est_q_in,
+    CACHE_BEST,
+    cached_q,
     nt_hand,
     nt_minimum,
     nt_rule,
@@ -69,6 +71,8 @@ def legal_best(st, rp, lo, hi, est):
     NT) among the strains with a legal bid now (``call_floor(st, rp, lo, hi, t) <= max_level``,
     ``lo..hi`` from the loop's ``legal_calls``); ties go to the higher strain. ``(-1, est[0])``
     when none is legal."""
+    if every_strain_open(rp, lo, hi):
+        return argmax_strain(est)
     top = rp[R_MAXLEVEL]
     best = -1
     best_est = est[0]
@@ -76,6 +80,27 @@ def legal_best(st, rp, lo, hi, est):
         if call_floor(st, rp, lo, hi, t) <= top and (best < 0 or est[t] >= best_est):
             best_est = est[t]
             best = t
+    return best, best_est
+
+
+@jit(inline="always")
+def argmax_strain(est):
+    """``(strain, estimate)``: the strain with the largest ``est`` (a 5-tuple), ties to the
+    higher strain. Written with selects, not branches: which strain is best is unpredictable."""
+    best = 0
+    best_est = est[0]
+    up = est[1] >= best_est
+    best = 1 if up else best
+    best_est = est[1] if up else best_est
+    up = est[2] >= best_est
+    best = 2 if up else best
+    best_est = est[2] if up else best_est
+    up = est[3] >= best_est
+    best = 3 if up else best
+    best_est = est[3] if up else best_est
+    up = est[4] >= best_est
+    best = 4 if up else best
+    best_est = est[4] if up else best_est
     return best, best_est
 
 
@@ -133,7 +158,7 @@ def nt_as_best(hand, rp, est, nt_hcp):
     so that NT (the higher strain) wins the tie; ``nt_hcp`` 0: the deck's minimum
     (:func:`~whist_sim.strategies.bidding.heuristic.nt_minimum`). ``nt_hcp < 0``: ``est``
     unchanged."""
-    if nt_hand(hand, rp[R_LOW_STRAIN], nt_minimum(nt_hcp, rp[R_PLAYERS])):
+    if nt_hcp >= 0 and nt_hand(hand, rp[R_LOW_STRAIN], nt_minimum(nt_hcp, rp[R_PLAYERS])):
         return est[0], est[1], est[2], est[3], max(est[4], est[0], est[1], est[2], est[3])
     return est
 
@@ -323,21 +348,21 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
     (``aggressive``); 0 is the heuristic's auction.
     """
     n_tricks = rp[R_NTRICKS]
-    top = rp[R_MAXLEVEL]
-    q = est_q_deck(hm[H_HAND + seat], rp, nt_rule(par, seat, 4))
-    best = -1
-    best_q = q[0]
-    best_e = -1
-    for t in range(5):
-        if call_floor(st, rp, lo, hi, t) <= top:
-            e = _tricks_q(q[t], n_tricks)
-            if e >= best_e:
-                best_e = e
-                best_q = q[t]
-                best = t
-    if best < 0:
-        return 0
-    n = call_floor(st, rp, lo, hi, best)
+    base = cached_q(st, hm, rp, seat, nt_rule(par, seat, 4))  # est_q_deck of the hand
+    if every_strain_open(rp, lo, hi):
+        # the cache's best strain: estimates are at least -2 quarter tricks (est_q_deck), so
+        # its rounding (est_from_q) and _tricks_q agree on every strain
+        best = st[base + CACHE_BEST]
+        n = run_floor(lo, best)
+    else:
+        e = (_tricks_q(st[base], n_tricks), _tricks_q(st[base + 1], n_tricks),
+             _tricks_q(st[base + 2], n_tricks), _tricks_q(st[base + 3], n_tricks),
+             _tricks_q(st[base + 4], n_tricks))
+        best, _ = legal_best(st, rp, lo, hi, e)
+        if best < 0:
+            return 0
+        n = call_floor(st, rp, lo, hi, best)
+    best_q = st[base + best]
     margin = np.int64(par[0, seat, 0])
     if _tricks_q(best_q - margin, n_tricks) >= n:
         return 5 * n + best
@@ -366,7 +391,7 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
-    q = est_q_in(hm[H_HAND + seat], st[S_TRUMP], rp, nt_rule(par, seat, 4))
+    q = st[cached_q(st, hm, rp, seat, nt_rule(par, seat, 4)) + st[S_TRUMP]]  # est_q_in trumps
     gap = share_gap_q(rp)
     shift = np.int64(par[0, seat, 1])
     if shift > 0:

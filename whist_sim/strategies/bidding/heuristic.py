@@ -17,7 +17,6 @@ from ...kernels.bits import ZERO, bit, ctz, popcount
 from ...kernels.layout import (
     H_HAND,
     H_SCRATCH,
-    R_CALLS_RUN,
     R_DECK_ADJ_Q,
     R_LOW_STRAIN,
     R_MAXLEVEL,
@@ -27,10 +26,15 @@ from ...kernels.layout import (
     S_TRUMP,
     SCRATCH_PER_SEAT,
     call_floor,
+    every_strain_open,
     run_floor,
 )
 
 SUIT_BITS = np.uint64(0x1FFF)
+#: slots of the estimate cache after the five estimates (``st[base + ...]``, :func:`cached_q`):
+#: the best strain (:func:`_best_strain`) and its estimate in tricks
+CACHE_BEST = 5
+CACHE_BEST_EST = 6
 #: the strategies' default ``nt_hcp``: 0 = the deck's own minimum (:func:`nt_minimum`)
 NT_HCP = 0
 #: the NT rule's high-card minimum with four players: below it NT lost points against never
@@ -161,7 +165,7 @@ def _est_q(hand, no_clubs, adj, nt_hcp):
     q2 = hon + t2 + _ruff(n2, rsum - r2)
     q3 = hon + t3 + _ruff(n3, rsum - r3)
     q4 = hon + x0 + x1 + x2 + x3
-    if _nt_suits(v0, v1, v2, v3, no_clubs, nt_hcp):
+    if nt_hcp >= 0 and _nt_suits(v0, v1, v2, v3, no_clubs, nt_hcp):  # a branch on the rule
         q4 = max(q4, q0, q1, q2, q3)
     return q0, q1, q2, q3, q4
 
@@ -193,7 +197,7 @@ def est_q_deck(hand, rp, nt_hcp=NT_HCP):
 
 
 @jit(inline="always")
-def _strain_q(q, strain):
+def strain_entry(q, strain):
     """The entry ``strain`` (4 = NT) of a five-strain estimate tuple."""
     if strain == 0:
         return q[0]
@@ -209,7 +213,7 @@ def _strain_q(q, strain):
 @jit
 def est_q_in(hand, strain, rp, nt_hcp=NT_HCP):
     """:func:`est_q_deck` of one strain (4 = NT)."""
-    return _strain_q(est_q_deck(hand, rp, nt_hcp), strain)
+    return strain_entry(est_q_deck(hand, rp, nt_hcp), strain)
 
 
 @jit(inline="always")
@@ -223,7 +227,7 @@ def _ruff(trumps, value):
 @jit
 def est_q(hand, strain, nt_hcp=NT_HCP):
     """Quarter-trick estimate of ``hand`` with ``strain`` as trump (4 = NT)."""
-    return _strain_q(est_q_all(hand, nt_hcp), strain)
+    return strain_entry(est_q_all(hand, nt_hcp), strain)
 
 
 @jit(inline="always")
@@ -234,10 +238,12 @@ def est_from_q(q, n_tricks):
 
 
 @jit(inline="always")
-def _cached_q(st, hm, rp, seat, nt_hcp):
-    """Fill the seat's estimate cache for its current hand; return the cache's base slot. The
-    cache key is the hand (bits 0..51) with ``nt_hcp + 1`` in its top byte, so that a seat read
-    with another NT rule (a montecarlo rollout's heuristic) does not take a stale estimate."""
+def cached_q(st, hm, rp, seat, nt_hcp):
+    """Fill the seat's estimate cache for its current hand; return the cache's base slot
+    (``st[base + t]``: :func:`est_q_deck` of strain ``t``). The cache key is the hand (bits
+    0..51) with ``nt_hcp + 1`` in its top byte, so that a seat read with another NT rule (a
+    montecarlo rollout's heuristic) does not take a stale estimate. The shaded strategies
+    (``cautious``, ``aggressive``) read the same estimates through it."""
     base = S_SCRATCH + SCRATCH_PER_SEAT * seat
     hand = hm[H_HAND + seat]
     key = H_SCRATCH + SCRATCH_PER_SEAT * seat
@@ -250,8 +256,8 @@ def _cached_q(st, hm, rp, seat, nt_hcp):
         st[base + 3] = q[3]
         st[base + 4] = q[4]
         best, best_est = _best_strain(q, rp[R_NTRICKS])
-        st[base + 5] = best
-        st[base + 6] = best_est
+        st[base + CACHE_BEST] = best
+        st[base + CACHE_BEST_EST] = best_est
         hm[key] = tagged
     return base
 
@@ -284,12 +290,11 @@ def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
     """
     n_tricks = rp[R_NTRICKS]
     top = rp[R_MAXLEVEL]
-    base = _cached_q(st, hm, rp, seat, nt_hcp)
-    if rp[R_CALLS_RUN] != 0 and lo <= 5 * top and hi >= 0:
-        # the legal bids are one run that reaches every strain: the cached best strain
-        best = st[base + 5]
+    base = cached_q(st, hm, rp, seat, nt_hcp)
+    if every_strain_open(rp, lo, hi):  # the cached best strain
+        best = st[base + CACHE_BEST]
         n = run_floor(lo, best)
-        return 5 * n + best if n <= st[base + 6] else 0
+        return 5 * n + best if n <= st[base + CACHE_BEST_EST] else 0
     best = -1
     best_est = -1
     for t in range(5):
@@ -348,7 +353,7 @@ def heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number;
     ``nt_hcp`` as in :func:`heuristic_call`."""
     n_tricks = rp[R_NTRICKS]
-    base = _cached_q(st, hm, rp, seat, nt_hcp)
+    base = cached_q(st, hm, rp, seat, nt_hcp)
     q = st[base + st[S_TRUMP]]
     want = est_from_q(q, n_tricks)
     if lo == 0 and q < 4:
