@@ -15,7 +15,8 @@ Two families:
 * **Shaded heuristic** (``cautious``, ``aggressive``): the baseline's quarter-trick estimate
   (docs/ENGINE.md §5) with a safety margin in the auction, a shift of the contract and a zero
   threshold, read from the seat's parameter row. The two names are the same function with other
-  defaults.
+  defaults. They read the estimates and the best strain from the heuristic's per-seat cache
+  (:func:`~whist_sim.strategies.bidding.heuristic.cached_q`): the same function of the hand.
 
 Parameters come from ``par[0, seat, j]`` (bidding row of the seat), in the order declared in the
 registry (:mod:`whist_sim.strategies.registry`). Conventions: docs/ENGINE.md §1 (cards ``13 * suit
