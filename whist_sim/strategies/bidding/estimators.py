@@ -90,18 +90,11 @@ def argmax_strain(est):
     higher strain. Written with selects, not branches: which strain is best is unpredictable."""
     best = 0
     best_est = est[0]
-    up = est[1] >= best_est
-    best = 1 if up else best
-    best_est = est[1] if up else best_est
-    up = est[2] >= best_est
-    best = 2 if up else best
-    best_est = est[2] if up else best_est
-    up = est[3] >= best_est
-    best = 3 if up else best
-    best_est = est[3] if up else best_est
-    up = est[4] >= best_est
-    best = 4 if up else best
-    best_est = est[4] if up else best_est
+    for t in range(1, 5):
+        e = est[t]
+        up = e >= best_est
+        best = t if up else best
+        best_est = e if up else best_est
     return best, best_est
 
 
