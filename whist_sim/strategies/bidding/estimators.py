@@ -42,10 +42,10 @@ from ...kernels.layout import (
     S_TRUMP,
     call_floor,
     every_strain_open,
-    run_floor,
 )
 from .heuristic import (
-    CACHE_BEST,
+    argmax_strain,
+    best_bid,
     cached_q,
     nt_hand,
     nt_minimum,
@@ -81,20 +81,6 @@ def legal_best(st, rp, lo, hi, est):
         if call_floor(st, rp, lo, hi, t) <= top and (best < 0 or est[t] >= best_est):
             best_est = est[t]
             best = t
-    return best, best_est
-
-
-@jit(inline="always")
-def argmax_strain(est):
-    """``(strain, estimate)``: the strain with the largest ``est`` (a 5-tuple), ties to the
-    higher strain. Written with selects, not branches: which strain is best is unpredictable."""
-    best = 0
-    best_est = est[0]
-    for t in range(1, 5):
-        e = est[t]
-        up = e >= best_est
-        best = t if up else best
-        best_est = e if up else best_est
     return best, best_est
 
 
@@ -339,23 +325,15 @@ def shaded_call(st, hm, rp, seat, lo, hi, par):
     """Auction: the heuristic's best strain, bid when ``est(q - margin_q)`` reaches the level.
 
     ``margin_q`` > 0 asks for a safety margin (``cautious``), < 0 bids above the estimate
-    (``aggressive``); 0 is the heuristic's auction.
+    (``aggressive``); 0 is the heuristic's auction. The strain and its lowest legal level are
+    the heuristic's (:func:`~whist_sim.strategies.bidding.heuristic.best_bid`): no estimate is
+    below -2 quarter tricks, so rounding with a clip at 0 (:func:`_tricks_q`) would rank the
+    strains the same.
     """
     n_tricks = rp[R_NTRICKS]
-    base = cached_q(st, hm, rp, seat, nt_rule(par, seat, 4))  # est_q_deck of the hand
-    if every_strain_open(rp, lo, hi):
-        # the cache's best strain: estimates are at least -2 quarter tricks (est_q_deck), so
-        # its rounding (est_from_q) and _tricks_q agree on every strain
-        best = st[base + CACHE_BEST]
-        n = run_floor(lo, best)
-    else:
-        e = (_tricks_q(st[base], n_tricks), _tricks_q(st[base + 1], n_tricks),
-             _tricks_q(st[base + 2], n_tricks), _tricks_q(st[base + 3], n_tricks),
-             _tricks_q(st[base + 4], n_tricks))
-        best, _ = legal_best(st, rp, lo, hi, e)
-        if best < 0:
-            return 0
-        n = call_floor(st, rp, lo, hi, best)
+    base, best, n = best_bid(st, hm, rp, seat, lo, hi, nt_rule(par, seat, 4))
+    if best < 0:
+        return 0
     best_q = st[base + best]
     margin = np.int64(par[0, seat, 0])
     if _tricks_q(best_q - margin, n_tricks) >= n:
@@ -385,7 +363,7 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     else down (up when down would fall below ``lo``).
     """
     n_tricks = rp[R_NTRICKS]
-    q = st[cached_q(st, hm, rp, seat, nt_rule(par, seat, 4)) + st[S_TRUMP]]  # est_q_in trumps
+    q = st[cached_q(st, hm, rp, seat, nt_rule(par, seat, 4)) + st[S_TRUMP]]  # est_q_deck, trumps
     gap = share_gap_q(rp)
     shift = np.int64(par[0, seat, 1])
     if shift > 0:

@@ -2,10 +2,9 @@
 
 Hand estimates are integers in quarter tricks (``est_q``); ``est = min((est_q + 2) // 4, N)``.
 The bidding side caches ``est_q`` of all five strains per seat in the seat's bid scratch
-(``st[S_SCRATCH + SCRATCH_PER_SEAT * seat + 0..4]``, with the best strain and its estimate in
-tricks in ``+ 5`` and ``+ 6``), keyed by the hand in ``hm[H_SCRATCH + SCRATCH_PER_SEAT * seat]``:
-the estimate depends on the hand only, and a hand is looked at by several auction calls and the
-contract.
+(``st[S_SCRATCH + SCRATCH_PER_SEAT * seat + 0..4]``, with the best strain in ``+ 5``), keyed by
+the hand in ``hm[H_SCRATCH + SCRATCH_PER_SEAT * seat]``: the estimate depends on the hand only,
+and a hand is looked at by several auction calls and the contract.
 """
 
 from __future__ import annotations
@@ -31,10 +30,9 @@ from ...kernels.layout import (
 )
 
 SUIT_BITS = np.uint64(0x1FFF)
-#: slots of the estimate cache after the five estimates (``st[base + ...]``, :func:`cached_q`):
-#: the best strain (:func:`_best_strain`) and its estimate in tricks
+#: the slot of the estimate cache after the five estimates (``st[base + CACHE_BEST]``,
+#: :func:`cached_q`): the best strain (:func:`_best_strain`)
 CACHE_BEST = 5
-CACHE_BEST_EST = 6
 #: the strategies' default ``nt_hcp``: 0 = the deck's own minimum (:func:`nt_minimum`)
 NT_HCP = 0
 #: the NT rule's high-card minimum with four players: below it NT lost points against never
@@ -197,7 +195,7 @@ def est_q_deck(hand, rp, nt_hcp=NT_HCP):
 
 
 @jit(inline="always")
-def strain_entry(q, strain):
+def _strain_q(q, strain):
     """The entry ``strain`` (4 = NT) of a five-strain estimate tuple."""
     if strain == 0:
         return q[0]
@@ -213,7 +211,7 @@ def strain_entry(q, strain):
 @jit
 def est_q_in(hand, strain, rp, nt_hcp=NT_HCP):
     """:func:`est_q_deck` of one strain (4 = NT)."""
-    return strain_entry(est_q_deck(hand, rp, nt_hcp), strain)
+    return _strain_q(est_q_deck(hand, rp, nt_hcp), strain)
 
 
 @jit(inline="always")
@@ -227,7 +225,7 @@ def _ruff(trumps, value):
 @jit
 def est_q(hand, strain, nt_hcp=NT_HCP):
     """Quarter-trick estimate of ``hand`` with ``strain`` as trump (4 = NT)."""
-    return strain_entry(est_q_all(hand, nt_hcp), strain)
+    return _strain_q(est_q_all(hand, nt_hcp), strain)
 
 
 @jit(inline="always")
@@ -255,46 +253,51 @@ def cached_q(st, hm, rp, seat, nt_hcp):
         st[base + 2] = q[2]
         st[base + 3] = q[3]
         st[base + 4] = q[4]
-        best, best_est = _best_strain(q, rp[R_NTRICKS])
-        st[base + CACHE_BEST] = best
-        st[base + CACHE_BEST_EST] = best_est
+        st[base + CACHE_BEST] = _best_strain(q, rp[R_NTRICKS])
         hm[key] = tagged
     return base
 
 
 @jit(inline="always")
-def _best_strain(q, n_tricks):
-    """``(strain, est)`` of the strain with the largest estimate in tricks (ties: the higher
-    strain), from the five quarter-trick estimates ``q``."""
+def argmax_strain(est):
+    """``(strain, estimate)``: the strain with the largest ``est`` (a 5-tuple, strains C, D, H,
+    S, NT), ties to the higher strain. Written with selects, not branches: which strain is best
+    is unpredictable."""
     best = 0
-    best_est = est_from_q(q[0], n_tricks)
-    for t, qt in enumerate((q[1], q[2], q[3], q[4])):
-        e = est_from_q(qt, n_tricks)
-        if e >= best_est:
-            best = t + 1
-            best_est = e
+    best_est = est[0]
+    for t in range(1, 5):
+        e = est[t]
+        up = e >= best_est
+        best = t if up else best
+        best_est = e if up else best_est
     return best, best_est
+
+
+@jit(inline="always")
+def _best_strain(q, n_tricks):
+    """The strain with the largest estimate in tricks (ties: the higher strain), from the five
+    quarter-trick estimates ``q``."""
+    return argmax_strain((est_from_q(q[0], n_tricks), est_from_q(q[1], n_tricks),
+                          est_from_q(q[2], n_tricks), est_from_q(q[3], n_tricks),
+                          est_from_q(q[4], n_tricks)))[0]
 
 
 # ---------------------------------------------------------------------------- bidding
 
 
 @jit(inline="always")
-def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
-    """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
-
-    The best strain is the one with the largest estimate among the strains with a legal bid now
-    (ties: the higher strain); its lowest legal level is ``call_floor`` of ``lo..hi``
-    (``max_level + 1`` when none). ``nt_hcp``: the NT rule's high-card minimum
-    (:func:`nt_hand`; negative: the rule is off).
-    """
+def best_bid(st, hm, rp, seat, lo, hi, nt_hcp):
+    """``(base, best, n)``: the seat's estimate cache slot (:func:`cached_q`), the strain with
+    the largest estimate in tricks among the strains with a legal bid now (ties: the higher
+    strain; -1 when no strain has one) and its lowest legal level ``n`` (``call_floor`` of
+    ``lo..hi``). When every strain has a legal bid (most calls) the best strain is the cache's.
+    The heuristic and the shaded strategies bid this strain at this level or pass."""
+    base = cached_q(st, hm, rp, seat, nt_hcp)
+    if every_strain_open(rp, lo, hi):
+        best = st[base + CACHE_BEST]
+        return base, best, run_floor(lo, best)
     n_tricks = rp[R_NTRICKS]
     top = rp[R_MAXLEVEL]
-    base = cached_q(st, hm, rp, seat, nt_hcp)
-    if every_strain_open(rp, lo, hi):  # the cached best strain
-        best = st[base + CACHE_BEST]
-        n = run_floor(lo, best)
-        return 5 * n + best if n <= st[base + CACHE_BEST_EST] else 0
     best = -1
     best_est = -1
     for t in range(5):
@@ -303,10 +306,22 @@ def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
             if e >= best_est:
                 best_est = e
                 best = t
-    if best >= 0:
-        n = call_floor(st, rp, lo, hi, best)
-        if n <= best_est:
-            return 5 * n + best
+    n = call_floor(st, rp, lo, hi, best) if best >= 0 else top + 1
+    return base, best, n
+
+
+@jit(inline="always")
+def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
+    """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
+
+    The best strain is the one with the largest estimate among the strains with a legal bid now
+    (ties: the higher strain); its lowest legal level is ``call_floor`` of ``lo..hi``
+    (:func:`best_bid`). ``nt_hcp``: the NT rule's high-card minimum (:func:`nt_hand`; negative:
+    the rule is off).
+    """
+    base, best, n = best_bid(st, hm, rp, seat, lo, hi, nt_hcp)
+    if best >= 0 and n <= est_from_q(st[base + best], rp[R_NTRICKS]):
+        return 5 * n + best
     return 0
 
 
