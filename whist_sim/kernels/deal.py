@@ -45,7 +45,7 @@ def _full_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
 
     def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
         if pol[0, seat] == BID_MONTECARLO:
-            return mc_call(par, st, hm, rp, seat, lo, hi, rng)
+            return mc_call(pol, par, st, hm, rp, seat, lo, hi, rng)
         return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
 
     return impl
@@ -69,7 +69,7 @@ def _full_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
 
     def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
         if pol[0, seat] == BID_MONTECARLO:
-            return mc_contract(par, st, hm, rp, seat, lo, forbidden, rng)
+            return mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
         return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
 
     return impl
@@ -82,7 +82,7 @@ def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
 
     def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
         if pol[1, seat] == PLAY_ROLLOUT:
-            return rollout_card(par, st, hm, rp, seat, legal, rng)
+            return rollout_card(pol, par, st, hm, rp, seat, legal, rng)
         return base_card(pol, par, st, hm, rp, seat, legal, rng)
 
     return impl

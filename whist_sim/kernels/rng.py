@@ -58,6 +58,12 @@ def next64(rng):
 
 
 @jit(inline="always")
+def unit(rng):
+    """One draw as a float in ``[0, 1)``: the top 53 bits of :func:`next64` times ``2**-53``."""
+    return np.float64(next64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit(inline="always")
 def below(rng, n):
     """Uniform index in ``0..n-1`` (``n >= 1``) from exactly one draw of the stream ``rng``."""
     return np.int64(((next64(rng) >> S32) * np.uint64(n)) >> S32)

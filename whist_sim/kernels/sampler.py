@@ -47,7 +47,7 @@ import numpy as np
 from ._numba import jit
 from .bits import ONE, SUIT_MASK, ZERO, bit, ctz, popcount
 from .layout import SAMPLER_TAB, SAMPLER_WORK
-from .rng import below, next64
+from .rng import below, unit
 
 W_CARDS = 0  # + i: the cards being shuffled
 W_NEED = 52  # + seat: the cards the seat ends with, pinned ones included (input)
@@ -62,8 +62,6 @@ TAB_SIZE = SAMPLER_TAB
 NO_LAYOUT = np.uint64(1) << np.uint64(63)
 
 FACT = np.array([float(math.factorial(i)) for i in range(53)], dtype=np.float64)
-_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
-S11 = np.uint64(11)
 
 
 @jit(inline="always")
@@ -254,7 +252,7 @@ def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
         total = tab[_at(layer, n0, n1, n2, d0, d1, d2)]
         if not total > 0.0:
             return False
-        u = np.float64(next64(rng) >> S11) * _TO_UNIT * total
+        u = unit(rng) * total
         acc = 0.0
         p0 = p1 = p2 = pl = -1
         done = False

@@ -114,10 +114,13 @@ BID_POLICIES: dict[str, PolicyInfo] = {
     ),
     "montecarlo": PolicyInfo(
         "montecarlo", BID_MONTECARLO, BID,
-        "samples n layouts of the hidden cards given its own hand, plays each out with the "
-        "heuristic for every candidate call or contract (same samples) and takes the best mean "
-        "score; draws only from its own sub-stream",
-        (("n", 32.0), ("calls", 1.0), ("span", 13.0), ("slack", 2.0)),
+        "samples n layouts of the hidden cards given its own hand (infer=1: weighted by how well "
+        "they explain the calls and contracts so far under the model, STRATEGIES.md), plays "
+        "each out for every candidate call or contract (same samples; heuristic bidding, the "
+        "play policy play=, own: the seat's own play policy, or the base of a searching one) "
+        "and takes the best mean score; draws only from its own sub-stream",
+        (("n", 32.0), ("calls", 1.0), ("span", 13.0), ("slack", 2.0), ("play", -1.0),
+         ("infer", 1.0), ("model", -1.0), ("eps", 0.1)),
     ),
 }
 
@@ -142,12 +145,15 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
     "rollout": PolicyInfo(
         "rollout", PLAY_ROLLOUT, PLAY,
         "searches: samples n layouts of the unseen cards consistent with what it knows (cards "
-        "played, voids shown, hand sizes, its last Frisch passes), plays each candidate card on "
-        "every layout and finishes the deal with the base policy at every seat, and plays the "
-        "best mean score for itself; draws only from its own stream. race=z drops a candidate "
-        "once its mean trails the leader's by more than z standard errors (0: every candidate "
-        "on every layout)",
-        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0)),
+        "played, voids shown, hand sizes, its Frisch passes; infer=1: also the others' calls "
+        "and contracts, read with the bidding strategy model=, table: each seat's own, weighting "
+        "pool x n layouts by eps per decision the model would have made otherwise), plays each "
+        "candidate card on every layout and finishes the deal with the base policy at every "
+        "seat, and plays the best mean score for itself (ties: the base policy's card); draws "
+        "only from its own stream. race=z drops a candidate once its mean trails the leader's "
+        "by more than z standard errors (0: every candidate on every layout)",
+        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 0.0),
+         ("model", -1.0), ("eps", 0.1), ("pool", 4.0)),
     ),
 }
 
@@ -157,8 +163,16 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
 #: (issue 30); change it here only, every command and function takes it from this constant.
 DEFAULT_PLAY = "expert"
 
-#: parameters whose value names a play policy (``rollout:base=heuristic``): stored as its id
-POLICY_PARAMS: frozenset[tuple[str, str]] = frozenset({("rollout", "base")})
+#: parameters whose value names a policy (``rollout:base=heuristic``, ``rollout:model=hcp``):
+#: ``(policy, parameter) -> (kind of the named policy, the word stored as -1 or None)``; the value
+#: is stored as the named policy's id (``model=table``: each seat's own strategy; ``play=own``:
+#: the seat's own play policy)
+POLICY_PARAMS: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("rollout", "base"): (PLAY, None),
+    ("rollout", "model"): (BID, "table"),
+    ("montecarlo", "model"): (BID, "table"),
+    ("montecarlo", "play"): (PLAY, "own"),
+}
 #: play policies that search (they cannot be the ``base`` of a search)
 SEARCHING_PLAY: frozenset[str] = frozenset({"rollout"})
 

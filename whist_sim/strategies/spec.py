@@ -33,6 +33,7 @@ import numpy as np
 from ..kernels.layout import N_PARAMS
 from .registry import (
     BID,
+    BID_POLICIES,
     DEFAULT_PLAY,
     PLAY,
     PLAY_EXPERT,
@@ -59,6 +60,10 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     ("montecarlo", "calls"): (0, 1, True),
     ("montecarlo", "span"): (0, 17, True),
     ("montecarlo", "slack"): (0, 17, True),
+    ("montecarlo", "play"): (-1, PLAY_EXPERT, True),  # own, or a play policy that does not search
+    ("montecarlo", "infer"): (0, 1, True),
+    ("montecarlo", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),
+    ("montecarlo", "eps"): (0.0, 1.0, False),
     **{(name, key): lim for name in ("cautious", "aggressive") for key, lim in (
         ("margin_q", (-52, 52, True)), ("shift_q", (-52, 52, True)),
         ("zero_below_q", (0, 53, True)), ("forbidden_up", (0, 1, True)))},
@@ -68,9 +73,13 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
 
 #: the same for play policies: (policy, parameter) -> (low, high, whole number?).
 PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
-    ("rollout", "n"): (0, 4096, True),
+    ("rollout", "n"): (1, 4096, True),
     ("rollout", "base"): (0, PLAY_EXPERT, True),  # a play policy that does not search
     ("rollout", "race"): (0.0, 100.0, False),
+    ("rollout", "infer"): (0, 1, True),
+    ("rollout", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),  # -1: table
+    ("rollout", "eps"): (0.0, 1.0, False),
+    ("rollout", "pool"): (1, 64, True),
 }
 
 #: what each kind is called in messages
@@ -256,8 +265,9 @@ def _parse(text: str | StrategySpec, cls: type[StrategySpec]) -> StrategySpec:
                 f"{noun} {text!r}: parameter {part!r} is not key=value "
                 f"(e.g. {name}:{_example(name, kind)})"
             )
-        if (name, key) in POLICY_PARAMS and raw.strip() in PLAY_POLICIES:
-            params.append((key, _policy_value(name, key, raw.strip())))
+        named = _policy_value(name, key, raw.strip())
+        if named is not None:
+            params.append((key, named))
             continue
         try:
             value = float(raw)
@@ -269,18 +279,32 @@ def _parse(text: str | StrategySpec, cls: type[StrategySpec]) -> StrategySpec:
     return check_spec(cls(name, tuple(params)))
 
 
-def _policy_value(name: str, key: str, raw: str) -> float:
-    """The id of the play policy named ``raw`` for a policy-valued parameter."""
-    if raw in SEARCHING_PLAY:
-        raise StrategyError(f"play policy {name}: {key} must be a policy that does not "
-                            f"search, got {raw!r}")
-    return float(PLAY_POLICIES[raw].id)
+def _policy_value(name: str, key: str, raw: str) -> float | None:
+    """The stored value of a policy-valued parameter written as a name (the named policy's id,
+    -1 for its special word), or None when ``raw`` names no policy (a number, say)."""
+    if (name, key) not in POLICY_PARAMS:
+        return None
+    kind, word = POLICY_PARAMS[(name, key)]
+    if word is not None and raw == word:
+        return -1.0
+    reg = PLAY_POLICIES if kind == PLAY else BID_POLICIES
+    if raw not in reg:
+        return None
+    if kind == PLAY and raw in SEARCHING_PLAY:
+        noun = _NOUN[PLAY] if name in PLAY_POLICIES else _NOUN[BID]
+        raise StrategyError(f"{noun} {name}: {key} must be a play policy that does not search, "
+                            f"got {raw!r}")
+    return float(reg[raw].id)
 
 
 def _value_text(name: str, key: str, value: float) -> str:
     """A parameter value as written in a spec (a policy-valued one by its name)."""
     if (name, key) in POLICY_PARAMS:
-        for info in PLAY_POLICIES.values():
+        kind, word = POLICY_PARAMS[(name, key)]
+        if word is not None and value == -1:
+            return word
+        reg = PLAY_POLICIES if kind == PLAY else BID_POLICIES
+        for info in reg.values():
             if info.id == value:
                 return info.name
     return _fmt(value)

@@ -1,15 +1,19 @@
 """The compiled ``montecarlo`` bidding strategy: pick the call or contract with the best mean score
 over a quick self-simulation of the seat's own hand.
 
-At a decision, the seat samples ``n`` layouts of the hidden cards uniformly given its own hand (the
-cards of the deck it does not hold are dealt to the other seats by the one sampler of hidden hands,
+At a decision, the seat samples ``n`` layouts of the hidden cards given its own hand (the cards of
+the deck it does not hold are dealt to the other seats by the one sampler of hidden hands,
 :mod:`whist_sim.kernels.sampler`, each getting as many cards as it holds now; with the
-``one_random`` deck the card left over is the removed one). For
-every candidate action it plays each sample out from the current state with the ``heuristic``
-bidding strategy and play policy at every seat (its own later decisions included) and adds up its
-own score (RULES §6; a thrown-in deal scores 0). The candidate with the best total wins; ties go to
-the first candidate (pass, or the lowest contract). All candidates are evaluated on the *same*
-samples (common random numbers), so their comparison is not blurred by sampling noise.
+``one_random`` deck the card left over is the removed one). With ``infer`` (the default) it reads
+the table: it draws :data:`POOL` times as many layouts, weights each by how well it explains the
+others' calls and contracts so far under the ``model`` (``eps`` per decision the model would
+have made otherwise, :mod:`whist_sim.strategies.inference`) and resamples ``n`` of them. For
+every candidate action it plays each sample out from the current state with ``heuristic`` bidding
+at every seat (its own later decisions included) and the play policy ``play`` (``own``: the
+seat's own play policy, or the base of a searching one) and adds up its own score (RULES §6; a
+thrown-in deal scores 0). The candidate with the best total wins; ties go to the first candidate
+(pass, or the lowest contract). All candidates are evaluated on the *same* samples (common random
+numbers), so their comparison is not blurred by sampling noise.
 
 * **Auction call**: candidates are pass and, for every strain whose heuristic estimate
   (docs/ENGINE.md §5) is at least the lowest legal level minus ``slack``, the bid in that strain at
@@ -21,7 +25,9 @@ samples (common random numbers), so their comparison is not blurred by sampling 
 * **Frisch**: the heuristic's three cards (no simulation).
 
 Parameters (``par[0, seat, j]``, registry order): ``n`` samples per decision (0 = play as the
-heuristic), ``calls`` (1 = simulate the auction calls, 0 = heuristic calls), ``span``, ``slack``.
+heuristic), ``calls`` (1 = simulate the auction calls, 0 = heuristic calls), ``span``, ``slack``,
+``play`` (a play policy id; -1: ``own``), ``infer`` (1: read the table), ``model`` (a bidding
+strategy id; -1: ``table``, each seat's own) and ``eps``.
 
 Random numbers: the strategy never draws from the deal's stream (drawing would change the deal for
 every later random decision). Each decision has its own counter-based sub-stream, started from
@@ -30,15 +36,16 @@ deal stream's state at the decision (read, not advanced) and ``decision`` is the
 in the deal (``S_NCALLS``) or ``MAX_CALLS + bidding position`` for the contract. Results therefore
 depend only on ``(seed, deal)`` and the seating, never on chunking or threads.
 
-Known simplification: the sampler conditions on the seat's own hand and the cards it passed in the
-last Frisch (pinned at their receiver) only. It does not use the calls made so far or the earlier
-contracts as information about the other hands.
+What it reads: its own hand and the cards it passed in the last Frisch (pinned at their
+receiver); with ``infer``, the calls made so far and the contracts before its own. The Frisch
+passes of the others are unknown to it (docs/STRATEGIES.md, "Reading the table", has the
+approximation this makes for the calls of earlier rounds).
 
 Implementation: the decisions allocate their scratch (a few small arrays) per decision, so they
 are compiled with numba's reference counting on (``_nrt=True``) and are not inlined; the deal loop
 itself stays allocation-free. A candidate is applied to a copy of the state with the loop's own
 transition (:func:`~whist_sim.kernels.loop.apply_call` / ``apply_contract``) and the copy is
-played to the end by the base loop (``run_base``: the heuristic at every seat), so the strategy
+played to the end by the base loop (``run_base``), so the strategy
 holds no rules of its own and the compiled call graph has no cycle.
 """
 
@@ -70,13 +77,15 @@ from ...kernels.layout import (
     call_floor,
 )
 from ...kernels.loop import apply_call, apply_contract, run_base
-from ...kernels.rng import decision_stream
+from ...kernels.rng import decision_stream, unit
 from ...kernels.sampler import W_NEED, deal_pool
 from ..dispatch import BASE
-from ..registry import BID_HEURISTIC, PLAY_HEURISTIC
+from ..inference import mismatches, model_rows, resample
+from ..registry import BID_HEURISTIC, PLAY_ROLLOUT
 from .heuristic import NT_HCP, est_from_q, est_q_deck, heuristic_call, heuristic_contract
 
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
+POOL = 4  # with infer: layouts drawn per layout kept (weighted by the table, then resampled)
 
 
 @jit
@@ -119,12 +128,17 @@ def _finish(st, hm, rp, rpol, rpar, rrng, seat):
 
 @jit
 def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
-             base_st, base_hm, rst, rhm, work, tab, sub, rrng, rpol, rpar, totals):
+             base_st, base_hm, rst, rhm, work, tab, sub, rrng, rpol, rpar, totals,
+             infer, eps, mpol, mpar, lays, w, picks):
     """Total score of ``seat`` per candidate over ``n_samples`` sampled layouts; the best one.
 
-    ``is_call``: candidates are auction calls (else contracts). Scratch arrays are the caller's.
-    Returns the candidate (not its index) with the largest total; ties go to the first.
+    ``is_call``: candidates are auction calls (else contracts). With ``infer``, the layouts are
+    ``n_samples`` resampled from :data:`POOL` times as many, weighted by how well they explain
+    the others' calls and contracts so far under the model ``mpol`` / ``mpar``
+    (:mod:`whist_sim.strategies.inference`). Scratch arrays are the caller's. Returns the
+    candidate (not its index) with the largest total; ties go to the first.
     """
+    p = rp[R_PLAYERS]
     for i in range(ST_SIZE):
         base_st[i] = st[i]
     for i in range(HM_SIZE):
@@ -132,8 +146,19 @@ def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples
     sub[0] = decision_stream(rng[0], seat, decision)
     for c in range(n_cands):
         totals[c] = 0.0
-    for _ in range(n_samples):
+    m = n_samples * POOL if infer else n_samples
+    for i in range(m):
         sample_hidden(st, hm, rp, seat, sub, work, tab, base_hm)
+        for o in range(p):
+            lays[i, o] = base_hm[H_HAND + o]
+        if infer:
+            w[i] = eps ** mismatches(st, hm, rp, seat, base_hm, mpol, mpar, rst, rhm, rrng)
+    if infer:
+        resample(w, m, n_samples, unit(sub), picks)
+    for i in range(n_samples):
+        j = picks[i] if infer else i
+        for o in range(p):
+            base_hm[H_HAND + o] = lays[j, o]
         for c in range(n_cands):
             for i in range(ST_SIZE):
                 rst[i] = base_st[i]
@@ -151,18 +176,37 @@ def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples
     return cands[best]
 
 
+@jit(inline="always")
+def rollout_play(pol, par, seat):
+    """The play policy of the rollouts of ``seat``'s decisions: its ``play`` parameter, or (-1)
+    the seat's own play policy; a searching one is replaced by its base policy."""
+    pid = np.int64(par[0, seat, 4])
+    if pid < 0:
+        pid = pol[1, seat]
+        if pid == PLAY_ROLLOUT:
+            pid = np.int64(par[1, seat, 1])
+    return pid
+
+
 @jit(_nrt=True)
-def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
+def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
     """Allocate the scratch of one decision and :func:`evaluate` it."""
     p = rp[R_PLAYERS]
+    play = rollout_play(pol, par, seat)
     rpol = np.empty((2, p), dtype=np.int64)
     for s in range(p):
         rpol[0, s] = BID_HEURISTIC
-        rpol[1, s] = PLAY_HEURISTIC
+        rpol[1, s] = play
     rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     for s in range(p):  # the heuristic's defaults: the NT rule on (nt = 1, nt_hcp)
         rpar[0, s, 0] = 1.0
         rpar[0, s, 1] = NT_HCP
+    infer = par[0, seat, 5] != 0.0
+    m = n_samples * POOL if infer else n_samples
+    mpol = np.empty((2, p), dtype=np.int64)
+    mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    if infer:
+        model_rows(pol, par, p, np.int64(par[0, seat, 6]), mpol, mpar)
     # the sampler's table of layout counts serves voids only: one slot stands in for it
     return evaluate(
         st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
@@ -171,11 +215,13 @@ def _run(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
         np.empty(SAMPLER_WORK, dtype=np.int64), np.empty(1, dtype=np.float64),
         np.empty(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64), rpol, rpar, np.empty(n_cands, dtype=np.float64),
+        infer, par[0, seat, 7], mpol, mpar, np.empty((m, p), dtype=np.uint64),
+        np.empty(m, dtype=np.float64), np.empty(n_samples, dtype=np.int64),
     )
 
 
 @jit(_nrt=True)
-def mc_call(par, st, hm, rp, seat, lo, hi, rng):
+def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     """``montecarlo`` auction call of ``seat``: pass or a legal bid (the lowest
     legal level of each strain, ``call_floor``; see the module doc).
     Draws nothing from ``rng``."""
@@ -196,11 +242,11 @@ def mc_call(par, st, hm, rp, seat, lo, hi, rng):
             n_cands += 1
     if n_cands == 1:
         return 0
-    return _run(st, hm, rp, seat, rng, cands, n_cands, True, st[S_NCALLS], n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, True, st[S_NCALLS], n_samples)
 
 
 @jit(_nrt=True)
-def mc_contract(par, st, hm, rp, seat, lo, forbidden, rng):
+def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """``montecarlo`` contract of ``seat`` in ``lo..N``, not ``forbidden``. Draws nothing."""
     want = heuristic_contract(st, hm, rp, seat, lo, forbidden, NT_HCP)
     n_samples = np.int64(par[0, seat, 0])
@@ -217,4 +263,4 @@ def mc_contract(par, st, hm, rp, seat, lo, forbidden, rng):
     if n_cands == 1:
         return cands[0]
     decision = CONTRACT_DECISION + st[S_NCONTRACTS]
-    return _run(st, hm, rp, seat, rng, cands, n_cands, False, decision, n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, False, decision, n_samples)

@@ -4,7 +4,8 @@ Perfect-information Monte Carlo with a base policy: at a card decision with more
 card, the seat samples ``n`` layouts of the cards it cannot see, consistent with what it knows; for
 every candidate card it plays that card on each layout and finishes the deal with the base play
 policy at every seat (the deal loop's ``run_base``), and it plays the candidate with the best total
-score for itself over the same layouts (common random numbers); ties go to the lowest card code.
+score for itself over the same layouts (common random numbers); ties go to the base policy's own
+card (on the real state) when it is among the best, else to the lowest card code.
 
 What the seat knows when it samples (:func:`sample_layout`, with the one sampler of hidden hands,
 :mod:`whist_sim.kernels.sampler`: every layout consistent with it equally likely):
@@ -13,7 +14,11 @@ What the seat knows when it samples (:func:`sample_layout`, with the one sampler
 * the hand sizes of the others (public: everyone holds as many cards as tricks remain, less the
   cards played to the current trick);
 * the voids shown in the play (``st[S_VOIDS]``): a seat that did not follow a suit gets none of it;
-* the cards it passed in the last Frisch: still at their receiver unless played.
+* the cards it passed in the last Frisch: still at their receiver unless played;
+* with ``infer`` (read the table): the others' calls and contracts. It draws ``pool * n``
+  layouts, weights each ``eps ** k`` for the ``k`` decisions the bidding strategy ``model``
+  (``table``: each seat's own) would have made otherwise with the layout's hands, and resamples
+  ``n`` (:func:`draw_layouts`, :mod:`whist_sim.strategies.inference`).
 
 Candidates that cannot differ are pruned: of two cards of one suit with no card still out between
 them (every card between is the seat's or played), only the lower is tried.
@@ -27,7 +32,8 @@ the candidates left. ``race = 0`` plays every candidate on every layout.
 
 Parameters (``par[1, seat, j]``, registry order): ``n`` layouts per decision, ``base`` the play
 policy id of the rollouts (a policy that does not search: ``random``, ``heuristic``, ``expert``),
-``race`` the ``z`` of racing.
+``race`` the ``z`` of racing, ``infer`` (1: read the table), ``model`` (a bidding strategy id,
+-1: ``table``), ``eps`` and ``pool``.
 
 Speed (docs/STRATEGIES.md has the figures). The rollouts of the base policy are nearly all of the
 time, so the measures that count cut their number: the pruning above, and racing (default
@@ -76,9 +82,10 @@ from ...kernels.layout import (
     ST_SIZE,
 )
 from ...kernels.loop import apply_card, run_base
-from ...kernels.rng import decision_stream
+from ...kernels.rng import decision_stream, unit
 from ...kernels.sampler import NO_LAYOUT, W_NEED, deal_pool
-from ..dispatch import BASE
+from ..dispatch import BASE, base_card
+from ..inference import mismatches, model_rows, resample
 
 ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
 RACE_FIRST = 4  # racing: layouts played by every candidate before any is dropped
@@ -161,8 +168,53 @@ def _race(sc, alive, totals, n_cands, m, z):
     return left
 
 
+@jit(inline="always")
+def _same_run(a, b, out):
+    """True when cards ``a`` and ``b`` are of one suit with no card still ``out`` between them:
+    they cannot differ in play (the candidates keep the lower of such a run)."""
+    if SUIT_OF[a] != SUIT_OF[b]:
+        return False
+    lo = a if a < b else b
+    hi = b if a < b else a
+    between = ((ONE << np.uint64(hi)) - (ONE << np.uint64(lo + 1))) & SUIT_MASK[SUIT_OF[a]]
+    return between & out == ZERO
+
+
+@jit
+def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, eps,
+                 mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks):
+    """The ``n_layouts`` layouts of one decision into ``lays[i, o]`` (seat ``o``'s hand), and
+    into ``r0s[i]`` the state of ``sub`` after each was drawn (the stream of a random base
+    policy's rollouts on it).
+
+    Without ``infer``: ``n_layouts`` draws of :func:`sample_layout`. With it: ``pool *
+    n_layouts`` draws, each weighted ``eps ** k`` for the ``k`` decisions of the others that the
+    model (``mpol`` / ``mpar``) would have made otherwise
+    (:func:`~whist_sim.strategies.inference.mismatches`), then ``n_layouts`` resampled in
+    proportion (one more draw from ``sub``). Returns the effective sample size of the pool
+    (``n_layouts`` without ``infer``)."""
+    p = rp[R_PLAYERS]
+    m = n_layouts * pool if infer else n_layouts
+    for i in range(m):
+        if not sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, lay, True):
+            sample_layout(st, hm, rp, seat, sub, work, tab, False, lay, False)
+        for o in range(p):
+            lays[i, o] = lay[H_HAND + o]
+        r0s[i] = sub[0]
+        if infer:
+            w[i] = eps ** mismatches(st, hm, rp, seat, lay, mpol, mpar, rst, rhm, rrng)
+    if not infer:
+        return float(n_layouts)
+    ess = resample(w, m, n_layouts, unit(sub), picks)
+    for j in range(n_layouts):  # picks ascend: row j is free once picks[j] >= j is read
+        for o in range(p):
+            lays[j, o] = lays[picks[j], o]
+        r0s[j] = r0s[picks[j]]
+    return ess
+
+
 @jit(_nrt=True)
-def rollout_card(par, st, hm, rp, seat, legal, rng):
+def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     """``rollout`` card of ``seat`` from the mask ``legal`` (see the module doc)."""
     if popcount(legal) == 1:
         return ctz(legal)
@@ -170,6 +222,7 @@ def rollout_card(par, st, hm, rp, seat, legal, rng):
     n_layouts = np.int64(par[1, seat, 0])
     base = np.int64(par[1, seat, 1])
     z = par[1, seat, 2]
+    infer = par[1, seat, 3] != 0.0
     out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hm[H_HAND + seat])
     cands = np.empty(13, dtype=np.int64)
     n_cands = _candidates(legal, out, cands)
@@ -193,10 +246,21 @@ def rollout_card(par, st, hm, rp, seat, legal, rng):
     sc = np.empty((n_cands, n_layouts if z > 0.0 else 1), dtype=np.int64)
     for i in range(HM_SIZE):
         lay[i] = hm[i]
+    pool = np.int64(par[1, seat, 6]) if infer else 1
+    lays = np.empty((n_layouts * pool, p), dtype=np.uint64)
+    w = np.empty(n_layouts * pool, dtype=np.float64)
+    picks = np.empty(n_layouts, dtype=np.int64)
+    r0s = np.empty(n_layouts * pool, dtype=np.uint64)
+    mpol = np.empty((2, p), dtype=np.int64)
+    mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    if infer:
+        model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
+    draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
+                 par[1, seat, 5], mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks)
     for i in range(n_layouts):
-        if not sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, lay, True):
-            sample_layout(st, hm, rp, seat, sub, work, tab, False, lay, False)
-        r0 = sub[0]
+        for o in range(p):
+            lay[H_HAND + o] = lays[i, o]
+        r0 = r0s[i]
         for k in range(n_cands):
             if not alive[k]:
                 continue
@@ -219,4 +283,10 @@ def rollout_card(par, st, hm, rp, seat, legal, rng):
     for k in range(n_cands):
         if alive[k] and (best < 0 or totals[k] > totals[best]):
             best = k
+    # ties go to the base policy's own card (on the real state; a random base draws from a copy)
+    rrng[0] = sub[0]
+    own = base_card(rpol, rpar, st, hm, rp, seat, legal, rrng)
+    for k in range(n_cands):
+        if alive[k] and totals[k] == totals[best] and _same_run(cands[k], own, out):
+            return own
     return cands[best]
