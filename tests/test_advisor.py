@@ -8,7 +8,7 @@
   0 when 0 is legal; the hooked last bidder is never offered the forbidden number (RULES §4); the
   declarer never below his level (RULES §4); P(tricks) sums to 1; the recommendation is the
   argmax of the expected score; results depend on the seed only (not threads).
-* Bid-consistent sampling keeps exactly the deals in which the earlier bidders' heuristic bids
+* Reading the table with eps = 0 keeps exactly the deals in which the earlier bidders' heuristic bids
   are the bids made; the acceptance rate of a constraint is reported.
 * Bad input gets a clear error.
 """
@@ -317,7 +317,11 @@ def test_auction_mode():
 # --------------------------------------------------------------------------- conditions
 
 
-def test_consistent_sampling_keeps_deals_where_the_heuristic_bids_match():
+def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
+    """eps = 0: a deal is kept only when the model (the heuristic) bids the earlier contracts
+    on its sampled hands; the deprecated --consistent reads the table too."""
+    from whist_sim.advisor.sampling import model_arrays
+
     rules = Rules()
     scen = resolve_scenario(HAND, trump="S", declarer=0, level=5, bids=[6, 0], rules=rules)
     pol, par = seating(rules, "heuristic", "heuristic")
@@ -329,8 +333,10 @@ def test_consistent_sampling_keeps_deals_where_the_heuristic_bids_match():
     rejected_any = False
     for j in range(40):
         rng[0] = stream_start(np.uint64(9), np.uint64(j))
+        model = (True, *model_arrays(4, "heuristic"), 0.0)
         tries = _sample(st, hm, rp, pol, par, rng, j, known, np.uint64(rules.deck_mask), cons,
-                        False, 0, 3, 5, scen.forced, True, 2, *sampler_scratch(), 100_000)
+                        False, 0, 3, 5, scen.forced, model, 2, *sampler_scratch(), 100_000,
+                        np.empty_like(st), np.empty_like(hm))
         assert tries > 0
         rejected_any |= tries > 1
         hands = [int(hm[H_HAND + s]) for s in range(4)]
@@ -341,12 +347,35 @@ def test_consistent_sampling_keeps_deals_where_the_heuristic_bids_match():
             state.apply(b)
     assert rejected_any
     a = advise(HAND, trump="S", declarer=0, bids=[6, 0], deals=200, consistent=True, seed=9)
-    assert a.consistent and 0 < a.acceptance < 1 and a.tries > a.deals
+    assert a.consistent and a.infer.on and 0 < a.acceptance < 1 and a.tries > a.deals
+
+
+def test_advice_reads_the_table_by_default_and_says_so():
+    """infer is on by default: deals the model would not have bid as the table did are kept
+    with probability eps ** k (eps = 1: every deal); the text
+    and the JSON name the model, eps and the effective sample size."""
+    kw = dict(trump="S", declarer=0, bids=[6, 0], deals=300, seed=4)
+    on = advise(HAND, **kw)
+    off = advise(HAND, infer=False, **kw)
+    every = advise(HAND, eps=1.0, **kw)
+    assert on.reads_table and on.tries > on.deals and 0 < on.acceptance < 1
+    assert not off.reads_table and off.tries == off.deals
+    assert every.tries == every.deals
+    d = json.loads(on.to_json())
+    assert d["infer"] is True and d["model"] == "heuristic" and d["eps"] == 0.1
+    assert d["effective_deals"] == 300
+    assert "reading the earlier bids as heuristic would (eps 0.1)" in str(on)
+    hcp = advise(HAND, model="hcp", **kw)
+    assert json.loads(hcp.to_json())["model"] == "hcp"
+    with pytest.raises(AdviceError, match="eps"):
+        advise(HAND, eps=2.0, **kw)
+    with pytest.raises(AdviceError, match="model"):
+        advise(HAND, model="nobody", **kw)
 
 
 def test_acceptance_rate_of_a_constraint_is_reported():
     a = advise(HAND, trump="S", declarer=0, bids=[6], deals=3000, seed=12,
-               constraints=["2:void=S"])
+               constraints=["2:void=S"], infer=False)  # the constraint alone
     exact = sps.hypergeom(39, 9, 13).pmf(0)
     assert sps.binomtest(a.deals, a.tries, exact).pvalue > 1e-3
     assert a.to_dict()["acceptance_rate"] == pytest.approx(a.deals / a.tries, rel=1e-6)

@@ -49,7 +49,7 @@ from ..runs.executors import Executor, ExecutorError, check_executor_options, ma
 from ..strategies.registry import DEFAULT_PLAY, PolicyError
 from ..strategies.spec import check_play
 from .chart_strata import HCP_BANDS, MIN_PROB, TRUMP_LENGTHS
-from .sampling import check_model, policy_arrays
+from .sampling import DEFAULT_EPS, check_model, model_arrays, policy_arrays
 
 __all__ = [
     "DEFAULT_DEALS_PER_HAND",
@@ -133,7 +133,8 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
     chart_kernel(
         np.uint64(mix64(task.seed)), ids, strain,
         np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
-        np.uint64(rules.deck_mask), pol, par, bool(task.consistent), np.int64(MAX_TRIES),
+        np.uint64(rules.deck_mask), pol, par,
+        (bool(task.consistent), *model_arrays(p, task.bid), DEFAULT_EPS), np.int64(MAX_TRIES),
         st, hm, rng, *sampler_scratch(), np.empty_like(st), np.empty_like(hm),
         np.zeros(p, dtype=np.uint64), np.zeros(p, dtype=np.int64),
         unconstrained(p, rules.hand_size), np.zeros(k, dtype=np.int64),

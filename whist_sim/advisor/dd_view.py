@@ -44,7 +44,7 @@ import pandas as pd
 
 from ..core.cards import STRAINS
 from .cells import json_number, pct_cell
-from .sampling import sample_play_hands
+from .sampling import Inference, sample_play_hands
 from .scenario import AdviceError, Scenario
 
 __all__ = [
@@ -548,7 +548,7 @@ def dd_view(
     seed: int,
     play: str,
     bid_policy: str,
-    consistent: bool,
+    infer: Inference | bool | None,
     pilot_rate: float | None,
     confidence: float = 0.95,
     threads: int = 1,
@@ -559,7 +559,7 @@ def dd_view(
     (:func:`whist_sim.advisor.evaluate.summarize`, for P(make)), the other arguments those of
     the run."""
     t0 = time.perf_counter()
-    sampled = sample_play_hands(scen, dd_deals, seed, play, bid_policy, consistent, pilot_rate)
+    sampled = sample_play_hands(scen, dd_deals, seed, play, bid_policy, infer, pilot_rate)
     strains = (scen.trump,) if scen.mode == "contract" else tuple(range(len(STRAINS)))
     leader = scen.declarer  # RULES §5: the declarer leads to the first trick
     raw = solve_dd(sampled.hands, scen.seat, leader, strains, node_limit, threads, progress,

@@ -49,7 +49,7 @@ from ..core.rules import Rules
 from ..strategies.registry import DEFAULT_PLAY
 from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
 from .render import AdviceOutput
-from .sampling import RunResult, run_scenario
+from .sampling import DEFAULT_EPS, Inference, RunResult, check_model, run_scenario
 from .scenario import AdviceError, Scenario, check_int, resolve_scenario
 
 __all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "advise", "summarize"]
@@ -133,24 +133,24 @@ def _screened(scen: Scenario, ev: np.ndarray, keep: int) -> np.ndarray:
     return kept
 
 
-def _run(scen: Scenario, deals: int, seed: int, play: str, bid_policy: str, consistent: bool,
+def _run(scen: Scenario, deals: int, seed: int, play: str, bid_policy: str, infer: Inference,
          threads: int, plan: tuple[str, int] | None, confidence: float,
          on_deals: Callable[[int], None] | None) -> tuple[RunResult, np.ndarray]:
     """The run of every candidate and the mask of those played with ``play``. With a screening
     ``plan``, every candidate is first played with the plan's policy on the same sampled deals;
     only the kept ones are then played with ``play`` (the others keep the screen's results)."""
     if plan is None:
-        run = run_scenario(scen, deals, seed, play, bid_policy, consistent, threads, on_deals)
+        run = run_scenario(scen, deals, seed, play, bid_policy, infer, threads, on_deals)
         return run, np.ones(len(scen.candidates), dtype=bool)
     base, keep = plan
-    first = run_scenario(scen, deals, seed, base, bid_policy, consistent, threads)
+    first = run_scenario(scen, deals, seed, base, bid_policy, infer, threads)
     searched = _screened(scen, summarize(first, scen, confidence)["ev"].to_numpy(), keep)
     if searched.all():
-        return run_scenario(scen, deals, seed, play, bid_policy, consistent, threads,
+        return run_scenario(scen, deals, seed, play, bid_policy, infer, threads,
                             on_deals), searched
     rows = np.flatnonzero(searched)
     sub = replace(scen, candidates=tuple(scen.candidates[i] for i in rows))
-    second = run_scenario(sub, deals, seed, play, bid_policy, consistent, threads, on_deals)
+    second = run_scenario(sub, deals, seed, play, bid_policy, infer, threads, on_deals)
     # the same sampled deals: both runs draw deal j from the stream (seed, j) whatever the play
     assert second.tries == first.tries
     for name in ("tricks", "score", "over"):
@@ -198,7 +198,7 @@ class Advice(AdviceOutput):
     seed: int
     play: str
     bid_policy: str
-    consistent: bool
+    infer: Inference
     confidence: float
     elapsed_s: float
     strains: pd.DataFrame | None = None
@@ -210,12 +210,23 @@ class Advice(AdviceOutput):
     screen: int = 0
 
     @property
+    def consistent(self) -> bool:
+        """Deprecated name of ``infer.on`` (the earlier contracts read)."""
+        return self.infer.on
+
+    @property
+    def reads_table(self) -> bool:
+        """True when the sampled deals were conditioned on earlier decisions (reading the table
+        was asked for and there were earlier contracts to read)."""
+        return self.infer.on and self.scenario.position > 0
+
+    @property
     def mode(self) -> str:
         return self.scenario.mode
 
     @property
     def acceptance(self) -> float:
-        """Share of the dealt deals that met the conditions (constraints, consistent bids)."""
+        """Share of the dealt deals that met the conditions (constraints, the table read)."""
         return self.deals / self.tries if self.tries else math.nan
 
     def bids_table(self) -> pd.DataFrame:
@@ -237,6 +248,9 @@ def advise(
     deals: int = DEFAULT_DEALS,
     seed: int = 0,
     consistent: bool = False,
+    infer: bool | None = None,
+    model: str | None = None,
+    eps: float = DEFAULT_EPS,
     constraints: Iterable[str] | Mapping[int, Mapping[str, Any]] = (),
     known: Mapping[int, Any] | None = None,
     rules: Rules | None = None,
@@ -262,8 +276,11 @@ def advise(
     :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`); ``bid_policy``: the bidding strategy
     of the other seats (one of :data:`~whist_sim.advisor.sampling.MODEL_BID_POLICIES`).
     ``deals``: sampled deals (each candidate is played on all of them); ``seed``: deal ``j``
-    uses stream ``(seed, j)``. ``consistent``: keep only deals in which the earlier bidders'
-    strategy would have made the bids actually made. ``constraints``: on the hidden hands, e.g.
+    uses stream ``(seed, j)``. ``infer`` (default True): read the table, i.e. condition the
+    hidden hands on the earlier contracts: a sampled deal in which the ``model`` (a bidding
+    strategy spec; default ``bid_policy``) would have bid ``k`` of them otherwise is kept with
+    probability ``eps ** k`` (docs/STRATEGIES.md, "Reading the table"); ``consistent``: the
+    deprecated name of ``infer=True``. ``constraints``: on the hidden hands, e.g.
     ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
     :func:`~whist_sim.advisor.scenario.parse_constraint`) or ``{1: {"hcp": (10, 15)}}``;
     ``known``: cards known to be in other seats' hands, ``{1: "AS KH"}``. ``confidence``:
@@ -301,15 +318,15 @@ def advise(
                           "double-dummy evaluation only (evaluation='dd')")
     t0 = time.perf_counter()
     scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known)
-    consistent = bool(consistent)
     if consistent and scen.mode == "auction":
         raise AdviceError("consistent sampling needs earlier contract bids (contract mode)")
+    inf = _inference(consistent, infer, model, eps, bid_policy)
     if evaluation == "dd":
         deals = check_int("deals", deals, 1, 100_000_000)
         dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
         dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
     plan = _screen_plan(play, screen)
-    run, searched = _run(scen, deals, seed, play, bid_policy, consistent, threads, plan,
+    run, searched = _run(scen, deals, seed, play, bid_policy, inf, threads, plan,
                          confidence, on_deals)
     table = summarize(run, scen, confidence)
     table["searched"] = searched
@@ -319,7 +336,7 @@ def advise(
 
         warm_up(notify)
         dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
-                     consistent, run.pilot_rate, confidence, threads, progress,
+                     inf, run.pilot_rate, confidence, threads, progress,
                      dd_min_node_limit)
     strains = best_call = best_strain = None
     # a candidate the screen left out is never recommended (its numbers are the base play's)
@@ -359,10 +376,27 @@ def advise(
     return Advice(
         scenario=scen, table=table, recommended=recommended, runner_up=runner_up,
         ev_diff=ev_diff, ev_diff_ci=ev_diff_ci, deals=int(run.tricks.shape[1]), tries=run.tries,
-        seed=int(seed), play=play, bid_policy=bid_policy, consistent=consistent,
+        seed=int(seed), play=play, bid_policy=bid_policy, infer=inf,
         confidence=float(confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
         best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
         screen_play=None if plan is None else plan[0],
         screen=0 if plan is None else plan[1],
     )
 
+
+
+def _inference(consistent: bool, infer: bool | None, model: str | None, eps: float,
+               bid_policy: str) -> Inference:
+    """The advice's :class:`~whist_sim.advisor.sampling.Inference` from its options (checked)."""
+    if consistent and infer is False:
+        raise AdviceError("consistent (the old name of infer) contradicts infer=False")
+    on = True if infer is None else bool(infer)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0.0 <= eps <= 1.0:
+        raise AdviceError(f"eps must be a number in 0..1, got {eps!r}")
+    spec = None
+    if model is not None:
+        try:
+            spec = check_model(model)
+        except ValueError as e:
+            raise AdviceError(f"model: {e}") from None
+    return Inference(on=on, model=spec, eps=float(eps))

@@ -81,6 +81,10 @@ class AdviceOutput:
                        {"play": self.screen_play, "kept_per_strain": self.screen}),
             "bid_policy": self.bid_policy,
             "consistent": self.consistent,
+            "infer": self.infer.on,
+            "model": self.infer.model or self.bid_policy,
+            "eps": self.infer.eps,
+            "effective_deals": self.deals,
             "constraints": list(s.constraints),
             "known": {str(seat): format_hand(m) for seat, m in enumerate(s.known)
                       if m and seat != s.seat},
@@ -214,8 +218,9 @@ def render_text(a: AdviceOutput) -> str:
     for seat, m in enumerate(s.known):
         if m and seat != s.seat:
             cond.append(f"seat {seat} holds {format_hand(m)}")
-    if a.consistent:
-        cond.append("bid-consistent sampling")
+    if a.reads_table:
+        cond.append(f"reading the earlier bids as {a.infer.model or a.bid_policy} would "
+                    f"(eps {a.infer.eps:g})")
     lines.append(
         f"{a.deals:,} sampled deals (seed {a.seed}), play {a.play}, others bid {a.bid_policy}"
         + (f"; {'; '.join(cond)}; acceptance {a.acceptance:.2%} of {a.tries:,} deals dealt"

@@ -9,10 +9,12 @@ so deal ``j`` is the same deal in both.
 Conventions:
 
 * every card the player cannot see is dealt uniformly among the places he cannot see, under the
-  scenario's constraints and known cards; with ``consistent``, only deals in which the earlier
-  bidders' strategy would have made the bids actually made are kept (rejection sampling; a pilot
-  run of :data:`PILOT_TRIES` deals estimates the acceptance rate and sets how many tries a deal
-  may take, at most :data:`MAX_TRIES_CAP`);
+  scenario's constraints and known cards; reading the table (:class:`Inference`, on by default),
+  a deal in which the model would have bid ``k`` of the earlier contracts otherwise is kept with
+  probability ``eps ** k`` (docs/STRATEGIES.md, "Reading the table"), so the kept deals follow
+  the model's posterior and each counts fully (rejection sampling; a pilot run of
+  :data:`PILOT_TRIES` deals estimates the acceptance rate and sets how many tries a deal may
+  take, at most :data:`MAX_TRIES_CAP`);
 * sampled deal ``j`` uses the random stream ``(seed, j)`` (docs/ENGINE.md §2), so results depend
   only on the seed and the options, never on threads or on the block size :data:`BLOCK`;
 * results are arrays ``[candidate, deal]`` in the order of ``Scenario.candidates``;
@@ -30,12 +32,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rng import mix64
-from ..kernels.layout import H_START, new_state, rules_array, sampler_scratch
+from ..kernels.layout import H_START, N_PARAMS, new_state, rules_array, sampler_scratch
 from ..strategies.registry import BID, policy_names
 from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
 from .scenario import AdviceError, Scenario, check_int
 
 __all__ = [
+    "DEFAULT_EPS",
+    "Inference",
     "MODEL_BID_POLICIES",
     "RunResult",
     "SampledDeals",
@@ -54,6 +58,27 @@ PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of t
 MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
 _MAX_SEED = (1 << 64) - 1
+#: the weight of one earlier decision the model would have made otherwise (the searches' default)
+DEFAULT_EPS = 0.1
+
+
+@dataclass(frozen=True)
+class Inference:
+    """How the advisor reads the table: ``on`` (condition the hidden hands on the earlier
+    contracts), ``model`` (the bidding strategy spec assumed for the bidders; ``None``: the
+    advice's ``bid_policy``, the table's strategy) and ``eps`` (the weight of one decision the
+    model would have made otherwise; 0: keep only deals the model explains exactly)."""
+
+    on: bool = True
+    model: str | None = None
+    eps: float = DEFAULT_EPS
+
+    @classmethod
+    def of(cls, value: Inference | bool | None) -> Inference:
+        """An :class:`Inference` from itself, a bool (on / off with the defaults) or None (off)."""
+        if isinstance(value, Inference):
+            return value
+        return cls(on=bool(value))
 
 
 @dataclass(frozen=True)
@@ -118,10 +143,24 @@ def _arrays(scen: Scenario, bid_policy: str, play: str):
         raise AdviceError(str(e)) from None
 
 
-def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, consistent: bool):
-    """``(common, consistent, cand_trump, cand_bid)``: the arguments of ``advise_kernel`` up to
-    the first leader's level (``common``), whether consistent sampling applies (not for the
-    declarer: nobody bid before him) and the candidates' trumps and contracts."""
+def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(mpol, mpar)``: the model's seating for the kernels (``model_rows`` of the strategy
+    ``spec`` at every seat: a ``random`` seat tells nothing, ``montecarlo`` is read as the
+    heuristic)."""
+    from ..strategies.inference import MODEL_TABLE, model_rows
+
+    pol, par = seat_arrays((spec,) * players, ("random",) * players, players)
+    mpol = np.empty((2, players), dtype=np.int64)
+    mpar = np.zeros((2, players, N_PARAMS), dtype=np.float64)
+    model_rows(pol, par, players, np.int64(MODEL_TABLE), mpol, mpar)
+    return mpol, mpar
+
+
+def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference | bool | None):
+    """``(common, model, cand_trump, cand_bid)``: the arguments of ``advise_kernel`` up to
+    the first leader's level (``common``), the model tuple ``(on, mpol, mpar, eps)`` (on only
+    when there is something to read: not for the declarer, nobody bid before him) and the
+    candidates' trumps and contracts."""
     from ..kernels.conditional import unconstrained
 
     pol, par = _arrays(scen, bid_policy, play)
@@ -131,13 +170,15 @@ def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, consistent: bool)
     deck_mask = np.uint64(rules.deck_mask)
     check = scen.cons is not None
     cons = scen.cons if check else unconstrained(rules.players, rules.hand_size)
-    consistent = bool(consistent) and scen.position > 0
+    inf = Inference.of(infer)
+    mpol, mpar = model_arrays(rules.players, inf.model or bid_policy)
+    model = (bool(inf.on and scen.position > 0), mpol, mpar, float(inf.eps))
     cand_trump = np.array([c[0] for c in scen.candidates], dtype=np.int64)
     cand_bid = np.array([c[1] for c in scen.candidates], dtype=np.int64)
     trump0 = scen.trump if scen.trump >= 0 else 0
     common = (rp, pol, par, known, deck_mask, cons, check, np.int64(scen.declarer),
               np.int64(trump0), np.int64(scen.level))
-    return common, consistent, cand_trump, cand_bid
+    return common, model, cand_trump, cand_bid
 
 
 def _max_tries(pilot_rate: float) -> int:
@@ -146,12 +187,13 @@ def _max_tries(pilot_rate: float) -> int:
     return int(min(MAX_TRIES_CAP, max(1_000, 100 / pilot_rate)))
 
 
-def _conditions_text(scen: Scenario, consistent: bool) -> str:
+def _conditions_text(scen: Scenario, model: tuple) -> str:
     parts = []
     if scen.constraints:
         parts.append("the constraints " + ", ".join(scen.constraints))
-    if consistent:
-        parts.append(f"the earlier bids {','.join(map(str, scen.bids))} (consistent sampling)")
+    if model[0]:
+        parts.append(f"the earlier bids {','.join(map(str, scen.bids))} (read with eps "
+                     f"{model[3]:g})")
     return " and ".join(parts) or "the conditions"
 
 
@@ -164,7 +206,7 @@ def run_scenario(
     seed: int,
     play: str = "heuristic",
     bid_policy: str = "heuristic",
-    consistent: bool = False,
+    infer: Inference | bool | None = None,
     threads: int = 1,
     on_deals: Callable[[int], None] | None = None,
 ) -> RunResult:
@@ -180,22 +222,23 @@ def run_scenario(
     deals = check_int("deals", deals, 1, 100_000_000)
     seed = check_int("seed", seed, 0, _MAX_SEED)
     threads = check_int("threads", threads, 1, 1024)
-    common, consistent, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, consistent)
+    common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
     check = scen.cons is not None
     forced = scen.forced
     k = len(cand_bid)
 
     pilot_rate = None
     max_tries = 1
-    if check or consistent:
+    if check or model[0]:
         st, hm, rng = new_state()
         work, tab = sampler_scratch()
         pilot_mix = np.uint64(mix64(mix64(seed) ^ PILOT_SALT))
-        ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), *common, forced, consistent,
-                             np.int64(scen.position), st, hm, rng, work, tab)
+        ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), *common, forced, model,
+                             np.int64(scen.position), st, hm, rng, work, tab, np.empty_like(st),
+                             np.empty_like(hm))
         pilot_rate = ok / PILOT_TRIES
         if ok == 0:
-            what = _conditions_text(scen, consistent)
+            what = _conditions_text(scen, model)
             raise AdviceError(
                 f"{what} are impossible or too rare: none of {PILOT_TRIES:,} sampled deals met "
                 f"them (acceptance rate below {1 / PILOT_TRIES:.4%})"
@@ -223,7 +266,7 @@ def run_scenario(
             m = min(block, b - lo)
             done = K.advise_kernel(
                 seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
-                consistent, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
+                model, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
                 st, hm, rng, work, tab, snap_st, snap_hm, *res, t_out, s_out, o_out,
                 tries[lo:lo + m],
             )
@@ -244,7 +287,7 @@ def run_scenario(
         with ThreadPoolExecutor(threads, thread_name_prefix="whist-advise") as pool:
             short = list(pool.map(chunk, parts))
     if any(s < 0 for s in short):
-        what = _conditions_text(scen, consistent)
+        what = _conditions_text(scen, model)
         raise AdviceError(
             f"{what} are too rare: a sampled deal was not accepted within {max_tries:,} tries "
             f"(pilot acceptance rate {pilot_rate:.4%})"
@@ -261,14 +304,14 @@ def sample_play_hands(
     seed: int = 0,
     play: str = "heuristic",
     bid_policy: str = "heuristic",
-    consistent: bool = False,
+    infer: Inference | bool | None = None,
     pilot_rate: float | None = None,
 ) -> SampledDeals:
     """Deals ``0 .. count-1`` of :func:`run_scenario` with the same arguments.
 
     Each deal is drawn by the advisor's own kernel (``advise_kernel``, one deal per call) from its
     stream ``(seed, j)``, so the cards are those of the heuristic run, draw for draw.
-    ``pilot_rate``: the run's acceptance rate under constraints or consistent sampling
+    ``pilot_rate``: the run's acceptance rate under constraints or reading the table
     (:class:`RunResult`); it only sets how many tries a deal may take before the conditions count
     as too rare (without it: :data:`MAX_TRIES_CAP`).
     """
@@ -276,10 +319,10 @@ def sample_play_hands(
 
     count = check_int("count", count, 1, 100_000_000)
     seed = check_int("seed", seed, 0, _MAX_SEED)
-    common, consistent, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, consistent)
+    common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
     check = scen.cons is not None
     p = scen.rules.players
-    if check or consistent:
+    if check or model[0]:
         max_tries = MAX_TRIES_CAP
         if pilot_rate:
             max_tries = _max_tries(pilot_rate)
@@ -299,13 +342,13 @@ def sample_play_hands(
     forced = scen.forced
     for j in range(count):
         done = K.advise_kernel(
-            seed_mix, np.int64(j), np.int64(1), *common, np.int64(scen.seat), forced, consistent,
+            seed_mix, np.int64(j), np.int64(1), *common, np.int64(scen.seat), forced, model,
             np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries), st, hm, rng, work,
             tab, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[j:j + 1],
         )
         if done < 1:
             raise AdviceError(
-                f"{_conditions_text(scen, consistent)} are too rare: sampled deal {j} was not "
+                f"{_conditions_text(scen, model)} are too rare: sampled deal {j} was not "
                 f"accepted within {max_tries:,} tries"
             )
         # the state now holds the last candidate's finished deal; the hands at the start of play

@@ -66,8 +66,17 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="sampled deals; every candidate bid is played on all of them")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="sampled deal j uses the random stream (seed, j)")
-@click.option("--consistent", is_flag=True,
-              help="keep only deals in which the earlier bidders' strategy makes their bids")
+@click.option("--infer/--no-infer", default=True, show_default=True,
+              help="read the table: condition the hidden hands on the earlier contracts, as "
+              "--model would have bid them (docs/STRATEGIES.md, Reading the table)")
+@click.option("--model", default=None, metavar="SPEC",
+              help="bidding strategy assumed for the earlier bidders when reading the table "
+              "[default: --bid-policy]")
+@click.option("--eps", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+              help="weight of a deal per earlier contract the model would have bid otherwise "
+              "(0: keep only deals the model explains exactly)")
+@click.option("--consistent", is_flag=True, hidden=True,
+              help="deprecated: the old name of --infer")
 @click.option("--constrain", multiple=True, metavar="SEAT:KEY=RANGE",
               help="constraint on a hidden hand (repeatable): 1:S=0-2, 2:hcp=12-, 3:void=H")
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
@@ -102,7 +111,8 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @rule_options
 def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
             seat: int | None, bids: str | None, play: str, bid_policy: str, deals: int,
-            seed: int, consistent: bool, constrain: tuple[str, ...], known: tuple[str, ...],
+            seed: int, infer: bool, model: str | None, eps: float, consistent: bool,
+            constrain: tuple[str, ...], known: tuple[str, ...],
             confidence: float, threads: int, evaluation: str, dd_deals: int | None,
             dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
             progress: bool, as_json: bool, plot: str | None,
@@ -122,6 +132,17 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         bid_policy = check_model(bid_policy)
     except StrategyError as e:
         raise click.BadParameter(str(e), param_hint="--bid-policy") from None
+    if model is not None:
+        try:
+            model = check_model(model)
+        except StrategyError as e:
+            raise click.BadParameter(str(e), param_hint="--model") from None
+    if consistent:
+        if not infer:
+            raise click.UsageError("--consistent (the old name of --infer) contradicts "
+                                   "--no-infer")
+        click.echo("whist-sim: --consistent is deprecated: the advisor reads the earlier bids "
+                   "by default (--infer)", err=True)
     spec = play_spec(play, "--play")
     play = spec.text
     searching = spec.name in SEARCHING_PLAY
@@ -156,7 +177,8 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
-                       seed=seed, consistent=consistent, constraints=constrain,
+                       seed=seed, consistent=consistent, infer=infer, model=model, eps=eps,
+                       constraints=constrain,
                        known=_known(known), rules=rules, confidence=confidence, threads=threads,
                        screen=screen, on_deals=on_deals,
                        **_dd_args(evaluation, dd_deals, dd_node_limit, progress,

@@ -3,7 +3,9 @@
 
 * :func:`advise_kernel` - sampled deal ``j`` of an advice (stream ``(seed, j)``, docs/ENGINE.md
   §2) is dealt with the player's hand (and any other known cards) fixed, by rejection until the
-  constraints on the hidden hands (and, with ``consistent``, the earlier bids) hold; then every
+  constraints on the hidden hands hold and, when the model reads the table, the deal is accepted
+  with probability ``eps ** k`` (``k``: the earlier contracts the model would have bid otherwise,
+  :mod:`whist_sim.strategies.inference`; so the accepted deals follow its posterior); then every
   candidate ``(trump, contract)`` of the player is played out on that same deal
   (:func:`eval_candidates`). One output column per deal.
 * :func:`accept_kernel` - the acceptance rate of those conditions on independent tries (a pilot
@@ -24,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..strategies.dispatch import FULL, choose_contract
+from ..strategies.dispatch import FULL
+from ..strategies.inference import forced_mismatches
 from ._numba import jit
 from .bits import ZERO
 from .conditional import deal_hidden, satisfies
@@ -50,34 +53,11 @@ from .loop import (
     begin_contracts,
     begin_deal,
     deal_cards,
-    legal_contracts,
-    restart_contracts,
 )
-from .rng import mix64, stream_start_mixed
+from .rng import mix64, stream_start_mixed, unit
 
 CHART_ATTEMPTS = 64  # deals tried per chart hand until one is not thrown in
 CHART_SALT = np.uint64(0xB1D0C4A27E5D3F19)  # separates a chart hand's sampled deals from its deal
-
-
-@jit
-def consistent_bids(st, hm, rp, pol, par, rng, forced, positions):
-    """Would the first ``positions`` bidders' strategy have bid their ``forced`` contracts?
-
-    The state must be at the start of the contract phase. Asks each bidder's strategy in turn
-    (each seeing the contracts before it) and compares; restarts the contract phase before
-    returning, whatever the answer.
-    """
-    ok = True
-    for _ in range(positions):
-        seat = st[S_TURN]
-        lo, forbidden = legal_contracts(st, rp)
-        c = choose_contract(FULL, pol, par, st, hm, rp, seat, lo, forbidden, rng)
-        if c != forced[seat]:
-            ok = False
-            break
-        apply_contract(st, rp, seat, c)
-    restart_contracts(st, rp)
-    return ok
 
 
 @jit
@@ -120,8 +100,14 @@ def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
 
 @jit
 def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, declarer, trump,
-            level, forced, consistent, positions, work, tab, max_tries):
-    """Deal ``deal`` at the contract phase until accepted; the number of tries, or ``-tries``."""
+            level, forced, model, positions, work, tab, max_tries, snap_st, snap_hm):
+    """Deal ``deal`` at the contract phase until accepted; the number of tries, or ``-tries``.
+
+    ``model``: ``(on, mpol, mpar, eps)``; when on, a deal whose earlier contracts the model
+    would have bid differently ``k`` times is kept with probability ``eps ** k`` (one draw;
+    ``snap_st`` / ``snap_hm``: scratch)."""
+    on, mpol, mpar, eps = model
+    me = (declarer + positions) % rp[R_PLAYERS]
     tries = 0
     while tries < max_tries:
         tries += 1
@@ -129,8 +115,11 @@ def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, decl
         deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng)
         if check and not satisfies(hm, rp, cons):
             continue
-        if consistent and not consistent_bids(st, hm, rp, pol, par, rng, forced, positions):
-            continue
+        if on and positions > 0:
+            k = forced_mismatches(st, hm, rp, me, forced, positions, mpol, mpar, snap_st,
+                                  snap_hm, rng)
+            if k > 0 and not unit(rng) < eps ** k:
+                continue
         return tries
     return -tries
 
@@ -138,7 +127,7 @@ def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, decl
 @jit
 def advise_kernel(
     seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump, level,
-    me, forced, consistent, positions, cand_trump, cand_bid, max_tries,
+    me, forced, model, positions, cand_trump, cand_bid, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, res_t, res_s, res_o,
     o_tricks, o_score, o_over, o_tries,
 ):
@@ -153,7 +142,8 @@ def advise_kernel(
         deal = start + j
         rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
         tries = _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, declarer,
-                        trump, level, forced, consistent, positions, work, tab, max_tries)
+                        trump, level, forced, model, positions, work, tab, max_tries, snap_st,
+                        snap_hm)
         o_tries[j] = tries
         if tries < 0:
             return j
@@ -168,13 +158,13 @@ def advise_kernel(
 
 @jit
 def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump,
-                  level, forced, consistent, positions, st, hm, rng, work, tab):
+                  level, forced, model, positions, st, hm, rng, work, tab, snap_st, snap_hm):
     """How many of ``count`` independent tries (stream ``(seed, t)``) meet the conditions."""
     ok = 0
     for t in range(count):
         rng[0] = stream_start_mixed(seed_mix, np.uint64(t))
         if _sample(st, hm, rp, pol, par, rng, t, known, deck_mask, cons, check, declarer, trump,
-                   level, forced, consistent, positions, work, tab, 1) > 0:
+                   level, forced, model, positions, work, tab, 1, snap_st, snap_hm) > 0:
             ok += 1
     return ok
 
@@ -217,7 +207,7 @@ def chart_screen_kernel(seed_mix, start, count, rp, deck, pol, par, st, hm, rng,
 
 @jit
 def chart_kernel(
-    seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, consistent, max_tries,
+    seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, model, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
     res_t, res_s, res_o,
     o_scen, o_hand, o_earlier, o_n, o_sum, o_sq, o_made, o_tricks, o_over, o_tries,
@@ -288,7 +278,8 @@ def chart_kernel(
         for j in range(deals_per_hand):
             rng[0] = stream_start_mixed(hand_mix, np.uint64(j))
             tries = _sample(st, hm, rp, pol, par, rng, j, known, deck_mask, cons, False, decl,
-                            trump, level, forced, consistent, position, work, tab, max_tries)
+                            trump, level, forced, model, position, work, tab, max_tries,
+                            snap_st, snap_hm)
             if tries < 0:
                 tries_total = -(tries_total - tries)
                 break
