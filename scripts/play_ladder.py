@@ -44,6 +44,7 @@ from whist_sim.core.rules import Rules
 from whist_sim.reports.render import markdown_rows
 from whist_sim.runs.executors import ExecutorError
 from whist_sim.strategies.registry import DEFAULT_PLAY
+from whist_sim.strategies.spec import parse_seat, seat_text
 from whist_sim.tournament import TournamentError, tournament
 from whist_sim.tournament.render import fmt, fmt_p, pct
 
@@ -51,7 +52,8 @@ NAME = "play"  # sub-directory of the results directory
 SEED = 2026
 BID = "heuristic"  # the bidding strategy of every seat in every match
 #: the ladder, weakest first (play policy specs)
-LADDER = ("random", "heuristic", "expert", "rollout:n=8", "rollout:n=16", "rollout:n=64")
+LADDER = ("random", "heuristic", "expert", "rollout:n=8", "rollout:n=16", "rollout:n=64",
+          "rollout:n=16:infer=1")
 ROTATIONS = "all"  # every distinct seating: 6 for two entrants, 12 for three
 SPEED_SECONDS = 3.0  # seconds of play_rate per policy
 
@@ -64,6 +66,7 @@ class Match:
     plays: tuple[str, ...]
     deals: int
     why: str
+    bid: str = "heuristic"  # the bidding strategy of every seat (an entrant BID/PLAY names its own)
 
 
 #: The matches and their sizes: the issue's (20,000 deals for heuristic-expert, 2,000 for
@@ -82,6 +85,21 @@ MATCHES = (
           "issue 30: rollout:n=16 beats expert with p < 1e-3 over 2,000 duplicate deals"),
     Match("rollout-n", ("rollout:n=8", "rollout:n=16", "rollout:n=64"), 5_000,
           "issue 30: the strength of rollout rises with n"),
+    Match("rollout16-infer", ("rollout:n=16:infer=0", "rollout:n=16:infer=1"), 3_000,
+          "reading the table: infer=1 beats infer=0 by at least 0.5 points per seat and deal "
+          "with p < 1e-3 over 3,000 duplicate deals"),
+    Match("infer-wrong-cautious", ("rollout:n=16:infer=0", "rollout:n=16:infer=1:model=heuristic"),
+          3_000, "a wrong model: every seat bids cautious, the searchers assume heuristic "
+          "(must not cost more than 0.2 points per deal)", bid="cautious"),
+    Match("infer-wrong-hcp", ("rollout:n=16:infer=0", "rollout:n=16:infer=1:model=heuristic"),
+          3_000, "a wrong model: every seat bids hcp, the searchers assume heuristic "
+          "(must not cost more than 0.2 points per deal)", bid="hcp"),
+    Match("montecarlo-expert", ("montecarlo:play=heuristic:infer=0/expert", "montecarlo/expert"),
+          600, "montecarlo reading the table and rolling out with the table's play, against "
+          "its heuristic rollouts, under expert play"),
+    Match("montecarlo-rollout", ("montecarlo:play=heuristic:infer=0/rollout:n=16",
+                                 "montecarlo/rollout:n=16"),
+          300, "the same under rollout:n=16 play"),
 )
 
 
@@ -102,17 +120,19 @@ def match_sizes(scale: float | None = None, deals: int | None = None) -> dict[st
 def run_match(m: Match, deals: int, threads: int | None, progress: bool,
               scheduler: str | None = None, cluster: str | None = None) -> dict[str, Any]:
     """Play one match; return its tournament summary (entrants labelled by their play)."""
-    strategies = [f"{BID}/{p}" for p in m.plays]
+    strategies = [p if "/" in p else f"{m.bid}/{p}" for p in m.plays]
     cmd = (f"whist-sim tournament --strategies {','.join(strategies)} --deals {deals} "
            f"--seed {SEED} --rotations {ROTATIONS}")
     print(f"play_ladder: {m.name}: {deals:,} deals", file=sys.stderr, flush=True)
     s = tournament(strategies, deals, SEED, rules=Rules(), rotations=ROTATIONS, out=None,
                    threads=threads, scheduler=scheduler, cluster=cluster, progress=progress,
                    command=cmd)
-    # the entrants by their play policy (every entrant bids BID)
-    names = {e["name"]: e["play"] for e in s["strategies"]}
+    # the entrants by their label in the match: the play policy (every entrant bids m.bid), or
+    # BID/PLAY where the entrants' bidding differs
+    label = {seat_text(*parse_seat(x)): p for x, p in zip(strategies, m.plays, strict=True)}
+    names = {e["name"]: label.get(e["name"], e["play"]) for e in s["strategies"]}
     for e in s["strategies"]:
-        e["name"] = e["play"]
+        e["name"] = names[e["name"]]
     for p in s["pairs"]:
         p["a"], p["b"] = names[p["a"]], names[p["b"]]
     s["seatings"] = [[names[x] for x in row] for row in s["seatings"]]
@@ -153,7 +173,7 @@ def _pair(s: dict[str, Any], a: str, b: str) -> dict[str, Any] | None:
 #: the steps shown (lower, upper): neighbours on the ladder that a match pits against each other
 STEPS = (("random", "heuristic"), ("heuristic", "expert"), ("expert", "rollout:n=16"),
          ("rollout:n=8", "rollout:n=16"), ("rollout:n=16", "rollout:n=64"),
-         ("rollout:n=8", "rollout:n=64"))
+         ("rollout:n=8", "rollout:n=64"), ("rollout:n=16:infer=0", "rollout:n=16:infer=1"))
 
 
 def steps(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -190,6 +210,22 @@ def checks(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
           "rollout:n=16 beats rollout:n=8 (p < 0.05)")
     beats("rollout-n", "rollout:n=16", "rollout:n=64", 0.05,
           "rollout:n=64 beats rollout:n=16 (p < 0.05)")
+    s = matches.get("rollout16-infer")
+    p = _pair(s, "rollout:n=16:infer=0", "rollout:n=16:infer=1") if s else None
+    ok = p is not None and p["diff"] is not None and p["diff"] >= 0.5 and p["p"] < 1e-3
+    out.append({"statement": "rollout:n=16:infer=1 beats rollout:n=16:infer=0 by at least 0.5 "
+                "points per seat and deal with p < 1e-3 (over 3,000 duplicate deals)",
+                "holds": bool(ok), "deals": s["deals"] if s else 0,
+                "diff": p["diff"] if p else None, "p": p["p"] if p else None})
+    for name, bid in (("infer-wrong-cautious", "cautious"), ("infer-wrong-hcp", "hcp")):
+        s = matches.get(name)
+        p = _pair(s, "rollout:n=16:infer=0", "rollout:n=16:infer=1:model=heuristic") if s else None
+        ok = p is not None and p["ci"][0] is not None and p["ci"][0] > -0.2
+        out.append({"statement": f"every seat bidding {bid}, a searcher that assumes the "
+                    "heuristic loses at most 0.2 points per deal to one that reads nothing "
+                    "(lower end of the 95% CI above -0.2)", "holds": bool(ok),
+                    "deals": s["deals"] if s else 0, "diff": p["diff"] if p else None,
+                    "p": p["p"] if p else None})
     return out
 
 
@@ -310,6 +346,8 @@ def readme(data: dict[str, Any]) -> str:
         lines += [
             f"### {' vs '.join(m.plays)}",
             "",
+            *([f"Every seat bids `{m.bid}` (the searchers with `model=heuristic` assume it "
+               "does not).", ""] if m.bid != BID else []),
             f"{m.why[0].upper()}{m.why[1:]}. `{s['command']}`: {s['deals']:,} duplicate deals x "
             f"{len(s['seatings'])} seatings = {s['plays']:,} plays in {s['wall_s']:.0f} s "
             f"({s['plays_per_s']:,.0f} plays/s on {s['executor']}); size "
@@ -337,6 +375,13 @@ def readme(data: dict[str, Any]) -> str:
         "(12 seatings; n=64 plays about 4x slower than n=16): about 11 minutes in all, within "
         "the ~40 minutes allowed to the ladder in `make results`. `--scale` or `--deals` "
         "changes every size.",
+        "",
+        "The matches of reading the table (docs/STRATEGIES.md): 3,000 duplicate deals each "
+        "for `rollout:n=16` with and without inference, with the table's bidding strategy as "
+        "the model and with a wrong one (every seat bids `cautious` or `hcp`, the searcher "
+        "assumes `heuristic`); `montecarlo` reading the table and rolling out with the table's "
+        "play against the earlier `montecarlo:play=heuristic:infer=0`, under `expert` (600 "
+        "deals) and under `rollout:n=16` play (300 deals, both slow).",
         "",
         "Files: `ladder.json` (every match summary, the speeds, sizes, seed and versions), "
         "`matches.csv` (pairs), `entrants.csv`, `speed.csv`, `ladder.png`.",

@@ -76,4 +76,5 @@ def test_the_play_section_times_every_play_policy():
         assert data[f"play_{name}_1t"] > 0
         assert data[f"play_{name}_vs_heuristic"] > 0
     assert data["play_heuristic_vs_heuristic"] == 1.0
+    assert data["play_rollout_infer_1t"] > 0 and data["play_rollout_infer_vs_rollout"] > 0
     assert not SECTIONS["play"].default

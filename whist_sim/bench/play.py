@@ -1,10 +1,12 @@
 """The ``play`` section of ``whist-sim bench``: each play policy's deals per second on one thread.
 
-Keys, for every registered play policy ``P`` (``rollout`` as ``rollout:n=16``, the spec issue 30
-sets targets for): ``play_P_1t`` (deals per wall second, heuristic bidding, ``P`` at every seat, one
-thread) and ``play_P_vs_heuristic`` (that rate over the heuristic play's rate in the same run;
-compare ratios, not absolute rates, on a shared machine). Not a default section: ``whist-sim bench
---only play``.
+Keys, for every registered play policy ``P`` (``rollout`` as ``rollout:n=16``, the spec its
+targets are set for): ``play_P_1t`` (deals per wall second, heuristic bidding, ``P`` at every seat,
+one thread) and ``play_P_vs_heuristic`` (that rate over the heuristic play's rate in the same run;
+compare ratios, not absolute rates, on a shared machine). Besides, the search that reads the table
+(``rollout:n=16:infer=1``, docs/STRATEGIES.md): ``play_rollout_infer_1t`` and
+``play_rollout_infer_vs_rollout``, the price of the inference. Not a default section:
+``whist-sim bench --only play``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from .registry import BenchContext, Result, bench_section
 
 #: the spec each play policy is timed with
 SPECS = {"rollout": "rollout:n=16"}
+#: searches timed besides the registered policies: key -> spec
+EXTRA = {"rollout_infer": "rollout:n=16:infer=1"}
 
 
 def play_rate(rules: Rules, spec: str, seconds: float, chunk: int) -> float:
@@ -48,4 +52,8 @@ def _play(ctx: BenchContext) -> Result:
         out[f"play_{name}_1t"] = rates[name]
     for name, rate in rates.items():
         out[f"play_{name}_vs_heuristic"] = rate / rates["heuristic"]
+    for key, spec in EXTRA.items():
+        ctx.log(f"play policy {spec}")
+        out[f"play_{key}_1t"] = rate = play_rate(ctx.rules, spec, ctx.seconds, 200)
+        out[f"play_{key}_vs_rollout"] = rate / rates["rollout"]
     return out
