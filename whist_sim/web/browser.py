@@ -37,6 +37,21 @@ def chromium() -> tuple[str, str] | None:
     return browser, driver
 
 
+def phone(driver: Any, width: int = 390, height: int = 844) -> None:
+    """Make the page a phone's: a ``width`` x ``height`` CSS-pixel viewport (a window cannot be
+    narrower than about 500 px), mobile layout and touch events (DevTools emulation)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True,
+                                                                  "maxTouchPoints": 5})
+
+
+def desktop(driver: Any) -> None:
+    """Back to the window's own size (undo :func:`phone`)."""
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+
 @contextmanager
 def open_browser(width: int = 1280, height: int = 1000):
     """A headless Chromium (Selenium ``WebDriver``) with a fresh profile, closed at the end."""
