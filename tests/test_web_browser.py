@@ -69,20 +69,130 @@ def test_enter_a_hand_and_get_advice(url, driver):
     assert "four suits" in err.text and "Traceback" not in err.text
 
 
-def test_play_a_deal_to_the_end(url, driver, tmp_path):
-    from selenium.webdriver.common.by import By
-
-    out = browser.play_deal(driver, url, seat=0, seed=2)
-    assert out["refused"] and "refused" in out["refused"]
-    status = driver.find_element(By.ID, "status").text
-    assert "Deal over" in status or "thrown in" in status
-    totals = driver.find_element(By.ID, "totaltable").text
-    assert "total" in totals
+def replays(record_url: str, tmp_path: Path) -> None:
+    """The finished deal's record, downloaded, passes ``whist-sim replay``."""
     path = tmp_path / "deal.json"
-    with urllib.request.urlopen(out["record_url"], timeout=30) as r:
+    with urllib.request.urlopen(record_url, timeout=30) as r:
         path.write_bytes(r.read())
     r = CliRunner().invoke(main, ["replay", str(path)])
     assert r.exit_code == 0, r.output
+
+
+#: counts, in the page, how many cards the trick in the middle showed at each change and how
+#: often a finished trick was shown with its winner marked
+WATCH_TRICK = """
+window.seen = {counts: [], done: 0};
+new MutationObserver(() => {
+  const trick = document.getElementById("trick");
+  if (!trick) return;
+  window.seen.counts.push(trick.querySelectorAll(".card").length);
+  if (trick.classList.contains("done") && trick.querySelector(".slot.winner")) window.seen.done++;
+}).observe(document.getElementById("felt"), {childList: true});
+"""
+
+
+def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
+    """390 x 844, touch: nothing wider than the screen (360 to 430 px), every control 44 px
+    tall, the table, the hand and the choices on one screen; a double tap makes one move; the
+    bots' cards come one by one and each finished trick shows its winner; a reload mid-deal
+    resumes; every text in AA contrast; an illegal card is refused with the rule's reason."""
+    from selenium.webdriver.common.by import By
+
+    for width in (360, 430, 390):
+        browser.phone(driver, width, 844)
+        driver.get(url + "/play")
+        browser.wait_for(driver, "#levels input")
+        assert browser.overflow_x(driver) == 0, width
+    state = browser.open_table(driver, url, seat=1, seed=11, level="beginner")
+    assert "table=" + state["id"] in driver.current_url
+    assert not driver.find_element(By.ID, "setupbox").get_attribute("open")  # folded away
+    assert "heuristic/heuristic" in driver.find_element(By.ID, "leveldetails").get_attribute(
+        "textContent")
+    assert browser.contrast_problems(driver) == []
+    # a double tap on the first choice: one move
+    kind, todo = browser.next_choice(driver)
+    driver.execute_script("arguments[0].click(); arguments[0].click();", todo[0])
+    browser.moved(driver, state["seq"])
+    assert browser.table_state(driver)["seq"] == state["seq"] + 1
+    driver.execute_script(WATCH_TRICK)
+    reloaded = False
+
+    def check() -> None:
+        nonlocal reloaded
+        assert browser.overflow_x(driver) == 0
+        for e in driver.find_elements(By.CSS_SELECTOR, "#game button, #hand .card, #record"):
+            if e.is_displayed():
+                assert e.size["height"] >= 44, e.get_attribute("outerHTML")[:80]
+        now = browser.table_state(driver)
+        if now["waiting"]:  # all there without scrolling: the table, the hand, the choices
+            bottom = driver.execute_script(
+                "return Math.max(...['felt', 'hand', 'choices'].map((id) =>"
+                " document.getElementById(id).getBoundingClientRect().bottom + scrollY))")
+            assert bottom <= 844, bottom
+        if now["phase"] == "play" and now["waiting"] and not reloaded and now["tricks"] >= 4:
+            assert browser.contrast_problems(driver) == []  # dim cards among the legal ones
+            driver.refresh()
+            browser.wait_for(driver, "#hand .card", 120)
+            browser.idle(driver)
+            assert browser.table_state(driver) == now
+            driver.execute_script(WATCH_TRICK)
+            reloaded = True
+
+    out = browser.play_deal(driver, url, new_game=False, try_illegal=True, check=check)
+    assert reloaded
+    assert out["refused"] and "refused" in out["refused"]
+    status = driver.find_element(By.ID, "status").text
+    assert "Deal over" in status or "thrown in" in status
+    if browser.table_state(driver)["phase"] == "scored":
+        seen = driver.execute_script("return window.seen")
+        assert seen["done"] >= 1
+        assert {1, 2, 3} <= set(seen["counts"])  # the bots' cards one at a time
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    replays(out["record_url"], tmp_path)
+
+
+def test_a_deal_by_keyboard_alone(url, driver, tmp_path):
+    """1366 x 900: the set-up, every call, the Frisch and every card by arrows, Tab and Enter;
+    the focus stays among the cards and choices after every move; the moves are announced."""
+    from selenium.webdriver.common.by import By
+
+    browser.desktop(driver)
+    driver.set_window_size(1366, 900)
+    focus = browser.keyboard_deal(driver, url, seat=2, seed=4, spec="heuristic/heuristic")
+    assert focus and "body" not in focus, focus
+    assert all(k.startswith(("card:", "move:", "level:", "next", "frischgo")) for k in focus), focus
+    assert driver.find_element(By.ID, "announce").get_attribute("textContent").strip()
+    assert browser.overflow_x(driver) == 0
+    replays(driver.find_element(By.ID, "record").get_attribute("href"), tmp_path)
+
+
+def test_a_server_restart_mid_game_resumes(driver, tmp_path):
+    """The tables are kept in the state folder: a new server on it, and a reload of the page
+    carries the game on from where it stood."""
+    from whist_sim.web.server import free_port
+
+    port = free_port()
+    state_dir = tmp_path / "tables"
+    with LocalServer(create_app(max_deals=1000, workers=2, state_dir=state_dir),
+                     port=port) as base:
+        state = browser.open_table(driver, base, seat=0, seed=8, spec="random/random")
+        for _ in range(6):
+            kind, todo = browser.next_choice(driver)
+            if kind == "over":
+                break
+            for item in todo:
+                (driver.find_element("css selector", item) if isinstance(item, str)
+                 else item).click()
+            browser.moved(driver, state["seq"])
+            state = browser.table_state(driver)
+    with LocalServer(create_app(max_deals=1000, workers=2, state_dir=state_dir),
+                     port=port) as base:
+        driver.refresh()
+        browser.wait_for(driver, "#hand .card", 120)
+        browser.idle(driver)
+        assert browser.table_state(driver) == state
+        out = browser.play_deal(driver, base, new_game=False, try_illegal=False)
+    replays(out["record_url"], tmp_path)
 
 
 def test_see_a_chart(url, driver):

@@ -428,6 +428,7 @@ function render(anim) {
     el("div", { class: "note" }, `game to ${t.target}`));
   $("history").replaceChildren(el("div", { class: "note" }, `seats: ${[...Array(p).keys()].map((s) => `${s} ${seatName(s)} (${t.seats[s]})`).join(", ")}`),
     ...t.history.map((line) => el("div", {}, line)));
+  document.body.dataset.seq = String(t.seq);
   if (busy) setBusy(true);
   restoreFocus(key, keyIndex);
 }
