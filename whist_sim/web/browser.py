@@ -275,7 +275,7 @@ def overflow_x(driver: Any) -> int:
     """How many CSS pixels the page is wider than its viewport (0: no horizontal scroll)."""
     return int(driver.execute_script(
         "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
-        " - window.innerWidth"))
+        " - document.documentElement.clientWidth"))
 
 
 #: the WCAG AA contrast of every visible text against its background (4.5:1, 3:1 for large

@@ -9,6 +9,7 @@ let busy = false;             // a request or an animation is under way: the con
 let bidLevel = null;          // the auction's level chosen in the bidding box
 let showLast = false;         // the last trick shown on demand
 let skipWait = null;          // ends the pause of an animation (a tap, a key)
+let lostFocus = null;         // the focused control that a drawing removed, with no neighbour
 const chosen = new Set();     // Frisch: the cards chosen to pass
 const pending = new Set();    // AbortControllers of the requests under way (aborted on leaving)
 const SPEEDS = { normal: [650, 1800], fast: [120, 450], off: [0, 0] };  // ms per bot move, trick pause
@@ -325,7 +326,8 @@ function render(anim) {
   // the whole table from `t`; `anim` (while the bots' moves are shown) overrides the trick,
   // the tricks taken, the contracts, the calls shown and the seat to move
   const focused = document.activeElement;
-  const key = focused && focused.dataset ? focused.dataset.key || null : null;
+  let key = focused && focused.dataset ? focused.dataset.key || null : null;
+  if (!key && lostFocus && (!focused || focused === document.body)) key = lostFocus;
   const keyIndex = [...document.querySelectorAll("#hand .card")].indexOf(focused);
   const p = t.players, a = anim || null;
   const taken = a ? a.taken : t.tricks_taken, contracts = a ? a.contracts : t.contracts;
@@ -479,7 +481,10 @@ function restoreFocus(key, index) {
   if (!target && (key.startsWith("move:") || key.startsWith("level:") || key === "frischgo")) {
     target = document.querySelector("#choices button:not([aria-disabled]), #hand .card.legal, #hand .card");
   }
-  if (!target) target = document.querySelector("#choices button, #hand .card.legal, #hand .card, #next:not(.hidden)");
+  if (!target) target = document.querySelector("#choices button, #hand .card.legal, #hand .card, #next:not(.hidden), #record:not(.hidden)");
+  // nothing to hold it yet (the last card played, the bots still moving): kept for the next
+  // drawing, so the focus does not fall back to the top of the page
+  lostFocus = target ? null : key;
   if (target && document.activeElement !== target) target.focus({ preventScroll: true });
 }
 
