@@ -168,14 +168,27 @@ def test_a_deal_by_keyboard_alone(url, driver, tmp_path):
 
 def test_a_server_restart_mid_game_resumes(driver, tmp_path):
     """The tables are kept in the state folder: a new server on it, and a reload of the page
-    carries the game on from where it stood."""
+    carries the game on from where it stood. (Also: an empty seed draws a random one, shown
+    above the table, and the rule variants of the set-up reach the table.)"""
+    from selenium.webdriver.common.by import By
+
     from whist_sim.web.server import free_port
 
     port = free_port()
     state_dir = tmp_path / "tables"
     with LocalServer(create_app(max_deals=1000, workers=2, state_dir=state_dir),
                      port=port) as base:
-        state = browser.open_table(driver, base, seat=0, seed=8, spec="random/random")
+        seeds = set()
+        for _ in range(2):
+            state = browser.open_table(driver, base, seed=None, spec="random/random")
+            seed = driver.execute_script("return t.seed")
+            assert f"seed {seed}" in driver.find_element(By.ID, "dealinfo").text
+            seeds.add(seed)
+        assert len(seeds) == 2
+        state = browser.open_table(driver, base, seat=0, seed=8, spec="random/random",
+                                   rules={"target": 300, "zero_over": 30})
+        assert driver.execute_script("return [t.rules.target, t.rules.zero_over]") == [300, 30]
+        assert "game to 300" in driver.find_element(By.ID, "totals").text
         for _ in range(6):
             kind, todo = browser.next_choice(driver)
             if kind == "over":

@@ -150,10 +150,11 @@ def idle(driver: Any, timeout_s: float = 300.0) -> None:
 
 def open_table(driver: Any, url: str, seat: int = 0, seed: int | None = 0,
                spec: str | None = None, level: str | None = None,
-               speed: str = "fast") -> dict[str, Any]:
+               speed: str = "fast", rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """On the play page: choose the opponents (a ``level`` by its name, or a ``spec`` for every
-    seat), the seat and the seed (None: a random one), the animation ``speed``, and deal;
-    returns :func:`table_state` once the table is idle."""
+    seat), the seat and the seed (None: a random one), the animation ``speed``, the ``rules``
+    that differ from the rule book (typed into "Rule variants"), and deal; returns
+    :func:`table_state` once the table is idle."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -168,6 +169,19 @@ def open_table(driver: Any, url: str, seat: int = 0, seed: int | None = 0,
         for box in driver.find_elements(By.CSS_SELECTOR, "#seatspecs input"):
             box.clear()
             box.send_keys(spec)
+    if rules:
+        driver.find_element(By.CSS_SELECTOR, "#rules").find_element(
+            By.XPATH, "..").find_element(By.TAG_NAME, "summary").click()
+        for name, value in rules.items():
+            box = driver.find_element(By.ID, "rule_" + name)
+            if box.get_attribute("type") == "checkbox":
+                if box.is_selected() != bool(value):
+                    box.click()
+            elif box.tag_name == "select":
+                Select(box).select_by_value(str(value))
+            else:
+                box.clear()
+                box.send_keys(str(value))
     Select(driver.find_element(By.ID, "seat")).select_by_value(str(seat))
     box = driver.find_element(By.ID, "seed")
     box.clear()

@@ -380,7 +380,8 @@ function render(anim) {
   if (winner !== null) center.appendChild(el("div", { class: "trickwin" }, label || `${seatName(winner)} won the trick`));
   else if (!cards.length && t.phase === "play" && t.waiting) center.appendChild(el("div", { class: "trickwin quiet" }, "your lead"));
   felt.appendChild(center);
-  $("status").textContent = a ? "…" : statusText();
+  $("status").textContent = !a ? statusText() : a.winner !== null ? `${seatName(a.winner)} won the trick` :
+    a.toMove !== null && a.toMove !== undefined ? `${seatName(a.toMove)} to move…` : "…";
   // your hand: a button per card
   const hand = $("hand");
   const legalPhase = !a && t.phase === "play" && t.waiting;
