@@ -103,6 +103,7 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
         driver.get(url + "/play")
         browser.wait_for(driver, "#levels input")
         assert browser.overflow_x(driver) == 0, width
+    assert browser.contrast_problems(driver) == []
     state = browser.open_table(driver, url, seat=1, seed=11, level="beginner")
     assert "table=" + state["id"] in driver.current_url
     assert not driver.find_element(By.ID, "setupbox").get_attribute("open")  # folded away
@@ -120,6 +121,7 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
     def check() -> None:
         nonlocal reloaded
         assert browser.overflow_x(driver) == 0
+        assert browser.contrast_problems(driver) == []
         for e in driver.find_elements(By.CSS_SELECTOR, "#game button, #hand .card, #record"):
             if e.is_displayed():
                 assert e.size["height"] >= 44, e.get_attribute("outerHTML")[:80]
@@ -149,6 +151,37 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
         assert {1, 2, 3} <= set(seen["counts"])  # the bots' cards one at a time
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     replays(out["record_url"], tmp_path)
+
+
+def test_a_frisch_on_a_phone(url, driver):
+    """Nobody bids: the three cards chosen to pass are marked (and pressed), the three received
+    carry their Frisch's badge, in AA contrast."""
+    from selenium.webdriver.common.by import By
+
+    browser.phone(driver, 390, 844)
+    browser.open_table(driver, url, seat=0, seed=1, spec="hcp:margin=20/random")  # never bids
+    kind, todo = browser.next_choice(driver)
+    assert kind == "call" and todo[0].get_attribute("data-move") == "pass"
+    todo[0].click()
+    browser.moved(driver, 0)
+    kind, todo = browser.next_choice(driver)
+    assert kind == "frisch" and "Frisch 1" in driver.find_element(By.ID, "status").text
+    passed = [driver.find_element(By.CSS_SELECTOR, c).get_attribute("data-card")
+              for c in todo[:3]]
+    for card in todo[:3]:
+        driver.find_element(By.CSS_SELECTOR, card).click()
+    chosen = driver.find_elements(By.CSS_SELECTOR, '#hand .card.chosen[aria-pressed="true"]')
+    assert sorted(c.get_attribute("data-card") for c in chosen) == sorted(passed)
+    assert "Pass" in driver.find_element(By.ID, "frischgo").text
+    assert browser.contrast_problems(driver) == []
+    driver.find_element(By.ID, "frischgo").click()
+    browser.moved(driver, 1)
+    got = driver.find_elements(By.CSS_SELECTOR, "#hand .card.received")
+    assert len(got) == 3 and all(g.text.endswith("F1") for g in got)
+    assert all("received in Frisch 1" in g.get_attribute("aria-label") for g in got)
+    assert not {g.get_attribute("data-card") for g in got} & set(passed)
+    assert browser.contrast_problems(driver) == []
+    assert browser.overflow_x(driver) == 0
 
 
 def test_a_deal_by_keyboard_alone(url, driver, tmp_path):

@@ -197,6 +197,15 @@ def test_the_engine_state_says_starting_then_ready():
     assert w.status()["advice"]["state"] == "cold"
 
 
+def test_the_status_says_when_the_engine_is_ready():
+    with LocalServer(create_app(workers=2)) as url:
+        assert call(url, "/api/status")[1]["engine"]["play"]["state"] == "cold"
+        call(url, "/api/play", {"seat": 0, "seed": 2, "seats": CHEAP})
+        assert call(url, "/api/status")[1]["engine"]["play"] == {"state": "ready",
+                                                                 "seconds": None}
+        assert call(url, "/api/play/nosuch")[0] == 404
+
+
 def test_serve_takes_a_state_folder(tmp_path):
     (tmp_path / "file").write_text("x")
     r = CliRunner().invoke(main, ["serve", "--state-dir", str(tmp_path / "file")])

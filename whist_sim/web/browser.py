@@ -216,7 +216,7 @@ def next_choice(driver: Any) -> tuple[str, list[Any]]:
     """What a simple player does now, and the elements to activate in order: ``pass`` in the
     auction when it may (else the lowest legal bid), the first legal contract, the three
     lowest cards in a Frisch (then the pass button), the first legal card; ``("over", [])``
-    at the end of the deal."""
+    at the end of the deal. An element to activate is a Selenium element or a CSS selector."""
     from selenium.webdriver.common.by import By
 
     state = table_state(driver)
@@ -232,8 +232,10 @@ def next_choice(driver: Any) -> tuple[str, list[Any]]:
     if state["phase"] == "contracts":
         return "contract", [live[0]]
     if state["phase"] == "frisch":
-        cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card")[-3:]
-        return "frisch", [*cards, "#frischgo"]
+        # selectors, not elements: each tap draws the hand again
+        cards = [c.get_attribute("data-card")
+                 for c in driver.find_elements(By.CSS_SELECTOR, "#hand .card")[-3:]]
+        return "frisch", [*(f'#hand .card[data-card="{c}"]' for c in cards), "#frischgo"]
     return "card", [driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0]]
 
 
