@@ -238,6 +238,7 @@ class GameTable:
             "frisch_number": s.frisch_count + 1 if s.phase == "frisch" else None,
             "calls": [{"seat": (s.first_caller + i) % s.players, "text": call_str(c)}
                       for i, c in enumerate(s.calls)],
+            "auction_calls": len(s.auction_calls),  # the last ones of "calls": this auction's
             "min_level": s.min_level if s.phase == "auction" else None,
             "trump": STRAINS[s.trump] if s.declarer >= 0 else None,
             "declarer": s.declarer if s.declarer >= 0 else None,

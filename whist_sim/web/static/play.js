@@ -344,7 +344,7 @@ function render(anim) {
   felt.replaceChildren();
   felt.classList.toggle("three", p === 3);
   const lastCall = {};
-  for (const c of t.calls) lastCall[c.seat] = callName(c.text);
+  for (const c of t.calls.slice(t.calls.length - t.auction_calls)) lastCall[c.seat] = callName(c.text);
   for (let s = 0; s < p; s++) {
     const c = contracts[s];
     const tags = [];
@@ -397,7 +397,7 @@ function render(anim) {
     return el("button", { type: "button", class: cls.join(" "), "data-card": c.text, "data-key": "card:" + c.text,
                           "aria-label": label, "aria-pressed": t.phase === "frisch" ? String(chosen.has(c.text)) : null,
                           onclick: () => clickCard(c) },
-      el("span", { class: "rank" }, rankText(c.rank)), el("span", { class: "suit" }, c.symbol),
+      el("span", { class: "rank" + (c.rank === "T" ? " ten" : "") }, rankText(c.rank)), el("span", { class: "suit" }, c.symbol),
       c.received ? el("span", { class: "got", "aria-hidden": "true" }, "F" + c.received) : null);
   }));
   // your choices: the bidding box, the contracts, the Frisch pass
