@@ -184,6 +184,26 @@ def test_a_frisch_on_a_phone(url, driver):
     assert browser.overflow_x(driver) == 0
 
 
+def test_a_long_wait_says_whether_the_engine_is_starting(driver):
+    """While the first computation of the bots runs (the engine compiling or loading), a
+    request that takes a while says so, with the seconds so far; afterwards, only the wait."""
+    from selenium.webdriver.common.by import By
+
+    app = create_app(workers=2)
+    with LocalServer(app) as base:
+        driver.get(base + "/play")
+        browser.wait_for(driver, "#levels input")
+        wait = ("pending.add(new AbortController());"
+                "waitNote(Date.now() - 3000).then(() => arguments[0]());")
+        with app.state.warmth.using("play"):  # as a first table being made
+            driver.execute_async_script(wait)
+            text = driver.find_element(By.ID, "waiting").text
+            assert "The engine is starting" in text and "s so far" in text, text
+        driver.execute_async_script(wait)
+        text = driver.find_element(By.ID, "waiting").text
+        assert text.startswith("Waiting for the table: 3 s"), text
+
+
 def test_a_deal_by_keyboard_alone(url, driver, tmp_path):
     """1366 x 900: the set-up, every call, the Frisch and every card by arrows, Tab and Enter;
     the focus stays among the cards and choices after every move; the moves are announced."""

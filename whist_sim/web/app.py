@@ -307,4 +307,5 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         Exception: server_error,
     })
     app.state.pool = pool
+    app.state.warmth = warmth
     return app
