@@ -46,6 +46,8 @@ def _phone(driver, url: str, folder: Path) -> None:
 
     browser.phone(driver, 390, 844)
     driver.get(url + "/play")
+    driver.execute_script("localStorage.setItem('whist-anim', 'normal')")
+    driver.get(url + "/play")
     browser.wait_for(driver, "#levels input")
     driver.save_screenshot(str(folder / "phone_setup.png"))
     browser.open_table(driver, url, seat=1, seed=5, level="club player", speed="normal")

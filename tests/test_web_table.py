@@ -179,6 +179,8 @@ def test_opponents_by_level(tmp_path):
         assert status == 200 and v["seats"] == [OPPONENT_LEVELS["beginner"]] * 4
         status, err = call(url, "/api/play", {"level": "grandmaster"})
         assert status == 400 and err["field"] == "level" and "club player" in err["error"]
+        status, err = call(url, "/api/play", {"level": ["beginner"]})
+        assert status == 400 and err["field"] == "level"
         status, err = call(url, "/api/play", {"level": "beginner", "seats": CHEAP})
         assert status == 400 and err["field"] == "level"
 

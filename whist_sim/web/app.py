@@ -175,7 +175,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
             if "seats" in body:
                 raise RequestError("give a level or seats, not both", "level")
             level = body["level"]
-            if level not in OPPONENT_LEVELS:
+            if not isinstance(level, str) or level not in OPPONENT_LEVELS:
                 raise RequestError(f"unknown level {level!r}; known: "
                                    f"{', '.join(OPPONENT_LEVELS)}", "level")
             seats = OPPONENT_LEVELS[level]

@@ -371,10 +371,13 @@ class TableStore:
         if path is None or not path.is_file():
             return None
         try:
-            return GameTable.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            g = GameTable.from_dict(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, KeyError, TypeError, json.JSONDecodeError) as e:
             raise ValueError(f"{path.name}: the stored table cannot be read "
                              f"({type(e).__name__}: {e})") from None
+        if g.id != table_id:
+            raise ValueError(f"{path.name}: the stored table is {g.id}, not {table_id}")
+        return g
 
 
 class GameTables:

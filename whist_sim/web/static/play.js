@@ -367,7 +367,7 @@ function render(anim) {
   }
   // the trick in the middle, each card in front of its player
   let cards = a ? a.trick : t.current_trick, winner = a ? a.winner : null, label = null;
-  if (showLast && !a && t.tricks.length) {
+  if ((showLast || (t.over && t.phase === "scored")) && !a && t.tricks.length) {  // at the end: the last trick
     const last = t.tricks[t.tricks.length - 1];
     cards = last.cards; winner = last.winner; label = `Last trick (${t.tricks.length}): ${seatName(last.winner)} won`;
   }
@@ -417,7 +417,7 @@ function render(anim) {
   }
   // the buttons under the table
   offButton($("hint"), a || !t.waiting);
-  offButton($("lastbtn"), a || !t.tricks.length);
+  offButton($("lastbtn"), a || !t.tricks.length || t.over);
   $("lastbtn").setAttribute("aria-pressed", String(showLast));
   $("lastbtn").textContent = showLast ? "Hide last trick" : "Last trick";
   $("record").classList.toggle("hidden", !t.over || !!a);
