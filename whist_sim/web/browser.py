@@ -150,11 +150,12 @@ def idle(driver: Any, timeout_s: float = 300.0) -> None:
 
 def open_table(driver: Any, url: str, seat: int = 0, seed: int | None = 0,
                spec: str | None = None, level: str | None = None,
-               speed: str = "fast", rules: dict[str, Any] | None = None) -> dict[str, Any]:
+               speed: str = "fast", rules: dict[str, Any] | None = None,
+               players: int = 4) -> dict[str, Any]:
     """On the play page: choose the opponents (a ``level`` by its name, or a ``spec`` for every
-    seat), the seat and the seed (None: a random one), the animation ``speed``, the ``rules``
-    that differ from the rule book (typed into "Rule variants"), and deal; returns
-    :func:`table_state` once the table is idle."""
+    seat), the ``players``, the seat and the seed (None: a random one), the animation
+    ``speed``, the ``rules`` that differ from the rule book (typed into "Rule variants"), and
+    deal; returns :func:`table_state` once the table is idle."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -162,6 +163,7 @@ def open_table(driver: Any, url: str, seat: int = 0, seed: int | None = 0,
     driver.execute_script("localStorage.setItem('whist-anim', arguments[0])", speed)
     driver.get(url + "/play")
     wait_for(driver, "#levels input")
+    Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
     if level is not None:
         driver.find_element(By.CSS_SELECTOR, f'#levels input[value="{level}"]').click()
     if spec is not None:

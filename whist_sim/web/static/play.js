@@ -132,9 +132,11 @@ async function newGame(ev) {
     body.seats = specs.map((x) => x || lv);
   } else body.level = chosenLevel();
   setBusy(true);
+  $("start").textContent = "Dealing…";
   try {
     t = await call("/api/play", body);
   } catch (e) { if (e.name !== "AbortError") showError($("error"), e); setBusy(false); return; }
+  finally { $("start").textContent = "Deal"; }
   history.pushState(null, "", `/play?table=${t.id}`);
   startTable();
   setBusy(false);
