@@ -14,6 +14,7 @@ const chosen = new Set();     // Frisch: the cards chosen to pass
 const pending = new Set();    // AbortControllers of the requests under way (aborted on leaving)
 const SPEEDS = { normal: [650, 1800], fast: [120, 450], off: [0, 0] };  // ms per bot move, trick pause
 const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
+const SUIT_ORDER = [3, 2, 0, 1];  // the hand's suits left to right: black and red in turn
 const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
 const PHASE_VERB = { auction: "Your call", frisch: "Choose three cards to pass", contracts: "Your contract", play: "Your card" };
 
@@ -387,8 +388,11 @@ function render(anim) {
   // your hand: a button per card
   const hand = $("hand");
   const legalPhase = !a && t.phase === "play" && t.waiting;
-  hand.replaceChildren(...t.hand.map((c) => {
+  // suits in alternating colours (♠ ♥ ♣ ♦), high cards first, a gap between suits
+  const held = [...t.hand].sort((x, y) => SUIT_ORDER.indexOf(x.suit) - SUIT_ORDER.indexOf(y.suit));
+  hand.replaceChildren(...held.map((c, i) => {
     const cls = ["card", "s" + c.suit];
+    if (i > 0 && held[i - 1].suit !== c.suit) cls.push("newsuit");
     if (legalPhase) cls.push(c.legal ? "legal" : "dim");
     if (chosen.has(c.text)) cls.push("chosen");
     if (c.received) cls.push("received");
