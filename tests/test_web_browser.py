@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.request
 from pathlib import Path
 
@@ -37,6 +38,14 @@ def url():
 def driver(url):
     with browser.open_browser() as d:
         yield d
+
+
+@pytest.fixture(autouse=True)
+def back_to_the_desktop(request):
+    """A test that makes the window a phone's leaves it a desktop window for the next one."""
+    yield
+    if "driver" in request.fixturenames:
+        browser.desktop(request.getfixturevalue("driver"))
 
 
 def test_enter_a_hand_and_get_advice(url, driver):
@@ -72,8 +81,6 @@ def test_enter_a_hand_and_get_advice(url, driver):
 def test_leaving_the_advisor_cancels_its_advice(url, driver):
     """A long advice (1,000 deals of rollout play, several seconds) is cancelled by the server
     when its page is left, instead of running on for nobody."""
-    import time
-
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -144,6 +151,32 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
     driver.execute_script("arguments[0].click(); arguments[0].click();", todo[0])
     browser.moved(driver, state["seq"])
     assert browser.table_state(driver)["seq"] == state["seq"] + 1
+    # a move made elsewhere (another tab) first: the page's tap is refused politely, and the
+    # page shows the table as it stands
+    state = browser.table_state(driver)
+    if state["waiting"]:
+        kind, todo = browser.next_choice(driver)
+        view = browser.fetch_json(f"{url}/api/play/{state['id']}")
+        move = (todo[0].get_attribute("data-move") if kind in ("call", "contract") else
+                " ".join(driver.find_element(By.CSS_SELECTOR, c).get_attribute("data-card")
+                         for c in todo[:3]) if kind == "frisch" else
+                todo[0].get_attribute("data-card"))
+        req = urllib.request.Request(f"{url}/api/play/{state['id']}/move", data=json.dumps(
+            {"move": move, "seq": view["seq"]}).encode(), headers={
+                "Content-Type": "application/json"})
+        urllib.request.urlopen(req, timeout=60).close()
+        for item in todo:
+            (driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str)
+             else item).click()
+        browser.moved(driver, state["seq"])
+        assert browser.table_state(driver)["seq"] == state["seq"] + 1
+        browser.wait_for(driver, "#announce", 5, visible=False)
+        for _ in range(100):  # the live region is filled a moment after the drawing
+            said = driver.find_element(By.ID, "announce").get_attribute("textContent")
+            if "already made" in said:
+                break
+            time.sleep(0.02)
+        assert "already made" in said, said
     driver.execute_script(WATCH_TRICK)
     reloaded = False
 
@@ -178,7 +211,6 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
         seen = driver.execute_script("return window.seen")
         assert seen["done"] >= 1
         assert {1, 2, 3} <= set(seen["counts"])  # the bots' cards one at a time
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     replays(out["record_url"], tmp_path)
 
 
