@@ -154,29 +154,29 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
     # a move made elsewhere (another tab) first: the page's tap is refused politely, and the
     # page shows the table as it stands
     state = browser.table_state(driver)
-    if state["waiting"]:
-        kind, todo = browser.next_choice(driver)
-        view = browser.fetch_json(f"{url}/api/play/{state['id']}")
-        move = (todo[0].get_attribute("data-move") if kind in ("call", "contract") else
-                " ".join(driver.find_element(By.CSS_SELECTOR, c).get_attribute("data-card")
-                         for c in todo[:3]) if kind == "frisch" else
-                todo[0].get_attribute("data-card"))
-        req = urllib.request.Request(f"{url}/api/play/{state['id']}/move", data=json.dumps(
-            {"move": move, "seq": view["seq"]}).encode(), headers={
-                "Content-Type": "application/json"})
-        urllib.request.urlopen(req, timeout=60).close()
-        for item in todo:
-            (driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str)
-             else item).click()
-        browser.moved(driver, state["seq"])
-        assert browser.table_state(driver)["seq"] == state["seq"] + 1
-        browser.wait_for(driver, "#announce", 5, visible=False)
-        for _ in range(100):  # the live region is filled a moment after the drawing
-            said = driver.find_element(By.ID, "announce").get_attribute("textContent")
-            if "already made" in said:
-                break
-            time.sleep(0.02)
-        assert "already made" in said, said
+    assert state["waiting"]
+    kind, todo = browser.next_choice(driver)
+    view = browser.fetch_json(f"{url}/api/play/{state['id']}")
+    move = (todo[0].get_attribute("data-move") if kind in ("call", "contract") else
+            " ".join(driver.find_element(By.CSS_SELECTOR, c).get_attribute("data-card")
+                     for c in todo[:3]) if kind == "frisch" else
+            todo[0].get_attribute("data-card"))
+    req = urllib.request.Request(f"{url}/api/play/{state['id']}/move", data=json.dumps(
+        {"move": move, "seq": view["seq"]}).encode(), headers={
+            "Content-Type": "application/json"})
+    urllib.request.urlopen(req, timeout=60).close()
+    for item in todo:
+        (driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str)
+         else item).click()
+    browser.moved(driver, state["seq"])
+    assert browser.table_state(driver)["seq"] == state["seq"] + 1
+    browser.wait_for(driver, "#announce", 5, visible=False)
+    for _ in range(100):  # the live region is filled a moment after the drawing
+        said = driver.find_element(By.ID, "announce").get_attribute("textContent")
+        if "already made" in said:
+            break
+        time.sleep(0.02)
+    assert "already made" in said, said
     driver.execute_script(WATCH_TRICK)
     reloaded = False
 
