@@ -359,7 +359,9 @@ function render(anim) {
       const need = c - taken[s];
       const state = c === 0 ? (taken[s] ? "zero broken" : "wants none") : need > 0 ? `needs ${need}` : need === 0 ? "made" : `over by ${-need}`;
       line = `bid ${c} · won ${taken[s]} · ${state}`;
-    } else if (t.phase === "auction" || t.phase === "frisch") line = s in lastCall ? `said ${lastCall[s]}` : "–";
+    } else if (t.phase === "auction" || t.phase === "frisch") {
+      line = !a && s in lastCall ? `said ${lastCall[s]}` : "–";  // while playing back: the bubbles
+    }
     else line = `bid – · won ${taken[s]}`;
     const bubble = a && a.bubbles[s] ? el("div", { class: "bubble" }, a.bubbles[s]) : null;
     const score = t.scores && !a ? el("div", { class: "score" }, `${signed(t.scores[s])} points`) : null;
