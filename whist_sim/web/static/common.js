@@ -35,13 +35,6 @@ function showError(box, err) {
   box.classList.toggle("hidden", !err);
 }
 
-function cardEl(c, extra) {
-  // a card as CSS: rank and suit symbol top left, the symbol large bottom right
-  return el("span", { class: "card s" + c.suit + (extra ? " " + extra : ""), "data-card": c.text,
-                      title: c.text },
-            el("span", {}, c.rank + c.symbol), el("span", { class: "big" }, c.symbol));
-}
-
 function fmt(x, d) { return x === null || x === undefined ? "–" : Number(x).toFixed(d); }
 function pct(x, d) { return x === null || x === undefined ? "–" : (100 * x).toFixed(d === undefined ? 1 : d) + "%"; }
 

@@ -30,6 +30,9 @@ function posClass(s) {
   return t.players === 4 ? ["bottom", "left", "top", "right"][k] : ["bottom", "left", "right"][k];
 }
 function rankText(r) { return r === "T" ? "10" : r; }
+function cardFace(c) {  // a card drawn with CSS: its rank, its suit symbol under it
+  return [el("span", { class: "rank" + (c.rank === "T" ? " ten" : "") }, rankText(c.rank)), el("span", { class: "suit" }, c.symbol)];
+}
 function cardName(c) { return `${RANK_NAMES[c.rank] || c.rank} of ${SUIT_NAMES[c.suit]}`; }
 function callName(text) {  // "6S" -> "6♠", "pass" -> "pass"
   const m = /^(\d+)(NT|[CDHS])$/.exec(text);
@@ -176,14 +179,13 @@ async function send(path, body) {
   if (busy || !t) return;
   showError($("refused"), null);
   $("hinttext").classList.add("hidden");
-  const before = t;
   setBusy(true);
   try {
     t = await call(`/api/play/${t.id}/${path}`, { ...(body || {}), seq: t.seq });
     chosen.clear();
     bidLevel = null;
     showLast = false;
-    await animate(before, t);
+    await animate(t);
   } catch (e) {
     if (e.name === "AbortError") return;
     if (e.status === 409 && e.data && e.data.view) {  // a repeated tap: the table as it stands
@@ -210,7 +212,7 @@ function sleep(ms) {
   });
 }
 
-async function animate(before, after) {
+async function animate(after) {
   // the moves of the answer one by one: each bot card in front of its player, each finished
   // trick with its winner marked for a pause (a tap or a key ends it), each call in a bubble
   const [step, pause] = SPEEDS[$("speed").value] || SPEEDS.normal;
@@ -379,8 +381,7 @@ function render(anim) {
   const center = el("div", { class: "trick" + (winner !== null ? " done" : ""), id: "trick", "aria-label": "the trick" });
   for (const c of cards) {
     center.appendChild(el("div", { class: `slot at-${posClass(c.seat)}` + (winner === c.seat ? " winner" : "") },
-      el("span", { class: `card small s${c.suit}`, "aria-label": `${seatName(c.seat)}: ${cardName(c)}` },
-        el("span", { class: "rank" }, rankText(c.rank)), el("span", { class: "suit" }, c.symbol))));
+      el("span", { class: `card small s${c.suit}`, "aria-label": `${seatName(c.seat)}: ${cardName(c)}` }, cardFace(c))));
   }
   if (winner !== null) center.appendChild(el("div", { class: "trickwin" }, label || `${seatName(winner)} won the trick`));
   else if (!cards.length && t.phase === "play" && t.waiting) center.appendChild(el("div", { class: "trickwin quiet" }, "your lead"));
@@ -405,7 +406,7 @@ function render(anim) {
     return el("button", { type: "button", class: cls.join(" "), "data-card": c.text, "data-key": "card:" + c.text,
                           "aria-label": label, "aria-pressed": t.phase === "frisch" ? String(chosen.has(c.text)) : null,
                           onclick: () => clickCard(c) },
-      el("span", { class: "rank" + (c.rank === "T" ? " ten" : "") }, rankText(c.rank)), el("span", { class: "suit" }, c.symbol),
+      cardFace(c),
       c.received ? el("span", { class: "got", "aria-hidden": "true" }, "F" + c.received) : null);
   }));
   // your choices: the bidding box, the contracts, the Frisch pass
