@@ -4,13 +4,17 @@ Chromium: the advisor with its advice, a deal played to the end, and a chart of 
     python scripts/web_screenshots.py --data data/default --out results [--no-progress]
 
 Writes ``RESULTS/web/advisor.png``, ``play.png`` (mid-deal), ``play_end.png`` (the deal
-over), ``charts.png`` and ``README.md`` (what each
-shows and how it was made). The server is the app of ``whist-sim serve`` on a free local port;
-its charts page browses ``RESULTS`` itself. The advisor asks the hand of docs/ADVISOR.md
-(``AKQ2.K3.QJ54.872``, trump spades, declarer seat 3 at 6) on 2,000 sampled deals with expert
-play, seed 0; the play page deals game seed 2 to seat 0 against heuristic/expert bots and plays
-the seat by clicking (browser.play_deal). Needs the ``chromium`` and ``chromium-driver`` OS
-packages (nothing is downloaded). ``--data`` is accepted for ``make results`` and not used.
+over), ``charts.png`` (a desktop window, 1280 px wide), ``phone_setup.png``,
+``phone_play.png``, ``phone_trick.png`` (a finished trick with its winner) and
+``phone_end.png`` (a phone, 390 x 844 CSS pixels, what the screen shows) and ``README.md``
+(what each shows and how it was made). The server is the app of ``whist-sim serve`` on a free
+local port; its charts page browses ``RESULTS`` itself. The advisor asks the hand of
+docs/ADVISOR.md (``AKQ2.K3.QJ54.872``, trump spades, declarer seat 3 at 6) on 2,000 sampled
+deals with expert play, seed 0; the play page deals game seed 2 to seat 0 against
+heuristic/expert bots and plays the seat by clicking (browser.play_deal); the phone deals
+seed 5 to seat 1 against the "club player" bots and plays it by taps. Needs the ``chromium``
+and ``chromium-driver`` OS packages (nothing is downloaded). ``--data`` is accepted for
+``make results`` and not used.
 """
 
 from __future__ import annotations
@@ -36,6 +40,39 @@ def _shot(driver, path: Path) -> None:
     driver.set_window_size(WIDTH, 1000)
 
 
+def _phone(driver, url: str, folder: Path) -> None:
+    """A deal on a phone (390 x 844): the set-up, mid-deal, a finished trick, the end."""
+    from selenium.webdriver.common.by import By
+
+    browser.phone(driver, 390, 844)
+    driver.get(url + "/play")
+    driver.execute_script("localStorage.setItem('whist-anim', 'normal')")
+    driver.get(url + "/play")
+    browser.wait_for(driver, "#levels input")
+    driver.save_screenshot(str(folder / "phone_setup.png"))
+    browser.open_table(driver, url, seat=1, seed=5, level="club player", speed="normal")
+    shots = {"phone_play.png": False, "phone_trick.png": False}
+    for _ in range(300):
+        browser.idle(driver)
+        kind, todo = browser.next_choice(driver)
+        if kind == "over":
+            break
+        state = browser.table_state(driver)
+        if kind == "card" and state["tricks"] >= 3 and not shots["phone_play.png"]:
+            driver.save_screenshot(str(folder / "phone_play.png"))
+            shots["phone_play.png"] = True
+        for item in todo:
+            (driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str)
+             else item).click()
+        if shots["phone_play.png"] and not shots["phone_trick.png"]:
+            browser.wait_for(driver, "#trick.done .slot.winner", 60)
+            driver.save_screenshot(str(folder / "phone_trick.png"))
+            shots["phone_trick.png"] = True
+        browser.moved(driver, state["seq"])
+    browser.idle(driver)
+    driver.save_screenshot(str(folder / "phone_end.png"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default="data/default", help="(not used)")
@@ -57,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         browser.play_deal(driver, url, seat=0, seed=2, spec="heuristic/expert",
                           try_illegal=False, snapshot=lambda: _shot(driver, folder / "play.png"))
         _shot(driver, folder / "play_end.png")
+        _phone(driver, url, folder)
+        browser.desktop(driver)
+        driver.set_window_size(WIDTH, 1000)
         browser.open_chart(driver, url, "results/bid_chart/report.md")
         _shot(driver, folder / "charts.png")
     (folder / "README.md").write_text(
@@ -72,10 +112,17 @@ def main(argv: list[str] | None = None) -> int:
         "card): mid-deal, the legal cards raised and framed, and at the end, with the "
         "running totals and the record to download.\n\n![play](play.png)\n\n"
         "![the deal over](play_end.png)\n\n"
+        "## Play on a phone\n\nThe same page at 390 x 844 CSS pixels with touch (Chromium's "
+        "device emulation), exactly what the screen shows: the set-up (opponents by level), "
+        "seat 1 against the \"club player\" bots (`cautious/expert`), game seed 5, played by "
+        "taps: mid-deal (the table, the hand and the choices on one screen), a finished trick "
+        "with its winner marked, and the deal over.\n\n"
+        "![set-up on a phone](phone_setup.png) ![mid-deal on a phone](phone_play.png) "
+        "![a finished trick](phone_trick.png) ![the deal over on a phone](phone_end.png)\n\n"
         "## Charts\n\nThe bid charts' report (`results/bid_chart/report.md`) on the charts "
         "page.\n\n![charts](charts.png)\n", encoding="utf-8")
-    print(f"web_screenshots: wrote {folder}/advisor.png, play.png, play_end.png, charts.png, "
-          "README.md")
+    print(f"web_screenshots: wrote {folder}/advisor.png, play.png, play_end.png, "
+          "phone_*.png, charts.png, README.md")
     return 0
 
 

@@ -7,9 +7,17 @@ default; open http://127.0.0.1:8000. The JSON API is under /api/ (docs/WEB.md).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
+
+
+def default_state_dir() -> Path:
+    """Where ``serve`` keeps the tables of play: ``$XDG_STATE_HOME/whist-sim/tables``, by
+    default ``~/.local/state/whist-sim/tables``."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "whist-sim" / "tables"
 
 
 def _reports(values: tuple[str, ...]) -> dict[str, Path]:
@@ -42,11 +50,16 @@ def _reports(values: tuple[str, ...]) -> dict[str, Path]:
                    "e.g. a dataset's report folder: mine=data/results")
 @click.option("--workers", type=click.IntRange(1, 64), default=4, show_default=True,
               help="threads that run advice and the bots (off the event loop)")
+@click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="folder the tables of play are kept in, so a restart resumes every game "
+                   "[default: $XDG_STATE_HOME/whist-sim/tables, or "
+                   "~/.local/state/whist-sim/tables]")
 def command(host: str, port: int, max_deals: int, reports: tuple[str, ...],
-            workers: int) -> None:
+            workers: int, state_dir: Path | None) -> None:
     """Serve the web page: the hand advisor, the report charts and play against the bots
     (docs/WEB.md). Stop it with Ctrl-C."""
     roots = _reports(reports)
+    state = state_dir if state_dir is not None else default_state_dir()
     try:
         import uvicorn
 
@@ -55,6 +68,7 @@ def command(host: str, port: int, max_deals: int, reports: tuple[str, ...],
         raise click.ClickException(
             f"the web page needs the web extra ({e.name} is missing): "
             "pip install 'whist-sim[web]'") from None
-    app = create_app(max_deals=max_deals, reports=roots, workers=workers)
-    click.echo(f"whist-sim serve: open http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    app = create_app(max_deals=max_deals, reports=roots, workers=workers, state_dir=state)
+    click.echo(f"whist-sim serve: open http://{host}:{port}/ (Ctrl-C stops); tables of play "
+               f"kept in {state}", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -26,7 +26,8 @@ from ..core.rules import AFTER_THIRD_FRISCH, BID_ORDERS, THREE_PLAYER_DECKS, Rul
 from .jobs import Jobs
 from .reports import list_reports, report_html, safe_path
 from .requests import RequestError, advice_kwargs, rules_of
-from .tables import GameTable, GameTables
+from .tables import OPPONENT_LEVELS, GameTable, GameTables, StaleMove, TableStore
+from .warmth import Warmth
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "index.html", "/advisor": "advisor.html", "/charts": "charts.html",
@@ -40,13 +41,15 @@ def _error(message: str, status: int = 400, field: str | None = None) -> JSONRes
 
 
 def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | None = None,
-               workers: int = 4) -> Starlette:
+               workers: int = 4, state_dir: Path | str | None = None) -> Starlette:
     """The app. ``max_deals`` caps the sampled deals of one advice; ``reports``: the report
     folders of the charts page by name (default: ``results`` in the current folder);
-    ``workers``: threads that run the computations."""
+    ``workers``: threads that run the computations; ``state_dir``: the folder the tables of
+    play are kept in (a restart resumes them; ``None``: in memory only)."""
     pool = ThreadPoolExecutor(workers, thread_name_prefix="whist-web")
     jobs = Jobs(pool)
-    tables = GameTables()
+    tables = GameTables(TableStore(state_dir) if state_dir is not None else None)
+    warmth = Warmth()
     roots = {k: Path(v) for k, v in (reports if reports is not None
                                      else {"results": Path("results")}).items()}
 
@@ -74,7 +77,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
             "max_deals": max_deals, "default_deals": min(DEFAULT_DEALS, max_deals),
             "default_play": DEFAULT_PLAY, "play_policies": policy_names(PLAY),
             "bid_policies": policy_names(BID), "model_bid_policies": list(MODEL_BID_POLICIES),
-            "rules": Rules().to_dict(),
+            "rules": Rules().to_dict(), "opponent_levels": OPPONENT_LEVELS,
             "rule_choices": {"bid_order": BID_ORDERS, "after_third_frisch": AFTER_THIRD_FRISCH,
                              "three_player_deck": THREE_PLAYER_DECKS, "players": [4, 3]},
         })
@@ -83,7 +86,13 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
                    ) -> str:
         from ..advisor import advise
 
-        return advise(**kwargs, on_deals=on_deals).to_json()
+        with warmth.using("advice"):
+            return advise(**kwargs, on_deals=on_deals).to_json()
+
+    async def status(request: Request) -> Response:
+        """``GET /api/status``: is the engine ready, or starting (compiling or loading) and
+        for how long so far (whist_sim.web.warmth)."""
+        return JSONResponse({"engine": warmth.status()})
 
     async def advise_now(request: Request) -> Response:
         """``POST /api/advise``: the advice JSON (as ``whist-sim advise --json``)."""
@@ -132,18 +141,44 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         return FileResponse(path)
 
     # ------------------------------------------------------------------ play
-    def table_of(request: Request) -> GameTable:
-        g = tables.get(request.path_params["table"])
+    async def table_of(request: Request) -> GameTable:
+        """The table of the path, from memory or read back from the state folder (its deal
+        replayed, so on a worker)."""
+        table_id = request.path_params["table"]
+
+        def get() -> GameTable | None:
+            if not tables.on_disk(table_id):
+                return tables.get(table_id)
+            with warmth.using("play"):
+                return tables.get(table_id)
+
+        g = await off_loop(get)
         if g is None:
-            raise HTTPException(404, "no such table (the server may have restarted)")
+            raise HTTPException(404, "no such table (it was not kept: the server keeps tables "
+                                "on disk only with a state folder)")
         return g
+
+    def seq_of(body: Any) -> int | None:
+        seq = body.get("seq") if isinstance(body, dict) else None
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            raise RequestError(f"expected the table's move number, got {seq!r}", "seq")
+        return seq
 
     async def play_new(request: Request) -> Response:
         body = await body_of(request)
         if not isinstance(body, dict):
             raise RequestError("the request body must be a JSON object")
-        rules = rules_of({k: v for k, v in body.items() if k not in ("seat", "seats", "seed")})
+        rules = rules_of({k: v for k, v in body.items()
+                          if k not in ("seat", "seats", "seed", "level")})
         seats = body.get("seats", "heuristic")
+        if "level" in body:
+            if "seats" in body:
+                raise RequestError("give a level or seats, not both", "level")
+            level = body["level"]
+            if not isinstance(level, str) or level not in OPPONENT_LEVELS:
+                raise RequestError(f"unknown level {level!r}; known: "
+                                   f"{', '.join(OPPONENT_LEVELS)}", "level")
+            seats = OPPONENT_LEVELS[level]
         if isinstance(seats, str):
             seats = [x.strip() for x in seats.split(",")]
             if len(seats) == 1:
@@ -157,13 +192,14 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
         def make() -> GameTable:
             try:
-                return GameTable(rules, seat, seats, seed)
+                with warmth.using("play"):
+                    return GameTable(rules, seat, seats, seed)
             except ValueError as e:
                 field = "seats" if "seat" in str(e) and ":" not in str(e)[:6] else None
                 raise RequestError(str(e), field) from None
 
         g = await off_loop(make)
-        tables.add(g)
+        await off_loop(lambda: tables.add(g))
         return JSONResponse(g.view())
 
     async def at_table(g: GameTable, work: Callable[[], Any], prefix: str = "",
@@ -171,49 +207,59 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         """``work()`` on a worker, holding the table's lock (a move may be under way there: wait
         on the worker, not on the loop); a refused action (``ValueError``) becomes a 400."""
         def locked() -> Any:
-            with g.lock:
+            with g.lock, warmth.using("play"):
                 try:
                     return work()
+                except StaleMove:
+                    raise
                 except ValueError as e:
                     raise RequestError(f"{prefix}{e}", field) from None
 
         return await off_loop(locked)
 
+    async def played(g: GameTable, work: Callable[[], Any], prefix: str = "",
+                     field: str | None = None) -> Response:
+        """A person's action at the table, then the table saved; a repeated one (a stale
+        ``seq``) is a 409 with the table's view as it stands."""
+        def act() -> dict[str, Any]:
+            work()
+            tables.save(g)
+            return g.view()
+
+        try:
+            return JSONResponse(await at_table(g, act, prefix, field))
+        except StaleMove as e:
+            return JSONResponse({"error": str(e), "field": "seq", "stale": True,
+                                 "view": await at_table(g, g.view)}, status_code=409)
+
     async def play_get(request: Request) -> Response:
-        g = table_of(request)
+        g = await table_of(request)
         return JSONResponse(await at_table(g, g.view))
 
     async def play_move(request: Request) -> Response:
-        g = table_of(request)
+        g = await table_of(request)
         body = await body_of(request)
+        seq = seq_of(body)
         move = body.get("move") if isinstance(body, dict) else None
         if isinstance(move, int) and not isinstance(move, bool):
             move = str(move)
         if not isinstance(move, str) or not move.strip():
             raise RequestError("give your move, e.g. {\"move\": \"AS\"}", "move")
 
-        def act() -> dict[str, Any]:
-            g.move(move.strip())
-            return g.view()
-
-        return JSONResponse(await at_table(g, act, "refused, ", "move"))
+        return await played(g, lambda: g.move(move.strip(), seq), "refused, ", "move")
 
     async def play_hint(request: Request) -> Response:
-        g = table_of(request)
+        g = await table_of(request)
         return JSONResponse(await at_table(
             g, lambda: g.hint(min(HINT_ADVICE_DEALS, max_deals))))
 
     async def play_next(request: Request) -> Response:
-        g = table_of(request)
-
-        def nxt() -> dict[str, Any]:
-            g.next_deal()
-            return g.view()
-
-        return JSONResponse(await at_table(g, nxt))
+        g = await table_of(request)
+        seq = seq_of(await body_of(request)) if (await request.body()).strip() else None
+        return await played(g, lambda: g.next_deal(seq))
 
     async def play_record(request: Request) -> Response:
-        g = table_of(request)
+        g = await table_of(request)
         rec = await at_table(g, g.record)
         name = f"whist-deal-{g.seed}-{g.deal_index}.json"
         return Response(json.dumps(rec, indent=1), media_type="application/json",
@@ -239,6 +285,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     routes += [
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/info", info),
+        Route("/api/status", status),
         Route("/api/advise", advise_now, methods=["POST"]),
         Route("/api/jobs", job_start, methods=["POST"]),
         Route("/api/jobs/{job}", job_get),
@@ -260,4 +307,5 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         Exception: server_error,
     })
     app.state.pool = pool
+    app.state.warmth = warmth
     return app

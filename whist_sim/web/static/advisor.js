@@ -47,22 +47,7 @@ function syncPicker() {
   $("count").textContent = picked.size ? picked.size + " cards" : "";
 }
 
-function buildRules() {
-  const box = $("rules");
-  for (const [name, def] of Object.entries(info.rules)) {
-    let input;
-    if (typeof def === "boolean") {
-      input = el("input", { type: "checkbox", id: "rule_" + name, checked: def });
-    } else if (info.rule_choices[name]) {
-      input = el("select", { id: "rule_" + name }, info.rule_choices[name].map((c) => el("option", { value: c, selected: c === def }, c)));
-    } else if (Array.isArray(def)) {
-      input = el("input", { type: "text", id: "rule_" + name, value: def.join(",") });
-    } else {
-      input = el("input", { type: "number", id: "rule_" + name, value: def, style: "width:6em" });
-    }
-    box.appendChild(el("label", {}, name.replaceAll("_", " ") + " ", input));
-  }
-}
+function buildRules() { buildRuleInputs($("rules"), info); }
 
 function request() {
   const body = { hand: $("hand").value.trim(), play: $("play").value, bid_policy: $("bid_policy").value,
@@ -78,14 +63,7 @@ function request() {
     const items = $(f).value.trim().split(/\s+/).filter((x) => x);
     if (items.length) body[f] = items;
   }
-  const rules = {};
-  for (const [name, def] of Object.entries(info.rules)) {
-    const input = $("rule_" + name);
-    let v = input.type === "checkbox" ? input.checked : input.value;
-    if (typeof def === "number") v = Number(v);
-    const same = Array.isArray(def) ? v === def.join(",") : v === def;
-    if (!same) rules[name] = v;
-  }
+  const rules = changedRules(info);
   if (Object.keys(rules).length) body.rules = rules;
   return body;
 }
@@ -111,12 +89,21 @@ async function poll() {
   try { job = await api("/api/jobs/" + job.id); } catch (e) { showError($("error"), e); running(false); return; }
   $("bar").style.width = (100 * job.fraction).toFixed(1) + "%";
   $("progtext").textContent = job.done_deals.toLocaleString() + " / " + job.deals.toLocaleString() + " deals";
-  if (job.state === "running") { timer = setTimeout(poll, 250); return; }
+  if (job.state === "running" && job.done_deals === 0) {
+    const starting = await engineStarting("advice");  // the first advice waits on the compile
+    if (starting) $("progtext").textContent = starting;
+  }
+  if (job.state === "running") { timer = setTimeout(poll, job.done_deals ? 250 : 1000); return; }
   running(false);
   if (job.state === "done") show(job.result);
   else if (job.state === "failed") showError($("error"), job.error);
   else showError($("error"), "cancelled after " + job.done_deals.toLocaleString() + " deals");
 }
+
+// a page that is left cancels its running advice (the server stops it after its block of deals)
+window.addEventListener("pagehide", () => {
+  if (job && job.state === "running") navigator.sendBeacon(`/api/jobs/${job.id}/cancel`);
+});
 
 async function cancel() {
   if (!job) return;

@@ -35,12 +35,47 @@ function showError(box, err) {
   box.classList.toggle("hidden", !err);
 }
 
-function cardEl(c, extra) {
-  // a card as CSS: rank and suit symbol top left, the symbol large bottom right
-  return el("span", { class: "card s" + c.suit + (extra ? " " + extra : ""), "data-card": c.text,
-                      title: c.text },
-            el("span", {}, c.rank + c.symbol), el("span", { class: "big" }, c.symbol));
-}
-
 function fmt(x, d) { return x === null || x === undefined ? "–" : Number(x).toFixed(d); }
 function pct(x, d) { return x === null || x === undefined ? "–" : (100 * x).toFixed(d === undefined ? 1 : d) + "%"; }
+
+// The rule options of /api/info as inputs (ids "rule_NAME"), and back: the options that differ
+// from the rule book's defaults. `skip`: options a page asks elsewhere (the play page's players).
+function buildRuleInputs(box, info, skip) {
+  for (const [name, def] of Object.entries(info.rules)) {
+    if ((skip || []).includes(name)) continue;
+    let input;
+    if (typeof def === "boolean") {
+      input = el("input", { type: "checkbox", id: "rule_" + name, checked: def });
+    } else if (info.rule_choices[name]) {
+      input = el("select", { id: "rule_" + name }, info.rule_choices[name].map((c) => el("option", { value: c, selected: c === def }, c)));
+    } else if (Array.isArray(def)) {
+      input = el("input", { type: "text", id: "rule_" + name, value: def.join(",") });
+    } else {
+      input = el("input", { type: "number", id: "rule_" + name, value: def, style: "width:6em" });
+    }
+    box.appendChild(el("label", {}, name.replaceAll("_", " ") + " ", input));
+  }
+}
+
+function changedRules(info) {
+  const rules = {};
+  for (const [name, def] of Object.entries(info.rules)) {
+    const input = document.getElementById("rule_" + name);
+    if (!input) continue;
+    let v = input.type === "checkbox" ? input.checked : input.value;
+    if (typeof def === "number") v = Number(v);
+    const same = Array.isArray(def) ? v === def.join(",") : v === def;
+    if (!same) rules[name] = v;
+  }
+  return rules;
+}
+
+// How long the engine has been starting (GET /api/status, whist_sim/web/warmth.py), in words,
+// or null when it is ready. `kind`: "play" or "advice".
+async function engineStarting(kind) {
+  try {
+    const st = (await api("/api/status")).engine[kind];
+    if (st.state !== "starting") return null;
+    return `The engine is starting: compiled on its first use after an install (about 2–3 minutes on two cores), loaded from its cache afterwards. ${Math.round(st.seconds)} s so far.`;
+  } catch (e) { return null; }
+}
