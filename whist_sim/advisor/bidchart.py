@@ -135,7 +135,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
         np.uint64(rules.deck_mask), pol, par,
         (bool(task.consistent), *model_arrays(p, task.bid), DEFAULT_EPS), np.int64(MAX_TRIES),
-        st, hm, rng, *sampler_scratch(), np.empty_like(st), np.empty_like(hm),
+        st, hm, rng, *sampler_scratch(), np.zeros_like(st), np.zeros_like(hm),
         np.zeros(p, dtype=np.uint64), np.zeros(p, dtype=np.int64),
         unconstrained(p, rules.hand_size), np.zeros(k, dtype=np.int64),
         np.zeros(k, dtype=np.int64), *(np.zeros(k, dtype=np.int64) for _ in range(3)),

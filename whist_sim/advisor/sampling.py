@@ -59,7 +59,7 @@ MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
 _MAX_SEED = (1 << 64) - 1
 #: the weight of one earlier decision the model would have made otherwise (the searches' default)
-DEFAULT_EPS = 0.1
+DEFAULT_EPS = 0.2
 
 
 @dataclass(frozen=True)
@@ -234,8 +234,8 @@ def run_scenario(
         work, tab = sampler_scratch()
         pilot_mix = np.uint64(mix64(mix64(seed) ^ PILOT_SALT))
         ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), *common, forced, model,
-                             np.int64(scen.position), st, hm, rng, work, tab, np.empty_like(st),
-                             np.empty_like(hm))
+                             np.int64(scen.position), st, hm, rng, work, tab, np.zeros_like(st),
+                             np.zeros_like(hm))
         pilot_rate = ok / PILOT_TRIES
         if ok == 0:
             what = _conditions_text(scen, model)
@@ -256,7 +256,7 @@ def run_scenario(
         a, b = bounds
         st, hm, rng = new_state()
         work, tab = sampler_scratch()
-        snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
+        snap_st, snap_hm = np.zeros_like(st), np.zeros_like(hm)
         res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
         block = BLOCK if on_deals is None else max(16, min(PROGRESS_BLOCK, deals // 50))
         size = min(block, b - a)
@@ -331,7 +331,7 @@ def sample_play_hands(
     k = len(cand_bid)
     st, hm, rng = new_state()
     work, tab = sampler_scratch()
-    snap_st, snap_hm = np.empty_like(st), np.empty_like(hm)
+    snap_st, snap_hm = np.zeros_like(st), np.zeros_like(hm)
     res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
     t_out, s_out = np.empty((k, 1), np.int8), np.empty((k, 1), np.int16)
     o_out = np.empty((k, 1), np.bool_)

@@ -9,7 +9,7 @@ import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
-from ..advisor.sampling import check_model
+from ..advisor.sampling import DEFAULT_EPS, check_model
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
 from .options import rule_options
@@ -72,7 +72,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--model", default=None, metavar="SPEC",
               help="bidding strategy assumed for the earlier bidders when reading the table "
               "[default: --bid-policy]")
-@click.option("--eps", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+@click.option("--eps", type=click.FloatRange(0, 1), default=DEFAULT_EPS, show_default=True,
               help="weight of a deal per earlier contract the model would have bid otherwise "
               "(0: keep only deals the model explains exactly)")
 @click.option("--consistent", is_flag=True, hidden=True,

@@ -3,8 +3,10 @@
 A searching seat weighs a sampled layout of the hidden hands by how well it explains what the
 others said: every auction call and every contract made so far is compared with what a *model*
 bidding strategy would have said with the layout's hand at that moment, and the layout's
-likelihood is ``eps ** mismatches`` (docs/STRATEGIES.md, "Reading the table"). This module states
-the count plainly on the reference engine; the compiled count is tested equal to it.
+likelihood is ``eps ** k``, ``k`` the calls the model would have made otherwise plus the
+tricks by which each contract differs from the model's (docs/STRATEGIES.md, "Reading the
+table"). This module states the count plainly on the reference engine; the compiled count is
+tested equal to it.
 
 The hand a seat held at a decision, given its hand now in the layout (``now[o]``):
 
@@ -78,8 +80,9 @@ def mismatches(
     call_model: Model = heuristic_call,
     contract_model: Model = heuristic_contract,
 ) -> int:
-    """How many of the other seats' calls and contracts so far the model would have made
-    differently had the hands now been ``layout`` (``layout[o]``: seat ``o``'s hand now; the
+    """How far the other seats' calls and contracts so far are from the model's had the hands
+    now been ``layout`` (one per call the model would have made otherwise, plus the tricks by
+    which each contract differs from the model's) (``layout[o]``: seat ``o``'s hand now; the
     entry of ``seat`` itself is ignored: its own hand is known).
 
     The deal's record is replayed from its first call on a copy dealt like ``state`` (legality
@@ -113,7 +116,7 @@ def mismatches(
         c = state.contracts[who]
         if c is None:
             break
-        if who != seat and contract_model(_View(replay, hands)) != c:  # type: ignore[arg-type]
-            k += 1
+        if who != seat:
+            k += abs(contract_model(_View(replay, hands)) - c)  # type: ignore[arg-type]
         replay.apply(c)
     return k

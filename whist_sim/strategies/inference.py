@@ -8,9 +8,11 @@ with the minimum level then in force) and every contract bid before the seat's d
 compared with the call the **model** (an assumed bidding strategy per seat) would have made with
 the layout's hand at that moment, and the layout scores
 
-    likelihood = eps ** (number of decisions the model would have made differently)
+    likelihood = eps ** k,  k = (calls the model would have made otherwise)
+                               + (tricks by which each contract differs from the model's)
 
-(:func:`mismatches`). The strategies are deterministic, so exact matching (``eps = 0``) would
+(:func:`mismatches`): a contract one trick from the model's is more likely than one five tricks
+away. The strategies are deterministic, so exact matching (``eps = 0``) would
 reject nearly every layout and trust the model blindly; ``eps > 0`` tolerates players who are not
 the model. A search draws a pool of ``pool * n`` layouts, weights them by their likelihood and
 resamples ``n`` of them in proportion (:func:`resample`, systematic); the effective sample size
@@ -47,7 +49,6 @@ from ..kernels.layout import (
     H_FRISCH,
     H_HAND,
     H_START,
-    HM_SIZE,
     N_PARAMS,
     PH_CONTRACTS,
     PH_FRISCH,
@@ -65,7 +66,6 @@ from ..kernels.layout import (
     S_PHASE,
     S_TRUMP,
     S_TURN,
-    ST_SIZE,
 )
 from ..kernels.loop import (
     apply_call,
@@ -135,20 +135,21 @@ def _set_round_hands(hm, rp, seat, now, rhm, r, nf, p):
 
 @jit
 def mismatches(st, hm, rp, seat, lay, mpol, mpar, rst, rhm, rrng):
-    """The decisions of the other seats so far that the model would have made differently, had
-    the hands been those of the layout ``lay`` (``lay[H_HAND + o]``: seat ``o``'s hand now).
+    """How far the other seats' decisions so far are from the model's, had the hands been those
+    of the layout ``lay`` (``lay[H_HAND + o]``: seat ``o``'s hand now): one per auction call the
+    model would have made otherwise, plus for each contract the tricks by which the model's
+    contract differs from it.
 
     Replays the deal's calls (``st[S_CALLS ...]``; none for a deal started at its contracts,
     :func:`~whist_sim.kernels.loop.begin_contracts`) and, from the contract phase on, its
     contracts on the scratch state ``rst`` / ``rhm`` with the loop's transitions, asking the model
     (``mpol`` / ``mpar``, :func:`model_rows`) before each decision of a seat other than ``seat``.
     ``rrng``: a scratch stream (the model strategies do not draw; ``random`` seats are skipped).
+    The scratch starts zeroed (``np.zeros``) for a decision and is reused for all its layouts
+    unchanged: the replay rewrites every slot it reads, and the strategies' caches in it are
+    keyed by the hand they hold.
     """
     p = rp[R_PLAYERS]
-    for i in range(ST_SIZE):
-        rst[i] = 0
-    for i in range(HM_SIZE):
-        rhm[i] = ZERO
     phase = st[S_PHASE]
     now = (ZERO, ZERO, ZERO, ZERO)
     for o in range(p):
@@ -184,8 +185,8 @@ def mismatches(st, hm, rp, seat, lay, mpol, mpar, rst, rhm, rrng):
         c = st[S_CONTRACT + who]
         if who != seat and mpol[0, who] >= 0:
             lo, forbidden = legal_contracts(rst, rp)
-            if base_contract(mpol, mpar, rst, rhm, rp, who, lo, forbidden, rrng) != c:
-                k += 1
+            d = base_contract(mpol, mpar, rst, rhm, rp, who, lo, forbidden, rrng) - c
+            k += d if d > 0 else -d
         apply_contract(rst, rp, who, c)
     return k
 

@@ -120,7 +120,7 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "play policy play=, own: the seat's own play policy, or the base of a searching one) "
         "and takes the best mean score; draws only from its own sub-stream",
         (("n", 32.0), ("calls", 1.0), ("span", 13.0), ("slack", 2.0), ("play", -1.0),
-         ("infer", 1.0), ("model", -1.0), ("eps", 0.1)),
+         ("infer", 1.0), ("model", -1.0), ("eps", 0.2)),
     ),
 }
 
@@ -152,8 +152,8 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "seat, and plays the best mean score for itself (ties: the base policy's card); draws "
         "only from its own stream. race=z drops a candidate once its mean trails the leader's "
         "by more than z standard errors (0: every candidate on every layout)",
-        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 0.0),
-         ("model", -1.0), ("eps", 0.1), ("pool", 4.0)),
+        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 1.0),
+         ("model", -1.0), ("eps", 0.2), ("pool", 8.0)),
     ),
 }
 

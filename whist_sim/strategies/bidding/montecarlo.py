@@ -211,7 +211,7 @@ def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_s
     return evaluate(
         st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
         np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
-        np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
+        np.zeros(ST_SIZE, dtype=np.int64), np.zeros(HM_SIZE, dtype=np.uint64),
         np.empty(SAMPLER_WORK, dtype=np.int64), np.empty(1, dtype=np.float64),
         np.empty(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64), rpol, rpar, np.empty(n_cands, dtype=np.float64),

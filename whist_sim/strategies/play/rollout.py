@@ -234,8 +234,8 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     work = np.empty(SAMPLER_WORK, dtype=np.int64)
     tab = np.empty(SAMPLER_TAB, dtype=np.float64)
     lay = np.empty(HM_SIZE, dtype=np.uint64)
-    rst = np.empty(ST_SIZE, dtype=np.int64)
-    rhm = np.empty(HM_SIZE, dtype=np.uint64)
+    rst = np.zeros(ST_SIZE, dtype=np.int64)  # zeroed: the scratch of the inference too
+    rhm = np.zeros(HM_SIZE, dtype=np.uint64)
     rpol = np.empty((2, p), dtype=np.int64)
     rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     for o in range(p):
