@@ -47,9 +47,19 @@ def one_thread():
 
 def test_entries_are_labelled_by_slot_when_repeated():
     labels = [e.label for e in make_entries(["heuristic", "heuristic"])]
-    assert labels == ["heuristic#1", "heuristic#2"]
+    assert labels == ["heuristic/expert#1", "heuristic/expert#2"]
     labels = [e.label for e in make_entries("hcp,heuristic,heuristic,montecarlo:n=8")]
-    assert labels == ["hcp", "heuristic#2", "heuristic#3", "montecarlo:n=8"]
+    assert labels == ["hcp/expert", "heuristic/expert#2", "heuristic/expert#3",
+                      "montecarlo:n=8/expert"]
+
+
+def test_every_entry_is_labelled_bid_slash_play():
+    # an entry that plays the tournament's --play is spelled out like one with its own play
+    labels = [e.label for e in make_entries("heuristic,heuristic/heuristic,hcp/random",
+                                            play="heuristic")]
+    assert labels == ["heuristic/heuristic#1", "heuristic/heuristic#2", "hcp/random"]
+    labels = [e.label for e in make_entries("heuristic,heuristic/random")]
+    assert labels == ["heuristic/expert", "heuristic/random"]
 
 
 @pytest.mark.parametrize(
@@ -173,7 +183,7 @@ def test_three_players_and_play_policy():
     s = tournament(["hcp", "heuristic", "random"], 40, SEED, rules=Rules(players=3), play="random",
                    rotations=3, progress=False, threads=1)
     assert len(s["seatings"]) == 3 and s["players"] == 3 and s["play"] == "random"
-    assert {p["a"] for p in s["pairs"]} == {"hcp", "heuristic"}
+    assert {p["a"] for p in s["pairs"]} == {"hcp/expert", "heuristic/expert"}
 
 
 # --------------------------------------------------------------------------- statistics
@@ -286,7 +296,7 @@ def test_strategy_parameters_reach_the_engine(one_thread):
     s = tournament(["hcp:margin=3", "hcp"], 300, SEED, rotations=4, progress=False,
                    executor=one_thread)
     a, b = s["strategies"]
-    assert a["name"] == "hcp:margin=3" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
+    assert a["name"] == "hcp:margin=3/expert" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
     s = tournament(["montecarlo:n=0", "heuristic"], 300, SEED, progress=False,
                    executor=one_thread)
     assert s["pairs"][0]["diff"] == 0.0

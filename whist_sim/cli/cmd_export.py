@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..core.cards import NotationError
+from .options import progress_option, show_progress
 
 
 @click.command("export")
@@ -23,23 +24,22 @@ from ..core.cards import NotationError
               help="number of deals to export [default: to the end]")
 @click.option("--event", default=None, help="the Event tag [default: whist-sim DATA]")
 @click.option("--partial", is_flag=True, help="export the finished chunks of an unfinished run")
-@click.option("--progress/--no-progress", default=None,
-              help="a progress bar on stderr [default: when stderr is a terminal]")
+@progress_option()
 def command(data, pbn_out, hands, start, count, event, partial, progress):
     """Export the deals of the dataset in DATA (written by `whist-sim simulate`) as a PBN file.
 
     One board per deal, in deal order: Board = deal index + 1, Dealer, and the Deal tag with
     whist-sim seats 0, 1, 2, 3 as N, E, S, W (three-player deals have W as '-'); the outcome is in
     the Whist* tags (WhistSeed, WhistDeal, WhistHands, WhistTrump, WhistDeclarer, WhistContracts,
-    WhistTricks, WhistScores; docs/PBN.md). Bridge tools (endplay, DDS front ends) read the file.
+    WhistTricks, WhistScores; whist-sim docs pbn). Bridge tools (endplay, DDS front ends) read
+    the file.
 
     Example: whist-sim export runs/a --pbn a.pbn --count 1000
     """
     from ..runs.dataset import DatasetError
     from ..runs.export import ExportError, export_pbn
 
-    if progress is None:
-        progress = sys.stderr.isatty()
+    progress = show_progress(progress)
     try:
         if pbn_out == "-":
             n = export_pbn(data, sys.stdout, hands=hands, start=start, count=count,
