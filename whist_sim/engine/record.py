@@ -400,6 +400,35 @@ def load_record(path: str | Path) -> Any:
         ) from None
 
 
+def load_records(path: str | Path, rules: Rules | None = None) -> list[tuple[str, Any]]:
+    """The records of a file as ``(name, record)`` pairs: a JSON file holds one record (a deal or
+    a game; its name is ``path``), a PBN file one game record or one deal record per board
+    (``path#board``; docs/PBN.md, whole records). Raises :class:`RecordError`."""
+    try:
+        if str(path) == "-":
+            import sys
+
+            text = sys.stdin.read()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the file: {e}") from None
+    from ..core.pbn import is_pbn
+
+    if text.lstrip().startswith("{") or not is_pbn(text):
+        try:
+            return [(str(path), json.loads(text))]
+        except json.JSONDecodeError as e:
+            raise RecordError(
+                f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    from .pbn_record import pbn_records
+
+    records = pbn_records(text, rules)
+    if len(records) == 1:
+        return [(str(path), records[0])]
+    return [(f"{path}#{i + 1}", r) for i, r in enumerate(records)]
+
+
 def replay_file(
     path: str | Path, rules: Rules | None = None, revokes: str | None = None
 ) -> ReplayResult:
@@ -569,6 +598,7 @@ __all__ = [
     "RecordError",
     "ReplayResult",
     "load_record",
+    "load_records",
     "parse_call",
     "record_from_trace",
     "replay_file",
