@@ -174,16 +174,16 @@ def test_results_do_not_depend_on_chunk_size_or_threads(tmp_path):
     sa, sb = load_scores(tmp_path / "a"), load_scores(tmp_path / "b")
     assert len(sa) == a["deals"]
     np.testing.assert_array_equal(sa.to_numpy(), sb.to_numpy())
-    assert list(sa.columns) == ["deal", "hcp", "ltc", "random"]
+    assert list(sa.columns) == ["deal", "hcp/expert", "ltc/expert", "random/expert"]
     assert sa["deal"].tolist() == list(range(a["deals"]))
-    assert sa["hcp"].mean() == pytest.approx(a["strategies"][0]["mean"], abs=1e-3)
+    assert sa["hcp/expert"].mean() == pytest.approx(a["strategies"][0]["mean"], abs=1e-3)
 
 
 def test_three_players_and_play_policy():
     s = tournament(["hcp", "heuristic", "random"], 40, SEED, rules=Rules(players=3), play="random",
                    rotations=3, progress=False, threads=1)
     assert len(s["seatings"]) == 3 and s["players"] == 3 and s["play"] == "random"
-    assert {p["a"] for p in s["pairs"]} == {"hcp/expert", "heuristic/expert"}
+    assert {p["a"] for p in s["pairs"]} == {"hcp/random", "heuristic/random"}
 
 
 # --------------------------------------------------------------------------- statistics
@@ -319,7 +319,7 @@ def test_play_match_reports_contracts_made_by_role(one_thread):
     assert heur["declarer_hit_rate"] > rand["declarer_hit_rate"]
     md = render_markdown(s)
     assert "made: declarer / other / zero" in md
-    assert "play policy `heuristic: heuristic, heuristic/random: random`" in md
+    assert "play policy `heuristic/heuristic: heuristic, heuristic/random: random`" in md
     frame = ranking_frame(s)
     assert {"declarer_hit_rate", "other_hit_rate"} <= set(frame.columns)
     # a summary written before the role rates existed still renders

@@ -91,7 +91,7 @@ def test_games_without_deals_play_the_games_only(tmp_path):
         "--target", "150", "--out", str(out), "--no-progress", "--rotations", "4",
         "--format", "md,csv"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
-    assert "duplicate games to 150" in r.output and "2 games x 4 seatings" in r.output
+    assert "duplicate games to 150" in r.output and "2 games x 2 seatings" in r.output
     assert "Ranking by points per deal" not in r.output  # no points per deal were played
     assert "`heuristic/expert`" in r.output and "`random/expert`" in r.output
     s = json.loads((out / "summary.json").read_text())
