@@ -244,6 +244,8 @@ def update_readme(readme: Path, s: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="results", help="results folder (writes OUT/play/...)")
+    parser.add_argument("--data", default=None,
+                        help="unused: make_results.py passes the default dataset to every script")
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS)
     parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS)
     parser.add_argument("--seed", type=int, default=2026)
