@@ -488,13 +488,16 @@ def resample(state: WhistState, player: int, seed: int) -> WhistState:
     """A state ``player`` cannot tell from ``state`` (the same information state string): the
     others' cards drawn again.
 
-    The others' hands now are dealt from the cards the player has not seen by the project's
-    sampler of hidden hands (:func:`whist_sim.kernels.sampler.deal_pool`): each keeps its number
-    of cards, no card of a suit it has shown void in, and the cards the player laid in a Frisch
-    that are still out stay with their receiver (as the ``rollout`` play policy assumes). The
-    deal and the Frisch cards of the others are then rebuilt backwards from those hands, so that
-    every move of the history is legal. When no layout meets the voids and the receivers' cards
-    (rare), the state itself is returned.
+    The cards the player laid in a Frisch get a route first (:func:`_routes`): from their
+    receiver, kept or passed on in each later Frisch, to the seat that played them, or (still
+    out) to a seat not void in their suit, drawn among the possible routes. The others' hands now
+    are dealt from the cards the player has not seen by the project's sampler of hidden hands
+    (:func:`whist_sim.kernels.sampler.deal_pool`): each keeps its number of cards, no card of a
+    suit it has shown void in, the routed cards at the routes' ends. The deal and the others'
+    Frisch cards are then rebuilt backwards from those hands (each Frisch: the routed cards, and
+    other cards of the receiver's drawn at random), so that every move of the history is legal.
+    The routes are drawn uniformly, not by their posterior weight. When nothing fits (rare), the
+    state itself is returned.
     """
     ds = state.deal_state
     if ds is None or ds.is_over:
@@ -519,18 +522,19 @@ def resample(state: WhistState, player: int, seed: int) -> WhistState:
     for m in played_by:
         played |= m
     mine = ds.hand(player)
-    # the cards the player laid that are still out: at their receiver
-    pinned = [0] * p
-    for f, masks in enumerate(ds.frisch):  # a card laid twice stays with the last receiver
-        laid = masks[player] & ~played & ~mine
-        pinned = [m & ~laid for m in pinned]
-        pinned[(player + rules.direction_offset(f)) % p] |= laid
+    gen = np.random.default_rng(seed)
+    routes = _routes(ds, player, played_by, mine, voids, gen)
+    if routes is None:
+        return state.clone()
+    pinned, forced, stay = routes
     out = np.zeros(p, dtype=np.uint64)
     out[player] = mine
     work, tab = sampler_scratch()
     for s in range(p):
         work[W_NEED + s] = ds.hand(s).bit_count()
         if s != player:
+            if pinned[s].bit_count() > ds.hand(s).bit_count():
+                return state.clone()
             out[s] = pinned[s]
     pool = np.uint64(rules.deck_mask & ~played & ~mine)
     rng = np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
@@ -539,7 +543,6 @@ def resample(state: WhistState, player: int, seed: int) -> WhistState:
         return state.clone()
     now = [int(x) for x in out]
     now[player] = mine
-    gen = np.random.default_rng(seed)
     # during a Frisch the hands have not moved yet; the seats that chose already chose from them
     frisch_now: dict[int, int] = {}
     if ds.phase == "frisch":
@@ -558,12 +561,12 @@ def resample(state: WhistState, player: int, seed: int) -> WhistState:
             r = (g + off) % p
             if g == player or r == player:
                 new_passes[g] = passes[f][g]  # the player's own Frisch: known
-            else:
-                earlier = 0  # cards r held before this Frisch (laid to it by the player)
-                for e in range(f):
-                    if (player + rules.direction_offset(e)) % p == r:
-                        earlier |= passes[e][player]
-                new_passes[g] = _pick3(hands[r] & ~earlier, gen)
+            else:  # the cards the routes move, and others r holds after this Frisch
+                must = forced[f][g]
+                free = hands[r] & ~must & ~stay[f][r]
+                if free.bit_count() < FRISCH_CARDS - must.bit_count():
+                    return state.clone()
+                new_passes[g] = must | _pick(free, FRISCH_CARDS - must.bit_count(), gen)
         hands = [(hands[s] & ~new_passes[(s - off) % p]) | new_passes[s] for s in range(p)]
         passes[f] = new_passes
     if hands[player] != ds.dealt[player] or any(h.bit_count() != rules.hand_size
@@ -575,10 +578,61 @@ def resample(state: WhistState, player: int, seed: int) -> WhistState:
         return state.clone()
 
 
-def _pick3(mask: int, gen: np.random.Generator) -> int:
+def _pick(mask: int, k: int, gen: np.random.Generator) -> int:
     cards = cards_of(mask)
-    chosen = gen.choice(len(cards), size=FRISCH_CARDS, replace=False)
-    return sum(1 << cards[i] for i in chosen)
+    chosen = gen.choice(len(cards), size=k, replace=False)
+    return sum(1 << cards[int(i)] for i in chosen)
+
+
+def _pick3(mask: int, gen: np.random.Generator) -> int:
+    return _pick(mask, FRISCH_CARDS, gen)
+
+
+def _routes(ds: DealState, player: int, played_by: list[int], mine: int, voids: int,
+            gen: np.random.Generator) -> tuple[list[int], list[list[int]], list[list[int]]] | None:
+    """Where the cards ``player`` laid in a Frisch went: for each such card still out of his
+    hand, a route from its receiver through the later Frisches (kept, or passed on by its
+    holder; never back to the player, who would have seen it) that ends with the seat that
+    played it, or, unplayed, with a seat not void in its suit (drawn among the possible ones).
+    Returns the cards pinned at each seat now, the cards each seat must pass in each Frisch,
+    and the cards each seat must keep through each Frisch; ``None`` when no routes fit."""
+    rules = ds.rules
+    p = rules.players
+    n_f = len(ds.frisch)
+    last: dict[int, int] = {}
+    for f in range(n_f):
+        for c in cards_of(ds.frisch[f][player]):
+            last[c] = f  # a card laid again: its last Frisch
+    pinned = [0] * p
+    forced = [[0] * p for _ in range(n_f)]
+    stay = [[0] * p for _ in range(n_f)]
+    for c, f in sorted(last.items()):
+        if mine >> c & 1 or played_by[player] >> c & 1:
+            continue  # back with the player: he saw it
+        holder_end = next((s for s in range(p) if played_by[s] >> c & 1), None)
+        paths = [[(player + rules.direction_offset(f)) % p]]
+        for g in range(f + 1, n_f):
+            off = rules.direction_offset(g)
+            paths = [path + [h] for path in paths
+                     for h in {path[-1], (path[-1] + off) % p} if h != player]
+        if holder_end is not None:
+            paths = [path for path in paths if path[-1] == holder_end]
+        else:
+            paths = [path for path in paths if not voids >> (4 * path[-1] + c // 13) & 1]
+        if not paths:
+            return None
+        path = paths[int(gen.integers(len(paths)))]
+        for i, g in enumerate(range(f + 1, n_f)):
+            a, b = path[i], path[i + 1]
+            if a != b:
+                forced[g][a] |= 1 << c
+            else:
+                stay[g][a] |= 1 << c
+        if holder_end is None:
+            pinned[path[-1]] |= 1 << c
+    if any(m.bit_count() > FRISCH_CARDS for row in forced for m in row):
+        return None
+    return pinned, forced, stay
 
 
 def _replay(state: WhistState, hands: list[int], passes: list[list[int]],
