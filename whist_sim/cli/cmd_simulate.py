@@ -109,7 +109,8 @@ def command(
     progress: bool | None,
     as_json: bool,
 ) -> None:
-    """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus manifest.json.
+    """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus the manifest
+    (_manifest.parquet).
 
     The dataset depends only on the seed, rules and policies (not on chunk size, threads or
     workers). Ctrl-C keeps every finished chunk; run the same command with --resume to finish.

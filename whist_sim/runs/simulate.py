@@ -583,8 +583,8 @@ def simulate(
     rules_file: the rules file the options came from (``--rules``), recorded in this session's
         entry of the manifest (for information: the ``rules`` entry holds every option's value).
 
-    Returns the manifest (also written to ``out/manifest.json``). On KeyboardInterrupt or an error
-    the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
+    Returns the manifest (also written to ``out/_manifest.parquet``). On KeyboardInterrupt or an
+    error the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
     exception propagates; ``resume=True`` finishes the run later.
     """
     rules = Rules() if rules is None else rules
