@@ -4,6 +4,7 @@ no help text sends the user to a file that an installed package lacks."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -67,9 +68,17 @@ def test_no_help_text_points_to_a_file_an_installed_user_lacks(command):
 
 
 def test_the_built_package_ships_the_pages_equal_to_docs(tmp_path):
-    # the wheel pip would install: the build copies docs/*.md into whist_sim/_manual/
+    # the wheel pip would install: the build copies docs/*.md into whist_sim/_manual/ (built from
+    # a copy of the sources, so that the build leaves nothing in the working tree)
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "examples")
+    shutil.copytree(ROOT / "whist_sim", src / "whist_sim", ignore=skip)
+    shutil.copytree(ROOT / "docs", src / "docs", ignore=skip)
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                        "--quiet", "-w", str(tmp_path), str(ROOT)], capture_output=True,
+                        "--quiet", "-w", str(tmp_path), str(src)], capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     (whl,) = tmp_path.glob("whist_sim-*.whl")
