@@ -17,17 +17,20 @@ install: $(STAMP)
 
 # Reinstall only when the project metadata or the lock changed (the package is installed editable).
 # The lock file pins every dependency (pip constraints), so every machine gets the same versions.
-$(STAMP): pyproject.toml $(LOCK)
+# editable_mode=compat: a plain path in a .pth file, which type checkers (mypy) follow; the default
+# import hook they cannot see.
+EDITABLE := --config-settings editable_mode=compat -e ".[dev,web]"
+$(STAMP): pyproject.toml setup.py $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c $(LOCK) -e ".[dev,web]"
+	$(BIN)/python -m pip install --quiet -c $(LOCK) $(EDITABLE)
 	@touch $(STAMP)
 
 # Renew the lock: the newest versions pyproject.toml allows, then `make test` before committing it.
 lock:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev,web]"
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager $(EDITABLE)
 	$(BIN)/python scripts/lock_requirements.py --out $(LOCK)
 	@touch $(STAMP)
 

@@ -70,6 +70,13 @@ ANALYSES: list[Analysis] = [
         report="README.md",
     ),
     Analysis(
+        "play",
+        "openspiel_match.py",
+        "An outside yardstick: OpenSpiel's ISMCTS bot at one seat against expert play, 40 "
+        "duplicate deals x 4 seats, 100 simulations a card, heuristic bidding (seed 2026)",
+        report="openspiel_match.md",
+    ),
+    Analysis(
         "web",
         "web_screenshots.py",
         "The web page (whist-sim serve): screenshots of the advisor, a deal against the bots "

@@ -303,7 +303,8 @@ def chart_png(steps_: list[dict[str, Any]]) -> bytes:
     return figure_png(fig)
 
 
-def readme(data: dict[str, Any]) -> str:
+def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
+    """The README; ``outside``: scripts/openspiel_match.py's result, when it was run."""
     sizes, matches, speed = data["sizes"], data["matches"], data["speed"]
     lines = [
         "# The play ladder",
@@ -338,6 +339,10 @@ def readme(data: dict[str, Any]) -> str:
         lines.append(
             f"- {'holds' if c['holds'] else '**does not hold**'}: {c['statement']}; measured "
             f"{fmt(c['diff'])} points/deal, p {fmt_p(c['p'])}, over {c['deals']:,} deals.")
+    if outside:  # the ISMCTS yardstick's section, kept when the README is rewritten
+        from openspiel_match import outside_section
+
+        lines += ["", *outside_section(outside)]
     lines += ["", "## The matches", ""]
     for m in MATCHES:
         s = matches.get(m.name)
@@ -392,9 +397,11 @@ def readme(data: dict[str, Any]) -> str:
 
 def write_outputs(dest: Path, data: dict[str, Any]) -> list[Path]:
     dest.mkdir(parents=True, exist_ok=True)
+    match = dest / "openspiel_match.json"  # scripts/openspiel_match.py's, if it was run
+    outside = json.loads(match.read_text(encoding="utf-8")) if match.is_file() else None
     paths = [dest / "README.md", dest / "ladder.json", dest / "matches.csv",
              dest / "entrants.csv", dest / "speed.csv", dest / "ladder.png"]
-    paths[0].write_text(readme(data), encoding="utf-8")
+    paths[0].write_text(readme(data, outside), encoding="utf-8")
     paths[1].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     with paths[2].open("w", newline="") as f:
         w = csv.writer(f)

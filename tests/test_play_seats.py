@@ -194,15 +194,15 @@ def test_tournament_entrants_are_seats(tmp_path):
             "--rotations", "4", "--play", "heuristic")
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
-    assert [e["name"] for e in s["strategies"]] == ["heuristic", "heuristic/random"]
+    assert [e["name"] for e in s["strategies"]] == ["heuristic/heuristic", "heuristic/random"]
     assert [e["play"] for e in s["strategies"]] == ["heuristic", "random"]
-    # --play is the play of entrants given as BID alone; labels say BID/PLAY when it differs
+    # --play is the play of entrants given as BID alone; every label is BID/PLAY
     r = run("tournament", "--strategies", "heuristic,heuristic/heuristic", "--play", "random",
             "--deals", "20", "--seed", "4", "--json", "--out", str(tmp_path / "u"),
             "--no-progress", "--rotations", "4")
     assert r.exit_code == 0, r.output
     u = json.loads(r.stdout)
-    assert [e["name"] for e in u["strategies"]] == ["heuristic", "heuristic/heuristic"]
+    assert [e["name"] for e in u["strategies"]] == ["heuristic/random", "heuristic/heuristic"]
     assert u["strategies"][1]["mean"] == s["strategies"][0]["mean"]
     assert u["strategies"][0]["mean"] == s["strategies"][1]["mean"]
 

@@ -9,7 +9,6 @@ the tables, the `whist-sim report` command and the scripts behind `make run` / `
 from __future__ import annotations
 
 import importlib.util
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ import whist_sim
 from whist_sim import reports as R
 from whist_sim.cli import main as cli
 from whist_sim.core.scoring import score
+from whist_sim.runs.dataset import load_manifest
 from whist_sim.runs.simulate import simulate
 
 pytestmark = pytest.mark.slow
@@ -118,7 +118,7 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert "heuristic/expert" in md and "## Play model" in md
     assert "| declarer makes contract |" in md
     assert (out / "default" / "tables" / "play_comparison.csv").is_file()
-    companion = json.loads((tmp_path / "default_heuristic" / "_manifest.json").read_text())
+    companion = load_manifest(tmp_path / "default_heuristic")
     assert companion["play"] == ["heuristic"] * 4 and companion["seed"] == 2026
     assert (out / "default" / "charts" / "bid_sum.png").is_file()
     # issue 31: zero against the best non-zero bid on the same hands and deals, beside the
@@ -127,7 +127,7 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
     second = _script(*args)
     assert second.returncode == 0, second.stderr
-    manifest = json.loads((data / "_manifest.json").read_text())
+    manifest = load_manifest(data)
     assert manifest["sessions"][-1]["deals"] == 0  # nothing simulated again
     # a dataset made with other options is refused, naming the difference
     other = _script(*base, "--deals", "2000")

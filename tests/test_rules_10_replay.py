@@ -198,7 +198,8 @@ def test_revoke_is_refused_by_default():
 
 
 def test_revoke_penalized():
-    # §10 revokes: penalize: the card stands, the offender is fined revoke_penalty, play goes on
+    # §10 revokes: penalize: the card stands (ours), the offender is fined revoke_penalty (the
+    # encyclopedia and short pages: 100 points), play goes on
     rec, final = revoke_record(revokes="penalize")
     res = replay_record(rec)
     assert res.ok and res.finished and res.revokes == [(1, 0)]

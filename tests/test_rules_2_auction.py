@@ -67,7 +67,7 @@ def test_levels_run_from_the_minimum_five_to_thirteen():
 
 
 def test_a_player_who_passed_may_bid_again_by_default():
-    # §2: option pass_is_final, default off
+    # §2: option pass_is_final, default off (both ours: no page says)
     s = fresh().apply_text("pass", "5C", "pass", "pass")
     assert s.to_move == 0 and parse_call("5D") in s.legal_actions()
     s.apply_text("5D")

@@ -2,8 +2,8 @@
 beat, in both engines.
 
 The Korean and Japanese rule pages rank a bid by its strain first: "after seven diamonds, the next
-player may say eight diamonds, or five hearts" (``bid_order=suit``); the English page ranks by the
-number of tricks first (``bid_order=number``, the default).
+player may say eight diamonds, or five hearts" (``bid_order=suit``); the English encyclopedia page
+ranks by the number of tricks first (``bid_order=number``, the default).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def test_cards_move_together_to_the_left_after_every_seat_chose():
         expected = (before[seat] & ~mask(PASSES[seat])) | mask(PASSES[giver])
         assert s.hand(seat) == expected
     assert s.frisch == (tuple(mask(PASSES[seat]) for seat in range(4)),)
-    assert s.phase == "auction" and s.to_move == 0  # a new auction, same first caller
+    assert s.phase == "auction" and s.to_move == 0  # a new auction, same first caller (ours)
 
 
 def test_frisch_conserves_the_cards():
@@ -97,7 +97,8 @@ def test_frisch_raises_the_minimum_bid_5_6_7_8():
 
 
 def test_frisch_raises_minimum_off_keeps_five():
-    # §3: option frisch_raises_minimum=False (the minimum stays 5)
+    # §3: option frisch_raises_minimum=False (the minimum stays 5; the encyclopedia page's
+    # Variations: "No raising the minimum bid in a frisch")
     s = fresh(Rules(frisch_raises_minimum=False))
     frisch_once(s)
     assert s.min_level == 5 and 25 in s.legal_actions()
@@ -117,13 +118,15 @@ def test_after_the_third_frisch_four_passes_throw_the_deal_in():
 
 
 def test_no_frisch_option_throws_in_at_once():
-    # §3: frisch=False (four passes throw the deal in at once)
+    # §3: frisch=False (the encyclopedia page's "No frisch"; ours: four passes throw the deal in at
+    # once)
     s = fresh(Rules(frisch=False)).apply_text(*FOUR_PASSES)
     assert s.phase == "thrown_in" and s.frisch_count == 0
 
 
 def test_frisch_directions_left_across_right():
-    # §3: frisch_directions = left,across,right: receiver of Frisch 1, 2, 3
+    # §3: frisch_directions = left,across,right (the encyclopedia page's Variations): receiver of
+    # Frisch 1, 2, 3
     s = fresh(Rules(frisch_directions="left,across,right"))
     for offset in (1, 2, 3):
         before = s.hands

@@ -1,6 +1,8 @@
 """RULES.md §3, option ``after_third_frisch``: four passes after the third Frisch throw the deal in
-and pass it on (``pass``, the default: the Korean and Japanese pages), or cancel the round so that
-the same dealer shuffles and deals again (``redeal``: the English page). Both engines."""
+and pass it on (``pass``, the default: the Korean page's misdeal, the deal passing to the left), or
+cancel the round so that it is shuffled and dealt again (``redeal``: the English encyclopedia page
+and the shorter English page). That the same dealer deals again is our reading (the pages do not
+say who deals). Both engines, and the replay of game records (§11)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from whist_sim.core.rules import MAX_REDEALS
 from whist_sim.engine import DealState, play_deal
 from whist_sim.engine.game import play_game
 from whist_sim.engine.policies import heuristic_policy
+from whist_sim.engine.record import record_from_trace, replay_game
 from whist_sim.kernels.batch import play_batch, play_traces
 
 REDEAL = Rules(after_third_frisch="redeal")
@@ -90,3 +93,63 @@ def test_in_a_game_a_redealt_deal_keeps_the_dealer(rules):
     assert dealers == [d % 4 for d in range(len(dealers))]  # one entry per game deal
     if rules.after_third_frisch == "redeal":
         assert not any(t.thrown_in for t in g.traces)
+
+
+# --------------------------------------------------------------------------- game records (§11)
+
+
+def cancelled_round(dealer):
+    """The record of a round cancelled by four passes after the third Frisch, by ``dealer``."""
+    t = play_deal(3, 7, Rules(), dealer=dealer, policies=[passer] * 4)
+    assert t.thrown_in and len(t.frisch) == 3
+    rec = record_from_trace(t)
+    del rec["rules"]
+    return rec
+
+
+def played_deal(dealer):
+    """The record of a deal bid and played out, by ``dealer``."""
+    t = play_deal(4, 1, Rules(), dealer=dealer, policies=["heuristic"] * 4)
+    assert not t.thrown_in
+    rec = record_from_trace(t)
+    del rec["rules"]
+    return rec
+
+
+def game_of(rules, *deals):
+    return {"game": {"first_dealer": deals[0]["dealer"]}, "rules": rules.to_dict(),
+            "deals": list(deals)}
+
+
+def test_a_game_record_under_redeal_has_the_same_dealer_deal_again():
+    # §3 redeal (our reading: the same dealer, as in game and simulate): dealer 0's round is
+    # cancelled, and dealer 0 deals again
+    res = replay_game(game_of(REDEAL, cancelled_round(0), played_deal(0)))
+    assert res.ok, res.error
+    assert [d.dealer for d in res.deals] == [0, 0] and res.deals[0].thrown_in
+    # the deal passing to the left after a cancelled round is a breach under redeal
+    res = replay_game(game_of(REDEAL, cancelled_round(0), played_deal(1)))
+    assert not res.ok
+    assert res.error.startswith("deals[1].dealer: seat 1, but deals[0] was cancelled after the "
+                                "third Frisch")
+    assert res.error.endswith("seat 0 deals this one")
+
+
+def test_a_game_record_under_pass_passes_the_deal_on_after_a_thrown_in_deal():
+    # §3 pass (the default): the deal is thrown in and the next dealer deals
+    res = replay_game(game_of(Rules(), cancelled_round(0), played_deal(1)))
+    assert res.ok, res.error
+    res = replay_game(game_of(Rules(), cancelled_round(0), played_deal(0)))
+    assert not res.ok
+    assert res.error == ("deals[1].dealer: seat 0, but the deal passes to the left: seat 1 deals "
+                         "this one")
+
+
+def test_a_game_record_whose_redeals_reached_the_engines_limit_passes_the_deal_on():
+    # the engines stop redealing after MAX_REDEALS dealings: the deal stays thrown in, passes on
+    stuck = dict(cancelled_round(2), redeals=MAX_REDEALS)
+    assert replay_game(game_of(REDEAL, stuck, played_deal(3))).ok
+    assert not replay_game(game_of(REDEAL, stuck, played_deal(2))).ok
+    bad = dict(cancelled_round(2), redeals=-1)
+    res = replay_game(game_of(REDEAL, bad, played_deal(2)))
+    assert res.error == "deals[0].redeals: must be a whole number >= 0, got -1"

@@ -96,8 +96,8 @@ def test_revoke_is_not_a_legal_move():
 
 
 def test_penalised_revoke_stands_and_costs_100():
-    # §5: in a recorded game a proven revoke costs the offender 100 points (revoke_penalty);
-    # §10 revokes=penalize: the card stands and play goes on
+    # §5: in a recorded game a proven revoke costs the offender 100 points (revoke_penalty; the
+    # encyclopedia and short pages); §10 revokes=penalize: the card stands and play goes on (ours)
     s = in_play()
     s.apply_text("9C")
     s.apply(parse_card("AH"), allow_revoke=True)

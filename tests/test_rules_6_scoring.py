@@ -35,7 +35,8 @@ def test_zero_failed_is_minus_fifty_plus_ten_per_extra_trick(tricks, expected):
 
 
 def test_scoring_options_change_the_numbers():
-    # §6: every number is an option (miss_per_trick 5, zero_over 30 at some tables)
+    # §6: every number is an option; values other than the pages' (miss_per_trick 5, zero_over 30)
+    # are ours, offered for tables that play them
     r = Rules(
         made_bonus=20,
         miss_per_trick=5,

@@ -38,17 +38,17 @@ def test_game_stops_on_the_first_deal_someone_reaches_the_target(game):
 
 
 def test_winner_rule_first_to_reach_wins():
-    # §7: the first to reach the target wins
+    # §7 (the Korean page): the first to reach the target wins
     assert game_winners([510, 300, 480, 120], reached=[0]) == (0,)
 
 
 def test_winner_rule_several_reach_on_the_same_deal_highest_total_wins():
-    # §7: if several reach it on the same deal, the highest total wins
+    # §7 (the Korean page): if several reach it on the same deal, the highest total wins
     assert game_winners([510, 530, 480, 120], reached=[0, 1]) == (1,)
 
 
 def test_winner_rule_equal_highest_totals_share_the_win():
-    # §7: equal highest totals share the win
+    # §7: equal highest totals share the win (ours: the Korean page's winner rule stops short)
     assert game_winners([530, 530, 501, 120], reached=[0, 1, 2]) == (0, 1)
 
 

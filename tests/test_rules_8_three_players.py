@@ -1,4 +1,6 @@
-"""RULES.md §8 — three-player variants: the three decks, the trick count, hook and over/under."""
+"""RULES.md §8 — three-player variants: the three decks (the encyclopedia page's Variations), and
+our readings for the rest: the removed suit (clubs, not biddable), the trick count, the hook,
+over/under and the pass counts."""
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +27,7 @@ def test_deck_sizes_and_hand_sizes(deck):
         assert union.bit_count() == n_cards
         assert rules.n_tricks == hand
         if deck == "no_suit":
-            assert union & 0x1FFF == 0  # ENGINE §3: the clubs are removed
+            assert union & 0x1FFF == 0  # §8 (ours: which suit), ENGINE §3: clubs are removed
         if deck == "no_low":
             assert all(c % 13 >= 4 for c in cards_of(union))  # no 2, 3, 4, 5
         if deck == "one_random":
@@ -78,8 +80,8 @@ def test_auction_and_contracts_go_up_to_the_trick_count():
 
 
 def test_auction_ends_after_two_passes_and_frisch_after_three():
-    # §8: other rules as above, for three players: a bid then the two others pass; all three
-    # pass for a Frisch (ENGINE §3: P - 1 passes, P passes)
+    # §8 (ours: the pages give three players only their decks): a bid then the two others pass;
+    # all three pass for a Frisch (ENGINE §3: P - 1 passes, P passes)
     rules = Rules(players=3)
     s = DealState.deal(rules, DealRng(3, 0), dealer=2)
     s.apply_text("pass", "pass", "pass")

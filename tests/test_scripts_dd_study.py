@@ -8,12 +8,13 @@ and each run takes a few seconds.
 from __future__ import annotations
 
 import importlib.util
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from whist_sim.runs.dataset import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "dd_study.py"
@@ -43,7 +44,7 @@ def test_tiny_run_writes_the_report_then_resumes(tmp_path, dd_study, chunk_bytes
     assert r.returncode == 0, r.stderr
     assert "unsolved solves" in r.stdout and "whist-min" in r.stdout
     dataset = tmp_path / "data" / "dd_study"
-    manifest = json.loads((dataset / "_manifest.json").read_text())
+    manifest = load_manifest(dataset)
     assert manifest["status"] == "complete" and manifest["deals"] == 4
     assert manifest["dd"]["node_limit"] == 2000
     assert not data.exists()  # the default dataset is not touched
@@ -61,7 +62,7 @@ def test_tiny_run_writes_the_report_then_resumes(tmp_path, dd_study, chunk_bytes
 
     # a second run reuses the complete dataset: nothing is simulated again
     assert dd_study.main(["--data", str(data), "--out", str(out), *TINY]) == 0
-    manifest = json.loads((dataset / "_manifest.json").read_text())
+    manifest = load_manifest(dataset)
     assert len(manifest["sessions"]) == 2 and manifest["sessions"][-1]["deals"] == 0
     assert chunk_bytes(dataset) == before
     assert "## Double dummy" in (out / "dd" / "report.md").read_text()

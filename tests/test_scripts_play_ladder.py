@@ -83,8 +83,10 @@ def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, monkeypat
     mod = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "make_results", mod)
     spec.loader.exec_module(mod)
-    (play,) = [a for a in mod.ANALYSES if a.name == "play"]
+    # results/play/: the ladder, then the ISMCTS yardstick (whose section the ladder keeps)
+    play, outside = [a for a in mod.ANALYSES if a.name == "play"]
     assert play.script == "play_ladder.py" and play.report == "README.md"
+    assert outside.script == "openspiel_match.py" and outside.report == "openspiel_match.md"
     (tmp_path / "play").mkdir()
     (tmp_path / "play" / "README.md").write_text("# ladder\n")
     index = mod.write_index(tmp_path, mod.ANALYSES).read_text()

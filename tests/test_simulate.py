@@ -7,13 +7,14 @@ import logging
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from whist_sim import __version__
 from whist_sim.core.rules import Rules
 from whist_sim.kernels._numba import engine_fingerprint
 from whist_sim.kernels.batch import play_batch
-from whist_sim.runs.dataset import chunk_name, load, load_manifest
+from whist_sim.runs.dataset import chunk_name, load, load_manifest, write_manifest
 from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 
 DEALS = 2_500
@@ -114,7 +115,8 @@ def test_three_players_and_store_dealt(tmp_path):
 def test_manifest_content(reference):
     path, m = reference
     assert load_manifest(path) == m
-    assert json.loads((path / "_manifest.json").read_text()) == m
+    stored = pq.read_schema(path / "_manifest.parquet").metadata[b"whist_sim.manifest"]
+    assert json.loads(stored) == m
     assert m["format"] == "whist-sim-dataset" and m["package_version"] == __version__
     assert m["status"] == "complete"
     assert (m["seed"], m["deals"], m["chunk_size"], m["n_chunks"]) == (7, DEALS, 400, 7)
@@ -185,12 +187,11 @@ def test_resume_refuses_different_options_naming_them(reference, tmp_path):
 def test_a_run_of_other_engine_code_is_neither_resumed_nor_reused(reference, tmp_path):
     path = tmp_path / "run"
     run(path, deals=300, chunk_size=100)
-    manifest_file = path / "_manifest.json"
-    m = json.loads(manifest_file.read_text())
+    m = load_manifest(path)
     assert m["engine"] == engine_fingerprint()
     assert not discard_stale_run(path) and path.is_dir()  # this code's run: kept
     m["engine"] = "0123456789abcdef"  # as if written before an edit of a strategy
-    manifest_file.write_text(json.dumps(m))
+    write_manifest(path, m)
     with pytest.raises(SimulationError, match="engine: the run was written by other engine"):
         run(path, deals=300, chunk_size=100, resume=True)
     (path / "notes.txt").write_text("mine")  # a file that is not the run's: nothing is deleted

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -30,7 +29,7 @@ def test_tiny_run_end_to_end(tmp_path):
             "--store-dealt", "--zero-over", "30", "--no-progress")
     assert r.exit_code == 0, r.output
     assert "50 deals in 3 chunk(s) written to" in r.output
-    m = json.loads((out / "_manifest.json").read_text())
+    m = load_manifest(out)
     assert m["bid"] == ["heuristic", "random", "heuristic"] and m["play"] == ["random"] * 3
     assert m["rules"]["players"] == 3 and m["rules"]["zero_over"] == 30 and m["store_dealt"]
     df = load(out)

@@ -8,8 +8,6 @@ Dask workers. Small runs and small node limits keep this fast: full deals are sl
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,7 +17,13 @@ from whist_sim.cli import main
 from whist_sim.core.rules import Rules
 from whist_sim.dd import SOLVER_VERSION, solve_batch
 from whist_sim.kernels.batch import play_batch
-from whist_sim.runs.dataset import DatasetError, iter_chunks, load, load_manifest
+from whist_sim.runs.dataset import (
+    DatasetError,
+    iter_chunks,
+    load,
+    load_manifest,
+    write_manifest,
+)
 from whist_sim.runs.dd_columns import DDColumnsError, dd_column_names, dd_columns
 from whist_sim.runs.simulate import (
     DEFAULT_DD_CHUNK_SIZE,
@@ -243,10 +247,9 @@ def test_resume_with_other_dd_options_is_refused(tmp_path):
         run(path, deals=4, chunk_size=2, dd_node_limit=6_000, resume=True)
     # work of another solver version (which rows fit the limit changes with the search) is
     # never mixed into a run
-    mf = path / "_manifest.json"
-    m = json.loads(mf.read_text())
+    m = load_manifest(path)
     m["dd"]["solver_version"] = SOLVER_VERSION - 1
-    mf.write_text(json.dumps(m))
+    write_manifest(path, m)
     with pytest.raises(SimulationError, match="dd.solver_version"):
         run(path, deals=4, chunk_size=2, dd_node_limit=5_000, resume=True)
     with pytest.raises(SimulationError,
@@ -257,10 +260,9 @@ def test_resume_with_other_dd_options_is_refused(tmp_path):
     with pytest.raises(SimulationError, match="run has no double-dummy columns, now --dd"):
         run(plain, deals=4, chunk_size=2, dd_node_limit=5_000, resume=True)
     # a manifest written before the dd option existed (no "dd" key) resumes without --dd
-    mf = plain / "_manifest.json"
-    m = json.loads(mf.read_text())
+    m = load_manifest(plain)
     del m["dd"]
-    mf.write_text(json.dumps(m))
+    write_manifest(plain, m)
     assert run(plain, deals=4, chunk_size=2, dd=False, resume=True)["status"] == "complete"
 
 

@@ -47,9 +47,19 @@ def one_thread():
 
 def test_entries_are_labelled_by_slot_when_repeated():
     labels = [e.label for e in make_entries(["heuristic", "heuristic"])]
-    assert labels == ["heuristic#1", "heuristic#2"]
+    assert labels == ["heuristic/expert#1", "heuristic/expert#2"]
     labels = [e.label for e in make_entries("hcp,heuristic,heuristic,montecarlo:n=8")]
-    assert labels == ["hcp", "heuristic#2", "heuristic#3", "montecarlo:n=8"]
+    assert labels == ["hcp/expert", "heuristic/expert#2", "heuristic/expert#3",
+                      "montecarlo:n=8/expert"]
+
+
+def test_every_entry_is_labelled_bid_slash_play():
+    # an entry that plays the tournament's --play is spelled out like one with its own play
+    labels = [e.label for e in make_entries("heuristic,heuristic/heuristic,hcp/random",
+                                            play="heuristic")]
+    assert labels == ["heuristic/heuristic#1", "heuristic/heuristic#2", "hcp/random"]
+    labels = [e.label for e in make_entries("heuristic,heuristic/random")]
+    assert labels == ["heuristic/expert", "heuristic/random"]
 
 
 @pytest.mark.parametrize(
@@ -164,16 +174,16 @@ def test_results_do_not_depend_on_chunk_size_or_threads(tmp_path):
     sa, sb = load_scores(tmp_path / "a"), load_scores(tmp_path / "b")
     assert len(sa) == a["deals"]
     np.testing.assert_array_equal(sa.to_numpy(), sb.to_numpy())
-    assert list(sa.columns) == ["deal", "hcp", "ltc", "random"]
+    assert list(sa.columns) == ["deal", "hcp/expert", "ltc/expert", "random/expert"]
     assert sa["deal"].tolist() == list(range(a["deals"]))
-    assert sa["hcp"].mean() == pytest.approx(a["strategies"][0]["mean"], abs=1e-3)
+    assert sa["hcp/expert"].mean() == pytest.approx(a["strategies"][0]["mean"], abs=1e-3)
 
 
 def test_three_players_and_play_policy():
     s = tournament(["hcp", "heuristic", "random"], 40, SEED, rules=Rules(players=3), play="random",
                    rotations=3, progress=False, threads=1)
     assert len(s["seatings"]) == 3 and s["players"] == 3 and s["play"] == "random"
-    assert {p["a"] for p in s["pairs"]} == {"hcp", "heuristic"}
+    assert {p["a"] for p in s["pairs"]} == {"hcp/random", "heuristic/random"}
 
 
 # --------------------------------------------------------------------------- statistics
@@ -286,7 +296,7 @@ def test_strategy_parameters_reach_the_engine(one_thread):
     s = tournament(["hcp:margin=3", "hcp"], 300, SEED, rotations=4, progress=False,
                    executor=one_thread)
     a, b = s["strategies"]
-    assert a["name"] == "hcp:margin=3" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
+    assert a["name"] == "hcp:margin=3/expert" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
     s = tournament(["montecarlo:n=0", "heuristic"], 300, SEED, progress=False,
                    executor=one_thread)
     assert s["pairs"][0]["diff"] == 0.0
@@ -309,7 +319,7 @@ def test_play_match_reports_contracts_made_by_role(one_thread):
     assert heur["declarer_hit_rate"] > rand["declarer_hit_rate"]
     md = render_markdown(s)
     assert "made: declarer / other / zero" in md
-    assert "play policy `heuristic: heuristic, heuristic/random: random`" in md
+    assert "play policy `heuristic/heuristic: heuristic, heuristic/random: random`" in md
     frame = ranking_frame(s)
     assert {"declarer_hit_rate", "other_hit_rate"} <= set(frame.columns)
     # a summary written before the role rates existed still renders

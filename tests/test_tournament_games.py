@@ -1,4 +1,4 @@
-"""Duplicate games in a tournament (RULES §7, issue 33): who wins games, beside points per deal."""
+"""Duplicate games in a tournament (RULES §7): who wins games, beside points per deal."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from whist_sim.cli import main
 from whist_sim.core.rules import Rules
 from whist_sim.runs.game import game_totals, play_game
-from whist_sim.tournament import tournament
+from whist_sim.tournament import TournamentError, tournament
 from whist_sim.tournament.games import game_seed, play_games, ranking_agreement
 from whist_sim.tournament.schedule import make_entries, make_seatings
 
@@ -54,9 +54,9 @@ def test_tournament_reports_games_and_whether_the_rankings_agree(tmp_path):
                    games=3, out=tmp_path / "t")
     g = s["games"]
     names = {e["name"] for e in g["entries"]}
-    assert names == {"heuristic", "random"} and g["target"] == 200
+    assert names == {"heuristic/expert", "random/expert"} and g["target"] == 200
     best = max(g["entries"], key=lambda e: e["win_rate"])
-    assert best["name"] == "heuristic" and best["margin"] > 0
+    assert best["name"] == "heuristic/expert" and best["margin"] > 0
     assert g["ranking"] == ranking_agreement(s) and g["ranking"]["agree"]
     report = (tmp_path / "t" / "report.md").read_text()
     assert "## Games" in report and "games won" in report
@@ -82,3 +82,33 @@ def test_games_arrays_shape():
     running, winners = game_totals(1, Rules(target=100000), ["heuristic"] * 4,
                                    ["heuristic"] * 4, max_deals=20)
     assert running.shape == (20, 4) and winners == () and running.dtype == np.int64
+
+
+def test_games_without_deals_play_the_games_only(tmp_path):
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, [
+        "tournament", "--strategies", "heuristic,random", "--seed", "2", "--games", "2",
+        "--target", "150", "--out", str(out), "--no-progress", "--rotations", "4",
+        "--format", "md,csv"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "duplicate games to 150" in r.output and "2 games x 2 seatings" in r.output
+    assert "Ranking by points per deal" not in r.output  # no points per deal were played
+    assert "`heuristic/expert`" in r.output and "`random/expert`" in r.output
+    s = json.loads((out / "summary.json").read_text())
+    assert s["deals"] == 0 and s["games"]["games"] == 2 and s["games"]["ranking"] is None
+    assert "## Games" in (out / "report.md").read_text()
+    assert not (out / "tournament.png").exists()
+    games = (out / "tables" / "games.csv").read_text()
+    assert "heuristic/expert" in games and "win_rate" in games
+    # the same games as in a tournament that also plays deals
+    both = tournament(["heuristic", "random"], 20, 2, rules=Rules(target=150), progress=False,
+                      threads=1, games=2, rotations=4)
+    assert both["games"]["entries"] == s["games"]["entries"]
+
+
+def test_a_tournament_needs_deals_or_games(tmp_path):
+    r = CliRunner().invoke(main, ["tournament", "--strategies", "heuristic,random", "--seed",
+                                  "2", "--out", str(tmp_path / "t")])
+    assert r.exit_code == 2 and "give --deals N" in r.output
+    with pytest.raises(TournamentError, match="deals must be >= 1"):
+        tournament(["heuristic", "random"], 0, 2, progress=False)

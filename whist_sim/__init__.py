@@ -6,6 +6,7 @@ bitmasks (bit ``i`` = card ``i``); seats are 0..3 clockwise.
 """
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
 try:
     __version__ = version("whist-sim")
@@ -20,10 +21,12 @@ configure_numba_cache()
 
 # Imported on first use (PEP 562), so that ``import whist_sim`` stays light (no numpy) and the
 # command line starts at once: whist_sim.advise(HAND, ...) -> Advice (the hand advisor);
-# whist_sim.load(DIR) (a dataset); the card notation, Rules and score.
+# whist_sim.load(DIR) (a dataset) and load_manifest(DIR) (its manifest); the card notation, Rules
+# and score.
 _LAZY = {
     "advise": ("whist_sim.advisor", "advise"),
     "load": ("whist_sim.runs.dataset", "load"),
+    "load_manifest": ("whist_sim.runs.dataset", "load_manifest"),
     **{name: ("whist_sim.core.cards", name) for name in (
         "CardSet", "NotationError", "format_hand", "parse_card", "parse_deal", "parse_hand")},
     "Rules": ("whist_sim.core.rules", "Rules"),
@@ -32,15 +35,32 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
+if TYPE_CHECKING:
+    # what type checkers see: the real names with their types (the imports never run); the lazy
+    # __getattr__ below is hidden from them, so a name not listed here is an error to them
+    from .advisor import advise as advise
+    from .core.cards import CardSet as CardSet
+    from .core.cards import NotationError as NotationError
+    from .core.cards import format_hand as format_hand
+    from .core.cards import parse_card as parse_card
+    from .core.cards import parse_deal as parse_deal
+    from .core.cards import parse_hand as parse_hand
+    from .core.rules import Rules as Rules
+    from .core.rules import RulesError as RulesError
+    from .core.scoring import score as score
+    from .runs.dataset import load as load
+    from .runs.dataset import load_manifest as load_manifest
+else:
 
-        module, attr = _LAZY[name]
-        value = getattr(importlib.import_module(module), attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __getattr__(name: str):
+        if name in _LAZY:
+            import importlib
+
+            module, attr = _LAZY[name]
+            value = getattr(importlib.import_module(module), attr)
+            globals()[name] = value
+            return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
@@ -52,6 +72,7 @@ __all__ = [
     "advise",
     "format_hand",
     "load",
+    "load_manifest",
     "parse_card",
     "parse_deal",
     "parse_hand",

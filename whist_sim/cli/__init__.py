@@ -82,7 +82,10 @@ class LazyGroup(click.Group):
 )
 @click.version_option(__version__, prog_name="whist-sim")
 def main() -> None:
-    """Monte Carlo strategy analyser for Israeli Whist (rules: RULES.md, engine: docs/ENGINE.md)."""
+    """Monte Carlo strategy analyser for Israeli Whist.
+
+    The rule book: whist-sim rules (RULES §3: whist-sim rules 3); the engine and the other
+    reference pages: whist-sim docs."""
 
 
 def run() -> None:

@@ -1,4 +1,5 @@
-"""``whist-sim advise``: which contract to bid with a hand, by simulation (docs/ADVISOR.md)."""
+"""``whist-sim advise``: which contract to bid with a hand, by simulation (docs: whist-sim docs
+advisor)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIO
 from ..advisor.sampling import DEFAULT_EPS, check_model
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
-from .options import rule_options
+from .options import progress_option, rule_options, show_progress
 from .seats import play_help, play_spec
 
 
@@ -103,9 +104,8 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="with a searching --play (rollout): play every bid with its base policy "
               "first and search only the K best per strain on the same deals (0: search every "
               "bid)  [default: 3]")
-@click.option("--progress/--no-progress", default=True,
-              help="show a progress bar on stderr (double-dummy evaluation)")
-@click.option("--json", "as_json", is_flag=True, help="print JSON (schema: docs/ADVISOR.md)")
+@progress_option("a progress bar on stderr (a searching play, the double-dummy evaluation)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON (schema: whist-sim docs advisor)")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
 @rule_options
@@ -115,7 +115,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
             constrain: tuple[str, ...], known: tuple[str, ...],
             confidence: float, threads: int, evaluation: str, dd_deals: int | None,
             dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
-            progress: bool, as_json: bool, plot: str | None,
+            progress: bool | None, as_json: bool, plot: str | None,
             rules) -> None:
     """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
     "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
@@ -126,7 +126,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
     declaring in it is worth, and the best call.
 
     With --eval dd, also what you could do with every hand in view and perfect play, alone
-    against the other three, on the first --dd-deals sampled deals (docs/ADVISOR.md).
+    against the other three, on the first --dd-deals sampled deals (whist-sim docs advisor).
     """
     try:
         bid_policy = check_model(bid_policy)
@@ -167,6 +167,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                 f"{dd_deals} is more than the {deals} sampled deals (--deals): the "
                 "double-dummy view solves the first M of them", param_hint="--dd-deals"
             )
+    progress = show_progress(progress)
     if plot:
         from pathlib import Path
 

@@ -19,7 +19,7 @@ from ..advisor.sampling import check_model
 from ..runs.executors import ExecutorError
 from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError
-from .options import rule_options
+from .options import progress_option, rule_options, show_progress
 from .seats import play_help, play_spec
 
 
@@ -66,15 +66,16 @@ def _flag(name: str, value) -> str:
               help="start a local Dask cluster of N worker processes for this run")
 @click.option("--parquet/--no-parquet", default=True, show_default=True,
               help="also write the per-hand results to hands.parquet")
-@click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@progress_option()
 @click.option("--json", "as_json", is_flag=True,
               help="print the run and its summary table as one JSON object on stdout "
-                   "(docs/JSON.md)")
+                   "(whist-sim docs json)")
 @rule_options
 def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, seed: int,
             out: str, bid: str, play: str,
             consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
-            cluster: str | None, parquet: bool, progress: bool, as_json: bool, rules) -> None:
+            cluster: str | None, parquet: bool, progress: bool | None, as_json: bool,
+            rules) -> None:
     """Bid charts: the contract with the highest expected score by hand class (bidding
     position x high-card points x trump length, and an NT panel). Hands come from deals bid
     up to the contracts; --hands of them are classed and the first --min-hands of every class
@@ -98,7 +99,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
             df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
                            bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
                            threads=threads, scheduler=scheduler, cluster=cluster,
-                           progress=progress, min_hands=min_hands, nt=nt)
+                           progress=show_progress(progress), min_hands=min_hands, nt=nt)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: nothing written", err=True)
         sys.exit(130)

@@ -2,7 +2,7 @@
 
 Bridge mode answers the classic question (tricks of a partnership, best play by all four), with the
 bridge world's table convention; whist mode answers the Israeli Whist questions for one seat against
-the other three (docs/DD.md).
+the other three (whist-sim docs dd).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 from ..core.cards import STRAINS, NotationError, parse_deal, parse_strain
 from ..core.pbn import format_pbn_deal, is_pbn, parse_pbn
 from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
+from .options import progress_option, show_progress
 
 _COMPASS = "NESW"
 
@@ -214,17 +215,15 @@ def _render(res: dict) -> str:
 @click.option("--min-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="whist mode: whist-min's own node limit (whist-min of a full deal is the "
                    "slow question) [default: --node-limit]")
-@click.option("--progress/--no-progress", default=None,
-              help="a progress bar over the deals on stderr [default: with several deals, when "
-                   "stderr is a terminal]")
+@progress_option("a progress bar over the deals on stderr (with several deals)")
 def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file, node_limit,
             min_node_limit, progress):
     """Double-dummy analysis of DEAL (every hand visible, perfect play by all).
 
     DEAL is four hands in seat order, '0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 ...', or bridge PBN
     'N:...' (N, E, S, W = seats 0, 1, 2, 3). Hands may be shorter than 13 cards (an ending) but
-    must all be the same size. Deals are printed in PBN form ('N:...'). See docs/DD.md for the
-    questions and the JSON format.
+    must all be the same size. Deals are printed in PBN form ('N:...'). See `whist-sim docs dd`
+    for the questions and the JSON format.
     """
     if deal is None and file is None:
         raise click.UsageError("give a DEAL or --file F")
@@ -247,7 +246,7 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
         click.echo(notice, err=True)
     warm_up(lambda msg: click.echo(msg, err=True))
     if progress is None:  # the default: a bar for several deals, on a terminal
-        progress = len(deals) > 1 and sys.stderr.isatty()
+        progress = len(deals) > 1 and show_progress(None)
     bar = tqdm(total=len(deals), unit="deal", desc="double dummy", file=sys.stderr,
                disable=not progress, dynamic_ncols=True)
     try:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..core.pbn import board_tags, format_pbn, whist_tags
+from ..core.pbn import format_pbn
 from ..engine.play import play_deal
 from ..engine.policies import POLICIES
 from ..engine.record import record_from_trace
@@ -71,7 +71,8 @@ def _readable(bid: StrategySpec, play: PlaySpec) -> bool:
               help="print the deal as a JSON game record (RULES §10) that `replay` accepts")
 @click.option("--pbn", "as_pbn", is_flag=True,
               help="print the deal as a PBN board (the hands as dealt; seats 0..3 = N, E, S, W) "
-                   "that bridge tools read, with the outcome in Whist* tags")
+                   "that bridge tools read, with the calls, Frisch passes, contracts and play, "
+                   "which `replay` reads back")
 @rule_options
 def command(seed, deal_index, dealer, policy, play, as_json, as_pbn, rules):
     """Play one deal and print it as a readable trace.
@@ -99,15 +100,13 @@ def command(seed, deal_index, dealer, policy, play, as_json, as_pbn, rules):
 
         trace = compiled_trace(seed, deal_index, rules, [b for b, _ in seats],
                                [q for _, q in seats])
-    if as_pbn:
-        extra = whist_tags(
-            seed=seed, deal=deal_index, hands="dealt", thrown_in=trace.thrown_in,
-            trump=trace.trump, declarer=trace.declarer, contracts=trace.contracts,
-            tricks=trace.tricks, scores=trace.scores,
-        )
-        tags = board_tags(trace.dealt, board=deal_index + 1, dealer=trace.dealer,
-                          event=f"whist-sim deal --seed {seed}", extra=extra)
-        click.echo(format_pbn([tags]), nl=False)
+    if as_pbn:  # the whole deal: calls, Frisch passes, contracts and play (docs/PBN.md)
+        from ..engine.pbn_record import record_board
+
+        record = record_from_trace(trace)
+        record["policies"] = names
+        board = record_board(record, board=deal_index + 1, event=f"whist-sim deal --seed {seed}")
+        click.echo(format_pbn([board]), nl=False)
     elif as_json:
         record = record_from_trace(trace)
         record["policies"] = names

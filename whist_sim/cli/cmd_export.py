@@ -1,16 +1,18 @@
-"""``whist-sim export``: a simulation dataset's deals in another format (PBN files)."""
+"""``whist-sim export``: a simulation dataset's deals, or a recorded deal or game, as a PBN file."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
 from ..core.cards import NotationError
+from .options import progress_option, rule_options, show_progress
 
 
 @click.command("export")
-@click.argument("data", type=click.Path(file_okay=False))
+@click.argument("data", type=click.Path(exists=True))
 @click.option("--pbn", "pbn_out", required=True, metavar="FILE",
               help="write a PBN file (one board per deal; '-' = standard output)")
 @click.option("--hands", type=click.Choice(["auto", "dealt", "play"]), default="auto",
@@ -23,23 +25,38 @@ from ..core.cards import NotationError
               help="number of deals to export [default: to the end]")
 @click.option("--event", default=None, help="the Event tag [default: whist-sim DATA]")
 @click.option("--partial", is_flag=True, help="export the finished chunks of an unfinished run")
-@click.option("--progress/--no-progress", default=None,
-              help="a progress bar on stderr [default: when stderr is a terminal]")
-def command(data, pbn_out, hands, start, count, event, partial, progress):
-    """Export the deals of the dataset in DATA (written by `whist-sim simulate`) as a PBN file.
+@progress_option()
+@rule_options
+def command(data, pbn_out, hands, start, count, event, partial, progress, rules):
+    """Export the deals of the dataset in DATA (written by `whist-sim simulate`) as a PBN file;
+    or, when DATA is a JSON record file (a deal from `deal --json`, a game from `game --json`),
+    that whole record: calls, Frisch passes, contracts and play, which `replay FILE.pbn` reads
+    back (the rule options are for a record without its own).
 
     One board per deal, in deal order: Board = deal index + 1, Dealer, and the Deal tag with
     whist-sim seats 0, 1, 2, 3 as N, E, S, W (three-player deals have W as '-'); the outcome is in
     the Whist* tags (WhistSeed, WhistDeal, WhistHands, WhistTrump, WhistDeclarer, WhistContracts,
-    WhistTricks, WhistScores; docs/PBN.md). Bridge tools (endplay, DDS front ends) read the file.
+    WhistTricks, WhistScores; whist-sim docs pbn). Bridge tools (endplay, DDS front ends) read
+    the file.
 
     Example: whist-sim export runs/a --pbn a.pbn --count 1000
     """
     from ..runs.dataset import DatasetError
-    from ..runs.export import ExportError, export_pbn
+    from ..runs.export import ExportError, export_pbn, export_record_pbn
 
-    if progress is None:
-        progress = sys.stderr.isatty()
+    if Path(data).is_file():
+        from ..engine.record import RecordError
+
+        try:
+            n = export_record_pbn(data, sys.stdout if pbn_out == "-" else pbn_out, rules)
+        except (RecordError, ExportError, NotationError) as e:
+            raise click.ClickException(f"{data}: {e}") from None
+        except OSError as e:
+            raise click.ClickException(f"cannot write {pbn_out}: {e.strerror or e}") from None
+        if pbn_out != "-":
+            click.echo(f"{n:,} board(s) written to {pbn_out}", err=True)
+        return
+    progress = show_progress(progress)
     try:
         if pbn_out == "-":
             n = export_pbn(data, sys.stdout, hands=hands, start=start, count=count,

@@ -11,7 +11,7 @@ from ..engine.record import (
     RecordError,
     ReplayResult,
     is_game_record,
-    load_record,
+    load_records,
     replay_game,
     replay_record,
 )
@@ -29,7 +29,9 @@ from .options import rule_options
                    "penalize it (the card stands, the offender is fined revoke_penalty)")
 @rule_options
 def command(files, as_json, revokes, rules):
-    """Check each recorded deal in FILE... against the rules and score it.
+    """Check each recorded deal in FILE... against the rules and score it. A FILE is a JSON
+    record, or a PBN file of whole boards (`export RECORD --pbn`; one record per board, or one
+    game).
 
     A game record (from 'whist-sim game --json') is checked deal by deal, with the dealer
     moving left, the running totals, the end at the target and the winner (RULES §7).
@@ -41,20 +43,23 @@ def command(files, as_json, revokes, rules):
     games = []
     for path in files:
         try:
-            record = load_record(path)
+            named = load_records(path, rules)
         except RecordError as e:
-            result = ReplayResult(ok=False, error=str(e))
-        else:
-            if is_game_record(record):
+            named = [(path, ReplayResult(ok=False, error=str(e)))]
+        for name, record in named:
+            if isinstance(record, ReplayResult):
+                result = record
+            elif is_game_record(record):
                 game = replay_game(record, rules=rules, revokes=revokes)
-                games.append((path, game))
+                games.append((name, game))
                 if as_json:
-                    click.echo(json.dumps(game.to_json_dict(path)))
+                    click.echo(json.dumps(game.to_json_dict(name)))
                 continue
-            result = replay_record(record, rules=rules, revokes=revokes)
-        rows.append((path, result))
-        if as_json:
-            click.echo(json.dumps(result.to_json_dict(path)))
+            else:
+                result = replay_record(record, rules=rules, revokes=revokes)
+            rows.append((name, result))
+            if as_json:
+                click.echo(json.dumps(result.to_json_dict(name)))
     if not as_json:
         if rows:
             click.echo(render_replay_table(rows))

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..runs.dataset import DatasetError
+from .options import progress_option, show_progress
 
 # whist_sim.reports (pandas tables, matplotlib charts) is imported when the command runs, so the
 # other commands of the CLI start without loading matplotlib.
@@ -36,10 +37,10 @@ def _formats(ctx, param, value: str) -> tuple[str, ...]:
 @click.option("--dpi", type=click.IntRange(50, 300), default=100, show_default=True,
               help="resolution of the PNG charts (dots per inch)")
 @click.option("--partial", is_flag=True, help="report on the finished chunks of an unfinished run")
-@click.option("--progress/--no-progress", default=True, help="show a progress bar over chunks")
+@progress_option("a progress bar over chunks on stderr")
 @click.option("--json", "as_json", is_flag=True,
               help="print the headline numbers and the files written as one JSON object on "
-                   "stdout (docs/JSON.md)")
+                   "stdout (whist-sim docs json)")
 def command(
     data: str,
     out: str | None,
@@ -47,7 +48,7 @@ def command(
     title: str | None,
     dpi: int,
     partial: bool,
-    progress: bool,
+    progress: bool | None,
     as_json: bool,
 ) -> None:
     """Report on the simulation dataset in DATA (a directory written by `whist-sim simulate`).
@@ -69,7 +70,7 @@ def command(
 
     out_dir = Path(out) if out is not None else Path(data) / "report"
     try:
-        tally = tally_dataset(data, partial=partial, progress=progress)
+        tally = tally_dataset(data, partial=partial, progress=show_progress(progress))
         if tally.n_deals == 0:
             raise click.ClickException(f"{data}: the dataset has no finished chunk to report on")
         report = build_report(

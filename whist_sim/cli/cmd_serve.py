@@ -1,8 +1,8 @@
 """``whist-sim serve``: the web page at the table: the advisor, the charts and a seat against the
-bots, in the browser (docs/WEB.md).
+bots, in the browser (whist-sim docs web).
 
 Starts a local web server (Starlette on uvicorn, the ``web`` extra) bound to 127.0.0.1 by
-default; open http://127.0.0.1:8000. The JSON API is under /api/ (docs/WEB.md).
+default; open http://127.0.0.1:8000. The JSON API is under /api/ (whist-sim docs web).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def _reports(values: tuple[str, ...]) -> dict[str, Path]:
 def command(host: str, port: int, max_deals: int, reports: tuple[str, ...],
             workers: int, state_dir: Path | None) -> None:
     """Serve the web page: the hand advisor, the report charts and play against the bots
-    (docs/WEB.md). Stop it with Ctrl-C."""
+    (whist-sim docs web). Stop it with Ctrl-C."""
     roots = _reports(reports)
     state = state_dir if state_dir is not None else default_state_dir()
     try:

@@ -19,7 +19,7 @@ from ..runs.simulate import (
     simulate,
 )
 from ..strategies.registry import DEFAULT_PLAY
-from .options import RULES_FILE_META, rule_options
+from .options import RULES_FILE_META, progress_option, rule_options, show_progress
 from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
 
@@ -64,7 +64,7 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
 @click.option(
     "--dd", is_flag=True,
     help="also store each seat's double-dummy whist-max and whist-min for the deal's trump and "
-    "leader (dd_max_s, dd_min_s and their bounds; four players only; slow, see docs/DD.md)",
+    "leader (dd_max_s, dd_min_s and their bounds; four players only; slow, see whist-sim docs dd)",
 )
 @click.option(
     "--dd-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
@@ -79,15 +79,15 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
 )
 @click.option(
     "--scheduler", default=None, metavar="ADDRESS",
-    help="run the chunks on a running Dask scheduler (tcp://host:8786); see docs/CLUSTER.md",
+    help="run the chunks on a running Dask scheduler (tcp://host:8786); see whist-sim docs cluster",
 )
 @click.option(
     "--cluster", default=None, metavar="local:N",
     help="start a local Dask cluster of N worker processes for this run",
 )
-@click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@progress_option()
 @click.option("--json", "as_json", is_flag=True,
-              help="print the run's summary as one JSON object on stdout (docs/JSON.md)")
+              help="print the run's summary as one JSON object on stdout (whist-sim docs json)")
 def command(
     deals: int,
     seed: int,
@@ -106,16 +106,17 @@ def command(
     dd_min_node_limit: int | None,
     scheduler: str | None,
     cluster: str | None,
-    progress: bool,
+    progress: bool | None,
     as_json: bool,
 ) -> None:
-    """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus manifest.json.
+    """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus the manifest
+    (_manifest.parquet).
 
     The dataset depends only on the seed, rules and policies (not on chunk size, threads or
     workers). Ctrl-C keeps every finished chunk; run the same command with --resume to finish.
     Load the result with whist_sim.load(DIR).
 
-    --dd adds double-dummy columns: each seat's whist-max and whist-min (docs/DD.md) for the
+    --dd adds double-dummy columns: each seat's whist-max and whist-min (whist-sim docs dd) for the
     hands at the start of play, the trump and the declarer on lead; at most 4 whist-max solves x
     --dd-node-limit card plays and 4 whist-min solves x --dd-min-node-limit per deal.
     """
@@ -161,7 +162,8 @@ def command(
     try:
         manifest = simulate(
             out, deals, seed, rules=rules, bid=bid, play=play_names, chunk_size=chunk_size,
-            threads=threads, resume=resume, store_dealt=store_dealt, progress=progress,
+            threads=threads, resume=resume, store_dealt=store_dealt,
+            progress=show_progress(progress),
             scheduler=scheduler, cluster=cluster, dd=dd, dd_node_limit=dd_node_limit,
             dd_min_node_limit=dd_min_node_limit, notify=lambda msg: click.echo(msg, err=True),
             rules_file=click.get_current_context().meta.get(RULES_FILE_META),
@@ -218,7 +220,7 @@ def command(
 
 
 def _echo_summary(out: str, manifest: dict) -> None:
-    """``--json``: the run's summary (docs/JSON.md); the manifest holds the full record."""
+    """``--json``: the run's summary (whist-sim docs json); the manifest holds the full record."""
     from ._json import echo_json
 
     session = manifest["sessions"][-1] if manifest.get("sessions") else {}

@@ -1,4 +1,4 @@
-"""``whist-sim tournament``: a duplicate tournament between bidding strategies (issue 6)."""
+"""``whist-sim tournament``: a duplicate tournament between bidding strategies."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ..tournament import (
     render_text,
     tournament,
 )
-from .options import rule_options
+from .options import progress_option, rule_options, show_progress
 from .seats import play_help, play_spec, seat_spec
 
 
@@ -51,8 +51,9 @@ def _command_line(ctx: click.Context) -> str:
     "NAME[:KEY=VALUE...]; strategies: " + spec_help("bid") + "; play policies: "
     + spec_help("play") + ". Fewer than the seats: seats are filled cyclically (a,b,a,b)",
 )
-@click.option("--deals", type=click.IntRange(min=1), required=True,
-              help="duplicate deals; each is played once per seating")
+@click.option("--deals", type=click.IntRange(min=1), default=None,
+              help="duplicate deals; each is played once per seating [required, unless --games "
+                   "is given: then without --deals only the games are played]")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
               help="run seed; deal i uses the random stream (seed, i) under every seating")
 @click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
@@ -88,10 +89,10 @@ def _command_line(ctx: click.Context) -> str:
               help="run the chunks on a running Dask scheduler (tcp://host:8786)")
 @click.option("--cluster", default=None, metavar="local:N",
               help="start a local Dask cluster of N worker processes for this run")
-@click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@progress_option()
 def command(
     strategies: str,
-    deals: int,
+    deals: int | None,
     seed: int,
     play: str,
     rotations: str,
@@ -107,17 +108,23 @@ def command(
     threads: int | None,
     scheduler: str | None,
     cluster: str | None,
-    progress: bool,
+    progress: bool | None,
 ) -> None:
     """Play a duplicate tournament: every deal replayed with the strategies rotated through the
     seats, so card luck cancels. Reports each strategy's mean score per deal (95% CI), hit,
     zero and over/under rates, and every pair's mean difference with CI and p-value.
+
+    Entrants are printed BID/PLAY (heuristic/expert). With --games and no --deals, only the
+    games are played.
 
     Example: whist-sim tournament --strategies heuristic,hcp,ltc,cautious --deals 100000
     --seed 1 --out runs/t1
     """
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
+    if deals is None and not games:
+        raise click.UsageError("give --deals N (duplicate deals), or --games N (games to the "
+                               "target), or both")
     names = [s.strip() for s in strategies.split(",")]
     if any(not n for n in names):
         raise click.BadParameter(f"empty name in {strategies!r}", param_hint="--strategies")
@@ -135,10 +142,10 @@ def command(
     cmd = _command_line(click.get_current_context())
     try:
         summary = tournament(
-            names, deals, seed, rules=rules, play=play, rotations=rotations, sprt=sprt, out=out,
-            design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
-            cluster=cluster, progress=progress, command=cmd, formats=formats, games=games,
-            game_max_deals=game_max_deals,
+            names, deals or 0, seed, rules=rules, play=play, rotations=rotations, sprt=sprt,
+            out=out, design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
+            cluster=cluster, progress=show_progress(progress), command=cmd, formats=formats,
+            games=games, game_max_deals=game_max_deals,
         )
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: the scores of the chunks done so far are in {out}/scores; "

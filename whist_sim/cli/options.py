@@ -1,10 +1,13 @@
 """Click options shared by several commands: every rule option of
-:class:`whist_sim.core.rules.Rules`, and ``--rules FILE`` (a TOML file of them)."""
+:class:`whist_sim.core.rules.Rules`, ``--rules FILE`` (a TOML file of them), and
+``--progress/--no-progress`` with its default (a bar only when stderr is a terminal)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -129,3 +132,32 @@ def rule_options(func):
         help="rule options from a TOML file (top-level keys are the options' names with "
              "underscores, e.g. zero_over = 30); flags given override it",
     )(wrapper)
+
+
+#: values of the ``TQDM_DISABLE`` environment variable that do not disable the bars
+_FALSE_WORDS = ("", "0", "false", "no", "off")
+
+
+def progress_option(what: str = "a progress bar on stderr"):
+    """``--progress/--no-progress``: passes ``progress`` as True, False or None (neither flag
+    given; :func:`show_progress` then decides)."""
+    return click.option(
+        "--progress/--no-progress", "progress", default=None,
+        help=f"{what} [default: when stderr is a terminal and TQDM_DISABLE is not set]",
+    )
+
+
+def show_progress(flag: bool | None) -> bool:
+    """Whether to draw progress bars: the flag when given (``--progress`` draws them even into a
+    file or with ``TQDM_DISABLE`` set), else only when stderr is a terminal and the environment
+    variable ``TQDM_DISABLE`` is unset, empty or false (``0``, ``false``, ``no``, ``off``): a log
+    file gets no ``\\r`` frames."""
+    if flag is not None:
+        return flag
+    if os.environ.get("TQDM_DISABLE", "").strip().lower() not in _FALSE_WORDS:
+        return False
+    stream = sys.stderr
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return False

@@ -307,9 +307,17 @@ def board_tags(
     return tags
 
 
-def format_pbn_board(tags: Mapping[str, object]) -> str:
-    """One game: a ``[Name "value"]`` line per tag, in the mapping's order."""
-    return "".join(f'[{k} "{_escape(str(v))}"]\n' for k, v in tags.items())
+def format_pbn_board(tags: Mapping[str, object],
+                     sections: Mapping[str, str] | None = None) -> str:
+    """One game: a ``[Name "value"]`` line per tag, in the mapping's order, each followed by its
+    section's lines when ``sections`` has one (``Auction``, ``Play``)."""
+    out = []
+    for k, v in tags.items():
+        out.append(f'[{k} "{_escape(str(v))}"]\n')
+        text = (sections or {}).get(k)
+        if text:
+            out.append(text.rstrip("\n") + "\n")
+    return "".join(out)
 
 
 PBN_HEADER = "% PBN 2.1\n% EXPORT\n"
@@ -319,7 +327,10 @@ def format_pbn(boards: Iterable[Mapping[str, object] | PbnBoard], header: bool =
     """A PBN file of boards (tag mappings or :class:`PbnBoard`), games separated by blank lines."""
     games = []
     for b in boards:
-        games.append(format_pbn_board(b.tags if isinstance(b, PbnBoard) else b))
+        if isinstance(b, PbnBoard):
+            games.append(format_pbn_board(b.tags, b.sections))
+        else:
+            games.append(format_pbn_board(b))
     return (PBN_HEADER if header else "") + "\n".join(games)
 
 

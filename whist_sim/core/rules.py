@@ -1,7 +1,8 @@
 """The rule options of RULES.md as one frozen, validated value, stored with every result.
 
-Every house variant of the rule book is a field here with the book's default; nothing else in the
-package holds rule options. ``Rules()`` is the rule book as written.
+Every variant of the rule book (where the pages differ, and our own readings, RULES §8a) is a
+field here with the book's default; nothing else in the package holds rule options. ``Rules()`` is
+the rule book as written.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from ..core.cards import (
     parse_card,
     parse_hand,
 )
-from ..core.rules import FRISCH_CARDS, Rules, RulesError
+from ..core.rules import FRISCH_CARDS, MAX_REDEALS, Rules, RulesError
 from .game import game_winners
 from .play import DealTrace
 from .state import DealState, IllegalAction, call_str, parse_call, strain_str
@@ -400,6 +400,35 @@ def load_record(path: str | Path) -> Any:
         ) from None
 
 
+def load_records(path: str | Path, rules: Rules | None = None) -> list[tuple[str, Any]]:
+    """The records of a file as ``(name, record)`` pairs: a JSON file holds one record (a deal or
+    a game; its name is ``path``), a PBN file one game record or one deal record per board
+    (``path#board``; docs/PBN.md, whole records). Raises :class:`RecordError`."""
+    try:
+        if str(path) == "-":
+            import sys
+
+            text = sys.stdin.read()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the file: {e}") from None
+    from ..core.pbn import is_pbn
+
+    if text.lstrip().startswith("{") or not is_pbn(text):
+        try:
+            return [(str(path), json.loads(text))]
+        except json.JSONDecodeError as e:
+            raise RecordError(
+                f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    from .pbn_record import pbn_records
+
+    records = pbn_records(text, rules)
+    if len(records) == 1:
+        return [(str(path), records[0])]
+    return [(f"{path}#{i + 1}", r) for i, r in enumerate(records)]
+
+
 def replay_file(
     path: str | Path, rules: Rules | None = None, revokes: str | None = None
 ) -> ReplayResult:
@@ -452,6 +481,15 @@ class GameReplayResult:
         return out
 
 
+def _redeals(record: dict[str, Any], where: str) -> int:
+    """The record's ``redeals`` (the cancelled dealings before it, RULES §11), 0 when absent;
+    the engines stop redealing at ``MAX_REDEALS``, and the deal then passes on."""
+    n = record.get("redeals", 0)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise _refuse(f"{where}.redeals", f"must be a whole number >= 0, got {n!r}")
+    return n
+
+
 def is_game_record(record: Any) -> bool:
     """A game record is an object with a ``deals`` list (a deal record has none)."""
     return isinstance(record, dict) and "deals" in record
@@ -464,8 +502,11 @@ def replay_game(
     ``winners``, ``rules``, ``game``; :mod:`whist_sim.runs.game`) and total it (RULES §7).
 
     Every deal is checked as by :func:`replay_record` under the game's rules (``rules``: for a
-    record without them) and must be finished; the dealer moves one seat to the left each deal;
-    the game ends with the first deal after which a total reaches the target, so no deal may
+    record without them) and must be finished; the dealer moves one seat to the left each deal,
+    except after a deal cancelled under ``after_third_frisch=redeal`` (four passes after the third
+    Frisch): then the same dealer deals again (RULES §3, as in ``game`` and ``simulate``; a record
+    whose ``redeals`` reached ``MAX_REDEALS``, where the engines stop redealing, passes on); the
+    game ends with the first deal after which a total reaches the target, so no deal may
     follow it; the stated running totals, totals and winners must be what the deals add up to.
     """
     default_rules = Rules() if rules is None else rules
@@ -501,6 +542,7 @@ def _replay_game(record: Any, default_rules: Rules, revokes: str | None) -> Game
     totals = [0] * p
     out = GameReplayResult(ok=True, rules=rules)
     dealer = info.get("first_dealer")
+    why_dealer = "the game's first_dealer deals first"
     for k, d in enumerate(deals):
         where = f"deals[{k}]"
         if out.winners:
@@ -521,9 +563,16 @@ def _replay_game(record: Any, default_rules: Rules, revokes: str | None) -> Game
         if not res.finished:
             raise _refuse(where, "the deal is not finished (a game holds whole deals)")
         if dealer is not None and res.dealer != dealer:
-            raise _refuse(f"{where}.dealer", f"seat {res.dealer}, but the deal passes to the "
-                                             f"left: seat {dealer} deals this one")
-        dealer = (res.dealer + 1) % p
+            raise _refuse(f"{where}.dealer", f"seat {res.dealer}, but {why_dealer}: seat "
+                                             f"{dealer} deals this one")
+        if res.state is not None and res.state.redeal_due and _redeals(d, where) < MAX_REDEALS:
+            # RULES §3, after_third_frisch=redeal: the round is cancelled and (our reading) the
+            # same dealer deals again, as in `game` and `simulate`
+            why_dealer = (f"{where} was cancelled after the third Frisch "
+                          f"(after_third_frisch=redeal), so the same dealer deals again")
+        else:
+            dealer = (res.dealer + 1) % p
+            why_dealer = "the deal passes to the left"
         totals = [totals[s] + (res.scores or (0,) * p)[s] for s in range(p)]
         out.deals.append(res)
         out.running_totals.append(tuple(totals))
@@ -549,6 +598,7 @@ __all__ = [
     "RecordError",
     "ReplayResult",
     "load_record",
+    "load_records",
     "parse_call",
     "record_from_trace",
     "replay_file",

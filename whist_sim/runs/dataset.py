@@ -2,9 +2,10 @@
 
 A dataset is a directory written by :func:`whist_sim.runs.simulate.simulate`::
 
-    DIR/_manifest.json         the run: options (seed, deals, chunk size, rules, policies),
+    DIR/_manifest.parquet      the run: options (seed, deals, chunk size, rules, policies),
                                the versions of whist-sim, Python and the libraries that write
-                               the chunks, deal counts, status and timings
+                               the chunks, deal counts, status and timings (JSON, in the
+                               metadata of a Parquet file with no rows; :func:`load_manifest`)
     DIR/chunk-00000.parquet    deals 0 .. chunk_size-1
     DIR/chunk-00001.parquet    deals chunk_size .. 2*chunk_size-1
     ...
@@ -17,11 +18,16 @@ same whichever thread, process or Dask worker wrote it (with the same pyarrow ve
 different chunk sizes give different files but the same table: the chunks concatenated in index
 order are identical.
 
-The manifest's name starts with ``_`` so that Parquet readers skip it: ``pd.read_parquet(DIR)``,
-``pyarrow.dataset.dataset(DIR)``, Dask and DuckDB (``read_parquet('DIR/*.parquet')``) read the
-folder as one table. Datasets written before (with ``manifest.json``) still load and resume; a
-resumed run renames their manifest. A run holds the lock file ``DIR/.whist-sim.lock`` while it
-writes, so two runs never write one folder.
+Every file of a finished dataset is Parquet, so any Parquet reader reads the folder as it is:
+``pd.read_parquet(DIR)``, ``pyarrow.dataset.dataset(DIR)``, Dask, polars (``pl.read_parquet(DIR)``,
+which refuses a folder holding any other kind of file, hidden ones too) and DuckDB
+(``read_parquet('DIR/*.parquet')``). The manifest is a Parquet file with the dataset's columns and
+no rows, the manifest's JSON text in its key-value metadata (key ``whist_sim.manifest``), like the
+``_common_metadata`` file of Dask and Spark datasets: pyarrow, pandas and Dask skip it (its name
+starts with ``_``), polars and DuckDB read its zero rows. Datasets written before (with
+``_manifest.json``, or an older ``manifest.json``) still load and resume; a resumed run replaces
+their manifest with ``_manifest.parquet``. A run holds the lock file ``DIR/.whist-sim.lock`` while
+it writes, so two runs never write one folder, and removes it when it ends.
 
 Result schema (one row per deal; ``P = rules.players``; per-seat columns ``<name>_s`` exist for
 seats ``s = 0..P-1`` only; encodings as in docs/ENGINE.md §1):
@@ -83,8 +89,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-MANIFEST_NAME = "_manifest.json"  # Parquet readers skip files whose names start with "_"
-LEGACY_MANIFEST_NAME = "manifest.json"  # the name used by datasets of earlier versions
+MANIFEST_NAME = "_manifest.parquet"  # no rows: the schema, and the manifest in its metadata
+JSON_MANIFEST_NAME = "_manifest.json"  # the manifest of earlier versions (plain JSON)
+LEGACY_MANIFEST_NAME = "manifest.json"  # the manifest of the first versions (plain JSON)
+#: every manifest name, newest first: a folder's manifest is the first of these it holds
+MANIFEST_NAMES = (MANIFEST_NAME, JSON_MANIFEST_NAME, LEGACY_MANIFEST_NAME)
+MANIFEST_META_KEY = b"whist_sim.manifest"
 LOCK_NAME = ".whist-sim.lock"  # held by the run writing the folder (also skipped by readers)
 FORMAT_NAME = "whist-sim-dataset"
 FORMAT_VERSION = 1
@@ -325,22 +335,47 @@ def check_chunk(
 
 
 def manifest_path(directory: str | Path) -> Path | None:
-    """The manifest file of the dataset in ``directory`` (``_manifest.json``, or an earlier
-    version's ``manifest.json``); ``None`` if it has neither."""
-    for name in (MANIFEST_NAME, LEGACY_MANIFEST_NAME):
+    """The manifest file of the dataset in ``directory`` (``_manifest.parquet``, or an earlier
+    version's ``_manifest.json`` or ``manifest.json``); ``None`` if it has none."""
+    for name in MANIFEST_NAMES:
         f = Path(directory) / name
         if f.is_file():
             return f
     return None
 
 
+def manifest_schema(manifest: Mapping[str, Any]) -> pa.Schema:
+    """The Arrow schema of the chunks of the dataset described by ``manifest``."""
+    return arrow_schema(manifest["rules"]["players"], manifest["store_dealt"], has_dd(manifest),
+                        has_redeals(manifest))
+
+
 def write_manifest(directory: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``_manifest.json`` atomically (sorted keys, indented); an earlier version's
-    ``manifest.json`` is removed once the new one is in place."""
+    """Write ``_manifest.parquet`` atomically: a Parquet file with the dataset's columns and no
+    rows, the manifest as JSON (sorted keys, indented) in its key-value metadata. The manifests of
+    earlier versions (``_manifest.json``, ``manifest.json``) are removed once it is in place."""
     text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    atomic_write_bytes(Path(directory) / MANIFEST_NAME, text.encode())
-    with contextlib.suppress(FileNotFoundError):
-        (Path(directory) / LEGACY_MANIFEST_NAME).unlink()
+    schema = manifest_schema(manifest).with_metadata({MANIFEST_META_KEY: text.encode()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(schema.empty_table(), sink, **_WRITE_OPTIONS)
+    atomic_write_bytes(Path(directory) / MANIFEST_NAME, sink.getvalue().to_pybytes())
+    for name in MANIFEST_NAMES[1:]:
+        with contextlib.suppress(FileNotFoundError):
+            (Path(directory) / name).unlink()
+
+
+def _manifest_text(mf: Path) -> str:
+    """The JSON text of manifest file ``mf`` (Parquet metadata, or a plain JSON file)."""
+    if mf.name != MANIFEST_NAME:
+        return mf.read_text()
+    try:
+        meta = pq.read_schema(mf).metadata or {}
+    except (OSError, pa.ArrowException) as e:
+        raise DatasetError(f"{mf} is unreadable: {e}") from None
+    if MANIFEST_META_KEY not in meta:
+        raise DatasetError(f"{mf} is not a whist-sim dataset manifest (no "
+                           f"{MANIFEST_META_KEY.decode()} metadata)")
+    return meta[MANIFEST_META_KEY].decode()
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:
@@ -353,7 +388,7 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
     if mf is None:
         raise DatasetError(f"{p} is not a whist-sim dataset: it has no {MANIFEST_NAME}")
     try:
-        manifest = json.loads(mf.read_text())
+        manifest = json.loads(_manifest_text(mf))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise DatasetError(f"{mf} is unreadable: {e}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_NAME:
@@ -457,8 +492,6 @@ def load(
         del table
     else:
         names = cols if cols is not None else _dataset_columns(manifest)
-        schema = arrow_schema(manifest["rules"]["players"], manifest["store_dealt"],
-                              has_dd(manifest), has_redeals(manifest))
-        df = schema.empty_table().select(names).to_pandas()
+        df = manifest_schema(manifest).empty_table().select(names).to_pandas()
     df.attrs["manifest"] = manifest
     return df

@@ -1,4 +1,5 @@
-"""Export a simulation dataset to other formats: PBN files of its deals (:func:`export_pbn`).
+"""Export a simulation dataset to other formats: PBN files of its deals (:func:`export_pbn`);
+and a JSON deal or game record as a PBN file of whole boards (:func:`export_record_pbn`).
 
 One PBN board per deal, in deal order: the export tags bridge tools expect (Board = deal index + 1,
 Dealer, Deal with whist-sim seats 0..3 as N, E, S, W) and the ``Whist*`` tags of
@@ -18,7 +19,8 @@ from typing import IO, Any
 
 from tqdm.auto import tqdm
 
-from ..core.pbn import PBN_HEADER, board_tags, format_pbn_board, whist_tags
+from ..core.pbn import PBN_HEADER, board_tags, format_pbn, format_pbn_board, whist_tags
+from ..core.rules import Rules
 from .dataset import DatasetError, iter_chunks, load_manifest
 
 HANDS_CHOICES = ("auto", "dealt", "play")
@@ -119,6 +121,12 @@ def export_pbn(
             bar.close()
         return n
 
+    return _write_out(out, write)
+
+
+def _write_out(out: str | Path | IO[str], write: Callable[[IO[str]], int]) -> int:
+    """``write`` into the stream ``out``, or into the file ``out`` atomically (a temporary name
+    beside it, renamed when complete)."""
     if not isinstance(out, (str, Path)):
         return write(out)
     target = Path(out)
@@ -136,4 +144,30 @@ def export_pbn(
     return n
 
 
-__all__ = ["HANDS_CHOICES", "DatasetError", "ExportError", "export_pbn"]
+def export_record_pbn(source: str | Path, out: str | Path | IO[str],
+                      rules: Rules | None = None) -> int:
+    """Write the JSON record in file ``source`` (a deal record, RULES §10, or a game record, §11)
+    as a PBN file of whole boards (calls, Frisch passes, contracts, play: docs/PBN.md); return the
+    number of boards. The record is checked first: one that breaks a rule raises
+    :class:`~whist_sim.engine.record.RecordError` and nothing is written. ``rules``: for a record
+    without its own."""
+    from ..engine.pbn_record import game_boards, record_board
+    from ..engine.record import RecordError, is_game_record, load_record
+
+    record = load_record(source)
+    if is_game_record(record):
+        boards = game_boards(record, rules)
+    elif isinstance(record, dict):
+        boards = [record_board(record, rules, event=f"whist-sim record {Path(source).name}")]
+    else:
+        raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
+    text = format_pbn(boards)
+
+    def write(f: IO[str]) -> int:
+        f.write(text)
+        return len(boards)
+
+    return _write_out(out, write)
+
+
+__all__ = ["HANDS_CHOICES", "DatasetError", "ExportError", "export_pbn", "export_record_pbn"]

@@ -7,7 +7,7 @@ target; the deals past the end of the game are dropped.
 
 A game record is one JSON object (``whist-sim replay`` checks it)::
 
-    {"game": {"seed": 7, "target": 500, "seats": ["heuristic", ...], "first_dealer": 0},
+    {"game": {"seed": 7, "target": 500, "seats": ["heuristic/heuristic", ...], "first_dealer": 0},
      "rules": {...},                       # the full rule options
      "deals": [<deal record>, ...],        # RULES §10 records, in order
      "running_totals": [[35, -10, ...], ...],  # totals by seat after each deal
@@ -40,7 +40,7 @@ class Game:
 
     seed: int
     rules: Rules
-    seats: tuple[str, ...]  # BID/PLAY spec by seat
+    seats: tuple[str, ...]  # BID/PLAY spec by seat (canonical texts, the play always spelled out)
     traces: tuple[DealTrace, ...]
     running_totals: tuple[tuple[int, ...], ...]  # totals by seat after each deal
     winners: tuple[int, ...]  # () when the game stopped unfinished after ``MAX_DEALS``
@@ -120,7 +120,8 @@ def play_game(seed: int, rules: Rules, seats: Sequence[str], max_deals: int = MA
                 winners = game_winners(totals, reached)
                 break
         g += n
-    return Game(seed, rules, tuple(seats), tuple(traces), tuple(running), winners)
+    labels = tuple(f"{b}/{q}" for b, q in zip(bid, play, strict=True))
+    return Game(seed, rules, labels, tuple(traces), tuple(running), winners)
 
 
 def game_record(game: Game) -> dict[str, Any]:

@@ -14,7 +14,7 @@ default, or a Dask cluster. Each task plays *and writes* its chunk and returns a
 chunks whatever ``deals`` is. On a cluster the workers therefore write to the output directory
 themselves, which must be on storage shared by the client and every worker (docs/CLUSTER.md).
 
-``out/_manifest.json`` records the run: format, package version, the options that define the data
+``out/_manifest.parquet`` records the run: format, package version, the options that define the data
 (seed, deals, chunk_size, rules, bid and play policies per seat, store_dealt, dd), the chunk count,
 the status (``running``, ``interrupted``, ``failed``, ``complete``), deal counts and timings per
 session, and the versions of Python, numpy, numba, pandas and pyarrow that wrote the chunks
@@ -42,6 +42,7 @@ only the missing or invalid chunks.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -61,9 +62,8 @@ from .dataset import (
     CHUNK_RE,
     FORMAT_NAME,
     FORMAT_VERSION,
-    LEGACY_MANIFEST_NAME,
     LOCK_NAME,
-    MANIFEST_NAME,
+    MANIFEST_NAMES,
     TEMP_PREFIX,
     DatasetError,
     check_chunk,
@@ -381,8 +381,7 @@ def discard_stale_run(out: str | Path) -> bool:
         return False
     if manifest.get("engine") == engine_fingerprint():
         return False
-    if any(not (CHUNK_RE.match(f) or f in (MANIFEST_NAME, LEGACY_MANIFEST_NAME))
-           for f in _user_files(out)):
+    if any(not (CHUNK_RE.match(f) or f in MANIFEST_NAMES) for f in _user_files(out)):
         return False  # someone else's files too: keep them all
     import shutil
 
@@ -428,6 +427,15 @@ def _lock(out: Path) -> Any:
     except OSError as e:
         raise SimulationError(f"cannot lock output directory {out}: {e}") from None
     return lock
+
+
+def _unlock(out: Path, lock: Any) -> None:
+    """Release the folder's lock and remove its file, so that the finished folder holds Parquet
+    files only (polars reads no folder with other files). The file goes while the lock is still
+    held: a run starting meanwhile locks a new file and finds the manifest this run wrote."""
+    with contextlib.suppress(OSError):  # Windows cannot remove an open file: it stays
+        (out / LOCK_NAME).unlink()
+    lock.release()
 
 
 def _check_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, Any] | None:
@@ -575,8 +583,8 @@ def simulate(
     rules_file: the rules file the options came from (``--rules``), recorded in this session's
         entry of the manifest (for information: the ``rules`` entry holds every option's value).
 
-    Returns the manifest (also written to ``out/manifest.json``). On KeyboardInterrupt or an error
-    the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
+    Returns the manifest (also written to ``out/_manifest.parquet``). On KeyboardInterrupt or an
+    error the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
     exception propagates; ``resume=True`` finishes the run later.
     """
     rules = Rules() if rules is None else rules
@@ -731,7 +739,7 @@ def simulate(
                     final = save(status, error)
             finally:
                 if lock is not None:
-                    lock.release()
+                    _unlock(out, lock)
     return final
 
 

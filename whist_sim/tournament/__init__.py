@@ -1,4 +1,4 @@
-"""Duplicate tournaments between bidding strategies, with honest statistics (issue 6).
+"""Duplicate tournaments between bidding strategies, with honest statistics.
 
 ``tournament(["hcp", "heuristic"], deals=100_000, seed=1)`` plays every deal under every
 **seating** of the strategies, so card luck cancels: a strategy that holds the good cards in one
@@ -7,8 +7,9 @@ seating holds the bad ones in another, on the very same deal.
 Entries and seats
     The strategies (1..P specs, :mod:`whist_sim.strategies.spec`; the same spec may appear twice)
     are
-    the tournament's **entries**, labelled by their spec, or ``spec#i`` (``i`` = 1-based slot in
-    the list) when a spec appears more than once. With fewer entries than seats the seats are filled
+    the tournament's **entries**, labelled ``BID/PLAY`` (the play spelled out even when it is
+    ``play``), or ``BID/PLAY#i`` (``i`` = 1-based slot in the list) when one appears more than
+    once. With fewer entries than seats the seats are filled
     cyclically: entry ``s % k`` sits in seat ``s`` of the base arrangement (``a,b,a,b`` for two
     strategies at four seats, ``a,b,c,a`` for three), so an entry may hold several seats; its score
     in a play is the mean over its seats.

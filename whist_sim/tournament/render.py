@@ -175,6 +175,24 @@ def games_table(summary: dict[str, Any]) -> str | None:
                              "95% CI"], "rlrlrl")
 
 
+def games_frame(summary: dict[str, Any]) -> pd.DataFrame:
+    """The games section as a frame, best win rate first: index ``rank`` (1..), columns
+    ``strategy``, ``win_rate``, ``win_ci_low``, ``win_ci_high``, ``margin``, ``margin_ci_low``,
+    ``margin_ci_high`` (raw numbers; missing ones ``nan``)."""
+    rows = sorted(summary["games"]["entries"], key=lambda e: -(e["win_rate"] or 0.0))
+    nan = float("nan")
+    frame = pd.DataFrame([{
+        "strategy": e["name"], "win_rate": nan if e["win_rate"] is None else e["win_rate"],
+        "win_ci_low": nan if e["win_ci"][0] is None else e["win_ci"][0],
+        "win_ci_high": nan if e["win_ci"][1] is None else e["win_ci"][1],
+        "margin": nan if e["margin"] is None else e["margin"],
+        "margin_ci_low": nan if e["margin_ci"][0] is None else e["margin_ci"][0],
+        "margin_ci_high": nan if e["margin_ci"][1] is None else e["margin_ci"][1],
+    } for e in rows])
+    frame.index = pd.RangeIndex(1, len(rows) + 1, name="rank")
+    return frame
+
+
 def _pct_interval(ci: list[float | None]) -> str:
     lo, hi = ci
     return "" if lo is None or hi is None else f"[{pct(lo)}, {pct(hi)}]"
@@ -185,11 +203,11 @@ def games_lines(summary: dict[str, Any]) -> list[str]:
     g = summary.get("games")
     if not g:
         return []
-    r = g.get("ranking") or {}
-    agree = ("agree" if r.get("agree") else
+    r = g.get("ranking")
+    agree = ("" if r is None else "agree" if r.get("agree") else
              f"differ (points: {', '.join(r.get('by_points', []))}; games: "
              f"{', '.join(r.get('by_games', []))})")
-    return [
+    lines = [
         f"{g['games']:,} duplicate games to {g['target']} under {g['seatings']} seatings: "
         f"{g['mean_deals']:.1f} deals a game (longest {g['max_game_deals']}), "
         f"{g['unfinished']} unfinished after {g['max_deals']} deals. Games won: the entry's share "
@@ -197,9 +215,15 @@ def games_lines(summary: dict[str, Any]) -> list[str]:
         "final total minus the best total of the other entries; CI: Student t over games.",
         "",
         games_table(summary) or "",
-        "",
-        f"Ranking by points per deal and by games won {agree}.",
     ]
+    if r is not None:  # a tournament of games only has no points per deal to rank by
+        lines += ["", f"Ranking by points per deal and by games won {agree}."]
+    return lines
+
+
+def games_only(summary: dict[str, Any]) -> bool:
+    """A tournament of games only (``--games`` without ``--deals``): no per-deal statistics."""
+    return not summary["deals"] and bool(summary.get("games"))
 
 
 def play_text(summary: dict[str, Any]) -> str:
@@ -219,6 +243,12 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
     lines = [f"# {title}", ""]
     if summary.get("command"):
         lines += [f"Command: `{summary['command']}`", ""]
+    if games_only(summary):
+        return "\n".join(lines + [
+            f"- games only, each played under {n_seat} seatings ({summary['rotations']}); seed "
+            f"{summary['seed']}; play policy `{play_text(summary)}`;",
+            f"- rules: {_rules_text(summary['rules'])}; whist-sim {summary['version']}.",
+            "", "## Games", "", *games_lines(summary), ""])
     lines += [
         f"- {summary['deals']:,} {summary['design']} deals (requested "
         f"{summary['deals_requested']:,}), each played under {n_seat} seatings "
@@ -268,7 +298,13 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
 
 
 def render_text(summary: dict[str, Any], out: str | Path) -> str:
-    """What ``whist-sim tournament`` prints: the two tables, the SPRT decisions, a last line."""
+    """What ``whist-sim tournament`` prints: the two tables, the SPRT decisions, a last line (a
+    tournament of games only: the games section and a last line)."""
+    if games_only(summary):
+        g = summary["games"]
+        return "\n".join([*games_lines(summary),
+                          f"\n{g['games']:,} games x {g['seatings']} seatings in "
+                          f"{g['wall_s']:.1f} s; written to {out}"])
     lines = [ranking_table(summary), "", pairs_table(summary)]
     if summary.get("sprt"):
         for p in summary["pairs"]:
@@ -379,6 +415,15 @@ def tournament_report(summary: dict[str, Any], title: str = "Strategy tournament
                 "many independent deals and as many independent plays would give.",
                 (TableItem("pairs", "Pairwise differences (a - b)", pairs_frame(summary)),)),
     ]
+    if games_only(summary):
+        sections = [Section("Games", "Games won: the entry's share of the win, averaged over the "
+                            "seatings; final margin: its best final total minus the best total "
+                            "of the other entries; CI: Student t over games.",
+                            (TableItem("games", "Games", games_frame(summary)),))]
+        return Report(title, meta, tuple(sections), players=int(summary["players"]))
+    if summary.get("games"):
+        sections.append(Section("Games", "Duplicate games to the target under every seating.",
+                                (TableItem("games", "Games", games_frame(summary)),)))
     sprt = sprt_frame(summary)
     if sprt is not None:
         s = summary["sprt"]
@@ -399,7 +444,10 @@ def write_outputs(out: Path, summary: dict[str, Any],
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "summary.json"]
     atomic_write_bytes(paths[0], (render_json(summary, indent=1) + "\n").encode())
-    if "md" in fmts:
+    if "md" in fmts and games_only(summary):  # no points per deal to chart
+        paths.append(out / "report.md")
+        atomic_write_bytes(paths[1], render_markdown(summary).encode())
+    elif "md" in fmts:
         paths += [out / "report.md", out / "tournament.png"]
         atomic_write_bytes(paths[1], render_markdown(summary, chart="tournament.png").encode())
         atomic_write_bytes(paths[2], chart_png(summary))

@@ -126,7 +126,8 @@ def tournament(
         or :class:`StrategySpec`) that plays ``play``, or a seat ``BID/PLAY`` with its own play
         policy (``"heuristic/random"``); a comma-separated string is split. The same spec may
         appear twice.
-    deals: duplicate deals to play (>= 1); each is played once per seating.
+    deals: duplicate deals to play (>= 1); each is played once per seating. 0 with ``games``: a
+        tournament of games only (the summary's per-deal statistics are then empty).
     seed: run seed, 0..2**64-1; duplicate deal ``i`` uses the random stream ``(seed, i)``.
     rules: rule options (default ``Rules()``).
     play: play policy spec of the entrants given as ``BID`` alone (default
@@ -163,9 +164,9 @@ def tournament(
         entries = make_entries(strategies, rules.players, play)
     except StrategyError as e:
         raise TournamentError(str(e)) from None
-    deals = _check_int("deals", deals, 1)
-    seed = _check_int("seed", seed, 0, MAX_SEED)
     games = _check_int("games", games, 0)
+    deals = _check_int("deals", deals, 0 if games else 1)
+    seed = _check_int("seed", seed, 0, MAX_SEED)
     game_max_deals = _check_int("game max deals", game_max_deals, 1)
     if design not in DESIGNS:
         raise TournamentError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
@@ -174,7 +175,7 @@ def tournament(
     bounds = parse_sprt(sprt)
     if chunk_size is None:  # smaller tasks with an SPRT: it may stop early
         per_chunk = PLAYS_PER_CHUNK // 10 if bounds is not None else PLAYS_PER_CHUNK
-        chunk_size = max(1, min(deals, per_chunk // n_seat))
+        chunk_size = max(1, min(deals, per_chunk // n_seat))  # 1 for a games-only tournament
     chunk_size = _check_int("chunk size", chunk_size, 1)
     if design == "independent" and (deals * n_seat) > (1 << 62):
         raise TournamentError("too many deals for the independent design")
@@ -210,7 +211,7 @@ def tournament(
         bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
                    disable=not progress, desc="tournament", dynamic_ncols=True)
         results = ex.map_unordered(functools.partial(run_chunk, task), range(total))
-        for res in in_order(results):
+        for res in in_order(results) if total else ():
             used = agg.add(res)
             compute_s += res.seconds
             if out_path is not None and used:
@@ -270,7 +271,7 @@ def tournament(
         summary["games"] = play_games(entries, seat_arr, rules, seed, games, game_max_deals,
                                       confidence)
         summary["games"]["wall_s"] = round(time.perf_counter() - t1, 3)
-        summary["games"]["ranking"] = ranking_agreement(summary)
+        summary["games"]["ranking"] = ranking_agreement(summary) if agg.deals else None
     if out_path is not None:
         write_outputs(out_path, summary, formats)
     return summary

@@ -5,9 +5,9 @@ Conventions:
 * **Entries** are the tournament's strategies (1..P specs, :mod:`whist_sim.strategies.spec`; the
   same
   spec may appear twice), each a bidding strategy with the tournament's play policy or a seat
-  ``BID/PLAY`` with its own, labelled by their spec (``BID/PLAY`` when the play differs from the
-  tournament's), or ``spec#i`` (``i`` = 1-based slot in the
-  list) when a spec appears more than once. With fewer entries than seats the seats are filled
+  ``BID/PLAY`` with its own, labelled ``BID/PLAY`` (the play spelled out even when it is the
+  tournament's), or ``BID/PLAY#i`` (``i`` = 1-based slot in the list) when a seat spec appears
+  more than once. With fewer entries than seats the seats are filled
   cyclically: entry ``s % k`` sits in seat ``s`` of the base arrangement (``a,b,a,b`` for two
   strategies at four seats, ``a,b,c,a`` for three), so an entry may hold several seats; its score
   in a play is the mean over its seats.
@@ -68,7 +68,7 @@ def make_entries(
     play: str | StrategySpec = DEFAULT_PLAY,
 ) -> list[Entry]:
     """Parse the strategies (each ``BID`` or ``BID/PLAY``; ``BID`` plays ``play``) and label
-    them: the bidding spec, ``BID/PLAY`` when the entry's play differs from ``play``, and
+    them ``BID/PLAY`` (canonical spec texts; the play spelled out even when it is ``play``), with
     ``#i`` after a label that appears more than once."""
     if isinstance(strategies, str):
         strategies = [s for s in strategies.split(",")]
@@ -85,8 +85,7 @@ def make_entries(
         raise TournamentError(
             f"{len(specs)} strategies for {players} seats: name at most {players}"
         )
-    texts = [b.text if q == default else f"{b.text}/{q.text}" for b, q in zip(specs, plays,
-                                                                             strict=True)]
+    texts = [f"{b.text}/{q.text}" for b, q in zip(specs, plays, strict=True)]
     out = []
     for i, (spec, text) in enumerate(zip(specs, texts, strict=True)):
         label = text if texts.count(text) == 1 else f"{text}#{i + 1}"

@@ -1,0 +1,83 @@
+"""scripts/openspiel_match.py: OpenSpiel's ISMCTS at one seat against whist-sim's play, run tiny.
+
+Two duplicate deals and a handful of simulations: the run checks the machinery (the OpenSpiel
+state of each reference-engine deal, the duplicate plays, the intervals, the files and the
+section of the play ladder's README), not the strength of either side."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "openspiel_match.py"
+
+
+@pytest.fixture
+def match(monkeypatch):
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("openspiel_match", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "openspiel_match", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_openspiel_state_of_a_reference_deal_is_the_same_deal(match):
+    import whist_sim.openspiel  # noqa: F401
+    from whist_sim import Rules
+    from whist_sim.engine import play_deal
+    from whist_sim.engine.seats import seat_policy
+
+    for i in range(6):
+        t = play_deal(7, i, Rules(), dealer=i % 4,
+                      policies=[seat_policy("heuristic", "expert")] * 4)
+        from whist_sim.engine.state import DealState
+
+        ds = DealState(Rules(), t.dealer, t.dealt)
+        game = pyspiel.load_game("israeli_whist", {"dealer": t.dealer})
+        s = match._os_state(game, _replayed(ds, t))
+        assert s.deal_state.dealt == t.dealt and s.deal_state.plays == t.plays
+        assert s.is_terminal()
+        assert s.returns() == [float(x) for x in t.scores]
+
+
+def _replayed(ds, t):
+    """The reference state after every move of trace ``t``."""
+    from whist_sim.engine.record import record_from_trace, replay_record
+
+    res = replay_record(record_from_trace(t))
+    assert res.ok, res.error
+    return res.state
+
+
+def test_tiny_run_writes_the_report_and_the_ladder_section(match, tmp_path):
+    play = tmp_path / "play"
+    play.mkdir()
+    (play / "README.md").write_text("# The play ladder\n\n## The ladder\n\nx\n\n## The matches\n")
+    assert match.main(["--out", str(tmp_path), "--deals", "2", "--simulations", "3",
+                       "--no-progress"]) == 0
+    s = json.loads((play / "openspiel_match.json").read_text())
+    assert s["deals"] == 2 and len(s["rows"]) == 8 and s["ismcts"]["max_simulations"] == 3
+    assert {r["seat"] for r in s["rows"]} == {0, 1, 2, 3}
+    md = (play / "openspiel_match.md").read_text()
+    assert "3 simulations per card" in md and "2 duplicate deals x 4 seats = 8" in md
+    readme = (play / "README.md").read_text()
+    assert readme.index(match.SECTION) < readme.index("## The matches")
+    assert "ISMCTS, 3 simulations" in readme
+    # run again: the section is replaced, not repeated
+    assert match.main(["--out", str(tmp_path), "--deals", "2", "--simulations", "2",
+                       "--no-progress"]) == 0
+    readme = (play / "README.md").read_text()
+    assert readme.count(match.SECTION) == 1 and "ISMCTS, 2 simulations" in readme
+
+
+def test_bad_sizes_are_refused(match, capsys):
+    assert match.main(["--deals", "1"]) == 2
+    assert "Error: --deals must be >= 2" in capsys.readouterr().err
