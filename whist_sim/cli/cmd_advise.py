@@ -12,7 +12,7 @@ from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIO
 from ..advisor.sampling import check_model
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
-from .options import rule_options
+from .options import FiniteFloatRange, NamedPath, rule_options
 from .seats import play_help, play_spec
 
 
@@ -62,7 +62,8 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
               help="bidding strategy assumed for the other seats: NAME[:KEY=VALUE...], NAME one "
               f"of {', '.join(MODEL_BID_POLICIES)}")
-@click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
+@click.option("--deals", type=click.IntRange(1, 100_000_000), default=DEFAULT_DEALS,
+              show_default=True,
               help="sampled deals; every candidate bid is played on all of them")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="sampled deal j uses the random stream (seed, j)")
@@ -72,7 +73,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="constraint on a hidden hand (repeatable): 1:S=0-2, 2:hcp=12-, 3:void=H")
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="cards known to be in another seat's hand (repeatable), e.g. 1:AS,KH")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--confidence", type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
               default=0.95, show_default=True, help="coverage of the intervals")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="local threads (results do not depend on it)")
@@ -97,7 +98,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--progress/--no-progress", default=True,
               help="show a progress bar on stderr (double-dummy evaluation)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (schema: docs/ADVISOR.md)")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--plot", type=NamedPath(dir_okay=False), default=None, metavar="FILE",
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
 @rule_options
 def command(hand: str, trump: str | None, declarer: int | None, level: int | None,

@@ -19,7 +19,7 @@ from ..advisor.sampling import check_model
 from ..runs.executors import ExecutorError
 from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError
-from .options import rule_options
+from .options import NamedPath, rule_options
 from .seats import play_help, play_spec
 
 
@@ -46,7 +46,7 @@ def _flag(name: str, value) -> str:
               help="also chart every hand played at no-trump (the NT panel)")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="run seed")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=NamedPath(file_okay=False),
               help="output directory: report.md, cells.csv, cheat_sheet_<P>p.pdf/.png, "
               "charts/*.png, hands.parquet (overwritten)")
 @click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",

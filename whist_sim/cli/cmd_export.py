@@ -7,10 +7,11 @@ import sys
 import click
 
 from ..core.cards import NotationError
+from .options import NamedPath
 
 
 @click.command("export")
-@click.argument("data", type=click.Path(file_okay=False))
+@click.argument("data", type=NamedPath(file_okay=False))
 @click.option("--pbn", "pbn_out", required=True, metavar="FILE",
               help="write a PBN file (one board per deal; '-' = standard output)")
 @click.option("--hands", type=click.Choice(["auto", "dealt", "play"]), default="auto",
@@ -53,6 +54,8 @@ def command(data, pbn_out, hands, start, count, event, partial, progress):
     except (DatasetError, ExportError, NotationError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
+        if pbn_out == "-":
+            raise  # standard output: the command line's own handling (a closed pipe is quiet)
         raise click.ClickException(f"cannot write {pbn_out}: {e.strerror or e}") from None
     if pbn_out != "-":
         click.echo(f"{n:,} boards written to {pbn_out}", err=True)

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..core.rng import MAX_DEALS
 from ..core.rules import RulesError
 from ..runs.executors import ExecutorError
 from ..strategies.registry import DEFAULT_PLAY
@@ -19,7 +20,7 @@ from ..tournament import (
     render_text,
     tournament,
 )
-from .options import rule_options
+from .options import NamedPath, rule_options
 from .seats import play_help, play_spec, seat_spec
 
 
@@ -51,7 +52,7 @@ def _command_line(ctx: click.Context) -> str:
     "NAME[:KEY=VALUE...]; strategies: " + spec_help("bid") + "; play policies: "
     + spec_help("play") + ". Fewer than the seats: seats are filled cyclically (a,b,a,b)",
 )
-@click.option("--deals", type=click.IntRange(min=1), required=True,
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), required=True,
               help="duplicate deals; each is played once per seating")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
               help="run seed; deal i uses the random stream (seed, i) under every seating")
@@ -72,7 +73,7 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--game-max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
               help="a game not ended after this many deals is won by nobody")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=NamedPath(file_okay=False),
               help="output directory (new or empty): scores/*.parquet, summary.json, report.md, "
               "tournament.png")
 @click.option("--format", "formats", default="md", show_default=True, metavar="md[,csv,html]",

@@ -56,6 +56,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from .. import __version__
+from ..core.rng import MAX_DEALS  # noqa: F401 - the limit of deals, also for the CLI
 from ..core.rules import Rules
 from .dataset import (
     CHUNK_RE,
@@ -79,7 +80,13 @@ from .dataset import (
 )
 from .dd_columns import DEFAULT_NODE_LIMIT as DEFAULT_DD_NODE_LIMIT
 from .dd_columns import DDColumnsError, check_node_limit, check_players
-from .executors import Executor, check_executor_options, default_threads, make_executor
+from .executors import (
+    Executor,
+    ThreadExecutor,
+    check_executor_options,
+    default_threads,
+    make_executor,
+)
 
 log = logging.getLogger(__name__)
 
@@ -538,8 +545,8 @@ def simulate(
     Parameters
     ----------
     out: output directory; created if missing; must be new or empty unless ``resume``.
-    deals: number of deals (>= 1). Deal ``i`` uses the random stream ``(seed, i)``; its dealer is
-        ``i % rules.players``.
+    deals: number of deals (1 .. ``MAX_DEALS``, 10**12). Deal ``i`` uses the random stream
+        ``(seed, i)``; its dealer is ``i % rules.players``.
     seed: run seed, 0 .. 2**64-1.
     rules: rule options (default: the rule book, ``Rules()``).
     bid: the seats: one for every seat or one per seat, each a bidding strategy spec (auction
@@ -582,7 +589,7 @@ def simulate(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise SimulationError(f"rules must be a Rules object, got {type(rules).__name__}")
-    deals = _check_int("deals", deals, 1)
+    deals = _check_int("deals", deals, 1, MAX_DEALS)
     seed = _check_int("seed", seed, 0, MAX_SEED)
     dd = bool(dd)
     dd_options = None
@@ -631,6 +638,10 @@ def simulate(
         session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}
     if previous is not None:
         todo, moved = _scan_chunks(out, task, total, threads or default_threads())
+        if not todo and previous.get("status") == "complete":
+            if notify is not None:
+                notify(f"{out}: the run is complete already (every chunk checked); nothing to do")
+            return previous
         if moved:
             session["moved_aside"] = moved
         manifest = dict(previous)
@@ -698,7 +709,7 @@ def simulate(
             )
             results = ex.map_unordered(functools.partial(run_chunk, task), todo)
             for _, receipt in results:
-                _check_receipt(out, receipt)
+                _check_receipt(out, receipt, distributed=not isinstance(ex, ThreadExecutor))
                 progress_state["chunks_done"] += 1
                 progress_state["deals_done"] += receipt.count
                 session["chunks"] += 1
@@ -764,10 +775,21 @@ def _count_dd(counts: dict[str, Any], receipt: ChunkReceipt, bar: Any) -> None:
         )
 
 
-def _check_receipt(out: Path, receipt: ChunkReceipt) -> None:
-    """The chunk a task reports must be in ``out`` as written (catches unshared cluster storage)."""
+def _check_receipt(out: Path, receipt: ChunkReceipt, distributed: bool) -> None:
+    """The chunk a task reports must be in ``out`` as written (catches unshared cluster storage,
+    and a folder deleted or a file changed during the run)."""
     target = out / receipt.file
+    if not out.is_dir():
+        raise SimulationError(
+            f"the output directory {out} disappeared during the run (deleted, moved or "
+            "unmounted); nothing more can be kept"
+        )
     if not target.is_file() or target.stat().st_size != receipt.nbytes:
+        if not distributed:
+            raise SimulationError(
+                f"{receipt.file} was written to {out} but is gone or changed (was it deleted or "
+                "edited during the run?)"
+            )
         raise SimulationError(
             f"a worker wrote {receipt.file} but it is not in {out} as written: the output "
             "directory must be on storage shared by the client and every worker (docs/CLUSTER.md)"

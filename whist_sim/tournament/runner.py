@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
+from ..core.rng import MAX_DEALS
 from ..core.rules import Rules
 from ..core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
 from ..runs.executors import Executor, check_executor_options, make_executor
@@ -163,7 +164,7 @@ def tournament(
         entries = make_entries(strategies, rules.players, play)
     except StrategyError as e:
         raise TournamentError(str(e)) from None
-    deals = _check_int("deals", deals, 1)
+    deals = _check_int("deals", deals, 1, MAX_DEALS)
     seed = _check_int("seed", seed, 0, MAX_SEED)
     games = _check_int("games", games, 0)
     game_max_deals = _check_int("game max deals", game_max_deals, 1)

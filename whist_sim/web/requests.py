@@ -92,7 +92,9 @@ def rules_of(body: dict) -> Rules:
             values[name] = int(v)
     try:
         return Rules(**values)
-    except (RulesError, TypeError) as e:
+    except RulesError as e:
+        raise RequestError(str(e), e.option or "rules") from None
+    except TypeError as e:
         raise RequestError(str(e), "rules") from None
 
 
