@@ -310,7 +310,10 @@ def resolve_scenario(
                            for b in range(level, n + 1))  # RULES §8: no clubs without clubs
         scen = dict(mode="auction", seat=me, declarer=me, trump=-1, position=0)
     else:
-        t = parse_strain(trump)
+        try:
+            t = parse_strain(trump)
+        except AdviceError as e:
+            raise AdviceError(f"trump: {e}") from None
         if t < rules.lowest_strain:
             raise AdviceError(
                 f"trump {STRAINS[t]}: the {rules.three_player_deck} deck has no clubs, so clubs "

@@ -10,6 +10,7 @@ import click
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..advisor.sampling import check_model
+from ..advisor.scenario import resolve_scenario
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
 from .options import FiniteFloatRange, NamedPath, rule_options
@@ -154,6 +155,9 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         if not parent.is_dir():
             raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
     try:
+        # every check of the scenario before the compile wait (advise() repeats it: cheap)
+        resolve_scenario(hand, trump, declarer, level, seat, bids or (), rules, constrain,
+                         _known(known))
         with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,

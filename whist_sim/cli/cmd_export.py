@@ -13,6 +13,7 @@ from .options import NamedPath
 @click.command("export")
 @click.argument("data", type=NamedPath(file_okay=False))
 @click.option("--pbn", "pbn_out", required=True, metavar="FILE",
+              type=NamedPath(dir_okay=False, allow_dash=True),
               help="write a PBN file (one board per deal; '-' = standard output)")
 @click.option("--hands", type=click.Choice(["auto", "dealt", "play"]), default="auto",
               show_default=True,
