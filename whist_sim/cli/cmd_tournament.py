@@ -90,6 +90,8 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--cluster", default=None, metavar="local:N",
               help="start a local Dask cluster of N worker processes for this run")
 @click.option("--progress/--no-progress", default=True, help="show a progress bar on stderr")
+@click.option("--resume", is_flag=True,
+              help="finish the interrupted tournament in --out (same options required)")
 def command(
     strategies: str,
     deals: int,
@@ -109,6 +111,7 @@ def command(
     scheduler: str | None,
     cluster: str | None,
     progress: bool,
+    resume: bool,
 ) -> None:
     """Play a duplicate tournament: every deal replayed with the strategies rotated through the
     seats, so card luck cancels. Reports each strategy's mean score per deal (95% CI), hit,
@@ -139,11 +142,11 @@ def command(
             names, deals, seed, rules=rules, play=play, rotations=rotations, sprt=sprt, out=out,
             design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
             cluster=cluster, progress=progress, command=cmd, formats=formats, games=games,
-            game_max_deals=game_max_deals,
+            game_max_deals=game_max_deals, resume=resume,
         )
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the scores of the chunks done so far are in {out}/scores; "
-                   "no summary was written", err=True)
+        click.echo(f"\ninterrupted: every finished chunk in {out} is kept; run the same command "
+                   "with --resume to finish", err=True)
         sys.exit(130)
     except (TournamentError, StrategyError, ExecutorError, RulesError) as e:
         raise click.ClickException(str(e)) from None
