@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim.cli import main
+from whist_sim.runs.checkpoint import MANIFEST
 from whist_sim.tournament import tournament
-from whist_sim.tournament.checkpoint import MANIFEST, chunk_file
 from whist_sim.tournament.schedule import TournamentError
 
 OPTS = dict(strategies=["heuristic", "random"], deals=60, seed=11, play="random", chunk_size=10,
@@ -44,23 +44,23 @@ def test_an_interrupted_tournament_resumes_to_the_same_summary(reference, tmp_pa
     out = tmp_path / "t"
     with pytest.raises(KeyboardInterrupt):
         tournament(**OPTS, out=out, on_chunk=interrupt_after(1))
-    m = json.loads((out / MANIFEST).read_text())
+    m = json.loads((out / "chunks" / MANIFEST).read_text())
     assert m["status"] == "interrupted" and 1 <= len(m["chunks"]) < 6
     kept = set(m["chunks"])
     played = []
     summary = tournament(**OPTS, out=out, resume=True,
                          on_chunk=lambda info: played.append(info["chunk"]))
     assert same(summary, reference)
-    assert json.loads((out / MANIFEST).read_text())["status"] == "complete"
+    assert json.loads((out / "chunks" / MANIFEST).read_text())["status"] == "complete"
     assert len(played) == 6  # every chunk taken in order, the kept ones read back
-    assert kept <= set(json.loads((out / MANIFEST).read_text())["chunks"])
+    assert kept <= set(json.loads((out / "chunks" / MANIFEST).read_text())["chunks"])
 
 
 def test_a_damaged_kept_chunk_is_played_again(reference, tmp_path):
     out = tmp_path / "t"
     with pytest.raises(KeyboardInterrupt):
         tournament(**OPTS, out=out, on_chunk=interrupt_after(2))
-    f = chunk_file(out, 0)
+    f = out / "chunks" / "chunk-00000.npz"
     data = bytearray(f.read_bytes())
     data[len(data) // 2] ^= 0xFF
     f.write_bytes(bytes(data))

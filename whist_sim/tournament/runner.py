@@ -25,6 +25,7 @@ from .. import __version__
 from ..core.rng import MAX_DEALS
 from ..core.rules import Rules
 from ..core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
+from ..runs.checkpoint import MANIFEST, CheckpointError, ChunkStore
 from ..runs.executors import Executor, check_executor_options, make_executor
 from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError, StrategySpec, check_play
@@ -92,34 +93,29 @@ def _check_out(out: Path) -> None:
 
 
 def _checkpoint(out: Path, task: TournamentTask, sprt: Any, total: int, n_ent: int,
-                resume: bool) -> tuple[dict[str, Any], dict[int, ChunkResult]]:
-    """The manifest to keep in ``out`` and the chunks read back from it (``resume``): a new run
-    needs a new or empty folder; a resumed one the same options as the run in it."""
+                resume: bool) -> tuple[ChunkStore, dict[int, ChunkResult]]:
+    """The store of finished chunks in ``out`` and the chunks read back from it (``resume``): a
+    new run needs a new or empty folder; a resumed one the same options as the run in it."""
     from ..runs.dataset import chunk_bounds
 
-    ident = ck.identity(task, sprt, _engine())
-    previous = ck.load_manifest(out) if out.is_dir() else None
-    if previous is None:
+    folder = out / ck.CHUNKS_DIR
+    if not resume or not folder.is_dir():
+        if out.exists() and (out / ck.CHUNKS_DIR / MANIFEST).is_file() and not resume:
+            raise TournamentError(f"output directory {out} holds an unfinished or finished "
+                                  "tournament; pass --resume to finish it, or choose a new "
+                                  "directory")
         _check_out(out)
-        return ck.new_manifest(ident, total), {}
-    if not resume:
-        raise TournamentError(
-            f"output directory {out} already holds a tournament (status: {previous['status']}); "
-            "pass --resume to finish it, or choose a new directory")
-    diffs = ck.differences(previous["identity"], ident)
-    if diffs:
-        raise TournamentError(f"cannot resume {out}: the options differ from the run's: "
-                              + "; ".join(diffs))
-    saved: dict[int, ChunkResult] = {}
-    kept = {}
+    try:
+        store = ChunkStore(folder, ck.identity(task, sprt, _engine()), resume)
+    except CheckpointError as e:
+        raise TournamentError(str(e)) from None
+    saved = {}
     for i in range(total):
         start, count = chunk_bounds(i, task.deals, task.chunk_size)
-        name = ck.chunk_file(out, i).name
-        r = ck.load_chunk(out, i, start, count, n_ent, previous["chunks"].get(name))
-        if isinstance(r, ChunkResult):
+        r = ck.load_chunk(store, i, start, count, n_ent)
+        if r is not None:
             saved[i] = r
-            kept[name] = previous["chunks"][name]
-    return {**previous, "chunks": kept, "status": "running"}, saved
+    return store, saved
 
 
 def _engine() -> str:
@@ -236,7 +232,7 @@ def tournament(
     labels = [e.label for e in entries]
     agg = Aggregate(len(entries), n_seat, bounds)
     total = n_chunks(deals, chunk_size)
-    manifest, saved = (None, {}) if out_path is None else _checkpoint(
+    store, saved = (None, {}) if out_path is None else _checkpoint(
         out_path, task, bounds, total, len(entries), resume)
     t0 = time.perf_counter()
     compute_s = 0.0
@@ -246,10 +242,8 @@ def tournament(
     results = None
     status = "interrupted"
     try:
-        if out_path is not None and manifest is not None:
+        if out_path is not None:
             (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
-            (out_path / ck.CHUNKS_DIR).mkdir(exist_ok=True)
-            ck.write_manifest(out_path, manifest)
         bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
                    disable=not progress, desc="tournament", dynamic_ncols=True)
         todo = [i for i in range(total) if i not in saved]
@@ -259,10 +253,8 @@ def tournament(
             """The chunks read back, then each played one as it finishes (kept at once)."""
             yield from saved.items()
             for index, res in results:
-                if out_path is not None and manifest is not None:
-                    manifest["chunks"][ck.chunk_file(out_path, index).name] = ck.save_chunk(
-                        out_path, res)
-                    ck.write_manifest(out_path, manifest)
+                if store is not None:
+                    ck.save_chunk(store, res)
                 yield index, res
 
         for res in in_order(arrivals()):
@@ -287,9 +279,8 @@ def tournament(
             results.close()
         if executor is None:
             ex.close()
-        if out_path is not None and manifest is not None and out_path.is_dir():
-            manifest["status"] = status
-            ck.write_manifest(out_path, manifest)
+        if store is not None:
+            store.finish(status)
     wall = time.perf_counter() - t0
 
     summary: dict[str, Any] = {
