@@ -7,6 +7,11 @@ names in snake case: ``hand`` (required), ``trump``, ``declarer``, ``level``, ``
 ``{"1": "AS KH"}``), ``confidence``, and the rule options, either at the top level
 (``"zero_over": 30``, as the command's flags) or in an object ``"rules"``. Every error is a
 :class:`RequestError` naming the field, which the app answers with status 400.
+
+A body is read within limits (:data:`MAX_BODY_BYTES`, and the nesting and number limits of
+:mod:`whist_sim.core.jsonio`); a field no endpoint knows is refused, not ignored. An advice is
+costed by its real work, ``deals`` times its play policy's cost per deal (:func:`play_cost`: a
+searching policy plays many layouts per card), against the server's ``--max-deals``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "play", "
                  "deals", "seed", "consistent", "constrain", "known", "confidence", "eval",
                  "screen", "rules")
 RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
+#: the fields of ``POST /api/play`` besides the rule options
+PLAY_FIELDS = ("seat", "seats", "seed", "rules")
 MAX_SEED = (1 << 64) - 1
+MAX_BODY_BYTES = 1 << 20  # a request is a hand and a few options: a few hundred bytes
+#: deals of a non-searching play that one rollout layout costs, roughly: ``rollout:n=16`` at
+#: every seat plays about 1,100 times slower than ``expert`` (docs/STRATEGIES.md), less once its
+#: race drops the weak candidates
+ROLLOUT_COST_PER_LAYOUT = 60
 
 
 class RequestError(ValueError):
@@ -34,6 +46,41 @@ class RequestError(ValueError):
     def to_dict(self) -> dict[str, Any]:
         text = f"{self.field}: {self}" if self.field else str(self)
         return {"error": text, "field": self.field}
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON value of a request body, within the limits (else a :class:`RequestError`)."""
+    from ..core.jsonio import JsonInputError, parse_json
+
+    if len(raw) > MAX_BODY_BYTES:
+        raise RequestError(f"the request body is over {MAX_BODY_BYTES:,} bytes")
+    try:
+        return parse_json(raw)
+    except JsonInputError as e:
+        raise RequestError(f"the request body is not usable JSON: {e}") from None
+
+
+def check_fields(body: Any, known: tuple[str, ...]) -> dict:
+    """``body`` as an object whose every field is one of ``known`` or a rule option."""
+    if not isinstance(body, dict):
+        raise RequestError("the request body must be a JSON object")
+    unknown = [k for k in body if k not in known and k.replace("-", "_") not in RULE_FIELDS]
+    if unknown:
+        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
+                           f"{', '.join(known + RULE_FIELDS)}", unknown[0])
+    return body
+
+
+def play_cost(play: str) -> int:
+    """What one deal of play policy ``play`` (a spec) costs, in deals of a non-searching play:
+    1, or :data:`ROLLOUT_COST_PER_LAYOUT` per layout of a rollout (``n``)."""
+    from ..strategies.spec import parse_play
+
+    spec = parse_play(play)
+    if spec.name != "rollout":
+        return 1
+    n = dict(spec.overrides()).get("n", dict(spec.info.params).get("n", 16))
+    return max(1, int(ROLLOUT_COST_PER_LAYOUT * float(n)))
 
 
 def _int(body: dict, name: str, lo: int, hi: int, default: int | None = None) -> int | None:
@@ -107,13 +154,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
     from ..strategies.registry import DEFAULT_PLAY
     from ..strategies.spec import StrategyError, parse_play
 
-    if not isinstance(body, dict):
-        raise RequestError("the request body must be a JSON object")
-    unknown = [k for k in body if k not in ADVICE_FIELDS and k.replace("-", "_") not in
-               RULE_FIELDS]
-    if unknown:
-        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
-                           f"{', '.join(ADVICE_FIELDS + RULE_FIELDS)}")
+    check_fields(body, ADVICE_FIELDS)
     hand = _text(body, "hand")
     if hand is None:
         raise RequestError("a hand is required, e.g. AKQ2.K3.QJ54.872", "hand")
@@ -129,6 +170,12 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         play = parse_play(_text(body, "play", DEFAULT_PLAY) or DEFAULT_PLAY).text
     except StrategyError as e:
         raise RequestError(str(e), "play") from None
+    cost = deals * play_cost(play)
+    if cost > max_deals:
+        raise RequestError(
+            f"{deals:,} deals of play {play} cost {cost:,} deal-equivalents ({play_cost(play):,} "
+            f"a deal), over this server's limit of {max_deals:,}: ask for at most "
+            f"{max(1, max_deals // play_cost(play)):,} deals, or a cheaper play", "deals")
     bids = body.get("bids")
     if isinstance(bids, list):
         if not all(isinstance(b, int) and not isinstance(b, bool) for b in bids):
