@@ -43,11 +43,11 @@ def call(url: str, path: str, body=None, method: str | None = None) -> tuple[int
 
 
 @pytest.mark.parametrize("path, body, field, fragment", [
-    ("/api/play", {"seet": 2}, "seet", "unknown field"),
-    ("/api/play", {"seat": 1, "made_bonus": 2**63}, "made_bonus", "-1000..1000"),
-    ("/api/play", {"rules": {"zero_under": -40000}}, "zero_under", "-1000..1000"),
-    ("/api/advise", {"hand": HAND, "seet": 2}, "seet", "unknown field"),
-    ("/api/advise", {"hand": HAND, "made_bonus": 40000}, "made_bonus", "-1000..1000"),
+    ("/api/play", {"seet": 2}, None, "unknown field(s) 'seet'"),
+    ("/api/play", {"seat": 1, "made_bonus": 2**63}, "rules", "made_bonus must be in"),
+    ("/api/play", {"rules": {"zero_under": -40000}}, "rules", "zero_under must be in"),
+    ("/api/advise", {"hand": HAND, "seet": 2}, None, "unknown field(s) 'seet'"),
+    ("/api/advise", {"hand": HAND, "made_bonus": 40000}, "rules", "made_bonus must be in"),
     ("/api/advise", {"hand": HAND, "deals": 10, "play": "rollout:n=4096"}, "deals",
      "deal-equivalents"),
     ("/api/jobs", {"hand": HAND, "deals": 200, "play": "rollout:n=64"}, "deals",
@@ -85,7 +85,7 @@ def test_a_move_body_with_other_fields_is_refused(url):
     status, table = call(url, "/api/play", {"seat": 0, "seed": 3})
     assert status == 200, table
     status, got = call(url, f"/api/play/{table['id']}/move", {"move": "pass", "mvoe": 1})
-    assert status == 400 and got["field"] == "mvoe"
+    assert status == 400 and "'mvoe'" in got["error"]
 
 
 def test_play_never_waits_behind_advice_and_an_abandoned_advice_stops(url, monkeypatch):

@@ -70,7 +70,7 @@ class LazyGroup(click.Group):
         self.add_command(command, cmd_name)
         return command
 
-    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """Run the command line; in standalone mode (the program, and ``CliRunner``) every

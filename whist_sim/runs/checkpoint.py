@@ -108,10 +108,12 @@ class ChunkStore:
             return None
         return arrays
 
-    def put(self, phase: str, index: int, arrays: Mapping[str, np.ndarray]) -> None:
+    def put(self, phase: str, index: int, arrays: Mapping[str, Any]) -> None:
         """Keep chunk ``index`` of ``phase`` (atomically; the manifest records its checksum)."""
         buf = io.BytesIO()
-        np.savez(buf, __chunk__=np.array([index]), **{k: np.asarray(v) for k, v in arrays.items()})
+        payload: dict[str, Any] = {"__chunk__": np.array([index]),
+                                   **{k: np.asarray(v) for k, v in arrays.items()}}
+        np.savez(buf, **payload)
         data = buf.getvalue()
         name = self.name(phase, index)
         atomic_write_bytes(self.folder / name, data)

@@ -517,7 +517,8 @@ def _scan_chunks(
     with ThreadPoolExecutor(max(1, threads)) as pool:
         for index, reason, entry in pool.map(check, range(total)):
             if reason is None:
-                sound[chunk_name(index)] = entry
+                if entry is not None:
+                    sound[chunk_name(index)] = entry
                 continue
             todo.append(index)
             if reason != "missing":

@@ -57,7 +57,10 @@ def parse_body(raw: bytes) -> Any:
     try:
         return parse_json(raw)
     except JsonInputError as e:
-        raise RequestError(f"the request body is not usable JSON: {e}") from None
+        text = str(e)
+        if text.startswith("not valid JSON: "):
+            raise RequestError(f"the request body is not JSON: {text[16:]}") from None
+        raise RequestError(f"the request body is not JSON we accept: {text}") from None
 
 
 def check_fields(body: Any, known: tuple[str, ...]) -> dict:
@@ -67,7 +70,7 @@ def check_fields(body: Any, known: tuple[str, ...]) -> dict:
     unknown = [k for k in body if k not in known and k.replace("-", "_") not in RULE_FIELDS]
     if unknown:
         raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
-                           f"{', '.join(known + RULE_FIELDS)}", unknown[0])
+                           f"{', '.join(known + RULE_FIELDS)}")
     return body
 
 
@@ -139,8 +142,8 @@ def rules_of(body: dict) -> Rules:
             values[name] = int(v)
     try:
         return Rules(**values)
-    except RulesError as e:
-        raise RequestError(str(e), e.option or "rules") from None
+    except RulesError as e:  # the message names the option
+        raise RequestError(str(e), "rules") from None
     except TypeError as e:
         raise RequestError(str(e), "rules") from None
 
@@ -170,6 +173,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         play = parse_play(_text(body, "play", DEFAULT_PLAY) or DEFAULT_PLAY).text
     except StrategyError as e:
         raise RequestError(str(e), "play") from None
+    assert deals is not None  # it has a default
     cost = deals * play_cost(play)
     if cost > max_deals:
         raise RequestError(
