@@ -180,3 +180,25 @@ def test_an_older_dataset_without_checksums_is_read_with_a_warning(run, pristine
     # --resume records them (and adds no chunk)
     m = simulate(run, 60, 7, resume=True, **OPTS)
     assert m["chunks"] == load_manifest(pristine)["chunks"]
+
+
+def test_export_refuses_an_event_tag_of_two_lines(pristine, tmp_path):
+    r = CliRunner().invoke(main, ["export", str(pristine), "--pbn", str(tmp_path / "a.pbn"),
+                                  "--event", "line one\nline two"])
+    assert r.exit_code == 1
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "--event" in lines[0]
+    assert not (tmp_path / "a.pbn").exists()
+
+
+def test_a_folder_deleted_during_a_run_is_said_so(tmp_path):
+    from whist_sim.runs.simulate import SimulationError
+
+    out = tmp_path / "run"
+
+    def delete(receipt):
+        shutil.rmtree(out)
+
+    with pytest.raises(SimulationError, match="disappeared during the run") as e:
+        simulate(out, 60, 7, **{**OPTS, "threads": 1}, on_chunk=delete)
+    assert "cluster" not in str(e.value) and "shared" not in str(e.value)

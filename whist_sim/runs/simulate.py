@@ -133,6 +133,7 @@ class ChunkTask:
     dd_tt_bits: int | None = None
     dd_min_node_limit: int | None = None  # None: whist-min under dd_node_limit too
     options: str | None = None  # the run's options hash (dataset.options_hash), in every chunk
+    local: bool = False  # played on this machine's threads (no cluster storage to blame)
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,10 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
     try:
         nbytes, sha = write_chunk(target, table)
     except FileNotFoundError:
+        if task.local:
+            raise SimulationError(
+                f"cannot write {target}: the output directory disappeared during the run "
+                "(deleted, moved or unmounted)") from None
         raise SimulationError(
             f"cannot write {target} on host {os.uname().nodename}: the output directory must exist "
             "on storage shared by the client and every worker (docs/CLUSTER.md)"
@@ -648,6 +653,8 @@ def simulate(
         dd_tt_bits=dd_options["tt_bits"] if dd_options else None,
         dd_min_node_limit=dd_options.get("min_node_limit") if dd_options else None,
         options=options_hash(identity),
+        local=scheduler is None and cluster is None and (
+            executor is None or isinstance(executor, ThreadExecutor)),
     )
 
     session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0,
