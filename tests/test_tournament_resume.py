@@ -89,3 +89,32 @@ def test_the_command_line_resumes(reference, tmp_path):
     r = CliRunner().invoke(main, [*args, "--resume"])
     assert r.exit_code == 0, r.output
     assert same(json.loads(r.stdout), reference)
+
+
+def test_a_killed_tournament_resumes_to_the_same_summary(reference, tmp_path):
+    """A real kill (SIGKILL: no clean-up at all) after the first kept chunk."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "t"
+    args = [sys.executable, "-m", "whist_sim", "tournament", "--strategies", "heuristic,random",
+            "--deals", "60", "--seed", "11", "--play", "random", "--chunk-size", "10",
+            "--threads", "1", "--no-progress", "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 600
+    while not list((out / "chunks").glob("chunk-*.npz")) and time.monotonic() < end:
+        if proc.poll() is not None:
+            break
+        time.sleep(0.01)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    if (out / "summary.json").exists():
+        pytest.skip("the run finished before it could be killed")
+    r = subprocess.run([*args, "--resume", "--json"], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert same(json.loads(r.stdout), reference)
