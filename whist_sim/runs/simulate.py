@@ -668,9 +668,7 @@ def simulate(
         todo, moved, sound = _scan_chunks(out, task, total, threads or default_threads(),
                                           previous.get("chunks"))
         if not todo and previous.get("status") == "complete" and previous.get("chunks") == sound:
-            if notify is not None:
-                notify(f"{out}: the run is complete already (every chunk checked); nothing to do")
-            return previous
+            return previous  # every chunk checked: nothing to do, nothing to record
         if moved:
             session["moved_aside"] = moved
         manifest = dict(previous)
