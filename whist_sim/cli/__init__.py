@@ -81,7 +81,10 @@ class LazyGroup(click.Group):
         write that fails only when the buffer is flushed fails the command too. A closed pipe
         (``| head``) ends the command quietly with exit status 141, as Unix tools do."""
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
+            try:
+                return super().main(args, prog_name, complete_var, False, **extra)
+            except _OutputFailed as e:
+                raise e.error from None
         try:
             try:
                 rv = super().main(args, prog_name, complete_var, False, **extra)
