@@ -26,6 +26,7 @@ from whist_sim.runs.dataset import (
     load_manifest,
     n_chunks,
     remove_temp_files,
+    run_identity,
     write_chunk,
     write_manifest,
 )
@@ -62,11 +63,13 @@ def make_dataset(path, deals: int, chunk_size: int, players: int = 4, store_deal
         "n_chunks": n_chunks(deals, chunk_size),
         "status": "complete",
     }
+    manifest["chunks"] = {}
     for i in range(manifest["n_chunks"]):
         start, count = chunk_bounds(i, deals, chunk_size)
         t = chunk_table(fake_arrays(start, count, players, store_dealt), players, store_dealt, i,
-                        start)
-        write_chunk(path / chunk_name(i), t)
+                        start, run=run_identity(manifest))
+        nbytes, sha = write_chunk(path / chunk_name(i), t)
+        manifest["chunks"][chunk_name(i)] = {"sha256": sha, "bytes": nbytes}
     write_manifest(path, manifest)
     return manifest
 

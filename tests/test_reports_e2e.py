@@ -125,10 +125,11 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     # strategy's own zero choices (labelled as such)
     assert "on the same hands and deals (paired)" in md and "as the strategy chose them" in md
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
+    before = (data / "_manifest.parquet").read_bytes()
     second = _script(*args)
     assert second.returncode == 0, second.stderr
-    manifest = load_manifest(data)
-    assert manifest["sessions"][-1]["deals"] == 0  # nothing simulated again
+    # nothing simulated again: the complete run's manifest is left as it was (no empty session)
+    assert (data / "_manifest.parquet").read_bytes() == before
     # a dataset made with other options is refused, naming the difference
     other = _script(*base, "--deals", "2000")
     assert other.returncode == 1 and "deals" in other.stderr and "Traceback" not in other.stderr

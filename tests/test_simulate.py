@@ -163,10 +163,12 @@ def test_interrupted_run_resumes_to_the_identical_dataset(reference, tmp_path, c
     assert len(m["sessions"]) == 2 and m["sessions"][1]["chunks"] == len(redone)
     assert chunk_bytes(path) == chunk_bytes(reference[0])
 
-    # resuming a complete run does nothing
+    # resuming a complete run does nothing: not even a session is added to its manifest
     redone.clear()
+    before = (path / "_manifest.json").read_bytes()
     m = run(path, chunk_size=400, resume=True, on_chunk=lambda r: redone.append(r.index))
-    assert redone == [] and m["status"] == "complete" and len(m["sessions"]) == 3
+    assert redone == [] and m["status"] == "complete" and len(m["sessions"]) == 2
+    assert (path / "_manifest.json").read_bytes() == before
 
 
 def test_resume_refuses_different_options_naming_them(reference, tmp_path):
@@ -228,7 +230,7 @@ def test_corrupt_chunk_is_moved_aside_and_replayed(reference, tmp_path, chunk_by
 @pytest.mark.parametrize(
     "kw, message",
     [
-        ({"deals": 0}, "deals must be >= 1, got 0"),
+        ({"deals": 0}, "deals must be in 1..1000000000000, got 0"),
         ({"deals": 2.5}, "deals must be a whole number"),
         ({"chunk_size": 0}, "chunk size must be >= 1, got 0"),
         ({"seed": -1}, "seed must be in 0..18446744073709551615"),

@@ -61,7 +61,7 @@ D = ["--deals", "10", "--seed", "1"]
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--deals", "0", "--seed", "1"], "0 is not in the range x>=1"),
+        (["--deals", "0", "--seed", "1"], "0 is not in the range 1<=x<=1000000000000"),
         ([*D, "--chunk-size", "0"], "0 is not in the range x>=1"),
         (["--deals", "10", "--seed", "-3"], "is not in the range"),
         ([*D, "--policy", "clever"], "unknown bidding policy 'clever' for seat 0"),

@@ -155,11 +155,23 @@ def _check(name: str, v: Any, lo: int, hi: int) -> int:
     return int(v)
 
 
-def _run_tasks(ex: Executor, fn, n_chunks: int, bar) -> list[dict[str, np.ndarray]]:
-    """Every chunk's result, in chunk order (whatever order they finish in)."""
+def _run_tasks(ex: Executor, fn, n_chunks: int, bar, store: Any = None,
+               phase: str = "") -> list[dict[str, np.ndarray]]:
+    """Every chunk's result, in chunk order (whatever order they finish in); with ``store`` (a
+    :class:`~whist_sim.runs.checkpoint.ChunkStore`) the chunks kept there are read back and every
+    chunk played is kept as it finishes."""
     parts: dict[int, dict[str, np.ndarray]] = {}
-    for idx, res in ex.map_unordered(fn, range(n_chunks)):
+    if store is not None:
+        for i in range(n_chunks):
+            kept = store.get(phase, i)
+            if kept is not None:
+                parts[i] = kept
+                if bar is not None:
+                    bar.update(len(next(iter(kept.values()))))
+    for idx, res in ex.map_unordered(fn, [i for i in range(n_chunks) if i not in parts]):
         parts[idx] = res
+        if store is not None:
+            store.put(phase, idx, res)
         if bar is not None:
             bar.update(len(next(iter(res.values()))))
     return [parts[i] for i in range(n_chunks)]
@@ -182,6 +194,8 @@ def bid_chart(
     min_hands: int = DEFAULT_MIN_HANDS,
     nt: bool = True,
     positions: Sequence[int] | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
 ) -> pd.DataFrame:
     """A stratified chart: screen ``hands`` hands of the natural distribution, evaluate the first
     ``min_hands`` of every cell with ``deals_per_hand`` deals each (see the module doc and
@@ -197,7 +211,10 @@ def bid_chart(
     seat (default :data:`~whist_sim.strategies.registry.DEFAULT_PLAY`). ``consistent``: sample
     only deals in which the earlier bidders' strategy makes their contracts. ``threads`` /
     ``scheduler`` / ``cluster`` choose the executor as for ``simulate`` (``executor``: an
-    already started one, not closed here).
+    already started one, not closed here). ``checkpoint``: a folder where every finished task
+    is kept (:class:`whist_sim.runs.checkpoint.ChunkStore`) until the chart is done, so that a run
+    interrupted meanwhile finishes with ``resume=True`` (the same options required) to the same
+    chart; it is removed once the chart is complete.
 
     Returns one row per evaluated hand and panel (thrown-in and dropped hands excluded;
     ``df.attrs`` holds the run options, counts and ``coverage`` notes of unfilled cells):
@@ -237,8 +254,24 @@ def bid_chart(
             check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
         except ExecutorError as e:
             raise ChartError(str(e)) from None
+    store = None
+    if checkpoint is not None:
+        from ..kernels._numba import engine_fingerprint
+        from ..runs.checkpoint import CheckpointError, ChunkStore
+
+        ident = {"hands": hands, "deals_per_hand": deals_per_hand, "seed": seed,
+                 "rules": rules.to_dict(), "bid": bid, "play": play,
+                 "consistent": bool(consistent), "chunk_size": chunk_size,
+                 "min_hands": min_hands, "nt": bool(nt),
+                 "positions": None if positions is None else list(positions),
+                 "engine": engine_fingerprint()}
+        try:
+            store = ChunkStore(checkpoint, ident, resume)
+        except CheckpointError as e:
+            raise ChartError(str(e)) from None
     t0 = time.perf_counter()
     ex = executor if executor is not None else make_executor(threads, scheduler, cluster)
+    status = "interrupted"
     try:
         bar = None
         if progress:
@@ -248,7 +281,7 @@ def bid_chart(
         screen_chunk = min(SCREEN_CHUNK, max(chunk_size, -(-hands // 64)))
         screen = ScreenTask(hands, seed, rules, bid, play, screen_chunk)
         parts = _run_tasks(ex, functools.partial(run_screen_chunk, screen),
-                           -(-hands // screen_chunk), bar)
+                           -(-hands // screen_chunk), bar, store, "screen")
         if bar is not None:
             bar.close()
         t_screen = time.perf_counter() - t0
@@ -263,13 +296,16 @@ def bid_chart(
 
             bar = tqdm(total=len(sel.ids), unit="hand", desc="bid chart", dynamic_ncols=True)
         chunks = _run_tasks(ex, functools.partial(run_chart_chunk, task),
-                            -(-len(sel.ids) // chunk_size), bar)
+                            -(-len(sel.ids) // chunk_size), bar, store, "chart")
         if bar is not None:
             bar.close()
         description = ex.description
+        status = "complete"
     finally:
         if executor is None:
             ex.close()
+        if store is not None:
+            store.remove() if status == "complete" else store.finish(status)
     if chunks:
         raw = {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
     else:

@@ -279,8 +279,13 @@ def resolve_scenario(
     p, n = rules.players, rules.n_tricks
     mask = _hand_mask(hand, rules)
     if isinstance(bids, str):
+        text = bids.strip()
+        parts = [b.strip() for b in text.split(",")] if "," in text else text.split()
+        if text and not all(parts):
+            raise AdviceError(f"bids {bids!r}: an empty entry; give one contract per earlier "
+                              "bidder, separated by commas, such as 7,0")
         try:
-            bids = [int(b) for b in bids.replace(",", " ").split()]
+            bids = [int(b) for b in parts]
         except ValueError:
             raise AdviceError(f"bids {bids!r}: expected numbers such as 7,0") from None
     bids = tuple(bids)
@@ -305,7 +310,10 @@ def resolve_scenario(
                            for b in range(level, n + 1))  # RULES §8: no clubs without clubs
         scen = dict(mode="auction", seat=me, declarer=me, trump=-1, position=0)
     else:
-        t = parse_strain(trump)
+        try:
+            t = parse_strain(trump)
+        except AdviceError as e:
+            raise AdviceError(f"trump: {e}") from None
         if t < rules.lowest_strain:
             raise AdviceError(
                 f"trump {STRAINS[t]}: the {rules.three_player_deck} deck has no clubs, so clubs "

@@ -11,9 +11,10 @@ import click
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..advisor.sampling import DEFAULT_EPS, check_model
+from ..advisor.scenario import resolve_scenario
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
-from .options import progress_option, rule_options, show_progress
+from .options import FiniteFloatRange, NamedPath, progress_option, rule_options, show_progress
 from .seats import play_help, play_spec
 
 
@@ -63,7 +64,8 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
               help="bidding strategy assumed for the other seats: NAME[:KEY=VALUE...], NAME one "
               f"of {', '.join(MODEL_BID_POLICIES)}")
-@click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
+@click.option("--deals", type=click.IntRange(1, 100_000_000), default=DEFAULT_DEALS,
+              show_default=True,
               help="sampled deals; every candidate bid is played on all of them")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="sampled deal j uses the random stream (seed, j)")
@@ -73,7 +75,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--model", default=None, metavar="SPEC",
               help="bidding strategy assumed for the earlier bidders when reading the table "
               "[default: --bid-policy]")
-@click.option("--eps", type=click.FloatRange(0, 1), default=DEFAULT_EPS, show_default=True,
+@click.option("--eps", type=FiniteFloatRange(0, 1), default=DEFAULT_EPS, show_default=True,
               help="weight of a deal per earlier contract the model would have bid otherwise "
               "(0: keep only deals the model explains exactly)")
 @click.option("--consistent", is_flag=True, hidden=True,
@@ -82,7 +84,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="constraint on a hidden hand (repeatable): 1:S=0-2, 2:hcp=12-, 3:void=H")
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="cards known to be in another seat's hand (repeatable), e.g. 1:AS,KH")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--confidence", type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
               default=0.95, show_default=True, help="coverage of the intervals")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="local threads (results do not depend on it)")
@@ -106,7 +108,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               "bid)  [default: 3]")
 @progress_option("a progress bar on stderr (a searching play, the double-dummy evaluation)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (schema: whist-sim docs advisor)")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--plot", type=NamedPath(dir_okay=False), default=None, metavar="FILE",
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
 @rule_options
 def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
@@ -175,6 +177,9 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         if not parent.is_dir():
             raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
     try:
+        # every check of the scenario before the compile wait (advise() repeats it: cheap)
+        resolve_scenario(hand, trump, declarer, level, seat, bids or (), rules, constrain,
+                         _known(known))
         with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,

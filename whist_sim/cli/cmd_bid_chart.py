@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -19,7 +20,7 @@ from ..advisor.sampling import check_model
 from ..runs.executors import ExecutorError
 from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError
-from .options import progress_option, rule_options, show_progress
+from .options import NamedPath, progress_option, rule_options, show_progress
 from .seats import play_help, play_spec
 
 
@@ -46,7 +47,7 @@ def _flag(name: str, value) -> str:
               help="also chart every hand played at no-trump (the NT panel)")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="run seed")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=NamedPath(file_okay=False),
               help="output directory: report.md, cells.csv, cheat_sheet_<P>p.pdf/.png, "
               "charts/*.png, hands.parquet (overwritten)")
 @click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
@@ -67,6 +68,9 @@ def _flag(name: str, value) -> str:
 @click.option("--parquet/--no-parquet", default=True, show_default=True,
               help="also write the per-hand results to hands.parquet")
 @progress_option()
+@click.option("--resume", is_flag=True,
+              help="finish the chart interrupted in --out (same options required): its "
+                   "finished tasks, kept in OUT/chunks, are not played again")
 @click.option("--json", "as_json", is_flag=True,
               help="print the run and its summary table as one JSON object on stdout "
                    "(whist-sim docs json)")
@@ -74,7 +78,7 @@ def _flag(name: str, value) -> str:
 def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, seed: int,
             out: str, bid: str, play: str,
             consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
-            cluster: str | None, parquet: bool, progress: bool | None, as_json: bool,
+            cluster: str | None, parquet: bool, progress: bool | None, resume: bool, as_json: bool,
             rules) -> None:
     """Bid charts: the contract with the highest expected score by hand class (bidding
     position x high-card points x trump length, and an NT panel). Hands come from deals bid
@@ -99,9 +103,11 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
             df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
                            bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
                            threads=threads, scheduler=scheduler, cluster=cluster,
-                           progress=show_progress(progress), min_hands=min_hands, nt=nt)
+                           progress=show_progress(progress), min_hands=min_hands, nt=nt,
+                           checkpoint=Path(out) / "chunks", resume=resume)
     except KeyboardInterrupt:
-        click.echo("\ninterrupted: nothing written", err=True)
+        click.echo(f"\ninterrupted: every finished task is kept in {out}/chunks; run the same "
+                   "command with --resume to finish", err=True)
         sys.exit(130)
     except (ChartError, ExecutorError) as e:
         raise click.ClickException(str(e)) from None
@@ -152,7 +158,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
 
 
 #: what a bid chart writes into --out (a folder holding only these may be written again)
-_CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "cheat_sheet_3p.png",
+_CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "chunks", "cheat_sheet_3p.png",
                 "cheat_sheet_3p.pdf", "cheat_sheet_4p.png", "cheat_sheet_4p.pdf"}
 
 

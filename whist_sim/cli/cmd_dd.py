@@ -18,7 +18,7 @@ from tqdm.auto import tqdm
 from ..core.cards import STRAINS, NotationError, parse_deal, parse_strain
 from ..core.pbn import format_pbn_deal, is_pbn, parse_pbn
 from ..dd import DDError, bridge_table, solve, warm_up, whist_summary, whist_table
-from .options import progress_option, show_progress
+from .options import NamedPath, progress_option, show_progress
 
 _COMPASS = "NESW"
 
@@ -70,9 +70,8 @@ def _deals(deal: str | None, file: Path | None) -> Iterator[tuple[str, str]]:
                 yield f"{file}:{i}", text
 
 
-def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: int | None,
-             table: bool, node_limit: int | None = None,
-             min_node_limit: int | None = None) -> dict:
+def _checked_hands(text: str) -> list[int]:
+    """The hands of a deal, which must all hold the same number of cards."""
     hands = parse_deal(text)
     sizes = {int(h).bit_count() for h in hands}
     if len(sizes) != 1:
@@ -80,6 +79,13 @@ def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: 
             "the four hands must hold the same number of cards (a position at a trick boundary), "
             f"got {[int(h).bit_count() for h in hands]}"
         )
+    return hands
+
+
+def _analyse(text: str, mode: str, trump: int | None, leader: int | None, seat: int | None,
+             table: bool, node_limit: int | None = None,
+             min_node_limit: int | None = None) -> dict:
+    hands = _checked_hands(text)
     out: dict = {"deal": format_pbn_deal(hands), "mode": mode}
     if mode == "bridge":
         if table:
@@ -205,7 +211,7 @@ def _render(res: dict) -> str:
               help="bridge: every strain x declarer; whist: every seat, in every strain "
                    "unless --trump names one")
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per deal (for programs)")
-@click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--file", "file", type=NamedPath(path_type=Path, dir_okay=False), default=None,
               help="read deals from a file: a PBN file (.pbn, or any file of [Deal \"N:...\"] "
                    "tags: every board) or one deal per line ('#' starts a comment)")
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
@@ -236,11 +242,12 @@ def command(deal, trump_text, leader_text, mode, seat_text, table, as_json, file
     if not deals:
         raise click.BadParameter(f"{file} holds no deal (only blank lines and '#' comments, or "
                                  "PBN games without a Deal tag)", param_hint="--file")
-    where, text = deals[0]
-    try:
-        first = parse_deal(text)  # a bad first deal is reported before any compile wait
-    except NotationError as e:
-        raise click.BadParameter(str(e), param_hint=where) from None
+    for where, text in deals:  # a bad deal is reported before any compile wait
+        try:
+            _checked_hands(text)
+        except (NotationError, DDError) as e:
+            raise click.BadParameter(str(e), param_hint=where) from None
+    first = parse_deal(deals[0][1])
     notice = _slow_whist_notice(first, mode, node_limit)
     if notice:
         click.echo(notice, err=True)

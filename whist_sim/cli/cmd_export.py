@@ -8,12 +8,13 @@ from pathlib import Path
 import click
 
 from ..core.cards import NotationError
-from .options import progress_option, rule_options, show_progress
+from .options import NamedPath, progress_option, rule_options, show_progress
 
 
 @click.command("export")
-@click.argument("data", type=click.Path(exists=True))
+@click.argument("data", type=NamedPath(exists=True))
 @click.option("--pbn", "pbn_out", required=True, metavar="FILE",
+              type=NamedPath(dir_okay=False, allow_dash=True),
               help="write a PBN file (one board per deal; '-' = standard output)")
 @click.option("--hands", type=click.Choice(["auto", "dealt", "play"]), default="auto",
               show_default=True,
@@ -70,6 +71,8 @@ def command(data, pbn_out, hands, start, count, event, partial, progress, rules)
     except (DatasetError, ExportError, NotationError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
+        if pbn_out == "-":
+            raise  # standard output: the command line's own handling (a closed pipe is quiet)
         raise click.ClickException(f"cannot write {pbn_out}: {e.strerror or e}") from None
     if pbn_out != "-":
         click.echo(f"{n:,} boards written to {pbn_out}", err=True)

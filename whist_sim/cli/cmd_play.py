@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from .options import rule_options
+from .options import NamedPath, rule_options
 from .seats import per_seat, seat_spec, split_list
 
 HELP = ("type a move, or: hint (what your strategy would do, and why), history (calls and "
@@ -97,7 +97,7 @@ def _advisor_lines(table, seed: int) -> list[str]:
 @click.option("--deal", "deal_index", type=click.IntRange(min=0), default=0, show_default=True,
               help="deal index")
 @click.option("--dealer", type=int, default=None, help="dealer seat [default: deal % P]")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--record", "record_path", type=NamedPath(dir_okay=False), default=None,
               help="write the deal's record (JSON) to this file instead of printing it")
 @rule_options
 def command(seat, seats_text, seed, deal_index, dealer, record_path, rules):

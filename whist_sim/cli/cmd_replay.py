@@ -16,12 +16,12 @@ from ..engine.record import (
     replay_record,
 )
 from ..engine.text import render_game_replay, render_replay_table
-from .options import rule_options
+from .options import NamedPath, rule_options
 
 
 @click.command("replay")
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+                type=NamedPath(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object per file per line")
 @click.option("--revokes", type=click.Choice(REVOKE_MODES), default=None,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..runs.dataset import DatasetError
-from .options import progress_option, show_progress
+from .options import NamedPath, progress_option, show_progress
 
 # whist_sim.reports (pandas tables, matplotlib charts) is imported when the command runs, so the
 # other commands of the CLI start without loading matplotlib.
@@ -24,9 +24,9 @@ def _formats(ctx, param, value: str) -> tuple[str, ...]:
 
 
 @click.command("report")
-@click.argument("data", type=click.Path(file_okay=False))
+@click.argument("data", type=NamedPath(file_okay=False))
 @click.option(
-    "--out", "out", type=click.Path(file_okay=False), default=None,
+    "--out", "out", type=NamedPath(file_okay=False), default=None,
     help="report directory [default: DATA/report]",
 )
 @click.option(

@@ -69,6 +69,14 @@ def command(host: str, port: int, max_deals: int, reports: tuple[str, ...],
             f"the web page needs the web extra ({e.name} is missing): "
             "pip install 'whist-sim[web]'") from None
     app = create_app(max_deals=max_deals, reports=roots, workers=workers, state_dir=state)
+    # one line per refused or failed request (the app's log), beside uvicorn's own
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("whist-sim serve: %(message)s"))
+    web_log = logging.getLogger("whist_sim.web")
+    web_log.addHandler(handler)
+    web_log.setLevel(logging.INFO)
     click.echo(f"whist-sim serve: open http://{host}:{port}/ (Ctrl-C stops); tables of play "
                f"kept in {state}", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -15,16 +15,18 @@ from ..runs.simulate import (
     DEFAULT_DD_CHUNK_SIZE,
     DEFAULT_DD_NODE_LIMIT,
     DEFAULT_POLICY,
+    MAX_DEALS,
     SimulationError,
     simulate,
 )
 from ..strategies.registry import DEFAULT_PLAY
-from .options import RULES_FILE_META, progress_option, rule_options, show_progress
+from .options import RULES_FILE_META, NamedPath, progress_option, rule_options, show_progress
 from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
 
 @click.command("simulate")
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="number of deals to play")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), required=True,
+              help="number of deals to play")
 @click.option(
     "--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
     help="run seed; deal i uses the random stream (seed, i)",
@@ -47,7 +49,7 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
               help="play policy per seat, comma separated")
 @rule_options
 @click.option(
-    "--out", required=True, type=click.Path(file_okay=False),
+    "--out", required=True, type=NamedPath(file_okay=False),
     help="output directory (new or empty; or the run to finish with --resume)",
 )
 @click.option(
@@ -183,6 +185,9 @@ def command(
             "writable)") from None
     except Exception as e:
         # operational failures (lost workers or connections, disk full): not a bug, so no traceback
+        if isinstance(e, OSError) and not _started(out):  # nothing written: no run to resume
+            raise click.ClickException(
+                f"cannot use {out}: {e.strerror or e}") from None
         if type(e).__module__.split(".")[0] in ("distributed", "dask") or isinstance(
             e, (OSError, TimeoutError)
         ):
@@ -217,6 +222,16 @@ def command(
             f"{limits}, stored as -1 with bounds): whist-max {u['whist-max']:,}, whist-min "
             f"{u['whist-min']:,}"
         )
+
+
+def _started(out: str) -> bool:
+    """Has a run written its manifest in ``out`` (so that ``--resume`` can finish it)?"""
+    from ..runs.dataset import manifest_path
+
+    try:
+        return manifest_path(out) is not None
+    except (OSError, ValueError):
+        return False
 
 
 def _echo_summary(out: str, manifest: dict) -> None:

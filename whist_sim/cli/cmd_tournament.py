@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..core.rng import MAX_DEALS
 from ..core.rules import RulesError
 from ..runs.executors import ExecutorError
 from ..strategies.registry import DEFAULT_PLAY
@@ -19,7 +20,7 @@ from ..tournament import (
     render_text,
     tournament,
 )
-from .options import progress_option, rule_options, show_progress
+from .options import NamedPath, progress_option, rule_options, show_progress
 from .seats import play_help, play_spec, seat_spec
 
 
@@ -51,7 +52,7 @@ def _command_line(ctx: click.Context) -> str:
     "NAME[:KEY=VALUE...]; strategies: " + spec_help("bid") + "; play policies: "
     + spec_help("play") + ". Fewer than the seats: seats are filled cyclically (a,b,a,b)",
 )
-@click.option("--deals", type=click.IntRange(min=1), default=None,
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=None,
               help="duplicate deals; each is played once per seating [required, unless --games "
                    "is given: then without --deals only the games are played]")
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), required=True,
@@ -73,7 +74,7 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--game-max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
               help="a game not ended after this many deals is won by nobody")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as one JSON object")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=NamedPath(file_okay=False),
               help="output directory (new or empty): scores/*.parquet, summary.json, report.md, "
               "tournament.png")
 @click.option("--format", "formats", default="md", show_default=True, metavar="md[,csv,html]",
@@ -90,6 +91,8 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--cluster", default=None, metavar="local:N",
               help="start a local Dask cluster of N worker processes for this run")
 @progress_option()
+@click.option("--resume", is_flag=True,
+              help="finish the interrupted tournament in --out (same options required)")
 def command(
     strategies: str,
     deals: int | None,
@@ -109,6 +112,7 @@ def command(
     scheduler: str | None,
     cluster: str | None,
     progress: bool | None,
+    resume: bool,
 ) -> None:
     """Play a duplicate tournament: every deal replayed with the strategies rotated through the
     seats, so card luck cancels. Reports each strategy's mean score per deal (95% CI), hit,
@@ -145,11 +149,11 @@ def command(
             names, deals or 0, seed, rules=rules, play=play, rotations=rotations, sprt=sprt,
             out=out, design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
             cluster=cluster, progress=show_progress(progress), command=cmd, formats=formats,
-            games=games, game_max_deals=game_max_deals,
+            games=games, game_max_deals=game_max_deals, resume=resume,
         )
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the scores of the chunks done so far are in {out}/scores; "
-                   "no summary was written", err=True)
+        click.echo(f"\ninterrupted: every finished chunk in {out} is kept; run the same command "
+                   "with --resume to finish", err=True)
         sys.exit(130)
     except (TournamentError, StrategyError, ExecutorError, RulesError) as e:
         raise click.ClickException(str(e)) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import os
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from ..core.rules import (
     Rules,
     RulesError,
     load_rules_file,
+    rule_ranges,
 )
 
 #: key of ``click.Context.meta`` holding the ``--rules`` file of the command (``None`` without)
@@ -79,7 +81,12 @@ def rule_options(func):
         try:
             kwargs["rules"] = Rules(**{**from_file, **values})
         except RulesError as e:
-            hint = "rule options" if rules_file is None else f"rule options (with {rules_file})"
+            if e.option in values:
+                hint = f"--{e.option.replace('_', '-')}"
+            elif e.option is not None and rules_file is not None:
+                hint = f"--rules ({rules_file}, key {e.option})"
+            else:
+                hint = "rule options" if rules_file is None else f"rule options (with {rules_file})"
             raise click.BadParameter(str(e), param_hint=hint) from None
         return func(*args, **kwargs)
 
@@ -109,25 +116,18 @@ def rule_options(func):
                 default=None,
                 help=f"{help_text} [default: {','.join(default)}]",
             )
-        elif f.name == "players":
-            opt = click.option(
-                f"--{name}",
-                f.name,
-                type=click.IntRange(3, 4),
-                default=None,
-                help=f"{help_text} [default: {default}]",
-            )
         else:
+            lo, hi = rule_ranges()[f.name]
             opt = click.option(
                 f"--{name}",
                 f.name,
-                type=int,
+                type=click.IntRange(lo, hi),
                 default=None,
-                help=f"{help_text} [default: {default}]",
+                help=f"{help_text} [default: {default}; {lo}..{hi}]",
             )
         wrapper = opt(wrapper)
     return click.option(
-        "--rules", "rules_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+        "--rules", "rules_file", type=NamedPath(path_type=Path, dir_okay=False), default=None,
         metavar="FILE",
         help="rule options from a TOML file (top-level keys are the options' names with "
              "underscores, e.g. zero_over = 30); flags given override it",
@@ -161,3 +161,25 @@ def show_progress(flag: bool | None) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):  # a closed or replaced stream
         return False
+class NamedPath(click.Path):
+    """A ``click.Path`` that refuses an empty name: ``--out ""`` is not the current folder (give
+    ``.`` for that), and no command guesses what an empty name meant."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name; give a file or folder name ('.' is the current folder)",
+                      param, ctx)
+        if isinstance(value, str) and "\0" in value:
+            self.fail("a name with a NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A ``click.FloatRange`` that also refuses ``nan`` and ``inf`` (which compare false with
+    every bound, so a range alone lets them through)."""
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return rv

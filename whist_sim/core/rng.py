@@ -13,6 +13,8 @@ module lives in :mod:`whist_sim.kernels.rng`.
 from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
+MAX_DEALS = 10**12  # most deals of one run (simulate, tournament): deal indices stay far below
+#   2**63, where the compiled engine's int64 deal numbers end
 GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB

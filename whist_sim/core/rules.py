@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,27 @@ MAX_REDEALS = 50  # after_third_frisch=redeal: a deal redealt this often stays t
 
 
 class RulesError(ValueError):
-    """An impossible combination of rule options."""
+    """An impossible combination of rule options; ``option`` names the rule option at fault
+    (``None`` when it is a combination of several)."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+#: the widest score of one deal that the compiled engine stores (``int16`` columns): every legal
+#: combination of the ranged options below must score within it (see :func:`score_extremes`)
+SCORE_STORE_LIMITS = (-(1 << 15), (1 << 15) - 1)
+#: the largest rules file read (a rules file is a few lines of TOML)
+MAX_RULES_FILE_BYTES = 64 * 1024
+#: highest number of tricks in a deal under any rule (three players, ``one_random``: 17)
+MOST_TRICKS = 17
+
+
+def _ranged(default: int, lo: int, hi: int, what: str = "") -> Any:
+    """A whole-number rule option with its default and its legal range ``lo..hi`` (inclusive);
+    ``what`` words the range in the error message (default ``in lo..hi``)."""
+    return field(default=default, metadata={"range": (lo, hi), "what": what or f"in {lo}..{hi}"})
 
 
 @dataclass(frozen=True)
@@ -48,18 +68,23 @@ class Rules:
     frisch_directions: tuple[str, ...] = ("left", "left", "left")  # receiver of Frisch 1, 2, 3
     after_third_frisch: str = "pass"  # 'pass' (thrown in, next dealer) or 'redeal' (same dealer)
     # §6 scoring
-    made_bonus: int = 10  # b > 0 made: t*t + made_bonus
-    miss_per_trick: int = 10  # b > 0 missed: -miss_per_trick * |t - b|
-    zero_under: int = 50  # zero made in an under deal
-    zero_over: int = 25  # zero made in an over deal
-    zero_fail_first: int = -50  # zero missed, first trick taken
-    zero_fail_refund: int = 10  # zero missed: + this per trick after the first
+    #   (ranges: every legal combination scores a deal within SCORE_STORE_LIMITS)
+    made_bonus: int = _ranged(10, -1000, 1000)  # b > 0 made: t*t + made_bonus
+    # b > 0 missed: -miss_per_trick * |t - b|
+    miss_per_trick: int = _ranged(10, 0, 1000, "in 0..1000 (costs are never negative)")
+    zero_under: int = _ranged(50, -1000, 1000)  # zero made in an under deal
+    zero_over: int = _ranged(25, -1000, 1000)  # zero made in an over deal
+    zero_fail_first: int = _ranged(-50, -1000, 1000)  # zero missed, first trick taken
+    zero_fail_refund: int = _ranged(10, -1000, 1000)  # zero missed: + this per trick after the
+    #   first
     # §5 revokes in recorded games
-    revoke_penalty: int = 100  # points a proven revoke costs the offender
+    # points a proven revoke costs the offender
+    revoke_penalty: int = _ranged(100, 0, 1000, "in 0..1000 (costs are never negative)")
     # §7 game
-    target: int = 500  # game ends when a player reaches this total
+    # game ends when a player reaches this total
+    target: int = _ranged(500, 1, 1_000_000, "positive, at most 1000000")
     # §8 three players
-    players: int = 4  # 4, or 3 for the three-player variants
+    players: int = _ranged(4, 3, 4, "3 or 4")  # 4, or 3 for the three-player variants
     three_player_deck: str = (
         "no_suit"  # 'no_suit' (clubs removed), 'no_low' (2-5 removed), 'one_random'
     )
@@ -76,7 +101,8 @@ class Rules:
         else:
             raise RulesError(
                 "frisch_directions must be three directions, such as 'left,across,right', "
-                f"got {self.frisch_directions!r}"
+                f"got {self.frisch_directions!r}",
+                "frisch_directions",
             )
         self.validate()
 
@@ -84,51 +110,48 @@ class Rules:
     def validate(self) -> None:
         for name in ("pass_is_final", "frisch", "frisch_raises_minimum"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
-        for name in (
-            "made_bonus",
-            "miss_per_trick",
-            "zero_under",
-            "zero_over",
-            "zero_fail_first",
-            "zero_fail_refund",
-            "revoke_penalty",
-            "target",
-            "players",
-        ):
-            v = getattr(self, name)
+                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}",
+                                 name)
+        for f in dataclasses.fields(self):
+            if "range" not in f.metadata:
+                continue
+            v, (lo, hi) = getattr(self, f.name), f.metadata["range"]
             if isinstance(v, bool) or not isinstance(v, int):
-                raise RulesError(f"{name} must be a whole number, got {v!r}")
-        if self.players not in (3, 4):
-            raise RulesError(f"players must be 3 or 4, got {self.players}")
+                raise RulesError(f"{f.name} must be a whole number, got {v!r}", f.name)
+            if not lo <= v <= hi:
+                raise RulesError(f"{f.name} must be {f.metadata['what']}, got {v}", f.name)
         if self.bid_order not in BID_ORDERS:
             raise RulesError(
-                f"bid_order must be one of {', '.join(BID_ORDERS)}, got {self.bid_order!r}"
+                f"bid_order must be one of {', '.join(BID_ORDERS)}, got {self.bid_order!r}",
+                "bid_order",
             )
         if self.after_third_frisch not in AFTER_THIRD_FRISCH:
             raise RulesError(
                 f"after_third_frisch must be one of {', '.join(AFTER_THIRD_FRISCH)}, "
-                f"got {self.after_third_frisch!r}"
+                f"got {self.after_third_frisch!r}",
+                "after_third_frisch",
             )
         if self.three_player_deck not in THREE_PLAYER_DECKS:
             raise RulesError(
                 f"three_player_deck must be one of {', '.join(THREE_PLAYER_DECKS)}, "
-                f"got {self.three_player_deck!r}"
+                f"got {self.three_player_deck!r}",
+                "three_player_deck",
             )
         if len(self.frisch_directions) != MAX_FRISCH:
             raise RulesError(
                 f"frisch_directions needs {MAX_FRISCH} directions (one per Frisch), "
-                f"got {','.join(map(str, self.frisch_directions))!r}"
+                f"got {','.join(map(str, self.frisch_directions))!r}",
+                "frisch_directions",
             )
         for d in self.frisch_directions:
             if d not in DIRECTIONS:
-                raise RulesError(f"frisch direction {d!r} is not one of {', '.join(DIRECTIONS)}")
+                raise RulesError(
+                    f"frisch direction {d!r} is not one of {', '.join(DIRECTIONS)}",
+                    "frisch_directions",
+                )
             if d == "across" and self.players == 3:
-                raise RulesError("frisch direction 'across' needs four players")
-        if self.target <= 0:
-            raise RulesError(f"target must be positive, got {self.target}")
-        if self.miss_per_trick < 0 or self.revoke_penalty < 0:
-            raise RulesError("miss_per_trick and revoke_penalty are costs and must be >= 0")
+                raise RulesError("frisch direction 'across' needs four players",
+                                 "frisch_directions")
 
     # ------------------------------------------------------------------ derived facts
     @property
@@ -221,6 +244,27 @@ def rule_names() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(Rules))
 
 
+def rule_ranges() -> dict[str, tuple[int, int]]:
+    """The whole-number rule options and their legal ranges ``(lo, hi)``, inclusive, in
+    :class:`Rules` field order (the ranges are declared with the fields)."""
+    return {f.name: f.metadata["range"] for f in dataclasses.fields(Rules)
+            if "range" in f.metadata}
+
+
+def score_extremes() -> tuple[int, int]:
+    """The lowest and highest score of one deal (RULES §6) over every legal combination of rule
+    options and every contract and trick count (up to :data:`MOST_TRICKS`): the scoring formulas
+    are linear in each option, so the extremes are at the ends of the ranges."""
+    r = rule_ranges()
+    scores = []
+    for t in range(1, MOST_TRICKS + 1):
+        scores += [t * t + v for v in r["made_bonus"]]  # made contract t
+        scores += [-v * t for v in r["miss_per_trick"]]  # a contract missed by t tricks
+        scores += [a + b * (t - 1) for a in r["zero_fail_first"] for b in r["zero_fail_refund"]]
+    scores += [*r["zero_under"], *r["zero_over"]]
+    return min(scores), max(scores)
+
+
 def load_rules_file(path: str | Path) -> dict[str, Any]:
     """The rule options of a TOML file: top-level keys are :class:`Rules` field names
     (``zero_over = 30``; ``frisch_directions = ["left", "across", "right"]`` or
@@ -234,11 +278,21 @@ def load_rules_file(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
         with open(p, "rb") as f:
-            data = tomllib.load(f)
+            raw = f.read(MAX_RULES_FILE_BYTES + 1)
     except OSError as e:
         raise RulesError(f"{p}: cannot read the rules file: {e.strerror or e}") from None
+    if len(raw) > MAX_RULES_FILE_BYTES:
+        raise RulesError(f"{p}: a rules file is at most {MAX_RULES_FILE_BYTES:,} bytes; this one "
+                         "is larger (is it the right file?)")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise RulesError(f"{p}: not a UTF-8 text file (byte {e.start}: {e.reason}); save it "
+                         "as UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{p}: not a valid TOML file: {e}") from None
+    except RecursionError:
+        raise RulesError(f"{p}: not a valid TOML file: nested too deeply") from None
     names = rule_names()
     for key, value in data.items():
         if key not in names:

@@ -150,6 +150,11 @@ def _list(value: Any, where: str, what: str) -> list:
     return value
 
 
+def _same_list(stated: Any, actual: list) -> bool:
+    """Is ``stated`` (a record's list) the list ``actual``? (A number or null is not.)"""
+    return isinstance(stated, (list, tuple)) and list(stated) == actual
+
+
 def _record_rules(record: dict, default: Rules) -> Rules:
     if "rules" not in record or record["rules"] is None:
         return default
@@ -382,22 +387,14 @@ def _result(state: DealState) -> ReplayResult:
 
 
 def load_record(path: str | Path) -> Any:
-    """Read and parse a record file (``'-'`` = standard input); raises :class:`RecordError`."""
-    try:
-        if str(path) == "-":
-            import sys
+    """Read and parse a record file (``'-'`` = standard input) within the limits of
+    :mod:`whist_sim.core.jsonio` (size, nesting, number length); raises :class:`RecordError`."""
+    from ..core.jsonio import JsonInputError, load_json_file
 
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read the file: {e}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(
-            f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
-        ) from None
+        return load_json_file(path)
+    except JsonInputError as e:
+        raise RecordError(str(e)) from None
 
 
 def load_records(path: str | Path, rules: Rules | None = None) -> list[tuple[str, Any]]:
@@ -576,14 +573,15 @@ def _replay_game(record: Any, default_rules: Rules, revokes: str | None) -> Game
         totals = [totals[s] + (res.scores or (0,) * p)[s] for s in range(p)]
         out.deals.append(res)
         out.running_totals.append(tuple(totals))
-        if stated is not None and list(stated[k]) != totals:
+        if stated is not None and (not isinstance(stated[k], (list, tuple))
+                                   or list(stated[k]) != totals):
             raise _refuse(f"running_totals[{k}]", f"{stated[k]} but the deals add up to {totals}")
         reached = [s for s in range(p) if totals[s] >= rules.target]
         if reached:
             out.winners = game_winners(totals, reached)
-    if "totals" in record and list(record["totals"]) != totals:
+    if "totals" in record and not _same_list(record["totals"], totals):
         raise _refuse("totals", f"{record['totals']} but the deals add up to {totals}")
-    if "winners" in record and list(record["winners"]) != list(out.winners):
+    if "winners" in record and not _same_list(record["winners"], list(out.winners)):
         raise _refuse("winners", f"{record['winners']} but RULES §7 gives "
                                  f"{list(out.winners)} (totals {totals}, target {rules.target})")
     return out

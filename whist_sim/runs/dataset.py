@@ -75,10 +75,12 @@ The bidding position of seat ``s`` (0 = declarer ... P-1 = the hooked last bidde
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
 import uuid
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,8 +105,31 @@ TEMP_PREFIX = ".tmp-"  # temporary files of atomic writes: .tmp-<target name>.<u
 CHUNK_META_KEY = b"whist_sim.chunk"
 
 
+#: the manifest fields that define a run's data; a chunk carries their hash (its run identity)
+IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt", "dd",
+                 "engine")
+STATUSES = ("running", "complete", "interrupted", "failed")
+MAX_MANIFEST_BYTES = 512 * 1024 * 1024  # a run of a million chunks has a manifest of ~150 MB
+
+
 class DatasetError(ValueError):
     """A dataset directory that is missing, incomplete, corrupt or not a whist-sim dataset."""
+
+
+class UnverifiedChunksWarning(UserWarning):
+    """A dataset written before chunks carried checksums: read, but checked by structure only."""
+
+
+def options_hash(identity: Mapping[str, Any]) -> str:
+    """The hash of a run's options (the :data:`IDENTITY_KEYS` but the seed, from a manifest or
+    the identity of a new run): 16 hex digits of the SHA-256 of their sorted JSON."""
+    d = {k: identity.get(k) for k in IDENTITY_KEYS if k != "seed"}
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def file_sha256(data: bytes) -> str:
+    """The checksum of a chunk file's bytes recorded in the manifest (hex SHA-256)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -268,9 +293,12 @@ def chunk_table(
     start: int,
     dd: bool = False,
     redeal: bool = False,
+    run: tuple[int, str] | None = None,
 ) -> pa.Table:
     """The Arrow table of one chunk from the kernel's column arrays (and, with ``dd``, the
-    double-dummy columns), checking names and values.
+    double-dummy columns), checking names and values. Its Parquet key-value metadata
+    (:data:`CHUNK_META_KEY`) holds the chunk's place (``chunk``, ``start``, ``count``) and, with
+    ``run = (seed, options_hash)``, its run's identity (``seed``, ``options``).
 
     Arrays are cast to the schema dtypes with a safe cast (a value that does not fit is an error).
     """
@@ -289,46 +317,95 @@ def chunk_table(
     count = lengths.pop()
     schema = arrow_schema(players, store_dealt, dd, redeal)
     data = [pa.array(np.asarray(arrays[n]), type=schema.field(n).type) for n in names]
-    meta = json.dumps({"chunk": index, "start": start, "count": count}, sort_keys=True)
+    info: dict[str, Any] = {"chunk": index, "start": start, "count": count}
+    if run is not None:
+        info.update(seed=int(run[0]), options=str(run[1]))
+    meta = json.dumps(info, sort_keys=True)
     return pa.Table.from_arrays(data, schema=schema.with_metadata({CHUNK_META_KEY: meta.encode()}))
 
 
-def write_chunk(path: Path, table: pa.Table) -> int:
-    """Write one chunk table to ``path`` atomically with the fixed options; return the file size."""
+def write_chunk(path: Path, table: pa.Table) -> tuple[int, str]:
+    """Write one chunk table to ``path`` atomically with the fixed options; return the file's
+    size and checksum (:func:`file_sha256`)."""
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, row_group_size=max(1, table.num_rows), **_WRITE_OPTIONS)
     data = sink.getvalue().to_pybytes()
     atomic_write_bytes(Path(path), data)
-    return len(data)
+    return len(data), file_sha256(data)
 
 
 def check_chunk(
     path: Path, index: int, start: int, count: int, players: int, store_dealt: bool,
-    dd: bool = False, redeal: bool = False,
+    dd: bool = False, redeal: bool = False, run: tuple[int, str] | None = None,
+    sha256: str | None = None, legacy_ok: bool = True,
 ) -> str | None:
     """Validate a chunk file; return ``None`` if it is sound, else the reason it is not.
 
-    Sound means: readable with every page checksum verified, the expected columns and dtypes,
-    ``count`` rows, and a ``deal`` column equal to ``start .. start+count-1``.
+    Sound means: its checksum is ``sha256`` (when the manifest records one), it is readable with
+    every page checksum verified, it has the expected columns and dtypes and ``count`` rows, its
+    metadata names it chunk ``index`` of the run ``run = (seed, options_hash)`` (when given; with
+    ``legacy_ok`` a chunk written before chunks carried their run is accepted without), and its
+    ``deal`` column is ``start .. start+count-1``.
     """
     path = Path(path)
     if not path.is_file():
         return "missing"
     try:
-        pf = pq.ParquetFile(path, page_checksum_verification=True)
+        data = path.read_bytes()
+    except OSError as e:
+        return f"unreadable: {e.strerror or e}"
+    expected = arrow_schema(players, store_dealt, dd, redeal)
+    return chunk_problem(data, index, start, count, expected, run, sha256, legacy_ok=legacy_ok)[0]
+
+
+_CHANGED = "its checksum differs from the manifest's (the file was changed or damaged)"
+
+
+def chunk_problem(
+    data: bytes, index: int, start: int, count: int, expected: pa.Schema,
+    run: tuple[int, str] | None, sha256: str | None, columns: Sequence[str] | None = None,
+    legacy_ok: bool = True,
+) -> tuple[str | None, pa.Table | None]:
+    """``(reason, None)`` when the bytes of chunk ``index`` are not sound (see
+    :func:`check_chunk`), else ``(None, table)`` with the table (``columns`` only, no metadata)."""
+    changed = sha256 is not None and file_sha256(data) != sha256
+    try:
+        pf = pq.ParquetFile(pa.BufferReader(data), page_checksum_verification=True)
+        raw = (pf.schema_arrow.metadata or {}).get(CHUNK_META_KEY)
+        info = json.loads(raw) if raw else {}
+        if not isinstance(info, dict):
+            return "its chunk metadata is not an object", None
+        # where it belongs first (a chunk copied over another says so), then its checksum
+        if raw and info.get("chunk") != index:
+            return (f"it is chunk {info.get('chunk')} (deals from {info.get('start')}), not "
+                    f"chunk {index} (deals from {start}): a chunk copied or renamed", None)
+        if run is not None and ("seed" in info or "options" in info or not legacy_ok):
+            if info.get("seed") != run[0]:
+                return (f"it belongs to a run with seed {info.get('seed')}, not {run[0]} (a "
+                        "chunk of another run, or an edited manifest)", None)
+            if info.get("options") != run[1]:
+                return ("it belongs to a run with other options (a chunk of another run, or an "
+                        "edited manifest)", None)
+        if changed:
+            return _CHANGED, None
         if pf.metadata.num_rows != count:
-            return f"holds {pf.metadata.num_rows} rows, expected {count}"
-        expected = arrow_schema(players, store_dealt, dd, redeal)
+            return f"holds {pf.metadata.num_rows} rows, expected {count}", None
         if not pf.schema_arrow.remove_metadata().equals(expected):
-            return "its columns do not match the run's schema"
-        table = pf.read()
+            return "its columns do not match the run's schema", None
+        names = list(columns) if columns is not None else None
+        if names is not None and "deal" not in names:
+            names.append("deal")
+        table = pf.read(columns=names)
     except (OSError, pa.ArrowException, ValueError) as e:  # truncated, garbled, not Parquet
         first = str(e).splitlines()[0] if str(e) else ""
-        return f"unreadable: {type(e).__name__}: {first}"
+        also = f" ({_CHANGED})" if changed else ""
+        return f"unreadable: {type(e).__name__}: {first}{also}", None
     deal = table.column("deal").to_numpy()
     if not np.array_equal(deal, np.arange(start, start + count, dtype=np.int64)):
-        return f"its deal column is not the range {start}..{start + count - 1}"
-    return None
+        return f"its deal column is not the range {start}..{start + count - 1}", None
+    if columns is not None and "deal" not in columns:
+        table = table.drop_columns(["deal"])
+    return None, table.replace_schema_metadata(None)
 
 
 # --------------------------------------------------------------------------- manifest
@@ -367,7 +444,9 @@ def write_manifest(directory: Path, manifest: Mapping[str, Any]) -> None:
 def _manifest_text(mf: Path) -> str:
     """The JSON text of manifest file ``mf`` (Parquet metadata, or a plain JSON file)."""
     if mf.name != MANIFEST_NAME:
-        return mf.read_text()
+        from ..core.jsonio import read_capped
+
+        return read_capped(mf, MAX_MANIFEST_BYTES).decode()
     try:
         meta = pq.read_schema(mf).metadata or {}
     except (OSError, pa.ArrowException) as e:
@@ -387,9 +466,11 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
     mf = manifest_path(p)
     if mf is None:
         raise DatasetError(f"{p} is not a whist-sim dataset: it has no {MANIFEST_NAME}")
+    from ..core.jsonio import JsonInputError, parse_json
+
     try:
-        manifest = json.loads(_manifest_text(mf))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        manifest = parse_json(_manifest_text(mf))
+    except (OSError, UnicodeDecodeError, JsonInputError) as e:
         raise DatasetError(f"{mf} is unreadable: {e}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_NAME:
         raise DatasetError(f"{mf} is not a whist-sim dataset manifest")
@@ -398,7 +479,76 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
             f"{mf} has dataset format version {manifest.get('format_version')!r}; "
             f"this whist-sim reads version {FORMAT_VERSION}"
         )
+    problem = manifest_problem(manifest)
+    if problem is not None:
+        raise DatasetError(f"{mf}: {problem} (the manifest was edited or damaged; a run writes "
+                           "it, nothing else should)")
     return manifest
+
+
+def _whole(v: Any, lo: int, hi: int | None = None) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool) and v >= lo
+            and (hi is None or v <= hi))
+
+
+def manifest_problem(m: Mapping[str, Any]) -> str | None:
+    """What is wrong with a manifest's fields (its schema: docs/JSON.md), or ``None``.
+
+    Checked: ``seed`` (0..2**64-1), ``deals`` (>= 1), ``chunk_size`` (>= 1), ``n_chunks`` (the
+    chunks those make), ``rules`` (valid rule options), ``bid`` and ``play`` (one text per seat),
+    ``store_dealt`` (true/false), ``dd`` (null or an object), ``status``, ``sessions`` (a list of
+    objects), ``deals_done`` and ``chunks_done`` when present, and ``chunks`` when present (chunk
+    file name -> ``{"sha256": 64 hex digits, "bytes": size}``)."""
+    from ..core.rules import Rules, RulesError
+
+    for key in ("seed", "deals", "chunk_size", "n_chunks", "rules", "bid", "play",
+                "store_dealt", "status"):
+        if key not in m:
+            return f"the field {key!r} is missing"
+    if not _whole(m["seed"], 0, (1 << 64) - 1):
+        return f"seed must be a whole number in 0..2**64-1, got {m['seed']!r}"
+    for key in ("deals", "chunk_size"):
+        if not _whole(m[key], 1):
+            return f"{key} must be a whole number >= 1, got {m[key]!r}"
+    if not _whole(m["n_chunks"], 1) or m["n_chunks"] != n_chunks(m["deals"], m["chunk_size"]):
+        return (f"n_chunks is {m['n_chunks']!r}, but {m['deals']} deals in chunks of "
+                f"{m['chunk_size']} make {n_chunks(m['deals'], m['chunk_size'])}")
+    if not isinstance(m["rules"], dict):
+        return f"rules must be an object of rule options, got {m['rules']!r}"
+    try:
+        players = Rules.from_dict(m["rules"]).players
+    except (RulesError, TypeError) as e:
+        return f"rules: {e}"
+    for key in ("bid", "play"):
+        v = m[key]
+        if (not isinstance(v, list) or len(v) != players
+                or not all(isinstance(x, str) for x in v)):
+            return f"{key} must be a list of {players} strategy names (one per seat), got {v!r}"
+    if not isinstance(m["store_dealt"], bool):
+        return f"store_dealt must be true or false, got {m['store_dealt']!r}"
+    if m.get("dd") is not None and not isinstance(m["dd"], dict):
+        return f"dd must be null or an object, got {m['dd']!r}"
+    if m["status"] not in STATUSES:
+        return f"status must be one of {', '.join(STATUSES)}, got {m['status']!r}"
+    sessions = m.get("sessions", [])
+    if not isinstance(sessions, list) or not all(isinstance(x, dict) for x in sessions):
+        return "sessions must be a list of objects"
+    for key, hi in (("deals_done", m["deals"]), ("chunks_done", m["n_chunks"])):
+        if key in m and not _whole(m[key], 0, hi):
+            return f"{key} must be a whole number in 0..{hi}, got {m[key]!r}"
+    chunks = m.get("chunks")
+    if chunks is not None:
+        if not isinstance(chunks, dict):
+            return "chunks must be an object: chunk file name -> its sha256 and bytes"
+        for name, entry in chunks.items():
+            found = CHUNK_RE.match(name)
+            if not found or int(found.group(1)) >= m["n_chunks"]:
+                return f"chunks: {name!r} is not a chunk file of this run"
+            if (not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str)
+                    or not re.fullmatch(r"[0-9a-f]{64}", entry["sha256"])
+                    or not _whole(entry.get("bytes"), 0)):
+                return f"chunks: {name!r} must be {{sha256: 64 hex digits, bytes: size}}"
+    return None
 
 
 # --------------------------------------------------------------------------- reading
@@ -435,17 +585,60 @@ def _select(manifest: Mapping[str, Any], cols: Sequence[str] | None) -> list[str
     return list(cols)
 
 
-def _chunk_files(path: Path, manifest: Mapping[str, Any], partial: bool) -> list[Path]:
+def run_identity(manifest: Mapping[str, Any]) -> tuple[int, str]:
+    """``(seed, options_hash)``: the run identity its chunks carry in their metadata."""
+    return int(manifest["seed"]), options_hash(manifest)
+
+
+def _chunk_files(path: Path, manifest: Mapping[str, Any],
+                 partial: bool) -> list[tuple[int, Path]]:
     total = manifest["n_chunks"]
-    files = [path / chunk_name(i) for i in range(total)]
-    present = [f for f in files if f.is_file()]
+    files = [(i, path / chunk_name(i)) for i in range(total)]
+    present = [(i, f) for i, f in files if f.is_file()]
     if len(present) < total and not partial:
+        missing = next(f.name for _, f in files if not f.is_file())
         raise DatasetError(
-            f"{path}: the run is incomplete ({len(present)} of {total} chunks); finish it with "
-            "`whist-sim simulate ... --resume`, or read only the finished chunks (`whist-sim "
-            "report --partial`; in Python `load(..., partial=True)`)"
+            f"{path}: the run is incomplete ({len(present)} of {total} chunks; {missing} is "
+            "missing); finish it with `whist-sim simulate ... --resume`, or read only the "
+            "finished chunks (`whist-sim report --partial`; in Python `load(..., partial=True)`)"
         )
+    if present and "chunks" not in manifest:
+        warnings.warn(UnverifiedChunksWarning(
+            f"{path}: written by an earlier whist-sim, without chunk checksums: its chunks are "
+            "checked for their structure and deal ranges only (`whist-sim simulate ... --resume` "
+            "with the run's options records the checksums)"), stacklevel=3)
     return present
+
+
+def _read_chunk(index: int, f: Path, manifest: Mapping[str, Any],
+                cols: list[str] | None) -> pa.Table:
+    """Chunk ``index`` of the dataset, verified: its checksum (the manifest's), its page
+    checksums, schema, run identity, place and deal range; a :class:`DatasetError` naming the
+    file and the fault otherwise."""
+    start, count = chunk_bounds(index, manifest["deals"], manifest["chunk_size"])
+    try:
+        data = f.read_bytes()
+    except OSError as e:
+        raise DatasetError(f"{f}: unreadable: {e.strerror or e}") from None
+    sums = manifest.get("chunks")
+    sha = None
+    if sums is not None:
+        entry = sums.get(f.name)
+        if entry is not None:
+            sha = entry["sha256"]
+        elif manifest["status"] == "complete":
+            raise DatasetError(f"{f}: the manifest of the finished run records no checksum for "
+                               "it (an edited manifest?)")
+    expected = arrow_schema(manifest["rules"]["players"], manifest["store_dealt"],
+                            has_dd(manifest), has_redeals(manifest))
+    reason, table = chunk_problem(data, index, start, count, expected, run_identity(manifest),
+                                  sha, cols, legacy_ok=sums is None)
+    if reason is not None or table is None:
+        what = (f"{f} is unreadable: {reason[len('unreadable: '):]}"
+                if reason and reason.startswith("unreadable: ") else f"{f}: {reason}")
+        raise DatasetError(f"{what}; refusing to read it (`whist-sim simulate ... --resume` "
+                           "with the run's options plays it again)")
+    return table
 
 
 def iter_chunks(
@@ -453,23 +646,17 @@ def iter_chunks(
 ) -> Iterator[pd.DataFrame]:
     """Yield the dataset one chunk at a time, in deal order (memory bounded by one chunk).
 
-    ``columns`` projects (only those columns are read). Each frame has the manifest in
+    ``columns`` projects (only those columns are converted). Each frame has the manifest in
     ``df.attrs["manifest"]``. With ``partial=True`` an unfinished run yields its finished chunks.
+    Every chunk is verified as :func:`load` verifies it.
     """
     p = Path(path)
     manifest = load_manifest(p)
     cols = _select(manifest, columns)
-    for f in _chunk_files(p, manifest, partial):
-        df = _read_table(f, cols).to_pandas()
+    for i, f in _chunk_files(p, manifest, partial):
+        df = _read_chunk(i, f, manifest, cols).to_pandas()
         df.attrs["manifest"] = manifest
         yield df
-
-
-def _read_table(f: Path, cols: list[str] | None) -> pa.Table:
-    try:
-        return pq.read_table(f, columns=cols).replace_schema_metadata(None)
-    except (OSError, pa.ArrowException) as e:
-        raise DatasetError(f"{f} is unreadable ({e}); re-run with --resume to repair it") from None
 
 
 def load(
@@ -481,13 +668,19 @@ def load(
     for large runs: a 100-million-deal run is ~4 GB in full, 100 MB per int8 column). The manifest
     (a dict: seed, deals, rules, policies, ...) is in ``df.attrs["manifest"]``. An unfinished run is
     an error unless ``partial=True``, which reads the finished chunks only.
+
+    Every chunk read is verified: its bytes against the manifest's checksum, its Parquet page
+    checksums, its columns, the run identity and place in its metadata (seed, options hash,
+    chunk index) and its deal range; a damaged or foreign chunk is a :class:`DatasetError`
+    naming the file and what is wrong. A dataset written before chunks had checksums is read
+    with an :class:`UnverifiedChunksWarning`.
     """
     p = Path(path)
     manifest = load_manifest(p)
     cols = _select(manifest, columns)
     files = _chunk_files(p, manifest, partial)
     if files:
-        table = pa.concat_tables([_read_table(f, cols) for f in files])
+        table = pa.concat_tables([_read_chunk(i, f, manifest, cols) for i, f in files])
         df = table.to_pandas(self_destruct=True, split_blocks=True)
         del table
     else:

@@ -5,7 +5,8 @@ One PBN board per deal, in deal order: the export tags bridge tools expect (Boar
 Dealer, Deal with whist-sim seats 0..3 as N, E, S, W) and the ``Whist*`` tags of
 :func:`whist_sim.core.pbn.whist_tags` with the deal's outcome. The dataset is read one chunk at a
 time, so a dataset larger than memory exports in bounded memory; the file is written to a temporary
-name beside the target and renamed when complete, so an interrupted export leaves no half file.
+name beside the target and renamed when complete, so an interrupted export leaves no half file
+(a target that is not a regular file, such as a pipe or a device, is written in place).
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ def export_pbn(
     for name in (prefix, "contract", "tricks", "score"):
         cols += [f"{name}_{s}" for s in range(players)]
     ev = event if event is not None else f"whist-sim {data}"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in ev):
+        raise ExportError(f"the Event tag (--event) must be one line without control "
+                          f"characters, got {ev!r}")
 
     def write(f: IO[str]) -> int:
         n = 0
@@ -132,6 +136,9 @@ def _write_out(out: str | Path | IO[str], write: Callable[[IO[str]], int]) -> in
     target = Path(out)
     if target.is_dir():
         raise ExportError(f"{target} is a directory; give a file name such as deals.pbn")
+    if target.exists() and not target.is_file():  # a device or a pipe: written in place
+        with open(target, "w", encoding="utf-8", newline="\n") as f:
+            return write(f)
     tmp = target.with_name(f".tmp-{target.name}.{os.getpid()}")
     try:
         with open(tmp, "w", encoding="utf-8", newline="\n") as f:

@@ -57,6 +57,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from .. import __version__
+from ..core.rng import MAX_DEALS  # noqa: F401 - the limit of deals, also for the CLI
 from ..core.rules import Rules
 from .dataset import (
     CHUNK_RE,
@@ -70,20 +71,29 @@ from .dataset import (
     chunk_bounds,
     chunk_name,
     chunk_table,
+    file_sha256,
     load_manifest,
     manifest_path,
     n_chunks,
+    options_hash,
     remove_temp_files,
     write_chunk,
     write_manifest,
 )
 from .dd_columns import DEFAULT_NODE_LIMIT as DEFAULT_DD_NODE_LIMIT
 from .dd_columns import DDColumnsError, check_node_limit, check_players
-from .executors import Executor, check_executor_options, default_threads, make_executor
+from .executors import (
+    Executor,
+    ThreadExecutor,
+    check_executor_options,
+    default_threads,
+    make_executor,
+)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_SIZE = 250_000
+MANIFEST_EVERY_S = 30.0  # a running run rewrites its manifest (chunk checksums) this often
 #: default chunk size with ``dd``: double-dummy solving makes a deal about 10^5 times slower to
 #: produce (at most 8 solves x the node limit), so chunks of 100 deals still take seconds to a
 #: minute per thread, and the progress bar moves
@@ -122,6 +132,8 @@ class ChunkTask:
     dd_node_limit: int | None = None  # None: no double-dummy columns
     dd_tt_bits: int | None = None
     dd_min_node_limit: int | None = None  # None: whist-min under dd_node_limit too
+    options: str | None = None  # the run's options hash (dataset.options_hash), in every chunk
+    local: bool = False  # played on this machine's threads (no cluster storage to blame)
 
 
 @dataclass(frozen=True)
@@ -137,6 +149,7 @@ class ChunkReceipt:
     dd_solves: int = 0  # double-dummy solves per objective (4 per played deal; 0 without dd)
     dd_unsolved_max: int = 0  # whist-max solves left unsolved (over the node limit)
     dd_unsolved_min: int = 0  # whist-min solves left unsolved
+    sha256: str = ""  # checksum of the written file (dataset.file_sha256), kept in the manifest
 
 
 def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
@@ -172,18 +185,24 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
         }
         arrays.update(cols)
     table = chunk_table(arrays, task.rules.players, task.store_dealt, index, start, dd=dd,
-                        redeal=task.rules.after_third_frisch == "redeal")
+                        redeal=task.rules.after_third_frisch == "redeal",
+                        run=None if task.options is None else (task.seed, task.options))
     del arrays
     name = chunk_name(index)
     target = Path(task.out) / name
     try:
-        nbytes = write_chunk(target, table)
+        nbytes, sha = write_chunk(target, table)
     except FileNotFoundError:
+        if task.local:
+            raise SimulationError(
+                f"cannot write {target}: the output directory disappeared during the run "
+                "(deleted, moved or unmounted)") from None
         raise SimulationError(
             f"cannot write {target} on host {os.uname().nodename}: the output directory must exist "
             "on storage shared by the client and every worker (docs/CLUSTER.md)"
         ) from None
-    return ChunkReceipt(index, start, count, name, nbytes, time.perf_counter() - t0, **dd_counts)
+    return ChunkReceipt(index, start, count, name, nbytes, time.perf_counter() - t0, **dd_counts,
+                        sha256=sha)
 
 
 # --------------------------------------------------------------------------- option checks
@@ -484,22 +503,35 @@ def _quarantine(path: Path) -> Path:
 
 
 def _scan_chunks(
-    out: Path, task: ChunkTask, total: int, threads: int
-) -> tuple[list[int], list[dict[str, str]]]:
-    """Validate a run's chunk files; return the indices still to play and what was moved aside."""
+    out: Path, task: ChunkTask, total: int, threads: int, sums: dict[str, Any] | None
+) -> tuple[list[int], list[dict[str, str]], dict[str, dict[str, Any]]]:
+    """Validate a run's chunk files against the run (``sums``: the manifest's checksums, ``None``
+    for a run written before them); return the indices still to play, what was moved aside, and
+    the checksums of the sound chunks."""
 
-    def check(index: int) -> tuple[int, str | None]:
+    def check(index: int) -> tuple[int, str | None, dict[str, Any] | None]:
         start, count = chunk_bounds(index, task.deals, task.chunk_size)
+        path = out / chunk_name(index)
+        entry = (sums or {}).get(path.name)
         reason = check_chunk(
-            out / chunk_name(index), index, start, count, task.rules.players, task.store_dealt,
+            path, index, start, count, task.rules.players, task.store_dealt,
             dd=task.dd_node_limit is not None, redeal=task.rules.after_third_frisch == "redeal",
+            run=(task.seed, task.options or ""),
+            sha256=entry["sha256"] if entry else None, legacy_ok=sums is None,
         )
-        return index, reason
+        if reason is not None:
+            return index, reason, None
+        if entry is None:  # sound, finished after the manifest was last written: sum it now
+            data = path.read_bytes()
+            entry = {"sha256": file_sha256(data), "bytes": len(data)}
+        return index, None, entry
 
-    todo, moved = [], []
+    todo, moved, sound = [], [], {}
     with ThreadPoolExecutor(max(1, threads)) as pool:
-        for index, reason in pool.map(check, range(total)):
+        for index, reason, entry in pool.map(check, range(total)):
             if reason is None:
+                if entry is not None:
+                    sound[chunk_name(index)] = entry
                 continue
             todo.append(index)
             if reason != "missing":
@@ -508,7 +540,7 @@ def _scan_chunks(
                 log.warning("%s is invalid (%s): moved it to %s; playing it again", path, reason,
                             dest.name)
                 moved.append({"file": path.name, "reason": reason, "moved_to": dest.name})
-    return todo, moved
+    return todo, moved, sound
 
 
 # --------------------------------------------------------------------------- the runner
@@ -546,8 +578,8 @@ def simulate(
     Parameters
     ----------
     out: output directory; created if missing; must be new or empty unless ``resume``.
-    deals: number of deals (>= 1). Deal ``i`` uses the random stream ``(seed, i)``; its dealer is
-        ``i % rules.players``.
+    deals: number of deals (1 .. ``MAX_DEALS``, 10**12). Deal ``i`` uses the random stream
+        ``(seed, i)``; its dealer is ``i % rules.players``.
     seed: run seed, 0 .. 2**64-1.
     rules: rule options (default: the rule book, ``Rules()``).
     bid: the seats: one for every seat or one per seat, each a bidding strategy spec (auction
@@ -590,7 +622,7 @@ def simulate(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise SimulationError(f"rules must be a Rules object, got {type(rules).__name__}")
-    deals = _check_int("deals", deals, 1)
+    deals = _check_int("deals", deals, 1, MAX_DEALS)
     seed = _check_int("seed", seed, 0, MAX_SEED)
     dd = bool(dd)
     dd_options = None
@@ -628,6 +660,9 @@ def simulate(
         dd_node_limit=dd_options["node_limit"] if dd_options else None,
         dd_tt_bits=dd_options["tt_bits"] if dd_options else None,
         dd_min_node_limit=dd_options.get("min_node_limit") if dd_options else None,
+        options=options_hash(identity),
+        local=scheduler is None and cluster is None and (
+            executor is None or isinstance(executor, ThreadExecutor)),
     )
 
     session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0,
@@ -638,10 +673,14 @@ def simulate(
         # solves of this session's chunks per objective, and how many were over the node limit
         session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}
     if previous is not None:
-        todo, moved = _scan_chunks(out, task, total, threads or default_threads())
+        todo, moved, sound = _scan_chunks(out, task, total, threads or default_threads(),
+                                          previous.get("chunks"))
+        if not todo and previous.get("status") == "complete" and previous.get("chunks") == sound:
+            return previous  # every chunk checked: nothing to do, nothing to record
         if moved:
             session["moved_aside"] = moved
         manifest = dict(previous)
+        manifest["chunks"] = sound
     else:
         todo = list(range(total))
         manifest = {
@@ -650,6 +689,7 @@ def simulate(
             **identity,
             "n_chunks": total,
             "chunk_files": "chunk-{index:05d}.parquet",
+            "chunks": {},
             "created": _now(),
             "sessions": [],
         }
@@ -658,6 +698,7 @@ def simulate(
         "deals_done": deals - sum(chunk_bounds(i, deals, chunk_size)[1] for i in todo),
     }
     t0 = time.perf_counter()
+    saved = [t0]
 
     def save(status: str, error: str | None = None) -> dict[str, Any]:
         wall = time.perf_counter() - t0
@@ -706,7 +747,13 @@ def simulate(
             )
             results = ex.map_unordered(functools.partial(run_chunk, task), todo)
             for _, receipt in results:
-                _check_receipt(out, receipt)
+                _check_receipt(out, receipt, distributed=not isinstance(ex, ThreadExecutor))
+                manifest["chunks"][receipt.file] = {"sha256": receipt.sha256,
+                                                    "bytes": receipt.nbytes}
+                if time.perf_counter() - saved[0] > MANIFEST_EVERY_S:
+                    # a run killed outright keeps the checksums of what it finished
+                    save("running")
+                    saved[0] = time.perf_counter()
                 progress_state["chunks_done"] += 1
                 progress_state["deals_done"] += receipt.count
                 session["chunks"] += 1
@@ -772,10 +819,21 @@ def _count_dd(counts: dict[str, Any], receipt: ChunkReceipt, bar: Any) -> None:
         )
 
 
-def _check_receipt(out: Path, receipt: ChunkReceipt) -> None:
-    """The chunk a task reports must be in ``out`` as written (catches unshared cluster storage)."""
+def _check_receipt(out: Path, receipt: ChunkReceipt, distributed: bool) -> None:
+    """The chunk a task reports must be in ``out`` as written (catches unshared cluster storage,
+    and a folder deleted or a file changed during the run)."""
     target = out / receipt.file
+    if not out.is_dir():
+        raise SimulationError(
+            f"the output directory {out} disappeared during the run (deleted, moved or "
+            "unmounted); nothing more can be kept"
+        )
     if not target.is_file() or target.stat().st_size != receipt.nbytes:
+        if not distributed:
+            raise SimulationError(
+                f"{receipt.file} was written to {out} but is gone or changed (was it deleted or "
+                "edited during the run?)"
+            )
         raise SimulationError(
             f"a worker wrote {receipt.file} but it is not in {out} as written: the output "
             "directory must be on storage shared by the client and every worker (docs/CLUSTER.md)"

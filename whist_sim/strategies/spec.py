@@ -73,7 +73,7 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
 
 #: the same for play policies: (policy, parameter) -> (low, high, whole number?).
 PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
-    ("rollout", "n"): (1, 4096, True),
+    ("rollout", "n"): (1, 4096, True),  # n=0 would search nothing: at least one layout
     ("rollout", "base"): (0, PLAY_EXPERT, True),  # a play policy that does not search
     ("rollout", "race"): (0.0, 100.0, False),
     ("rollout", "infer"): (0, 1, True),

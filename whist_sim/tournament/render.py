@@ -46,7 +46,7 @@ def parse_output_formats(text: str | Iterable[str]) -> tuple[str, ...]:
         f = {"markdown": "md", "htm": "html"}.get(f, f)
         if f not in OUTPUT_FORMATS:
             raise TournamentError(
-                f"unknown output format {f!r} (use any of {', '.join(OUTPUT_FORMATS)})"
+                f"unknown output format {f!r} (--format: use any of {', '.join(OUTPUT_FORMATS)})"
             )
         if f not in out:
             out.append(f)

@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import __version__
+from ..core.rng import MAX_DEALS
 from ..core.rules import Rules
 from ..core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
+from ..runs.checkpoint import MANIFEST, CheckpointError, ChunkStore
 from ..runs.executors import Executor, check_executor_options, make_executor
 from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError, StrategySpec, check_play
+from . import checkpoint as ck
 from .games import DEFAULT_MAX_DEALS, play_games, ranking_agreement
 from .render import parse_output_formats, write_outputs
 from .results import SCORES_DIR, Aggregate, r4, summarize, write_scores
@@ -34,6 +37,7 @@ from .schedule import (
     DESIGNS,
     MAX_SEED,
     PLAYS_PER_CHUNK,
+    ChunkResult,
     TournamentError,
     TournamentTask,
     in_order,
@@ -88,6 +92,32 @@ def _check_out(out: Path) -> None:
         raise TournamentError(f"output directory {out} is not empty; choose a new or empty one")
 
 
+def _checkpoint(out: Path, task: TournamentTask, sprt: Any, total: int, n_ent: int,
+                resume: bool) -> tuple[ChunkStore, dict[int, ChunkResult]]:
+    """The store of finished chunks in ``out`` and the chunks read back from it (``resume``): a
+    new run needs a new or empty folder; a resumed one the same options as the run in it."""
+    from ..runs.dataset import chunk_bounds
+
+    folder = out / ck.CHUNKS_DIR
+    if not resume or not folder.is_dir():
+        if out.exists() and (out / ck.CHUNKS_DIR / MANIFEST).is_file() and not resume:
+            raise TournamentError(f"output directory {out} holds an unfinished or finished "
+                                  "tournament; pass --resume to finish it, or choose a new "
+                                  "directory")
+        _check_out(out)
+    try:
+        store = ChunkStore(folder, ck.identity(task, sprt, _engine()), resume)
+    except CheckpointError as e:
+        raise TournamentError(str(e)) from None
+    saved = {}
+    for i in range(total):
+        start, count = chunk_bounds(i, task.deals, task.chunk_size)
+        r = ck.load_chunk(store, i, start, count, n_ent)
+        if r is not None:
+            saved[i] = r
+    return store, saved
+
+
 def _engine() -> str:
     from ..kernels._numba import engine_fingerprint
 
@@ -117,6 +147,7 @@ def tournament(
     formats: str | Iterable[str] = ("md",),
     games: int = 0,
     game_max_deals: int = DEFAULT_MAX_DEALS,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Play a duplicate tournament and return its summary (a JSON-able dict).
 
@@ -135,7 +166,10 @@ def tournament(
     rotations: ``"all"`` seatings or the P rotations (``"rotate"`` or P); see the package doc.
     sprt: ``(A, B)`` or ``"A,B"``: stop as soon as the SPRT of every pair decides (package doc).
     out: directory (new or empty) for ``scores/*.parquet``, ``summary.json``, ``report.md``,
-        ``tournament.png``; ``None`` writes nothing.
+        ``tournament.png``, and the finished chunks (:mod:`whist_sim.tournament.checkpoint`);
+        ``None`` writes nothing.
+    resume: finish the interrupted run in ``out`` (the same options required): its sound chunks
+        are read back, the others played; the summary is that of an uninterrupted run.
     design: ``"duplicate"`` or ``"independent"`` (fresh cards for every play).
     chunk_size: deals per task (default: about 240,000 plays per task).
     threads, scheduler, cluster, executor: where chunks run (:func:`whist_sim.runs.executors.
@@ -165,7 +199,7 @@ def tournament(
     except StrategyError as e:
         raise TournamentError(str(e)) from None
     games = _check_int("games", games, 0)
-    deals = _check_int("deals", deals, 0 if games else 1)
+    deals = _check_int("deals", deals, 0 if games else 1, MAX_DEALS)
     seed = _check_int("seed", seed, 0, MAX_SEED)
     game_max_deals = _check_int("game max deals", game_max_deals, 1)
     if design not in DESIGNS:
@@ -184,8 +218,8 @@ def tournament(
     check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
     formats = parse_output_formats(formats)
     out_path = Path(out).expanduser().resolve() if out is not None else None
-    if out_path is not None:
-        _check_out(out_path)
+    if resume and out_path is None:
+        raise TournamentError("resume needs the output directory (out) of the run to finish")
 
     from tqdm.auto import tqdm
 
@@ -199,19 +233,32 @@ def tournament(
     labels = [e.label for e in entries]
     agg = Aggregate(len(entries), n_seat, bounds)
     total = n_chunks(deals, chunk_size)
+    store, saved = (None, {}) if out_path is None else _checkpoint(
+        out_path, task, bounds, total, len(entries), resume)
     t0 = time.perf_counter()
     compute_s = 0.0
     ex = executor if executor is not None else make_executor(threads, scheduler, cluster)
     description = ex.description
     bar = None
     results = None
+    status = "interrupted"
     try:
         if out_path is not None:
             (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
         bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
                    disable=not progress, desc="tournament", dynamic_ncols=True)
-        results = ex.map_unordered(functools.partial(run_chunk, task), range(total))
-        for res in in_order(results) if total else ():
+        todo = [i for i in range(total) if i not in saved]
+        results = ex.map_unordered(functools.partial(run_chunk, task), todo)
+
+        def arrivals() -> Iterator[tuple[int, ChunkResult]]:
+            """The chunks read back, then each played one as it finishes (kept at once)."""
+            yield from saved.items()
+            for index, res in results:
+                if store is not None:
+                    ck.save_chunk(store, res)
+                yield index, res
+
+        for res in in_order(arrivals()) if total else ():
             used = agg.add(res)
             compute_s += res.seconds
             if out_path is not None and used:
@@ -225,6 +272,7 @@ def tournament(
                           "llr": [t.llr for t in agg.sprt] if agg.sprt else None})
             if agg.stopped:
                 break
+        status = "complete"
     finally:
         if bar is not None:
             bar.close()
@@ -232,6 +280,8 @@ def tournament(
             results.close()
         if executor is None:
             ex.close()
+        if store is not None:
+            store.finish(status)
     wall = time.perf_counter() - t0
 
     summary: dict[str, Any] = {

@@ -1,15 +1,18 @@
 """The Starlette app of ``whist-sim serve`` (docs/WEB.md): pages, static files and the JSON API.
 
-Every computation (advice, the bots' moves, hints) runs on a thread pool, never on the event
-loop, so a long advice does not hold up other requests (the compiled kernels release the GIL).
+Every computation runs on a thread pool, never on the event loop: advice on its own pool, the
+tables (the bots' moves, hints) on another, so play never waits behind advice (the compiled
+kernels release the GIL). An advice whose client goes away is cancelled (:mod:`.jobs`).
 Every error of a request is a JSON object ``{"error": ..., "field": ...}`` with a 4xx status;
-an unexpected failure is a 500 with a one-line message, never a stack trace.
+an unexpected failure is a 500 with a one-line message, never a stack trace; the log
+(``whist_sim.web``) gets one line per refused or failed request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,6 +20,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -25,7 +29,15 @@ from starlette.staticfiles import StaticFiles
 from ..core.rules import AFTER_THIRD_FRISCH, BID_ORDERS, THREE_PLAYER_DECKS, Rules
 from .jobs import Jobs
 from .reports import list_reports, report_html, safe_path
-from .requests import RequestError, advice_kwargs, rules_of
+from .requests import (
+    MAX_BODY_BYTES,
+    PLAY_FIELDS,
+    RequestError,
+    advice_kwargs,
+    check_fields,
+    parse_body,
+    rules_of,
+)
 from .tables import OPPONENT_LEVELS, GameTable, GameTables, StaleMove, TableStore
 from .warmth import Warmth
 
@@ -34,6 +46,7 @@ PAGES = {"/": "index.html", "/advisor": "advisor.html", "/charts": "charts.html"
          "/play": "play.html"}
 DEFAULT_MAX_DEALS = 50_000
 HINT_ADVICE_DEALS = 400  # sampled deals of the advisor's answer in a contract hint
+log = logging.getLogger("whist_sim.web")
 
 
 def _error(message: str, status: int = 400, field: str | None = None) -> JSONResponse:
@@ -46,8 +59,9 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     folders of the charts page by name (default: ``results`` in the current folder);
     ``workers``: threads that run the computations; ``state_dir``: the folder the tables of
     play are kept in (a restart resumes them; ``None``: in memory only)."""
-    pool = ThreadPoolExecutor(workers, thread_name_prefix="whist-web")
-    jobs = Jobs(pool)
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="whist-web")  # tables, hints
+    advice_pool = ThreadPoolExecutor(workers, thread_name_prefix="whist-advice")
+    jobs = Jobs(advice_pool)
     tables = GameTables(TableStore(state_dir) if state_dir is not None else None)
     warmth = Warmth()
     roots = {k: Path(v) for k, v in (reports if reports is not None
@@ -57,10 +71,10 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         return await asyncio.get_running_loop().run_in_executor(pool, fn)
 
     async def body_of(request: Request) -> Any:
-        try:
-            return await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise RequestError("the request body is not JSON") from None
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY_BYTES:
+            raise RequestError(f"the request body is over {MAX_BODY_BYTES:,} bytes")
+        return parse_body(await request.body())
 
     def page(name: str) -> Callable:
         async def endpoint(request: Request) -> Response:
@@ -95,10 +109,22 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         return JSONResponse({"engine": warmth.status()})
 
     async def advise_now(request: Request) -> Response:
-        """``POST /api/advise``: the advice JSON (as ``whist-sim advise --json``)."""
+        """``POST /api/advise``: the advice JSON (as ``whist-sim advise --json``), run as a job
+        that is cancelled if the client goes away before it is done."""
         kwargs = advice_kwargs(await body_of(request), max_deals)
-        text = await off_loop(lambda: run_advice(kwargs))
-        return Response(text, media_type="application/json")
+        job = jobs.submit(kwargs["deals"], lambda j: {"text": run_advice(kwargs, j.progress)})
+        while job.finished is None:
+            if await request.is_disconnected():
+                jobs.cancel(job.id)
+                log.info("POST /api/advise: the client went away; advice cancelled")
+                return Response(status_code=499)
+            job.touch()
+            await asyncio.sleep(0.1)
+        if job.state != "done" or job.result is None:
+            if (job.error or "").startswith("internal error"):
+                raise RuntimeError(job.error)
+            raise RequestError(job.error or job.state)
+        return Response(job.result["text"], media_type="application/json")
 
     async def job_start(request: Request) -> Response:
         """``POST /api/jobs``: start an advice (same fields), answer its job at once."""
@@ -165,9 +191,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         return seq
 
     async def play_new(request: Request) -> Response:
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise RequestError("the request body must be a JSON object")
+        body = check_fields(await body_of(request), PLAY_FIELDS)
         rules = rules_of({k: v for k, v in body.items()
                           if k not in ("seat", "seats", "seed", "level")})
         seats = body.get("seats", "heuristic")
@@ -238,9 +262,9 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
     async def play_move(request: Request) -> Response:
         g = await table_of(request)
-        body = await body_of(request)
+        body = check_fields(await body_of(request), ("move", "seq"))
         seq = seq_of(body)
-        move = body.get("move") if isinstance(body, dict) else None
+        move = body.get("move")
         if isinstance(move, int) and not isinstance(move, bool):
             move = str(move)
         if not isinstance(move, str) or not move.strip():
@@ -266,20 +290,24 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     # ------------------------------------------------------------------ errors
+    def refused(request: Request, text: str, status: int) -> None:
+        log.info("refused %s %s (%d): %s", request.method, request.url.path, status,
+                 " ".join(text.split()))
+
     async def request_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestError)
+        refused(request, exc.to_dict()["error"], 400)
         return JSONResponse(exc.to_dict(), status_code=400)
 
     async def value_error(request: Request, exc: Exception) -> Response:
         # AdviceError, NotationError, StrategyError, RulesError: bad input, said by the library
+        refused(request, str(exc), 400)
         return _error(str(exc), 400)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
+        refused(request, str(exc.detail), exc.status_code)
         return _error(str(exc.detail), exc.status_code)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
     routes: list[BaseRoute] = [Route(path, page(name)) for path, name in PAGES.items()]
     routes += [
@@ -304,8 +332,36 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     ]
     app = Starlette(routes=routes, exception_handlers={
         RequestError: request_error, ValueError: value_error, HTTPException: http_error,
-        Exception: server_error,
-    })
+    }, middleware=[Middleware(OneLineErrors)])
     app.state.pool = pool
     app.state.warmth = warmth
+    app.state.advice_pool = advice_pool
     return app
+
+
+class OneLineErrors:
+    """An unexpected failure of a request: a 500 with a one-line JSON error and one log line,
+    never a stack trace (Starlette's own handler would log one)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as e:  # noqa: BLE001 - every failure is answered, none kills the server
+            text = f"internal error: {type(e).__name__}: {' '.join(str(e).split())}"
+            log.error("failed %s %s: %s", scope.get("method"), scope.get("path"), text)
+            if not started:
+                await JSONResponse({"error": text, "field": None}, status_code=500)(
+                    scope, receive, send)

@@ -6,10 +6,16 @@ cancelled, and if so stops the advice by raising :class:`Cancelled` from the pro
 The result of a finished job is exactly what :func:`whist_sim.advisor.advise` returns for the same
 arguments (progress reporting does not change it). Finished jobs are kept for
 :data:`KEEP_SECONDS` and at most :data:`MAX_JOBS` at a time.
+
+A job whose client has gone away is cancelled: a client asks for its job (the page polls it every
+quarter second) or holds the request open (``POST /api/advise``, which touches it while the
+client is connected); a running job nobody has asked about for :data:`ABANDON_SECONDS` stops at
+its next block of deals.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
@@ -18,8 +24,10 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+log = logging.getLogger("whist_sim.web")
 KEEP_SECONDS = 600.0  # a finished job's result stays this long
 MAX_JOBS = 200  # jobs kept at once (the oldest finished ones go first)
+ABANDON_SECONDS = 30.0  # a running job nobody has asked about for this long is cancelled
 
 
 class Cancelled(Exception):
@@ -41,9 +49,16 @@ class Job:
     finished: float | None = None
     cancel_flag: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    last_seen: float = field(default_factory=time.monotonic)
+
+    def touch(self) -> None:
+        """Its client is still there."""
+        self.last_seen = time.monotonic()
 
     def progress(self, m: int) -> None:
-        """The advisor's ``on_deals`` callback: count, and stop when cancelled."""
+        """The advisor's ``on_deals`` callback: count, and stop when cancelled or abandoned."""
+        if time.monotonic() - self.last_seen > ABANDON_SECONDS:
+            self.cancel_flag.set()
         if self.cancel_flag.is_set():
             raise Cancelled
         with self.lock:
@@ -87,14 +102,19 @@ class Jobs:
                 job.error, job.state = str(e), "failed"
             except Exception as e:  # noqa: BLE001 - a job reports, never kills the server
                 job.error, job.state = f"internal error: {type(e).__name__}: {e}", "failed"
+                log.error("advice job %s failed: %s", job.id, job.error)
             job.finished = time.monotonic()
 
         self.executor.submit(run)
         return job
 
     def get(self, job_id: str) -> Job | None:
+        """The job (its client asked: it is not abandoned)."""
         with self.lock:
-            return self.jobs.get(job_id)
+            job = self.jobs.get(job_id)
+        if job is not None:
+            job.touch()
+        return job
 
     def cancel(self, job_id: str) -> Job | None:
         job = self.get(job_id)

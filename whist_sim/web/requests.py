@@ -2,11 +2,17 @@
 
 ``POST /api/advise`` takes the fields of ``whist-sim advise`` (docs/ADVISOR.md), with the option
 names in snake case: ``hand`` (required), ``trump``, ``declarer``, ``level``, ``seat``, ``bids``
-(``"7,0"`` or ``[7, 0]``), ``play``, ``bid_policy``, ``deals``, ``seed``, ``consistent``,
+(``"7,0"`` or ``[7, 0]``), ``play``, ``bid_policy``, ``deals``, ``seed``, ``infer`` (read the
+earlier bids; default true), ``model``, ``eps``, ``consistent`` (deprecated: ``infer``),
 ``constrain`` (a list of ``SEAT:KEY=RANGE``), ``known`` (a list of ``SEAT:CARDS`` or an object
 ``{"1": "AS KH"}``), ``confidence``, and the rule options, either at the top level
 (``"zero_over": 30``, as the command's flags) or in an object ``"rules"``. Every error is a
 :class:`RequestError` naming the field, which the app answers with status 400.
+
+A body is read within limits (:data:`MAX_BODY_BYTES`, and the nesting and number limits of
+:mod:`whist_sim.core.jsonio`); a field no endpoint knows is refused, not ignored. An advice is
+costed by its real work, ``deals`` times its play policy's cost per deal (:func:`play_cost`: a
+searching policy plays many layouts per card), against the server's ``--max-deals``.
 """
 
 from __future__ import annotations
@@ -14,14 +20,23 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ..advisor.sampling import DEFAULT_EPS
 from ..core.rules import Rules
 
 #: the fields of an advice request besides the rule options
 ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "play", "bid_policy",
-                 "deals", "seed", "consistent", "constrain", "known", "confidence", "eval",
+                 "deals", "seed", "infer", "model", "eps", "consistent", "constrain", "known",
+                 "confidence", "eval",
                  "screen", "rules")
 RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
+#: the fields of ``POST /api/play`` besides the rule options
+PLAY_FIELDS = ("seat", "seats", "seed", "rules")
 MAX_SEED = (1 << 64) - 1
+MAX_BODY_BYTES = 1 << 20  # a request is a hand and a few options: a few hundred bytes
+#: deals of a non-searching play that one rollout layout costs, roughly: ``rollout:n=16`` at
+#: every seat plays about 1,100 times slower than ``expert`` (docs/STRATEGIES.md), less once its
+#: race drops the weak candidates
+ROLLOUT_COST_PER_LAYOUT = 60
 
 
 class RequestError(ValueError):
@@ -34,6 +49,47 @@ class RequestError(ValueError):
     def to_dict(self) -> dict[str, Any]:
         text = f"{self.field}: {self}" if self.field else str(self)
         return {"error": text, "field": self.field}
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON value of a request body, within the limits (else a :class:`RequestError`)."""
+    from ..core.jsonio import JsonInputError, parse_json
+
+    if len(raw) > MAX_BODY_BYTES:
+        raise RequestError(f"the request body is over {MAX_BODY_BYTES:,} bytes")
+    try:
+        return parse_json(raw)
+    except JsonInputError as e:
+        text = str(e)
+        if text.startswith("not valid JSON: "):
+            raise RequestError(f"the request body is not JSON: {text[16:]}") from None
+        raise RequestError(f"the request body is not JSON we accept: {text}") from None
+
+
+def check_fields(body: Any, known: tuple[str, ...]) -> dict:
+    """``body`` as an object whose every field is one of ``known`` or a rule option."""
+    if not isinstance(body, dict):
+        raise RequestError("the request body must be a JSON object")
+    unknown = [k for k in body if k not in known and k.replace("-", "_") not in RULE_FIELDS]
+    if unknown:
+        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
+                           f"{', '.join(known + RULE_FIELDS)}")
+    return body
+
+
+def play_cost(play: str) -> int:
+    """What one deal of play policy ``play`` (a spec) costs, in deals of a non-searching play:
+    1, or :data:`ROLLOUT_COST_PER_LAYOUT` per layout of a rollout (``n``)."""
+    from ..strategies.spec import parse_play
+
+    spec = parse_play(play)
+    if spec.name != "rollout":
+        return 1
+    v = spec.values()
+    # reading the table draws pool x n layouts and weighs each: about 2.5 x with pool 8
+    # (docs/STRATEGIES.md, bench play_rollout_infer_vs_rollout)
+    infer = 1.0 + 0.19 * v["pool"] if v["infer"] else 1.0
+    return max(1, int(ROLLOUT_COST_PER_LAYOUT * v["n"] * infer))
 
 
 def _int(body: dict, name: str, lo: int, hi: int, default: int | None = None) -> int | None:
@@ -92,7 +148,9 @@ def rules_of(body: dict) -> Rules:
             values[name] = int(v)
     try:
         return Rules(**values)
-    except (RulesError, TypeError) as e:
+    except RulesError as e:  # the message names the option
+        raise RequestError(str(e), "rules") from None
+    except TypeError as e:
         raise RequestError(str(e), "rules") from None
 
 
@@ -105,13 +163,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
     from ..strategies.registry import DEFAULT_PLAY
     from ..strategies.spec import StrategyError, parse_play
 
-    if not isinstance(body, dict):
-        raise RequestError("the request body must be a JSON object")
-    unknown = [k for k in body if k not in ADVICE_FIELDS and k.replace("-", "_") not in
-               RULE_FIELDS]
-    if unknown:
-        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
-                           f"{', '.join(ADVICE_FIELDS + RULE_FIELDS)}")
+    check_fields(body, ADVICE_FIELDS)
     hand = _text(body, "hand")
     if hand is None:
         raise RequestError("a hand is required, e.g. AKQ2.K3.QJ54.872", "hand")
@@ -127,6 +179,13 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         play = parse_play(_text(body, "play", DEFAULT_PLAY) or DEFAULT_PLAY).text
     except StrategyError as e:
         raise RequestError(str(e), "play") from None
+    assert deals is not None  # it has a default
+    cost = deals * play_cost(play)
+    if cost > max_deals:
+        raise RequestError(
+            f"{deals:,} deals of play {play} cost {cost:,} deal-equivalents ({play_cost(play):,} "
+            f"a deal), over this server's limit of {max_deals:,}: ask for at most "
+            f"{max(1, max_deals // play_cost(play)):,} deals, or a cheaper play", "deals")
     bids = body.get("bids")
     if isinstance(bids, list):
         if not all(isinstance(b, int) and not isinstance(b, bool) for b in bids):
@@ -137,6 +196,15 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
     consistent = body.get("consistent", False)
     if not isinstance(consistent, bool):
         raise RequestError(f"expected true or false, got {consistent!r}", "consistent")
+    infer = body.get("infer", True)
+    if not isinstance(infer, bool):
+        raise RequestError(f"expected true or false, got {infer!r}", "infer")
+    model = body.get("model")
+    if model is not None and (not isinstance(model, str) or not model.strip()):
+        raise RequestError(f"expected a bidding strategy spec, got {model!r}", "model")
+    eps = body.get("eps", DEFAULT_EPS)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps <= 1:
+        raise RequestError(f"expected a number in 0..1, got {eps!r}", "eps")
     confidence = body.get("confidence", 0.95)
     if (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
             or not 0 < confidence < 1):
@@ -148,6 +216,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         "seat": _int(body, "seat", -99, 99), "bids": (bids or "").strip() or (),
         "play": play, "bid_policy": bid_policy, "deals": deals,
         "seed": _int(body, "seed", 0, MAX_SEED, 0), "consistent": consistent,
+        "infer": infer or consistent, "model": model, "eps": float(eps),
         "constraints": tuple(_texts(body, "constrain")), "known": known_of(body),
         "rules": rules_of(body), "confidence": float(confidence),
         "screen": _int(body, "screen", 0, 10_000),
