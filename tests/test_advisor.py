@@ -124,7 +124,8 @@ def test_counterfactual_bids_agree_with_the_reference_engine(case):
     cand_bid = np.array([c[1] for c in scen.candidates], dtype=np.int64)
     k = len(cand_bid)
     res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
-    run = run_scenario(scen, 6, seed=11, play=play, bid_policy=bid_policy)
+    run = run_scenario(scen, 6, seed=11, play=play, bid_policy=bid_policy,
+                       infer=False)  # the deals as dealt, each evaluated below
     for j in range(6):
         rng[0] = stream_start(np.uint64(11), np.uint64(j))
         begin_contracts(st, hm, rp, j, declarer, trump, level)

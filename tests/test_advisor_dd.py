@@ -64,8 +64,8 @@ def test_sampled_hands_are_the_advisors_deals():
     results of every candidate on them are run_scenario's (so they are the run's deals)."""
     rules = Rules()
     scen = resolve_scenario(HAND, trump="S", declarer=3, bids=[6])
-    run = run_scenario(scen, 24, seed=7)
-    got = sample_play_hands(scen, 12, seed=7)
+    run = run_scenario(scen, 24, seed=7, infer=False)  # every deal as dealt: no conditions
+    got = sample_play_hands(scen, 12, seed=7, infer=False)
     assert got.hands.shape == (12, 4) and got.hands.dtype == np.uint64
     np.testing.assert_array_equal(got.tricks, run.tricks[:, :12])
     rp = rules_array(rules)
@@ -332,7 +332,7 @@ def test_cli_json_text_plot_and_progress(tmp_path):
     assert set(e["exact"]) == {"solved", "unsolved", "p", "ci", "p_none"}
     assert len(e["exact"]["p"]) == len(e["exact"]["ci"]) == 14
     plot = tmp_path / "dd.png"
-    r = _cli(*base, "--plot", str(plot))  # progress bar on: on stderr, not in the advice
+    r = _cli(*base, "--plot", str(plot), "--progress")  # a bar: on stderr, not in the advice
     assert r.exit_code == 0, r.output
     assert plot.stat().st_size > 1000
     assert "double dummy" in r.stderr and "solve" in r.stderr

@@ -75,10 +75,11 @@ class Inference:
 
     @classmethod
     def of(cls, value: Inference | bool | None) -> Inference:
-        """An :class:`Inference` from itself, a bool (on / off with the defaults) or None (off)."""
+        """An :class:`Inference` from itself, a bool (on / off with the defaults) or None (the
+        default: on, as :func:`~whist_sim.advisor.advise`)."""
         if isinstance(value, Inference):
             return value
-        return cls(on=bool(value))
+        return cls() if value is None else cls(on=bool(value))
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,7 @@ def run_scenario(
     infer: Inference | bool | None = None,
     threads: int = 1,
     on_deals: Callable[[int], None] | None = None,
+    consistent: bool | None = None,
 ) -> RunResult:
     """Sample ``deals`` deals for ``scen`` and play every candidate on each (see the module doc
     of :mod:`whist_sim.advisor.evaluate` for the method).
@@ -222,6 +224,8 @@ def run_scenario(
     deals = check_int("deals", deals, 1, 100_000_000)
     seed = check_int("seed", seed, 0, _MAX_SEED)
     threads = check_int("threads", threads, 1, 1024)
+    if consistent is not None:  # the deprecated name of infer
+        infer = bool(consistent)
     common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
     check = scen.cons is not None
     forced = scen.forced
@@ -306,6 +310,7 @@ def sample_play_hands(
     bid_policy: str = "heuristic",
     infer: Inference | bool | None = None,
     pilot_rate: float | None = None,
+    consistent: bool | None = None,
 ) -> SampledDeals:
     """Deals ``0 .. count-1`` of :func:`run_scenario` with the same arguments.
 
@@ -319,6 +324,8 @@ def sample_play_hands(
 
     count = check_int("count", count, 1, 100_000_000)
     seed = check_int("seed", seed, 0, _MAX_SEED)
+    if consistent is not None:  # the deprecated name of infer
+        infer = bool(consistent)
     common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
     check = scen.cons is not None
     p = scen.rules.players

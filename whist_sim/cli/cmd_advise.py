@@ -71,7 +71,7 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="sampled deal j uses the random stream (seed, j)")
 @click.option("--infer/--no-infer", default=True, show_default=True,
               help="read the table: condition the hidden hands on the earlier contracts, as "
-              "--model would have bid them (docs/STRATEGIES.md, Reading the table)")
+              "--model would have bid them (whist-sim docs strategies: Reading the table)")
 @click.option("--model", default=None, metavar="SPEC",
               help="bidding strategy assumed for the earlier bidders when reading the table "
               "[default: --bid-policy]")

@@ -29,8 +29,9 @@ ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "play", "
                  "confidence", "eval",
                  "screen", "rules")
 RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
-#: the fields of ``POST /api/play`` besides the rule options
-PLAY_FIELDS = ("seat", "seats", "seed", "rules")
+#: the fields of ``POST /api/play`` besides the rule options (``level``: a name of
+#: :data:`whist_sim.web.tables.OPPONENT_LEVELS`, instead of ``seats``)
+PLAY_FIELDS = ("seat", "seats", "level", "seed", "rules")
 MAX_SEED = (1 << 64) - 1
 MAX_BODY_BYTES = 1 << 20  # a request is a hand and a few options: a few hundred bytes
 #: deals of a non-searching play that one rollout layout costs, roughly: ``rollout:n=16`` at

@@ -51,7 +51,7 @@ function buildRules() { buildRuleInputs($("rules"), info); }
 
 function request() {
   const body = { hand: $("hand").value.trim(), play: $("play").value, bid_policy: $("bid_policy").value,
-                 consistent: $("consistent").checked };
+                 infer: $("infer").checked };
   if ($("trump").value) body.trump = $("trump").value;
   for (const f of ["seat", "declarer", "level", "deals", "seed"]) {
     const v = $(f).value.trim();
@@ -191,7 +191,7 @@ function show(a) {
         (a.forbidden !== null ? `; you may not bid ${a.forbidden} (last bidder)` : "")
       : `; auction: you declare, from level ${a.level}`)),
     el("li", {}, `play model: every seat plays ${a.play}`),
-    el("li", {}, `bidding strategy of the other seats: ${a.bid_policy}` + (a.consistent ? " (bid-consistent sampling)" : "")),
+    el("li", {}, `bidding strategy of the other seats: ${a.bid_policy}` + (a.infer && a.earlier_bids.length ? ` (the earlier bids read as ${a.model} would, eps ${a.eps})` : "")),
     el("li", {}, `${a.deals.toLocaleString()} sampled deals (seed ${a.seed}), acceptance ${pct(a.acceptance_rate)}` +
       (a.constraints.length ? `; constraints ${a.constraints.join(" ")}` : "") +
       (Object.keys(a.known).length ? `; known cards ${Object.entries(a.known).map(([s, c]) => s + ":" + c).join(" ")}` : "")),
