@@ -78,31 +78,37 @@ def test_enter_a_hand_and_get_advice(url, driver):
     assert "four suits" in err.text and "Traceback" not in err.text
 
 
-def test_leaving_the_advisor_cancels_its_advice(url, driver):
+def test_leaving_the_advisor_cancels_its_advice(driver):
     """A long advice (1,000 deals of rollout play, several seconds) is cancelled by the server
-    when its page is left, instead of running on for nobody."""
+    when its page is left, instead of running on for nobody. Its server allows that much work
+    (``max_deals`` counts a deal of rollout play at its cost)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.desktop(driver)
-    driver.get(url + "/advisor")
-    browser.wait_for(driver, "#play option")
-    driver.find_element(By.ID, "hand").send_keys("AKQ2.K3.QJ54.872")
-    Select(driver.find_element(By.ID, "trump")).select_by_value("S")
-    Select(driver.find_element(By.ID, "play")).select_by_value("rollout")
-    box = driver.find_element(By.ID, "deals")
-    box.clear()
-    box.send_keys("1000")
-    driver.find_element(By.ID, "go").click()
-    end = time.monotonic() + 30
-    while not (job := driver.execute_script("return job && job.id")):
-        assert time.monotonic() < end
-        time.sleep(0.05)
-    driver.get(url + "/play")  # the page is left
-    while (got := browser.fetch_json(f"{url}/api/jobs/{job}"))["state"] == "running":
-        assert time.monotonic() < end + 60
-        time.sleep(0.1)
-    assert got["state"] == "cancelled" and got["done_deals"] < 1000
+    from whist_sim.web.requests import play_cost
+
+    app = create_app(max_deals=1000 * play_cost("rollout"), workers=2)
+    with LocalServer(app) as url:
+        browser.desktop(driver)
+        driver.get(url + "/advisor")
+        browser.wait_for(driver, "#play option")
+        driver.find_element(By.ID, "hand").send_keys("AKQ2.K3.QJ54.872")
+        Select(driver.find_element(By.ID, "trump")).select_by_value("S")
+        Select(driver.find_element(By.ID, "play")).select_by_value("rollout")
+        box = driver.find_element(By.ID, "deals")
+        box.clear()
+        box.send_keys("1000")
+        driver.find_element(By.ID, "go").click()
+        end = time.monotonic() + 30
+        while not (job := driver.execute_script("return job && job.id")):
+            refused = driver.find_element(By.ID, "error").get_attribute("textContent")
+            assert time.monotonic() < end and not refused.strip(), refused
+            time.sleep(0.05)
+        driver.get(url + "/play")  # the page is left
+        while (got := browser.fetch_json(f"{url}/api/jobs/{job}"))["state"] == "running":
+            assert time.monotonic() < end + 60
+            time.sleep(0.1)
+        assert got["state"] == "cancelled" and got["done_deals"] < 1000
 
 
 def replays(record_url: str, tmp_path: Path) -> None:

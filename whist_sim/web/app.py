@@ -279,7 +279,9 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
     async def play_next(request: Request) -> Response:
         g = await table_of(request)
-        seq = seq_of(await body_of(request)) if (await request.body()).strip() else None
+        body = (check_fields(await body_of(request), ("seq",))
+                if (await request.body()).strip() else {})
+        seq = seq_of(body)
         return await played(g, lambda: g.next_deal(seq))
 
     async def play_record(request: Request) -> Response:
