@@ -24,6 +24,8 @@ from whist_sim.runs.dataset import (
     iter_chunks,
     load,
     load_manifest,
+    manifest_path,
+    write_manifest,
 )
 from whist_sim.runs.simulate import simulate
 
@@ -146,12 +148,13 @@ def test_edited_values(run, pristine):
     ({"chunks": {"chunk-00009.parquet": {}}}, "chunk-00009"),
 ])
 def test_an_edited_manifest(run, edit, fragment):
-    mf = run / "_manifest.json"
-    m = json.loads(mf.read_text())
+    m = load_manifest(run)
+    rules = m["rules"]
     m.update(edit)
     if "rules" in edit:
-        m["rules"] = {**json.loads(mf.read_text())["rules"], **edit["rules"]}
-    mf.write_text(json.dumps(m))
+        m["rules"] = {**rules, **edit["rules"]}
+    write_manifest(run, m)  # the edit, in the manifest a run writes (_manifest.parquet)
+    assert manifest_path(run) == run / "_manifest.parquet"
     refused(run, fragment)
 
 
@@ -163,23 +166,27 @@ def test_a_missing_chunk(run, pristine):
 
 
 def test_a_checksum_dropped_from_the_manifest_of_a_finished_run(run):
-    mf = run / "_manifest.json"
-    m = json.loads(mf.read_text())
+    m = load_manifest(run)
     del m["chunks"][chunk_name(2)]
-    mf.write_text(json.dumps(m))
+    write_manifest(run, m)
     refused(run, chunk_name(2), "no checksum")
 
 
 def test_an_older_dataset_without_checksums_is_read_with_a_warning(run, pristine):
-    mf = run / "_manifest.json"
-    m = json.loads(mf.read_text())
+    # the manifest of the versions before checksums: plain JSON in _manifest.json
+    m = load_manifest(run)
     del m["chunks"]
-    mf.write_text(json.dumps(m))
+    (run / "_manifest.parquet").unlink()
+    (run / "_manifest.json").write_text(json.dumps(m))
+    assert manifest_path(run) == run / "_manifest.json"
     with pytest.warns(UnverifiedChunksWarning, match="without chunk checksums"):
         assert load(run).equals(load(pristine))
-    # --resume records them (and adds no chunk)
+    # --resume records them (and adds no chunk), in the manifest of this version
     m = simulate(run, 60, 7, resume=True, **OPTS)
     assert m["chunks"] == load_manifest(pristine)["chunks"]
+    assert manifest_path(run) == run / "_manifest.parquet"
+    assert not (run / "_manifest.json").exists()
+    assert load_manifest(run)["chunks"] == m["chunks"]
 
 
 def test_export_refuses_an_event_tag_of_two_lines(pristine, tmp_path):

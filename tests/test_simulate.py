@@ -165,10 +165,10 @@ def test_interrupted_run_resumes_to_the_identical_dataset(reference, tmp_path, c
 
     # resuming a complete run does nothing: not even a session is added to its manifest
     redone.clear()
-    before = (path / "_manifest.json").read_bytes()
+    before = (path / "_manifest.parquet").read_bytes()
     m = run(path, chunk_size=400, resume=True, on_chunk=lambda r: redone.append(r.index))
     assert redone == [] and m["status"] == "complete" and len(m["sessions"]) == 2
-    assert (path / "_manifest.json").read_bytes() == before
+    assert (path / "_manifest.parquet").read_bytes() == before
 
 
 def test_resume_refuses_different_options_naming_them(reference, tmp_path):

@@ -12,7 +12,7 @@ from .options import NamedPath, progress_option, rule_options, show_progress
 
 
 @click.command("export")
-@click.argument("data", type=NamedPath(exists=True))
+@click.argument("data", type=NamedPath())  # a dataset folder or a record file
 @click.option("--pbn", "pbn_out", required=True, metavar="FILE",
               type=NamedPath(dir_okay=False, allow_dash=True),
               help="write a PBN file (one board per deal; '-' = standard output)")
@@ -45,6 +45,8 @@ def command(data, pbn_out, hands, start, count, event, partial, progress, rules)
     from ..runs.dataset import DatasetError
     from ..runs.export import ExportError, export_pbn, export_record_pbn
 
+    if not Path(data).exists():
+        raise click.ClickException(f"{data}: no such dataset folder or record file")
     if Path(data).is_file():
         from ..engine.record import RecordError
 

@@ -4,7 +4,8 @@ A JSON input is read up to a size cap (:data:`MAX_JSON_BYTES`: a file of zeros o
 refused, not read into memory), decoded as UTF-8 (a byte that is not is named), and parsed with
 limits on nesting (:data:`MAX_DEPTH`) and on the length of a number (:data:`MAX_NUMBER_DIGITS`);
 ``NaN`` and ``Infinity`` are not JSON and are refused. Every failure is a :class:`JsonInputError`
-with a one-line message.
+with a one-line message. The size cap and the decoding (:func:`read_capped`, :func:`decode_utf8`)
+also serve the other text inputs read from outside, such as PBN record files.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def read_capped(path: str | Path, max_bytes: int = MAX_JSON_BYTES) -> bytes:
     except OSError as e:
         raise JsonInputError(f"cannot read the file: {e.strerror or e}") from None
     if len(raw) > max_bytes:
-        raise JsonInputError(f"larger than the {max_bytes:,} bytes a JSON input may have")
+        raise JsonInputError(f"larger than the {max_bytes:,} bytes an input may have")
     return raw
 
 
@@ -78,15 +79,19 @@ def _constant(name: str) -> Any:
     raise JsonInputError(f"{name} is not a JSON number")
 
 
+def decode_utf8(data: bytes) -> str:
+    """The text of the bytes ``data`` of an input read as UTF-8 (a leading byte-order mark
+    dropped); a byte that is not UTF-8 is refused, naming its offset."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise JsonInputError(f"not UTF-8 text (byte {e.start}: {e.reason})") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def parse_json(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     """The value of JSON text ``data`` (bytes are decoded as UTF-8), within the limits."""
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise JsonInputError(f"not UTF-8 text (byte {e.start}: {e.reason})") from None
-    else:
-        text = data
+    text = decode_utf8(data) if isinstance(data, bytes) else data
     if text.startswith("\ufeff"):
         text = text[1:]
     if not _depth_ok(text, max_depth):
@@ -106,5 +111,5 @@ def load_json_file(path: str | Path, max_bytes: int = MAX_JSON_BYTES) -> Any:
     return parse_json(read_capped(path, max_bytes))
 
 
-__all__ = ["MAX_DEPTH", "MAX_JSON_BYTES", "MAX_NUMBER_DIGITS", "JsonInputError",
+__all__ = ["MAX_DEPTH", "MAX_JSON_BYTES", "MAX_NUMBER_DIGITS", "JsonInputError", "decode_utf8",
            "load_json_file", "parse_json", "read_capped"]

@@ -400,24 +400,18 @@ def load_record(path: str | Path) -> Any:
 def load_records(path: str | Path, rules: Rules | None = None) -> list[tuple[str, Any]]:
     """The records of a file as ``(name, record)`` pairs: a JSON file holds one record (a deal or
     a game; its name is ``path``), a PBN file one game record or one deal record per board
-    (``path#board``; docs/PBN.md, whole records). Raises :class:`RecordError`."""
-    try:
-        if str(path) == "-":
-            import sys
-
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read the file: {e}") from None
+    (``path#board``; docs/PBN.md, whole records). Either is read within the limits of
+    :mod:`whist_sim.core.jsonio` (size, UTF-8; a JSON record also nesting and number length).
+    Raises :class:`RecordError`."""
+    from ..core.jsonio import JsonInputError, decode_utf8, parse_json, read_capped
     from ..core.pbn import is_pbn
 
-    if text.lstrip().startswith("{") or not is_pbn(text):
-        try:
-            return [(str(path), json.loads(text))]
-        except json.JSONDecodeError as e:
-            raise RecordError(
-                f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    try:
+        text = decode_utf8(read_capped(path))
+        if text.lstrip().startswith("{") or not is_pbn(text):
+            return [(str(path), parse_json(text))]
+    except JsonInputError as e:
+        raise RecordError(str(e)) from None
     from .pbn_record import pbn_records
 
     records = pbn_records(text, rules)
