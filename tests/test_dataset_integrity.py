@@ -204,7 +204,11 @@ def test_a_folder_deleted_during_a_run_is_said_so(tmp_path):
     out = tmp_path / "run"
 
     def delete(receipt):
-        shutil.rmtree(out)
+        # moved away at once, then deleted: a chunk the worker thread is writing meanwhile
+        # lands in the moved folder instead of racing the deletion
+        gone = tmp_path / "gone"
+        out.rename(gone)
+        shutil.rmtree(gone, ignore_errors=True)
 
     with pytest.raises(SimulationError, match="disappeared during the run") as e:
         simulate(out, 60, 7, **{**OPTS, "threads": 1}, on_chunk=delete)
