@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from webcall import call
 
 from whist_sim.advisor import advise
 from whist_sim.advisor.sampling import PROGRESS_BLOCK
@@ -34,16 +35,6 @@ def url():
         yield base
 
 
-def call(url: str, path: str, body=None, method: str | None = None) -> tuple[int, dict]:
-    data = None if body is None else (body if isinstance(body, bytes)
-                                      else json.dumps(body).encode())
-    req = urllib.request.Request(url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def test_advise_answers_as_the_command(url):

@@ -9,10 +9,9 @@ import json
 import logging
 import socket
 import time
-import urllib.error
-import urllib.request
 
 import pytest
+from webcall import call
 
 from whist_sim.web import jobs as jobs_module
 from whist_sim.web.app import create_app
@@ -30,16 +29,6 @@ def url():
         yield base
 
 
-def call(url: str, path: str, body=None, method: str | None = None) -> tuple[int, dict]:
-    data = None if body is None else (body if isinstance(body, bytes)
-                                      else json.dumps(body).encode())
-    req = urllib.request.Request(url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=300) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 @pytest.mark.parametrize("path, body, field, fragment", [

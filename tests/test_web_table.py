@@ -7,11 +7,10 @@ page can say when the engine is still starting."""
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 
 import pytest
 from click.testing import CliRunner
+from webcall import call
 
 from whist_sim.cli import main
 from whist_sim.core.rules import Rules
@@ -23,15 +22,6 @@ from whist_sim.web.warmth import Warmth
 CHEAP = "random/random"  # the cheapest bots
 
 
-def call(url: str, path: str, body=None) -> tuple[int, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url + path, data=data,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def simple_move(v: dict) -> str:
