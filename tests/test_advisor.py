@@ -322,7 +322,7 @@ def test_auction_mode():
 def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     """eps = 0: a deal is kept only when the model (the heuristic) bids the earlier contracts
     on its sampled hands; the deprecated --consistent reads the table too."""
-    from whist_sim.advisor.sampling import model_arrays
+    from whist_sim.advisor.sampling import NO_CALLS, model_arrays
 
     rules = Rules()
     scen = resolve_scenario(HAND, trump="S", declarer=0, level=5, bids=[6, 0], rules=rules)
@@ -335,7 +335,7 @@ def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     rejected_any = False
     for j in range(40):
         rng[0] = stream_start(np.uint64(9), np.uint64(j))
-        model = (True, *model_arrays(4, "heuristic"), 0.0)
+        model = (True, *model_arrays(4, "heuristic"), 0.0, NO_CALLS, np.int64(0))
         tries = _sample(st, hm, rp, pol, par, rng, j, known, np.uint64(rules.deck_mask), cons,
                         False, 0, 3, 5, scen.forced, model, 2, *sampler_scratch(), 100_000,
                         np.empty_like(st), np.empty_like(hm))
@@ -350,6 +350,75 @@ def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     assert rejected_any
     a = advise(HAND, trump="S", declarer=0, bids=[6, 0], deals=200, consistent=True, seed=9)
     assert a.consistent and a.infer.on and 0 < a.acceptance < 1 and a.tries > a.deals
+
+
+def test_reading_the_auction_exactly_keeps_deals_where_the_heuristic_calls_match():
+    """RULES §2: with the whole auction given and eps = 0, every kept deal is one on which the
+    model (the heuristic) makes each of the others' calls and earlier contracts as the table
+    did; the declarer, trump and level follow from the auction."""
+    from whist_sim.advisor.sampling import sample_play_hands
+
+    from whist_sim.advisor.sampling import Inference
+
+    rules = Rules()
+    scen = resolve_scenario(HAND, bids=[6], auction="pass,5S,pass,6H,pass,pass,pass", dealer=3,
+                            rules=rules)
+    assert (scen.declarer, scen.trump, scen.level, scen.seat) == (3, 2, 6, 0)
+    assert scen.calls == (0, 28, 0, 32, 0, 0, 0) and scen.dealer == 3
+    ref = get_policy("heuristic")
+    deals = sample_play_hands(scen, 25, seed=3, infer=Inference(eps=0.0))
+    assert deals.tries.max() > 1  # the calls narrowed the deals
+    for hands in deals.hands:
+        state = DealState(rules, 3, [int(h) for h in hands])
+        for call in scen.calls:
+            if state.to_move != 0:
+                assert ref(state, DealRng(0, 0)) == call
+            state.apply(call)
+        assert ref(state, DealRng(0, 0)) == 6  # the declarer's contract, read as well
+    off = sample_play_hands(scen, 25, seed=3, infer=False)
+    assert off.tries.max() == 1
+
+
+def test_advice_with_an_auction_reads_the_calls_and_says_so():
+    """The declarer reads the others' passes (nobody bid before his contract); the text and the
+    JSON give the auction and its dealer."""
+    a = advise(HAND, auction="5S,pass,pass,pass", deals=100, seed=2)
+    assert (a.scenario.declarer, a.scenario.seat, a.mode) == (0, 0, "contract")
+    assert a.reads_table and a.tries > a.deals
+    d = json.loads(a.to_json())
+    assert d["auction"] == ["5S", "pass", "pass", "pass"] and d["dealer"] == 3
+    assert "reading the calls as heuristic would" in str(a)
+    assert "auction (dealer seat 3): 5S,pass,pass,pass" in str(a)
+    off = advise(HAND, auction="5S,pass,pass,pass", deals=100, seed=2, infer=False)
+    assert not off.reads_table and off.tries == off.deals
+    r = CliRunner().invoke(main, ["advise", HAND, "--auction", "5S,p,p,p", "--deals", "50",
+                                  "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["auction"] == ["5S", "pass", "pass", "pass"]
+    r = CliRunner().invoke(main, ["advise", HAND, "--auction", "5S,p", "--deals", "50"])
+    assert r.exit_code == 2 and "--auction" in r.output and "not over" in r.output
+
+
+def test_an_auction_is_checked_call_by_call():
+    """RULES §2-§3: each call legal when made; a round of passes is a Frisch (the minimum goes
+    up); the auction must be over, and the given trump, declarer and level must agree."""
+    from whist_sim.advisor.scenario import parse_auction
+
+    rules = Rules()
+    calls, dealer, decl, trump, level = parse_auction("p p p p 6S p p p", 0, rules)
+    assert (calls[4], dealer, decl, trump, level) == (33, 0, 1, 3, 6)  # seat 1 first, 2nd round
+    for bad, why in (("p,p,p,p,5S,p,p,p", "below the minimum level 6"),
+                     ("5S,4H", "below the minimum level 5"),
+                     ("5S,5C", "does not beat 5S"),
+                     ("pass,5S", "not over"),
+                     ("5S p p p p", "over after 4 calls"),
+                     ("5X", "unknown strain")):
+        with pytest.raises(AdviceError, match=why):
+            parse_auction(bad, None, rules)
+    with pytest.raises(AdviceError, match="contradicts the auction"):
+        resolve_scenario(HAND, trump="H", auction="5S,p,p,p", rules=rules)
+    with pytest.raises(AdviceError, match="dealer"):
+        resolve_scenario(HAND, trump="S", declarer=0, dealer=1, rules=rules)
 
 
 def test_advice_reads_the_table_by_default_and_says_so():

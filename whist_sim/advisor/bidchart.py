@@ -49,7 +49,7 @@ from ..runs.executors import Executor, ExecutorError, check_executor_options, ma
 from ..strategies.registry import DEFAULT_PLAY, PolicyError
 from ..strategies.spec import check_play
 from .chart_strata import HCP_BANDS, MIN_PROB, TRUMP_LENGTHS
-from .sampling import DEFAULT_EPS, check_model, model_arrays, policy_arrays
+from .sampling import DEFAULT_EPS, NO_CALLS, check_model, model_arrays, policy_arrays
 
 __all__ = [
     "DEFAULT_DEALS_PER_HAND",
@@ -134,7 +134,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         np.uint64(mix64(task.seed)), ids, strain,
         np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
         np.uint64(rules.deck_mask), pol, par,
-        (bool(task.consistent), *model_arrays(p, task.bid), DEFAULT_EPS), np.int64(MAX_TRIES),
+        (bool(task.consistent), *model_arrays(p, task.bid), DEFAULT_EPS, NO_CALLS, np.int64(0)), np.int64(MAX_TRIES),
         st, hm, rng, *sampler_scratch(), np.zeros_like(st), np.zeros_like(hm),
         np.zeros(p, dtype=np.uint64), np.zeros(p, dtype=np.int64),
         unconstrained(p, rules.hand_size), np.zeros(k, dtype=np.int64),

@@ -218,7 +218,7 @@ class Advice(AdviceOutput):
     def reads_table(self) -> bool:
         """True when the sampled deals were conditioned on earlier decisions (reading the table
         was asked for and there were earlier contracts to read)."""
-        return self.infer.on and self.scenario.position > 0
+        return self.infer.on and (self.scenario.position > 0 or bool(self.scenario.calls))
 
     @property
     def mode(self) -> str:
@@ -255,6 +255,8 @@ def advise(
     known: Mapping[int, Any] | None = None,
     rules: Rules | None = None,
     confidence: float = 0.95,
+    auction: str | Sequence[str | int] | None = None,
+    dealer: int | None = None,
     threads: int = 1,
     evaluation: str = "heuristic",
     dd_deals: int | None = None,
@@ -284,7 +286,10 @@ def advise(
     ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
     :func:`~whist_sim.advisor.scenario.parse_constraint`) or ``{1: {"hcp": (10, 15)}}``;
     ``known``: cards known to be in other seats' hands, ``{1: "AS KH"}``. ``confidence``:
-    coverage of the intervals.
+    coverage of the intervals. ``auction``: the whole trump auction, every call from the seat
+    after ``dealer`` (default: the last seat), e.g. ``"pass,5S,pass,6H,pass,pass,pass"``
+    (:func:`~whist_sim.advisor.scenario.parse_auction`); the declarer, trump and level follow
+    from it, and with ``infer`` the others' calls are read as well as their contracts.
     ``threads``: local threads (results do not depend on it).
 
     ``evaluation``: ``"heuristic"`` (the play policy's results only) or ``"dd"``: also the
@@ -317,7 +322,8 @@ def advise(
         raise AdviceError("dd_deals, dd_node_limit and dd_min_node_limit apply to the "
                           "double-dummy evaluation only (evaluation='dd')")
     t0 = time.perf_counter()
-    scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known)
+    scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known,
+                            auction, dealer)
     if consistent and scen.mode == "auction":
         raise AdviceError("consistent sampling needs earlier contract bids (contract mode)")
     inf = _inference(consistent, infer, model, eps, bid_policy)

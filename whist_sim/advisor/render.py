@@ -23,7 +23,8 @@ import pandas as pd
 
 from ..core.cards import STRAINS, format_hand
 from .cells import json_number, pct_cell
-from .scenario import AdviceError
+from ..engine.state import call_str
+from .scenario import AdviceError, auction_text
 
 __all__ = ["JSON_SCHEMA", "AdviceOutput", "render_text"]
 
@@ -63,6 +64,8 @@ class AdviceOutput:
             "trump": STRAINS[s.trump] if s.trump >= 0 else None,
             "level": s.level,
             "earlier_bids": list(s.bids),
+            "auction": [call_str(c) for c in s.calls] if s.calls else None,
+            "dealer": s.dealer if s.calls else None,
             "position": s.position,
             "forbidden": s.forbidden,
             "recommended": self.recommended,
@@ -218,8 +221,12 @@ def render_text(a: AdviceOutput) -> str:
     for seat, m in enumerate(s.known):
         if m and seat != s.seat:
             cond.append(f"seat {seat} holds {format_hand(m)}")
+    if s.calls:
+        lines.append(f"auction (dealer seat {s.dealer}): {auction_text(s.calls)}")
     if a.reads_table:
-        cond.append(f"reading the earlier bids as {a.infer.model or a.bid_policy} would "
+        what = " and ".join((["the earlier bids"] if s.bids else [])
+                            + (["the calls"] if s.calls else []))
+        cond.append(f"reading {what} as {a.infer.model or a.bid_policy} would "
                     f"(eps {a.infer.eps:g})")
     lines.append(
         f"{a.deals:,} sampled deals (seed {a.seed}), play {a.play}, others bid {a.bid_policy}"

@@ -35,7 +35,7 @@ from ..core.rng import mix64
 from ..kernels.layout import H_START, N_PARAMS, new_state, rules_array, sampler_scratch
 from ..strategies.registry import BID, policy_names
 from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
-from .scenario import AdviceError, Scenario, check_int
+from .scenario import AdviceError, Scenario, auction_text, check_int
 
 __all__ = [
     "DEFAULT_EPS",
@@ -58,6 +58,8 @@ PILOT_TRIES = 20_000  # independent tries that estimate the acceptance rate of t
 MAX_TRIES_CAP = 10_000_000  # per sampled deal
 PILOT_SALT = 0x5EED_AB1E_0F_C0FFEE
 _MAX_SEED = (1 << 64) - 1
+#: the calls of a model tuple when no auction is read (the deal starts at its contracts)
+NO_CALLS = np.zeros(0, dtype=np.int64)
 #: the weight of one earlier decision the model would have made otherwise (the searches' default)
 DEFAULT_EPS = 0.2
 
@@ -159,9 +161,9 @@ def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
 
 def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference | bool | None):
     """``(common, model, cand_trump, cand_bid)``: the arguments of ``advise_kernel`` up to
-    the first leader's level (``common``), the model tuple ``(on, mpol, mpar, eps)`` (on only
-    when there is something to read: not for the declarer, nobody bid before him) and the
-    candidates' trumps and contracts."""
+    the first leader's level (``common``), the model tuple ``(on, mpol, mpar, eps, calls,
+    dealer)`` (on only when there is something to read: earlier contracts, or the auction's
+    calls when given) and the candidates' trumps and contracts."""
     from ..kernels.conditional import unconstrained
 
     pol, par = _arrays(scen, bid_policy, play)
@@ -173,7 +175,8 @@ def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference 
     cons = scen.cons if check else unconstrained(rules.players, rules.hand_size)
     inf = Inference.of(infer)
     mpol, mpar = model_arrays(rules.players, inf.model or bid_policy)
-    model = (bool(inf.on and scen.position > 0), mpol, mpar, float(inf.eps))
+    model = (bool(inf.on and (scen.position > 0 or scen.calls)), mpol, mpar, float(inf.eps),
+             np.array(scen.calls, dtype=np.int64), np.int64(max(scen.dealer, 0)))
     cand_trump = np.array([c[0] for c in scen.candidates], dtype=np.int64)
     cand_bid = np.array([c[1] for c in scen.candidates], dtype=np.int64)
     trump0 = scen.trump if scen.trump >= 0 else 0
@@ -193,8 +196,10 @@ def _conditions_text(scen: Scenario, model: tuple) -> str:
     if scen.constraints:
         parts.append("the constraints " + ", ".join(scen.constraints))
     if model[0]:
-        parts.append(f"the earlier bids {','.join(map(str, scen.bids))} (read with eps "
-                     f"{model[3]:g})")
+        read = [f"the earlier bids {','.join(map(str, scen.bids))}"] if scen.bids else []
+        if scen.calls:
+            read.append(f"the auction {auction_text(scen.calls)}")
+        parts.append(f"{' and '.join(read)} (read with eps {model[3]:g})")
     return " and ".join(parts) or "the conditions"
 
 

@@ -41,11 +41,14 @@ from ..core.cards import (
     parse_hand,
 )
 from ..core.rules import FIRST_MIN_LEVEL, Rules
+from ..engine.state import DealState, IllegalAction, call_str, parse_call
 
 __all__ = [
     "AdviceError",
     "Scenario",
     "check_int",
+    "auction_text",
+    "parse_auction",
     "parse_constraint",
     "parse_strain",
     "resolve_scenario",
@@ -204,7 +207,9 @@ class Scenario:
     declarer; ``position = (seat - declarer) % P``. ``candidates``: ``(trump, contract)`` pairs
     evaluated. ``known``: card masks known per seat (the player's hand included); ``cons``: the
     constraint array of :mod:`whist_sim.kernels.conditional` (``None`` = none);
-    ``constraints``: their text.
+    ``constraints``: their text. ``calls``: the trump auction's call codes (0 = pass, bid
+    ``5 * n + strain``) in order from the seat after ``dealer``, every round; empty (and
+    ``dealer = -1``) when the auction was not given.
     """
 
     mode: str
@@ -220,6 +225,8 @@ class Scenario:
     known: tuple[int, ...]
     cons: np.ndarray | None = field(default=None, compare=False)
     constraints: tuple[str, ...] = ()
+    calls: tuple[int, ...] = ()
+    dealer: int = -1
 
     @property
     def forced(self) -> np.ndarray:
@@ -256,6 +263,60 @@ def _level(value: Any, rules: Rules) -> int:
     return int(value)
 
 
+def parse_auction(auction: str | Sequence[str | int], dealer: int | None,
+                  rules: Rules) -> tuple[tuple[int, ...], int, int, int, int]:
+    """``(calls, dealer, declarer, trump, level)`` of a whole trump auction (RULES §2-§3).
+
+    ``auction``: the calls in order from the seat after ``dealer`` (default: the last seat, so
+    seat 0 calls first), every round of it, as text (``"pass,5S,pass,6H,pass,pass,pass"``;
+    commas or spaces; ``p`` for pass) or a sequence of call codes or texts. The calls are
+    checked with the rules (each legal when made, the auction over with a bid won); a round of
+    passes is followed by a Frisch whose cards the advisor does not know. Raises
+    :class:`AdviceError`."""
+    p = rules.players
+    dealer = p - 1 if dealer is None else _seat(dealer, "dealer", p)
+    if isinstance(auction, str):
+        parts = auction.replace(",", " ").split()
+    else:
+        parts = list(auction)
+    if not parts:
+        raise AdviceError("auction: no calls given (give every call, e.g. pass,5S,pass,pass,pass)")
+    deck = cards_of(rules.deck_mask)
+    size = rules.hand_size
+    hands = [sum(1 << c for c in deck[s * size:(s + 1) * size]) for s in range(p)]
+    state = DealState(rules, dealer, hands)  # placeholder cards: a call's legality ignores them
+    calls = []
+    for i, part in enumerate(parts):
+        while state.phase == "frisch":
+            state.apply(sum(1 << c for c in cards_of(state.hand(state.to_move))[:3]))
+        if state.phase != "auction":
+            raise AdviceError(f"auction: over after {i} calls (seat {state.declarer} won it), "
+                              f"but {len(parts)} were given")
+        try:
+            if isinstance(part, str):
+                code = parse_call("pass" if part.strip().lower() in ("p", "pass") else part)
+            else:
+                code = int(part)
+            state.apply(code)
+        except (NotationError, IllegalAction, ValueError) as e:
+            raise AdviceError(f"auction: call {i + 1} ({part!r}) of seat {state.to_move}: "
+                              f"{e}") from None
+        calls.append(code)
+    if state.phase == "thrown_in":
+        raise AdviceError("auction: every round was passed out and the deal thrown in "
+                          "(RULES §3): there is no contract to advise")
+    if state.phase != "contracts":
+        raise AdviceError(f"auction: not over after {len(calls)} calls (seat {state.to_move} "
+                          "to call): give the whole auction, up to the passes after the "
+                          "winning bid")
+    return tuple(calls), dealer, state.declarer, state.trump, state.level
+
+
+def auction_text(calls: Sequence[int]) -> str:
+    """The calls as RULES §10 notation, comma separated: ``pass,5S,pass,pass,pass``."""
+    return ",".join(call_str(c) for c in calls)
+
+
 def resolve_scenario(
     hand: str | int | CardSet,
     trump: str | int | None = None,
@@ -266,18 +327,40 @@ def resolve_scenario(
     rules: Rules | None = None,
     constraints: Iterable[str] | Mapping[int, Mapping[str, Any]] = (),
     known: Mapping[int, Any] | None = None,
+    auction: str | Sequence[str | int] | None = None,
+    dealer: int | None = None,
 ) -> Scenario:
     """Check the inputs of :func:`advise` against the rules and work out the seats.
 
     The player's seat follows from ``declarer`` and the number of ``bids`` unless ``seat`` is
     given (then they must agree); with neither, the player sits in seat 0. ``level`` defaults to
-    5 (the first minimum). Raises :class:`AdviceError` naming the problem.
+    5 (the first minimum). ``auction`` (with ``dealer``, :func:`parse_auction`): the whole trump
+    auction, from which the declarer, trump and level follow (given as well, they must agree).
+    Raises :class:`AdviceError` naming the problem.
     """
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise AdviceError(f"rules must be a whist_sim.Rules, got {type(rules).__name__}")
     p, n = rules.players, rules.n_tricks
     mask = _hand_mask(hand, rules)
+    calls: tuple[int, ...] = ()
+    if auction is not None:
+        calls, dealer, a_decl, a_trump, a_level = parse_auction(auction, dealer, rules)
+        for name, given, won in (("declarer", declarer, a_decl), ("level", level, a_level)):
+            if given is not None and given != won:
+                raise AdviceError(f"{name} {given} contradicts the auction, which seat {a_decl} "
+                                  f"won at {a_level}{STRAINS[a_trump]}")
+        if trump is not None:
+            try:
+                t_given = parse_strain(trump)
+            except AdviceError as e:
+                raise AdviceError(f"trump: {e}") from None
+            if t_given != a_trump:
+                raise AdviceError(f"trump {STRAINS[t_given]} contradicts the auction, which seat "
+                                  f"{a_decl} won at {a_level}{STRAINS[a_trump]}")
+        declarer, trump, level = a_decl, a_trump, a_level
+    elif dealer is not None:
+        raise AdviceError("dealer: applies to a given auction only (the calls start after him)")
     if isinstance(bids, str):
         text = bids.strip()
         parts = [b.strip() for b in text.split(",")] if "," in text else text.split()
@@ -363,7 +446,8 @@ def resolve_scenario(
         known_masks[s] = m
     cons, texts = _constraints(constraints, rules, scen["seat"], known_masks)
     return Scenario(rules=rules, hand=mask, level=level, bids=bids, candidates=candidates,
-                    known=tuple(known_masks), cons=cons, constraints=texts, **scen)
+                    known=tuple(known_masks), cons=cons, constraints=texts, calls=calls,
+                    dealer=-1 if not calls else int(dealer), **scen)
 
 
 def _cards(mask: int) -> str:

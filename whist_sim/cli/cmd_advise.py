@@ -11,7 +11,7 @@ import click
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ..advisor.sampling import DEFAULT_EPS, check_model
-from ..advisor.scenario import resolve_scenario
+from ..advisor.scenario import parse_auction, resolve_scenario
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
 from .options import FiniteFloatRange, NamedPath, progress_option, rule_options, show_progress
@@ -47,6 +47,19 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
     return out
 
 
+def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
+    """The --auction and --dealer options on their own, each error naming its option."""
+    if auction is None:
+        if dealer is not None:
+            raise click.UsageError("--dealer applies to a given --auction only")
+        return
+    try:
+        parse_auction(auction, dealer, rules)
+    except AdviceError as e:
+        hint = "--dealer" if str(e).startswith("dealer") else "--auction"
+        raise click.BadParameter(str(e).removeprefix("auction: "), param_hint=hint) from None
+
+
 @click.command("advise")
 @click.argument("hand")
 @click.option("--trump", default=None, metavar="S|H|D|C|NT",
@@ -59,6 +72,14 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="your seat (0..3) [default: the next bidder after --bids, or 0]")
 @click.option("--bids", default=None, metavar="B,B,...",
               help="contracts already bid, in bidding order starting with the declarer, e.g. 7,0")
+@click.option("--auction", default=None, metavar="CALLS",
+              help="the whole trump auction, every call in order from the seat after --dealer, "
+              "e.g. pass,5S,pass,6H,pass,pass,pass (p for pass; every round, a Frisch after a "
+              "round of passes): the declarer, trump and level follow, and --infer reads the "
+              "calls too")
+@click.option("--dealer", type=int, default=None, metavar="SEAT",
+              help="with --auction: the dealer (the seat after him calls first) [default: the "
+              "last seat, so seat 0 calls first]")
 @click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
               help=play_help("play policy of every seat"))
 @click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
@@ -70,8 +91,9 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
 @click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
               help="sampled deal j uses the random stream (seed, j)")
 @click.option("--infer/--no-infer", default=True, show_default=True,
-              help="read the table: condition the hidden hands on the earlier contracts, as "
-              "--model would have bid them (whist-sim docs strategies: Reading the table)")
+              help="read the table: condition the hidden hands on the earlier contracts (and "
+              "the --auction calls), as --model would have made them (whist-sim docs "
+              "strategies: Reading the table)")
 @click.option("--model", default=None, metavar="SPEC",
               help="bidding strategy assumed for the earlier bidders when reading the table "
               "[default: --bid-policy]")
@@ -112,7 +134,8 @@ def _known(values: tuple[str, ...]) -> dict[int, str]:
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
 @rule_options
 def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
-            seat: int | None, bids: str | None, play: str, bid_policy: str, deals: int,
+            seat: int | None, bids: str | None, auction: str | None, dealer: int | None,
+            play: str, bid_policy: str, deals: int,
             seed: int, infer: bool, model: str | None, eps: float, consistent: bool,
             constrain: tuple[str, ...], known: tuple[str, ...],
             confidence: float, threads: int, evaluation: str, dd_deals: int | None,
@@ -178,14 +201,16 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
             raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
     try:
         # every check of the scenario before the compile wait (advise() repeats it: cheap)
+        _check_auction(auction, dealer, rules)
         resolve_scenario(hand, trump, declarer, level, seat, bids or (), rules, constrain,
-                         _known(known))
+                         _known(known), auction, dealer)
         with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
                        seed=seed, consistent=consistent, infer=infer, model=model, eps=eps,
                        constraints=constrain,
                        known=_known(known), rules=rules, confidence=confidence, threads=threads,
+                       auction=auction, dealer=dealer,
                        screen=screen, on_deals=on_deals,
                        **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
                                   dd_min_node_limit))

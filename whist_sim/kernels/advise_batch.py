@@ -38,9 +38,12 @@ from .layout import (
     PH_PLAY,
     R_NTRICKS,
     R_PLAYERS,
+    S_CALLS,
     S_CONTRACT,
+    S_DEALER,
     S_DECLARER,
     S_LEVEL,
+    S_NCALLS,
     S_OVER,
     S_SCORE,
     S_THROWN,
@@ -103,19 +106,26 @@ def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, decl
             level, forced, model, positions, work, tab, max_tries, snap_st, snap_hm):
     """Deal ``deal`` at the contract phase until accepted; the number of tries, or ``-tries``.
 
-    ``model``: ``(on, mpol, mpar, eps)``; when on, a deal whose earlier contracts the model
-    would have bid differently ``k`` times is kept with probability ``eps ** k`` (one draw;
-    ``snap_st`` / ``snap_hm``: scratch)."""
-    on, mpol, mpar, eps = model
+    ``model``: ``(on, mpol, mpar, eps, calls, dealer)``; ``calls``: the auction's calls in
+    order from the seat after ``dealer`` (empty: the deal starts at its contracts). When on, a
+    deal in which the model would have made ``k`` of the others' calls and earlier contracts
+    otherwise is kept with probability ``eps ** k`` (one draw; ``snap_st`` / ``snap_hm``:
+    scratch)."""
+    on, mpol, mpar, eps, calls, dealer = model
     me = (declarer + positions) % rp[R_PLAYERS]
     tries = 0
     while tries < max_tries:
         tries += 1
         begin_contracts(st, hm, rp, deal, declarer, trump, level)
+        if calls.shape[0] > 0:  # the auction as it went (read by the model, not replayed)
+            st[S_DEALER] = dealer
+            for i in range(calls.shape[0]):
+                st[S_CALLS + i] = calls[i]
+            st[S_NCALLS] = calls.shape[0]
         deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng)
         if check and not satisfies(hm, rp, cons):
             continue
-        if on and positions > 0:
+        if on and (positions > 0 or calls.shape[0] > 0):
             k = forced_mismatches(st, hm, rp, me, forced, positions, mpol, mpar, snap_st,
                                   snap_hm, rng)
             if k > 0 and not unit(rng) < eps ** k:

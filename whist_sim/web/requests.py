@@ -2,7 +2,8 @@
 
 ``POST /api/advise`` takes the fields of ``whist-sim advise`` (docs/ADVISOR.md), with the option
 names in snake case: ``hand`` (required), ``trump``, ``declarer``, ``level``, ``seat``, ``bids``
-(``"7,0"`` or ``[7, 0]``), ``play``, ``bid_policy``, ``deals``, ``seed``, ``infer`` (read the
+(``"7,0"`` or ``[7, 0]``), ``auction`` (``"pass,5S,pass,pass,pass"`` or a list of calls) and
+``dealer``, ``play``, ``bid_policy``, ``deals``, ``seed``, ``infer`` (read the
 earlier bids; default true), ``model``, ``eps``, ``consistent`` (deprecated: ``infer``),
 ``constrain`` (a list of ``SEAT:KEY=RANGE``), ``known`` (a list of ``SEAT:CARDS`` or an object
 ``{"1": "AS KH"}``), ``confidence``, and the rule options, either at the top level
@@ -24,7 +25,8 @@ from ..advisor.sampling import DEFAULT_EPS
 from ..core.rules import Rules
 
 #: the fields of an advice request besides the rule options
-ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "play", "bid_policy",
+ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "auction", "dealer",
+                 "play", "bid_policy",
                  "deals", "seed", "infer", "model", "eps", "consistent", "constrain", "known",
                  "confidence", "eval",
                  "screen", "rules")
@@ -194,6 +196,15 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         bids = ",".join(map(str, bids))
     elif bids is not None and not isinstance(bids, str):
         raise RequestError(f"expected e.g. \"7,0\", got {bids!r}", "bids")
+    auction = body.get("auction")
+    if isinstance(auction, list):
+        if not all(isinstance(c, str) for c in auction):
+            raise RequestError(f"expected calls such as \"pass\" and \"5S\", got {auction!r}",
+                               "auction")
+        auction = ",".join(auction)
+    elif auction is not None and not isinstance(auction, str):
+        raise RequestError(f"expected e.g. \"pass,5S,pass,pass,pass\", got {auction!r}",
+                           "auction")
     consistent = body.get("consistent", False)
     if not isinstance(consistent, bool):
         raise RequestError(f"expected true or false, got {consistent!r}", "consistent")
@@ -215,6 +226,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         "hand": hand, "trump": _text(body, "trump"),
         "declarer": _int(body, "declarer", -99, 99), "level": _int(body, "level", -99, 99),
         "seat": _int(body, "seat", -99, 99), "bids": (bids or "").strip() or (),
+        "auction": (auction or "").strip() or None, "dealer": _int(body, "dealer", -99, 99),
         "play": play, "bid_policy": bid_policy, "deals": deals,
         "seed": _int(body, "seed", 0, MAX_SEED, 0), "consistent": consistent,
         "infer": infer or consistent, "model": model, "eps": float(eps),

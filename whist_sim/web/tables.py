@@ -168,7 +168,8 @@ class GameTable:
 
             bids = [c for seat in s.contract_order if (c := s.contracts[seat]) is not None]
             a = advise(s.hand(self.human), trump=s.trump, declarer=s.declarer, level=s.level,
-                       seat=self.human, bids=bids, deals=advice_deals, seed=self.seed,
+                       seat=self.human, bids=bids, auction=s.calls, dealer=s.dealer,
+                       deals=advice_deals, seed=self.seed,
                        rules=self.rules, play=self.plays[self.human])
             out["advice"] = {"recommended": a.recommended, "runner_up": a.runner_up,
                              "deals": advice_deals, "play": a.play,

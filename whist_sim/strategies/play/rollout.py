@@ -21,7 +21,8 @@ What the seat knows when it samples (:func:`sample_layout`, with the one sampler
   ``n`` (:func:`draw_layouts`, :mod:`whist_sim.strategies.inference`).
 
 Candidates that cannot differ are pruned: of two cards of one suit with no card still out between
-them (every card between is the seat's or played), only the lower is tried.
+them (every card between is the seat's or played), only the lower is tried. A layout resampled
+more than once (``infer``) is played out once: its copies take the same scores.
 
 Racing (``race = z > 0``): after the first :data:`RACE_FIRST` layouts, and every
 :data:`RACE_EVERY` layouts after that, a candidate is dropped when its mean score per layout trails
@@ -243,7 +244,7 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
         rpol[1, o] = base
     totals = np.zeros(n_cands, dtype=np.int64)
     alive = np.ones(n_cands, dtype=np.bool_)
-    sc = np.empty((n_cands, n_layouts if z > 0.0 else 1), dtype=np.int64)
+    sc = np.empty((n_cands, n_layouts), dtype=np.int64)
     for i in range(HM_SIZE):
         lay[i] = hm[i]
     pool = np.int64(par[1, seat, 6]) if infer else 1
@@ -258,11 +259,18 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
                  par[1, seat, 5], mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks)
     for i in range(n_layouts):
+        again = i > 0 and r0s[i] == r0s[i - 1]  # resampled twice: the same layout and stream
         for o in range(p):
+            again = again and lays[i, o] == lays[i - 1, o]
             lay[H_HAND + o] = lays[i, o]
         r0 = r0s[i]
         for k in range(n_cands):
             if not alive[k]:
+                continue
+            if again:  # the rollout would repeat the last one move for move
+                v = sc[k, i - 1]
+                totals[k] += v
+                sc[k, i] = v
                 continue
             for j in range(ST_SIZE):
                 rst[j] = st[j]
@@ -273,8 +281,7 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
             run_base(BASE, rst, rhm, rp, rpol, rpar, rrng, PH_DONE)
             v = rst[S_SCORE + seat]
             totals[k] += v
-            if z > 0.0:
-                sc[k, i] = v
+            sc[k, i] = v
         m = i + 1
         if z > 0.0 and m >= RACE_FIRST and m % RACE_EVERY == 0 and m < n_layouts:
             if _race(sc, alive, totals, n_cands, m, z) == 1:
