@@ -1,4 +1,4 @@
-"""Analysis: the ladder of play policies (issue 30), written to RESULTS/play/.
+"""Analysis: the ladder of play policies, written to RESULTS/play/.
 
     python scripts/play_ladder.py --data data/default --out results [--scale F | --deals N]
 
@@ -80,11 +80,11 @@ MATCHES = (
     Match("random-heuristic", ("random", "heuristic"), 20_000,
           "the first step: any rule beats random cards"),
     Match("heuristic-expert", ("heuristic", "expert"), 20_000,
-          "issue 30: expert beats heuristic with p < 1e-6 over 20,000 duplicate deals"),
+          "the target: expert beats heuristic with p < 1e-6 over 20,000 duplicate deals"),
     Match("expert-rollout16", ("expert", "rollout:n=16"), 2_000,
-          "issue 30: rollout:n=16 beats expert with p < 1e-3 over 2,000 duplicate deals"),
+          "the target: rollout:n=16 beats expert with p < 1e-3 over 2,000 duplicate deals"),
     Match("rollout-n", ("rollout:n=8", "rollout:n=16", "rollout:n=64"), 5_000,
-          "issue 30: the strength of rollout rises with n"),
+          "the target: the strength of rollout rises with n"),
     Match("rollout16-infer", ("rollout:n=16:infer=0", "rollout:n=16:infer=1"), 3_000,
           "reading the table: infer=1 beats infer=0 by at least 0.5 points per seat and deal "
           "with p < 1e-3 over 3,000 duplicate deals"),
@@ -191,7 +191,7 @@ def steps(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def checks(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The statements of issue 30, each with the numbers behind it and whether they hold."""
+    """The target statements, each with the numbers behind it and whether they hold."""
     out = []
 
     def beats(match: str, lower: str, upper: str, alpha: float, text: str) -> None:
