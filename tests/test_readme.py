@@ -1,6 +1,7 @@
 """The README and the docs are references (docs/CONTRIBUTING.md, "Standards"): the README's layout
-section is what the code says, its table cells stay short, and no issue number appears in the
-code or the docs (history, numbers included, lives in docs/JOURNAL.md)."""
+section is what the code says, every module the README and the docs name is where they say, the
+README's table cells stay short, and no issue number appears in the code, the docs or the curated
+results (history, numbers included, lives in docs/JOURNAL.md)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def _load_layout_script():
 def _checked_files() -> list[Path]:
     files = [README, *sorted((ROOT / "docs").glob("*.md")),
              *sorted((ROOT / "whist_sim").rglob("*.py")),
-             *sorted((ROOT / "scripts").glob("*.py")), *sorted((ROOT / "tests").glob("*.py"))]
+             *sorted((ROOT / "scripts").glob("*.py")), *sorted((ROOT / "tests").glob("*.py")),
+             *sorted((ROOT / "results").rglob("*.md"))]
     this = Path(__file__).resolve()  # it spells out the forms it looks for
     return [f for f in files if f != JOURNAL and f.resolve() != this]
 
@@ -86,6 +88,60 @@ def test_the_layout_names_every_package_and_module():
     for pkg in (ROOT / "whist_sim").rglob("__init__.py"):
         if pkg.parent.name != "whist_sim":
             assert f"`{pkg.parent.name}/`" in text, pkg
+
+
+#: Names of the form ``whist_sim.x`` or ``whist_sim/x`` in the docs that are not modules or files
+NOT_MODULES = {
+    "whist_sim.no_such_name",  # the README's example of a name the type checker refuses
+    "whist_sim.chunk",  # a chunk's Parquet metadata key (docs/JSON.md)
+    "whist_sim/dd/__pycache__",  # numba's cache, made at run time (docs/DD.md)
+}
+_PATH = re.compile(r"whist_sim(?:/[A-Za-z_][\w.]*)+(?![\w<])")
+_DOTTED = re.compile(r"\bwhist_sim(?:\.[A-Za-z_]\w*)+")
+
+
+def _module_file(parts: list[str]) -> Path | None:
+    path = ROOT.joinpath(*parts)
+    if (path / "__init__.py").is_file():
+        return path / "__init__.py"
+    return path.with_suffix(".py") if path.with_suffix(".py").is_file() else None
+
+
+def _stale_names(text: str) -> list[str]:
+    """The module paths and dotted names in ``text`` that the code does not have: a path must
+    exist (``x.*``: some file), a dotted name must be a module or a name its module spells."""
+    stale = []
+    for m in _PATH.finditer(text):
+        name = m.group().rstrip(".")
+        if name in NOT_MODULES:
+            continue
+        if text.startswith(".*", m.end()) or text.startswith("*", m.end()):
+            if not list(ROOT.glob(name + "*")):
+                stale.append(name)
+        elif not (ROOT / name).exists():
+            stale.append(name)
+    for m in _DOTTED.finditer(text):
+        parts = m.group().split(".")
+        if m.group() in NOT_MODULES:
+            continue
+        k = next(k for k in range(len(parts), 0, -1) if _module_file(parts[:k]) or k == 1)
+        module, rest = _module_file(parts[:k]), parts[k:]
+        if module is None or len(rest) > 1 or (
+                rest and not re.search(rf"\b{rest[0]}\b", module.read_text(encoding="utf-8"))):
+            stale.append(m.group())
+    return stale
+
+
+def test_every_module_the_readme_and_docs_name_is_where_they_say():
+    pages = [README, *(p for p in sorted((ROOT / "docs").glob("*.md")) if p != JOURNAL)]
+    stale = [f"{p.name}: {name}" for p in pages for name in _stale_names(p.read_text("utf-8"))]
+    assert not stale, f"modules or names that moved or are gone: {stale}"
+
+
+def test_a_moved_module_is_found():
+    assert _stale_names("see `whist_sim/kernels/no_such.py` and whist_sim.core.nowhere.f") == [
+        "whist_sim/kernels/no_such.py", "whist_sim.core.nowhere.f"]
+    assert _stale_names("`whist_sim.core.rules.Rules`, whist_sim/core/, whist_sim.load") == []
 
 
 def test_every_readme_table_cell_is_under_200_characters():
