@@ -12,14 +12,14 @@ paired differences with p-values, and the contracts made by role (declarer, othe
 a contract above zero, zero bidders). Besides, each policy's deals/s on one thread
 (:func:`whist_sim.bench.play.play_rate`, heuristic bidding, the policy at every seat).
 
-The sizes (:data:`MATCHES`) are what the issue's statements need: expert against heuristic over
+The sizes (:data:`MATCHES`) are what the target statements need: expert against heuristic over
 20,000 duplicate deals, rollout:n=16 against expert over 2,000, the rollouts over 5,000; see
 :data:`MATCHES` for the time they take (about 11 minutes on two cores). ``--scale F`` multiplies
 every match's deals (at least 2 each), ``--deals N`` sets them all to N (tests run the script
 tiny). The matches share the seed, so their deals are the same
 (the first deals of the longest match).
 
-Writes ``RESULTS/play/README.md`` (tables, the checks the issue asks for, provenance),
+Writes ``RESULTS/play/README.md`` (tables, the checks of the target statements, provenance),
 ``ladder.json`` (every match summary, the speeds, seeds, sizes, versions), ``matches.csv``,
 ``entrants.csv``, ``speed.csv`` and ``ladder.png`` (each step up the ladder: the difference with
 its 95 % CI). Nothing else is written: the matches keep no per-deal scores.
@@ -69,7 +69,7 @@ class Match:
     bid: str = "heuristic"  # the bidding strategy of every seat (an entrant BID/PLAY names its own)
 
 
-#: The matches and their sizes: the issue's (20,000 deals for heuristic-expert, 2,000 for
+#: The matches and their sizes: the targets' (20,000 deals for heuristic-expert, 2,000 for
 #: expert-rollout16), and 5,000 for the three rollouts, so that steps of about a point per deal
 #: between them are well outside their intervals. Measured at full size on 2 cores shared with
 #: other work (whist-sim 0.1.0): random-heuristic and heuristic-expert about a second each,
