@@ -1,4 +1,4 @@
-"""Analysis: bid charts, the expected-score-optimal contract by hand class (issues 5, 31).
+"""Analysis: bid charts, the expected-score-optimal contract by hand class.
 
     python scripts/bid_chart.py --out results [--min-hands 400 --deals 200 --seed 2026]
 

@@ -1,4 +1,4 @@
-"""Analysis: the ladder of play policies (issue 30), written to RESULTS/play/.
+"""Analysis: the ladder of play policies, written to RESULTS/play/.
 
     python scripts/play_ladder.py --data data/default --out results [--scale F | --deals N]
 
@@ -12,14 +12,14 @@ paired differences with p-values, and the contracts made by role (declarer, othe
 a contract above zero, zero bidders). Besides, each policy's deals/s on one thread
 (:func:`whist_sim.bench.play.play_rate`, heuristic bidding, the policy at every seat).
 
-The sizes (:data:`MATCHES`) are what the issue's statements need: expert against heuristic over
+The sizes (:data:`MATCHES`) are what the target statements need: expert against heuristic over
 20,000 duplicate deals, rollout:n=16 against expert over 2,000, the rollouts over 5,000; see
 :data:`MATCHES` for the time they take (about 11 minutes on two cores). ``--scale F`` multiplies
 every match's deals (at least 2 each), ``--deals N`` sets them all to N (tests run the script
 tiny). The matches share the seed, so their deals are the same
 (the first deals of the longest match).
 
-Writes ``RESULTS/play/README.md`` (tables, the checks the issue asks for, provenance),
+Writes ``RESULTS/play/README.md`` (tables, the checks of the target statements, provenance),
 ``ladder.json`` (every match summary, the speeds, seeds, sizes, versions), ``matches.csv``,
 ``entrants.csv``, ``speed.csv`` and ``ladder.png`` (each step up the ladder: the difference with
 its 95 % CI). Nothing else is written: the matches keep no per-deal scores.
@@ -69,7 +69,7 @@ class Match:
     bid: str = "heuristic"  # the bidding strategy of every seat (an entrant BID/PLAY names its own)
 
 
-#: The matches and their sizes: the issue's (20,000 deals for heuristic-expert, 2,000 for
+#: The matches and their sizes: the targets' (20,000 deals for heuristic-expert, 2,000 for
 #: expert-rollout16), and 5,000 for the three rollouts, so that steps of about a point per deal
 #: between them are well outside their intervals. Measured at full size on 2 cores shared with
 #: other work (whist-sim 0.1.0): random-heuristic and heuristic-expert about a second each,
@@ -80,11 +80,11 @@ MATCHES = (
     Match("random-heuristic", ("random", "heuristic"), 20_000,
           "the first step: any rule beats random cards"),
     Match("heuristic-expert", ("heuristic", "expert"), 20_000,
-          "issue 30: expert beats heuristic with p < 1e-6 over 20,000 duplicate deals"),
+          "the target: expert beats heuristic with p < 1e-6 over 20,000 duplicate deals"),
     Match("expert-rollout16", ("expert", "rollout:n=16"), 2_000,
-          "issue 30: rollout:n=16 beats expert with p < 1e-3 over 2,000 duplicate deals"),
+          "the target: rollout:n=16 beats expert with p < 1e-3 over 2,000 duplicate deals"),
     Match("rollout-n", ("rollout:n=8", "rollout:n=16", "rollout:n=64"), 5_000,
-          "issue 30: the strength of rollout rises with n"),
+          "the target: the strength of rollout rises with n"),
     Match("rollout16-infer", ("rollout:n=16:infer=0", "rollout:n=16:infer=1"), 3_000,
           "reading the table: infer=1 beats infer=0 by at least 0.5 points per seat and deal "
           "with p < 1e-3 over 3,000 duplicate deals"),
@@ -191,7 +191,7 @@ def steps(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def checks(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The statements of issue 30, each with the numbers behind it and whether they hold."""
+    """The target statements, each with the numbers behind it and whether they hold."""
     out = []
 
     def beats(match: str, lower: str, upper: str, alpha: float, text: str) -> None:

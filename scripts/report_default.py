@@ -27,7 +27,7 @@ FORMATS = ("md", "png", "csv")  # committed to results/: small files only (no HT
 DPI = 100
 COMPANION_PLAY = "heuristic"  # the play policy of the companion run (the report's comparison)
 COMPANION = "default_heuristic"  # its dataset directory, next to the default dataset
-# the paired zero-bid table (issue 31): a small stratified bid chart, a few seconds
+# the paired zero-bid table: a small stratified bid chart, a few seconds
 ZERO_HANDS = 300_000  # hands classed
 ZERO_MIN_HANDS = 30  # hands evaluated per class (non-declarers)
 ZERO_DEALS = 40  # deals per hand

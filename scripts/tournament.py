@@ -1,4 +1,4 @@
-"""Tournament results for the built-in bidding strategies (issue 6): ``results/tournament/``.
+"""Tournament results for the built-in bidding strategies: ``results/tournament/``.
 
     python scripts/tournament.py --data data/default --out results [--deals N] [--mc-deals N]
 
@@ -62,7 +62,7 @@ BASELINE = "heuristic"
 SLOW = ("montecarlo",)
 OLD_PLAY = "heuristic"  # the play of the earlier results: the fast field is run again under it
 MC_CHUNK = 500  # deals per task for montecarlo (about 2,000 simulated-decision plays)
-NO_NT = "heuristic:nt=0"  # the heuristic without its No Trump estimate (issue 31)
+NO_NT = "heuristic:nt=0"  # the heuristic without its No Trump estimate
 GAMES = 200  # duplicate games of the round robin (each under all 24 seatings)
 
 
@@ -200,7 +200,7 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
             r["gain"] = _paired_vs_baseline(work, f"field-{r['name']}-{OLD_PLAY}-play",
                                             f"field-{BASELINE}-{OLD_PLAY}-play", r["deals"])
 
-    # the heuristic without its No Trump estimate (issue 31), in the field's seat and deals
+    # the heuristic without its No Trump estimate, in the field's seat and deals
     nt0 = _run(work, f"field-{NO_NT}", [NO_NT, BASELINE, BASELINE, BASELINE], deals, 4,
                threads, progress)
     nt_gain = _paired_vs_baseline(work, f"field-{BASELINE}", f"field-{NO_NT}", deals)

@@ -1,4 +1,4 @@
-"""The hand advisor (whist_sim.advisor, ``whist-sim advise``; issue 5).
+"""The hand advisor (whist_sim.advisor, ``whist-sim advise``).
 
 * Counterfactual contracts agree with the reference engine: the same sampled deal, the same
   random stream, each candidate bid played by ``whist_sim.engine`` gives the same tricks, score
@@ -567,7 +567,7 @@ def test_bench_advisor_keys():
 
 
 def test_every_bidding_strategy_models_the_other_bidders():
-    """Issue 32: the advisor's deals play through the one deal loop, so a searching strategy
+    """The advisor's deals play through the one deal loop, so a searching strategy
     (montecarlo) models the later bidders too; the same seed gives the same advice."""
     a = advise("AKQ2.K3.QJ54.872", trump="S", declarer=3, bids=[6], deals=40, seed=5,
                bid_policy="montecarlo:n=2", threads=1)

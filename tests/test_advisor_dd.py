@@ -1,4 +1,4 @@
-"""The double-dummy view of the advisor (``advise --eval dd``, whist_sim.advisor.dd_view; issue 7).
+"""The double-dummy view of the advisor (``advise --eval dd``, whist_sim.advisor.dd_view).
 
 * The hands solved are the advisor's own sampled deals at the start of play (the first
   ``dd_deals`` of them): dealt again from the streams ``(seed, j)`` they are the same cards, the

@@ -1,4 +1,4 @@
-"""The advisor under a searching play policy (issue 30): every bid is screened with the base
+"""The advisor under a searching play policy: every bid is screened with the base
 policy on the sampled deals, and only the best few per strain are searched on the *same* deals.
 """
 

@@ -68,7 +68,7 @@ def test_text_output_gives_each_figure_its_unit():
 
 def test_the_play_section_times_every_play_policy():
     """``bench --only play``: deals/s of each registered play policy and its ratio to heuristic
-    play in the same run (issue 30); not part of the default run."""
+    play in the same run; not part of the default run."""
     from whist_sim.strategies import play_names
 
     data = run_bench(seconds=0.01, only=["play"])

@@ -1,4 +1,4 @@
-"""Bid charts (whist_sim.advisor.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py; issue 5).
+"""Bid charts (whist_sim.advisor.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py).
 
 * Each hand's scenario is the deal of the compiled engine (same seed, deal index): declarer,
   trump, level, the player's hand at the start of play and the earlier contracts match
@@ -6,7 +6,7 @@
 * Legal bids only (RULES §4: the declarer from his level, the hooked last bidder not the number
   that makes 13); the optimal bid is the argmax of the expected score; zero-best is consistent.
 * Results depend on the seed only: not on chunk size or threads (a cluster: test_bid_chart_cells).
-* The NT panel (issue 31): every hand is also evaluated at no-trump, on the same scenario.
+* The NT panel: every hand is also evaluated at no-trump, on the same scenario.
 * Reports: tables, heat maps, Markdown; CLI and script end to end; bad options.
 """
 
@@ -40,7 +40,7 @@ def chart() -> pd.DataFrame:
 
 def test_scenarios_are_the_engines_deals(chart):
     rules = Rules()
-    # every hand at NT (the NT panel, issue 31), and in its deal's strain unless the deal was
+    # every hand at NT (the NT panel), and in its deal's strain unless the deal was
     # declared at NT: then its NT row is the deal itself
     suit, nt = chart[~chart["nt_panel"]], chart[chart["nt_panel"]]
     assert (nt["trump"] == 4).all() and list(nt["hand_index"]) == list(range(24))
@@ -193,7 +193,7 @@ def test_script_writes_markdown_and_pngs_only(tmp_path):
 
 
 def test_a_searching_strategy_bids_in_the_chart():
-    """Issue 32: every bidding strategy works in bid-chart, montecarlo included."""
+    """Every bidding strategy works in bid-chart, montecarlo included."""
     df = bid_chart(hands=3, deals_per_hand=2, seed=2, bid="montecarlo:n=1", threads=1,
                    progress=False)
     # three hands, each in its strain and at NT (one row when its deal is in NT)

@@ -1,4 +1,4 @@
-"""Bid charts that cover every hand class and say how sure they are (issue 31).
+"""Bid charts that cover every hand class and say how sure they are.
 
 * Stratified hands: the hands of a cell are the first ``min_hands`` of the screened hands of that
   cell (by hand index), their weights give the cells' natural probabilities back, and a run too

@@ -76,7 +76,7 @@ def test_deal_usage_errors_exit_2(runner, args, message):
 
 
 def test_deal_plays_any_policy_in_the_compiled_engine(runner, tmp_path):
-    # issue 30: `deal` takes every play policy; the ones the readable engine lacks are played by
+    # `deal` takes every play policy; the ones the readable engine lacks are played by
     # the compiled engine and replayed (each move checked) through the reference rules
     from whist_sim.kernels.batch import play_traces
 

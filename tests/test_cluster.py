@@ -1,4 +1,4 @@
-"""Dask cluster runs (issue 8) with a real LocalCluster of worker processes on the loopback.
+"""Dask cluster runs with a real LocalCluster of worker processes on the loopback.
 
 Identity: a cluster run writes byte-for-byte the chunk files of the embedded run, whatever the
 number of workers. Faults: a worker killed mid-run loses and duplicates no chunk; an aborted

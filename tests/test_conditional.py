@@ -1,4 +1,4 @@
-"""Conditional dealing in the compiled engine (whist_sim.kernels.conditional, issue 5).
+"""Conditional dealing in the compiled engine (whist_sim.kernels.conditional).
 
 * With nothing known, ``deal_hidden`` is the engine's own deal (docs/ENGINE.md §3.1; RULES §1,
   §8), draw for draw.

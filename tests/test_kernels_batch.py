@@ -103,7 +103,7 @@ def test_rules_must_be_rules():
 
 
 def test_registry():
-    # the built-ins come first with stable ids; later issues append more
+    # the built-ins come first with stable ids; later strategies append theirs
     assert policy_names("bid")[:2] == ["random", "heuristic"] == policy_names("play")[:2]
     assert get_info("heuristic", "bid").id == 1 and get_info("random", "play").id == 0
     assert (seat_ids(["heuristic", "random", "random"], "play", 3) == [1, 0, 0]).all()

@@ -1,4 +1,4 @@
-"""What a newcomer meets at the command line (issue 32): errors name the option to use, and
+"""What a newcomer meets at the command line: errors name the option to use, and
 reports record the command that made them."""
 
 from click.testing import CliRunner

@@ -295,7 +295,7 @@ def test_deal_play_uses_the_reference_policy():
 
 
 def test_deal_play_without_a_reference_version_is_played_by_the_compiled_engine(fake_play):
-    # issue 30: `deal` takes every play policy; fakeplay has the heuristic's kernel, so the deal
+    # `deal` takes every play policy; fakeplay has the heuristic's kernel, so the deal
     # is the heuristic's, played by the compiled engine and checked by the reference rules
     r = run("deal", "--seed", "1", "--play", "fakeplay:n=2", "--json")
     assert r.exit_code == 0, r.output
@@ -322,7 +322,7 @@ def test_help_lists_the_play_policies(command):
 
 
 def test_newcomer_papercuts(tmp_path):
-    """Issue 32: a bid chart never writes into a folder of other files; advise --plot checks
+    """A bid chart never writes into a folder of other files; advise --plot checks
     its folder before computing; the tournament report's command line has only the options
     given; a three-player report says 3rd, not 3th."""
     from whist_sim.reports.labels import ordinal
@@ -345,7 +345,7 @@ def test_newcomer_papercuts(tmp_path):
 
 
 def test_a_folder_that_cannot_be_written_is_named_without_a_resume_hint(tmp_path, monkeypatch):
-    """Issue 32: a read-only --out gets an error that names it and does not send the user to
+    """A read-only --out gets an error that names it and does not send the user to
     --resume (which would fail the same way)."""
     from whist_sim.cli import cmd_simulate
 

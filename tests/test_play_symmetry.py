@@ -1,4 +1,4 @@
-"""Play policies are blind to the names of the suits (issue 30): renaming the suits, and the trump
+"""Play policies are blind to the names of the suits: renaming the suits, and the trump
 alike, renames every card played and changes no trick count (RULES §5: only the led suit and the
 trump matter to the play). Checked on the reference engine's ``expert``, whose decisions also tell
 when two suits were indistinguishable to the seat (the only case a suit name may decide)."""

@@ -121,7 +121,7 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     companion = load_manifest(tmp_path / "default_heuristic")
     assert companion["play"] == ["heuristic"] * 4 and companion["seed"] == 2026
     assert (out / "default" / "charts" / "bid_sum.png").is_file()
-    # issue 31: zero against the best non-zero bid on the same hands and deals, beside the
+    # zero against the best non-zero bid on the same hands and deals, beside the
     # strategy's own zero choices (labelled as such)
     assert "on the same hands and deals (paired)" in md and "as the strategy chose them" in md
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()

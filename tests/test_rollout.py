@@ -1,4 +1,4 @@
-"""The ``rollout`` play policy (issue 30): its sampler deals only layouts consistent with what the
+"""The ``rollout`` play policy: its sampler deals only layouts consistent with what the
 seat knows, and its choices depend only on (seed, deal) and the seating."""
 
 import numpy as np

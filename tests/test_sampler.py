@@ -1,4 +1,4 @@
-"""The one sampler of hidden hands (whist_sim.kernels.sampler, issue 30): invariants as property
+"""The one sampler of hidden hands (whist_sim.kernels.sampler): invariants as property
 tests, exact uniformity against an enumeration of the layouts, determinism for a fixed stream.
 
 RULES §5: a seat that did not follow a suit holds none of it, so a sampled layout gives it none;

@@ -1,4 +1,4 @@
-"""scripts/play_ladder.py: the ladder of play policies (issue 30), run tiny.
+"""scripts/play_ladder.py: the ladder of play policies, run tiny.
 
 Three duplicate deals per match and a short timing per policy: the run checks the machinery (the
 matches, the steps, the checks of the issue, every output file), not the strength of any policy.

@@ -1,4 +1,4 @@
-"""``simulate --dd``: double-dummy columns in the dataset (issue 7 item 3, issue 8 on a cluster).
+"""``simulate --dd``: double-dummy columns in the dataset, embedded and on a cluster.
 
 The columns must be exactly what :func:`whist_sim.dd.solve_batch` says for the hands at the start
 of play, the deal's trump and the declarer on lead (RULES §5), with -1 where a solve is over the

@@ -1,4 +1,4 @@
-"""The bidding strategies of issue 6 (docs/STRATEGIES.md): registry and specs, legal play under
+"""The built-in bidding strategies (docs/STRATEGIES.md): registry and specs, legal play under
 every rule variant (checked move by move by the reference engine's record replay, RULES §2-§6 and
 §10), no draws from the deal's random stream, the montecarlo strategy's reproducibility, and the
 hand estimates on hands worked out by hand.
@@ -48,7 +48,7 @@ VARIANT_IDS = ["default", "no_frisch", "pass_final", "directions", "three_no_sui
 # --------------------------------------------------------------------------- registry and specs
 
 
-def test_every_issue_6_strategy_is_registered_with_a_unique_id():
+def test_every_built_in_strategy_is_registered_with_a_unique_id():
     names = strategy_names()
     for n in ("random", "heuristic", *NEW):
         assert n in names

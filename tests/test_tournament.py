@@ -1,4 +1,4 @@
-"""Duplicate tournaments (issue 6, docs/STRATEGIES.md): seatings, the kernel against the batch
+"""Duplicate tournaments (docs/STRATEGIES.md): seatings, the kernel against the batch
 engine, independence of chunking, the statistics (paired test, SPRT) and their quality bars:
 the null test (a strategy against itself; false-positive rate over 200 seeded tournaments within
 a binomial tolerance of 5 %), power (random against heuristic) and the shrink of the interval by

@@ -108,7 +108,7 @@ def run_bench(
       far more often than whist-min);
     * ``dd_whist_max_100k_x4_hours``: what 100,000 deals x 4 seats of whist-max would take on two
       threads at that mean (a projection from single-seat solves, each with a fresh table);
-    * ``dd_whist_max_batch_100k_x4_hours`` and ``dd_whist_max_batch_unsolved_share``: the issue's
+    * ``dd_whist_max_batch_100k_x4_hours`` and ``dd_whist_max_batch_unsolved_share``: the
       yardstick measured as it would run: ``batch_deals`` other random deals x 4 seats in one
       ``solve_batch`` call on ``threads`` threads (a deal's seats sharing a table), scaled to
       100,000 deals; ``dd_whist_max_batch_unsolved_mean_range``: how far apart the proved bounds

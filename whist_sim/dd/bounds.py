@@ -91,8 +91,8 @@ def _trump_floor(h0, h1, h2, h3, trump, side_mask):
     trumps fall in ``k`` different tricks. A trick holding a trump is won by a trump at least as
     high; if the winner is not on the side, it is an opposing trump above ``t``, and each opposing
     card lies in one trick only. So the side wins at least ``k - (opposing trumps above t)`` of
-    those tricks. The best q and ``k`` are taken (the old "trumps above every opposing trump" is
-    the case with no opposing trump above ``t``). Two players' trumps may fall in the same trick,
+    those tricks. The best q and ``k`` are taken ("trumps above every opposing trump" is the case
+    with no opposing trump above ``t``). Two players' trumps may fall in the same trick,
     so the side's players are not added up.
     Relevance: the trump ``t`` (closed up later: the owners of every trump from ``t`` up fix q's
     ``k`` trumps and the opposing count above ``t``).

@@ -37,8 +37,7 @@ def _push_lead_bonus(h0, h1, h2, h3, c, good):
     """Move-ordering bonus (only a hint) for a lead by a seat that wants the single seat ``good``
     to win the trick (whist-min: the three pushing tricks on p): +3000 when p must win a lead of
     ``c``'s suit (p holds the suit and every other card of it is below p's lowest), -1500 when p
-    is void in it (p discards). (A bonus for p's leads under a seat that must overtake was tried:
-    no gain.)
+    is void in it (p discards).
     """
     if popcount(U(good)) != 1:
         return 0

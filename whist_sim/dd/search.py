@@ -86,9 +86,8 @@ MODE_EXACT = 1
 # once, a lead proved bad is done, and only the leads whose probe ran out are then searched in
 # full, in their order. A costly proof of p's often hangs on one lead among many that the move
 # ordering cannot pick out and a cheap probe often can (hard whist-max full deals, two sets of 20
-# deals x 4 seats at 10,000,000 plays: 52.7 M -> 40.8 M and 76.8 M -> 68.3 M card plays). Tried
-# and not kept: probing the three's leads or p's plays inside a trick; bridge, whist-min and
-# the exact searches (more plays in every case).
+# deals x 4 seats at 10,000,000 plays: 52.7 M -> 40.8 M and 76.8 M -> 68.3 M card plays). Only
+# p's leads in whist-max are probed.
 PROBE_MIN_TRICKS = 6
 PROBE_PLAYS = 300
 
