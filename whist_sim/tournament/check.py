@@ -43,12 +43,12 @@ def compare_check(answer: dict[str, Any], checked: dict[str, Any], play: str) ->
     """The ``check`` object of a tournament summary ``answer`` from the summary ``checked`` of the
     same entrants (same order) under the check play ``play``.
 
-    Keys: ``play``, ``deals`` (the check's duplicate deals), ``checked`` (true), ``holds`` (the ranking holds: every
-    pair holds), ``ranking_changes`` (``not holds``), ``same_order`` (the check's order by mean
-    equals the answer's, point estimates), ``ranking`` (``answer`` and ``check``: entrant names best
-    first), ``strategies`` (per entrant: ``name``, ``check_name``, ``mean``, ``check_mean``,
-    ``check_ci``, ``zero_success``, ``check_zero_success``), ``pairs`` (per pair: ``a``, ``b``,
-    ``diff``, ``ci``, ``check_diff``, ``check_ci``, ``holds``)."""
+    Keys: ``play``, ``deals`` (the check's duplicate deals), ``checked`` (true), ``holds`` (the
+    ranking holds: every pair holds), ``ranking_changes`` (``not holds``), ``same_order`` (the
+    check's order by mean equals the answer's, point estimates), ``ranking`` (``answer`` and
+    ``check``: entrant names best first), ``strategies`` (per entrant: ``name``, ``check_name``,
+    ``mean``, ``check_mean``, ``check_ci``, ``zero_success``, ``check_zero_success``), ``pairs``
+    (per pair: ``a``, ``b``, ``diff``, ``ci``, ``check_diff``, ``check_ci``, ``holds``)."""
     s_a, s_c = answer["strategies"], checked["strategies"]
     if len(s_a) != len(s_c) or len(answer["pairs"]) != len(checked["pairs"]):
         raise ValueError("the check's entrants differ from the tournament's")
