@@ -186,8 +186,9 @@ class Advice(AdviceOutput):
     searched (``None`` / ``0``: every candidate was played with ``play``; the table's
     ``searched`` column). ``run``: the raw results behind ``table`` (what a later check pairs
     with). ``check``: the advice checked against search
-    (:class:`whist_sim.advisor.checked.AdviceCheck`), ``None`` unchecked. ``str(advice)``, ``to_dict()``, ``to_json()``,
-    ``figure()`` and ``plot(path)``: :class:`whist_sim.advisor.render.AdviceOutput`.
+    (:class:`whist_sim.advisor.checked.AdviceCheck`), ``None`` unchecked. ``str(advice)``,
+    ``to_dict()``, ``to_json()``, ``figure()`` and ``plot(path)``:
+    :class:`whist_sim.advisor.render.AdviceOutput`.
     """
 
     scenario: Scenario

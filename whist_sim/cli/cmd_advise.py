@@ -9,13 +9,13 @@ from contextlib import contextmanager
 import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
-from ..advisor.evaluate import with_check
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
+from ..advisor.evaluate import with_check
 from ..advisor.sampling import DEFAULT_EPS, check_model
 from ..advisor.scenario import resolve_scenario
+from ..check import check_deals as default_check_deals
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
-from ..check import check_deals as default_check_deals
 from .options import (
     FiniteFloatRange,
     NamedPath,
