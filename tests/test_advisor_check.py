@@ -134,3 +134,9 @@ def test_bad_check_options_are_refused_in_one_line(args, hint):
     r = _cli(*args)
     assert r.exit_code == 2
     assert "Traceback" not in r.output and hint in r.output
+
+
+def test_the_check_has_its_own_progress_bar():
+    r = _cli("--check", CHECK, "--progress")
+    assert r.exit_code == 0, r.output
+    assert "check" in r.stderr and "checked against search" not in r.stderr

@@ -98,3 +98,11 @@ def test_bad_check_options_are_refused_in_one_line(tmp_path, args, hint):
     r = CliRunner().invoke(main, ["tournament", "--strategies", "random,heuristic", "--deals",
                                   "5", "--seed", "1", "--out", str(tmp_path / "t"), *args])
     assert r.exit_code == 2 and hint in r.output and "Traceback" not in r.output
+
+
+def test_the_check_has_its_own_progress_bar(tmp_path):
+    r = CliRunner().invoke(main, ["tournament", "--strategies", "random,heuristic", "--deals",
+                                  "10", "--seed", "3", "--play", "heuristic", "--check", CHECK,
+                                  "--out", str(tmp_path / "t"), "--progress"])
+    assert r.exit_code == 0, r.output
+    assert "tournament" in r.stderr and "check" in r.stderr

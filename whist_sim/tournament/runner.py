@@ -150,6 +150,7 @@ def tournament(
     resume: bool = False,
     check: str | StrategySpec | None = None,
     check_deals: int | None = None,
+    progress_label: str = "tournament",
 ) -> dict[str, Any]:
     """Play a duplicate tournament and return its summary (a JSON-able dict).
 
@@ -176,7 +177,8 @@ def tournament(
     chunk_size: deals per task (default: about 240,000 plays per task).
     threads, scheduler, cluster, executor: where chunks run (:func:`whist_sim.runs.executors.
         make_executor`; default: every local CPU).
-    progress: tqdm bar on stderr (deals, with the SPRT log-likelihood ratio).
+    progress: tqdm bar on stderr (deals, with the SPRT log-likelihood ratio), labelled
+        ``progress_label`` (the check's: ``check``).
     confidence: coverage of the intervals (0.95).
     command: the command line, recorded in the summary and report.
     on_chunk: called with a small progress dict after every chunk taken (in deal order).
@@ -261,7 +263,7 @@ def tournament(
         if out_path is not None:
             (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
         bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
-                   disable=not progress, desc="tournament", dynamic_ncols=True)
+                   disable=not progress, desc=progress_label, dynamic_ncols=True)
         todo = [i for i in range(total) if i not in saved]
         results = ex.map_unordered(functools.partial(run_chunk, task), todo)
 
@@ -370,7 +372,7 @@ def _check(strategies: Sequence[str | StrategySpec] | str, summary: dict[str, An
     checked = tournament(strategies, m, summary["seed"], rules=rules, play=play,
                          rotations=rotations, design=design, threads=threads,
                          executor=executor, scheduler=scheduler, cluster=cluster,
-                         progress=progress, confidence=confidence)
+                         progress=progress, confidence=confidence, progress_label="check")
     out = compare_check(summary, checked, play)
     out["wall_s"] = round(time.perf_counter() - t0, 3)
     return out
