@@ -18,9 +18,12 @@ Conventions (every command):
   interval lies wholly on the other side of zero; a ranking holds when every one of its pairwise
   differences holds. The point estimates under both plays are always shown, so an order that
   moves within the noise is visible too;
-* the subsample is the answer's size divided by :data:`CHECK_RATIO` (a searching play is several
-  hundred times slower than a compiled one), at least :data:`CHECK_MIN_DEALS` deals and never more
-  than the answer's own: :func:`check_deals`.
+* the subsample is the answer's size divided by a ratio, at least :data:`CHECK_MIN_DEALS` deals
+  and never more than the answer's own (:func:`check_deals`): :data:`CHECK_RATIO` (25) for an
+  advice, which searches only its best few bids; 500 for a tournament and the default run's
+  report, where every seat searches (a searching play is several hundred times slower than a
+  compiled one); a bid chart checks ``max(10, min_hands / 20)`` hands of every cell on
+  ``max(10, deals / 20)`` deals each (:mod:`whist_sim.advisor.chart_check`).
 """
 
 from __future__ import annotations
