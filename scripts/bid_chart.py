@@ -11,8 +11,10 @@ re-sampled, in the deal's suit and at no-trump (the NT panel). Everything is com
 :mod:`whist_sim.advisor.bidchart`; this script picks the default run and writes
 ``RESULTS/bid_chart/report.md`` (four players) and ``RESULTS/bid_chart/three_players/report.md``
 with their heat maps (``charts/``), ``cells.csv`` and the printable A4 cheat sheets
-(``cheat_sheet_4p.pdf`` / ``.png``, ``three_players/cheat_sheet_3p.*``). It needs no dataset:
-``--data`` is accepted for ``make results`` and ignored.
+(``cheat_sheet_4p.pdf`` / ``.png``, ``three_players/cheat_sheet_3p.*``). Unless ``--no-check``,
+every chart is checked against search (``--check``, default ``rollout:n=16``;
+:mod:`whist_sim.advisor.chart_check`): the cells whose best bid moves are marked. It needs no
+dataset: ``--data`` is accepted for ``make results`` and ignored.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from whist_sim.advisor.bidchart import (
     bid_chart,
     write_chart_report,
 )
+from whist_sim.advisor.chart_check import check_chart
+from whist_sim.check import DEFAULT_CHECK_PLAY, CheckError, check_play
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError
 from whist_sim.strategies.registry import DEFAULT_PLAY
@@ -46,9 +50,10 @@ PLAY = DEFAULT_PLAY  # the play policy of every seat
 def run(out: str | Path, command: str, hands: int | None = HANDS,
         deals_per_hand: int = DEALS_PER_HAND, seed: int = SEED, threads: int | None = None,
         progress: bool = True, min_hands: int = MIN_HANDS,
-        players: tuple[int, ...] = (4, 3)) -> list[Path]:
-    """Run the charts; write their reports (Markdown, CSV, PNG, PDF; no per-hand data) to
-    ``out/bid_chart`` (four players) and ``out/bid_chart/three_players``."""
+        players: tuple[int, ...] = (4, 3), check: str | None = DEFAULT_CHECK_PLAY) -> list[Path]:
+    """Run the charts, each checked against the play ``check`` (``None``: not checked); write
+    their reports (Markdown, CSV, PNG, PDF; no per-hand data) to ``out/bid_chart`` (four
+    players) and ``out/bid_chart/three_players``."""
     written: list[Path] = []
     rev = git_revision()
     for p in players:
@@ -58,10 +63,11 @@ def run(out: str | Path, command: str, hands: int | None = HANDS,
                        min_hands=min_hands)
         for note in df.attrs["coverage"]:
             print(f"bid_chart ({p} players): {note}", file=sys.stderr)
+        checked = None if check is None else check_chart(df, check, rules)
         extra = {"code (git commit)": rev} if rev else {}
         target = Path(out) / NAME / SUBDIRS[p]
         written += write_chart_report(df, target, command=command, rules=rules, parquet=False,
-                                      extra_meta=extra)
+                                      extra_meta=extra, check=checked)
     return written
 
 
@@ -80,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED, help="run seed")
     parser.add_argument("--threads", type=int, default=None, help="threads [default: every CPU]")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
+                        help="the searching play of the check (default %(default)s)")
+    parser.add_argument("--no-check", action="store_true", help="do not check the charts")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
     try:
@@ -88,10 +97,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: expected e.g. 4,3, got {args.players!r}")
     if any(p not in SUBDIRS for p in players):
         parser.error(f"--players: 4 and/or 3, got {args.players!r}")
+    check = None
+    if not args.no_check:
+        try:
+            check = check_play(args.check)
+        except CheckError as e:
+            parser.error(f"--check: {e}")
     try:
         written = run(args.out, command_line(__file__, raw), args.hands, args.deals_per_hand,
                       args.seed, args.threads, progress=not args.no_progress,
-                      min_hands=args.min_hands, players=players)
+                      min_hands=args.min_hands, players=players, check=check)
     except (ChartError, ExecutorError) as e:
         print(f"bid_chart: {e}", file=sys.stderr)
         return 1

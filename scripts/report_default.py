@@ -27,6 +27,7 @@ FORMATS = ("md", "png", "csv")  # committed to results/: small files only (no HT
 DPI = 100
 COMPANION_PLAY = "heuristic"  # the play policy of the companion run (the report's comparison)
 COMPANION = "default_heuristic"  # its dataset directory, next to the default dataset
+CHECK = "default_check"  # the check run's dataset directory (searching play), next to it
 # the paired zero-bid table: a small stratified bid chart, a few seconds
 ZERO_HANDS = 300_000  # hands classed
 ZERO_MIN_HANDS = 30  # hands evaluated per class (non-declarers)
@@ -36,6 +37,11 @@ ZERO_DEALS = 40  # deals per hand
 def companion_dir(data: str | Path) -> Path:
     """The companion dataset: ``DATA/../default_heuristic``, spelled as relative as ``DATA``."""
     return Path(os.path.normpath(os.path.join(data, os.pardir, COMPANION)))
+
+
+def check_dir(data: str | Path) -> Path:
+    """The check run's dataset: ``DATA/../default_check``, spelled as relative as ``DATA``."""
+    return Path(os.path.normpath(os.path.join(data, os.pardir, CHECK)))
 
 
 def git_revision() -> str | None:
@@ -55,11 +61,15 @@ def git_revision() -> str | None:
 def write_default_report(
     data: str | Path, out: str | Path, command: str, progress: bool = True,
     companion: tuple[str, str | Path] | None = None, label: str | None = None,
+    check: tuple[str, str | Path] | None = None,
 ) -> list[Path]:
     """Tally the dataset ``data`` and write its report to ``out/default``; return the files.
 
     ``companion``: ``(label, dataset)`` of the same deals under another play policy, for the
-    report's "Play model" section (``label`` names ``data`` there)."""
+    report's "Play model" section (``label`` names ``data`` there). ``check``: ``(play,
+    dataset)`` of the check run (the first deals under a searching play): the section "Checked
+    against search", the zero bids against both fields, and ``check.json`` (the JSON ``check``
+    object, :func:`whist_sim.reports.check.check_object`)."""
     tally = tally_dataset(data, progress=progress)
     rev = git_revision()
     extra = {"code (git commit)": rev} if rev else {}
@@ -69,11 +79,28 @@ def write_default_report(
         compare = (companion[0], other)
         extra["companion dataset"] = (f"{companion[1]} ({companion[0]} play; policies by seat "
                                       f"{', '.join(other.policies)})")
+    checked = None
+    if check is not None:
+        checked = (check[0], tally_dataset(check[1], progress=progress))
+        extra["check dataset"] = (f"{check[1]} ({check[0]} play, the first "
+                                  f"{checked[1].n_deals:,} deals)")
     report = build_report(tally, title=TITLE, source=str(data), command=command,
                           extra_meta=extra or None, compare=compare, label=label,
-                          zero_paired=paired_zero(tally))
+                          zero_paired=paired_zero(tally), check=checked)
     target = Path(out) / NAME
     written = write_report(report, target, FORMATS, dpi=DPI)
+    if checked is not None:
+        import json
+
+        from whist_sim.reports.check import check_object
+
+        path = target / "check.json"
+        names = sorted(set(tally.policies))
+        mine = label or (names[0] if len(names) == 1 else ", ".join(tally.policies))
+        obj = check_object(tally, checked[1], mine,
+                           checked[0])
+        path.write_text(json.dumps({"check": obj}, indent=1) + "\n")
+        written.append(path)
     return written
 
 
@@ -116,9 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     raw = sys.argv[1:] if argv is None else argv
     try:
         companion = companion_dir(args.data)
+        checked = check_dir(args.data)
+        check = None
+        if checked.is_dir():
+            m = tally_dataset(checked, progress=False).manifest or {}
+            plays = (m.get("policies", m) or {}).get("play") or []
+            check = (plays[0], checked) if len(set(plays)) == 1 else None
         written = write_default_report(
             args.data, args.out, command_line(__file__, raw), progress=not args.no_progress,
             companion=(COMPANION_PLAY, companion) if companion.is_dir() else None,
+            check=check,
         )
     except (DatasetError, ReportError) as e:
         print(f"report_default: {e}\n(run `make run` first to simulate the default dataset)",

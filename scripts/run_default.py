@@ -9,9 +9,15 @@ rule book's default rules. A companion run plays the same deals with the same se
 bidding under ``heuristic`` play into ``DATA/../default_heuristic`` (``COMPANION``); heuristic
 play is the fastest policy, so this costs seconds, and the bidding does not depend on the play,
 so the two runs differ in the card play only. The report's "Play model" section sets their
-headline numbers side by side. Both runs are started with ``resume=True``: a complete
-dataset with the same options in DATA is reused as it is (so a second ``make run`` only re-checks
-the chunk files and rewrites the report), an interrupted one is finished, and a dataset made with
+headline numbers side by side. Unless ``--no-check``, a check run plays the first
+``deals / 500`` deals (at least 200) of the same run with every seat playing ``--check`` (a
+searching play, default ``rollout:n=16``) into ``DATA/../default_check``: the
+report's section "Checked against search" sets its headline numbers beside the run's with whether
+each holds, its "Zero bids" section the zero bids made against both fields, and
+``OUT/default/check.json`` holds the JSON ``check`` object (``check_dir``, in
+``report_default.py``). The runs are started with ``resume=True``: a complete dataset with the
+same options in DATA is reused as it is (so a second ``make run`` only re-checks the chunk files
+and rewrites the report), an interrupted one is finished, and a dataset made with
 other options is refused with the differences named. The report goes to ``OUT/default/``
 (``scripts/report_default.py``). ``make run`` writes it outside the tracked files
 (``data/results/``), so the tree stays clean; ``make results`` renews the committed copy in
@@ -24,8 +30,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from report_default import COMPANION_PLAY, NAME, command_line, companion_dir, write_default_report
+from report_default import (
+    COMPANION_PLAY,
+    NAME,
+    check_dir,
+    command_line,
+    companion_dir,
+    write_default_report,
+)
 
+from whist_sim.check import DEFAULT_CHECK_PLAY, CheckError, check_deals, check_play
 from whist_sim.core.rules import Rules
 from whist_sim.reports import ReportError
 from whist_sim.runs.dataset import DatasetError
@@ -36,6 +50,9 @@ DEALS = 1_000_000
 SEED = 2026
 POLICY = "heuristic"  # the bidding strategy of every seat
 PLAY = DEFAULT_PLAY  # the play policy of every seat
+#: the run's deals per deal of its check run: every seat searches in the check, several hundred
+#: times slower than the compiled default play
+CHECK_RATIO = 500
 
 
 def _simulate(data: str | Path, play: str, deals: int, seed: int, threads: int | None,
@@ -69,14 +86,24 @@ def run(
     seed: int = SEED,
     threads: int | None = None,
     progress: bool = True,
+    check: str | None = DEFAULT_CHECK_PLAY,
+    check_size: int | None = None,
 ) -> list[Path]:
-    """Simulate (or reuse) the default dataset in ``data`` and its companion under heuristic
-    play, then write the report under ``out``."""
+    """Simulate (or reuse) the default dataset in ``data``, its companion under heuristic
+    play and (``check``: a play policy spec; ``None``: none) its check run on the first
+    ``check_size`` deals (default ``deals / CHECK_RATIO``, at least 200), then write the report
+    under ``out``."""
     _simulate(data, PLAY, deals, seed, threads, progress)
     companion = companion_dir(data)
     _simulate(companion, COMPANION_PLAY, deals, seed, threads, progress)
+    checked = None
+    if check is not None:
+        m = check_deals(deals, CHECK_RATIO) if check_size is None else min(deals, check_size)
+        _simulate(check_dir(data), check, m, seed, threads, progress)
+        checked = (check, check_dir(data))
     return write_default_report(data, out, command, progress=progress,
-                                companion=(COMPANION_PLAY, companion), label=PLAY)
+                                companion=(COMPANION_PLAY, companion), label=PLAY,
+                                check=checked)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,8 +114,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED, help=f"run seed (default {SEED})")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
+                        help="the searching play of the check run (default %(default)s)")
+    parser.add_argument("--no-check", action="store_true", help="no check run")
+    parser.add_argument("--check-deals", type=int, default=None, metavar="N",
+                        help=f"deals of the check run (default: deals / {CHECK_RATIO}, at "
+                             "least 200)")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
+    check = None
+    if not args.no_check:
+        try:
+            check = check_play(args.check)
+        except CheckError as e:
+            parser.error(f"--check: {e}")
+    if args.check_deals is not None and args.check_deals < 1:
+        parser.error(f"--check-deals: at least 1, got {args.check_deals}")
     try:
         written = run(
             args.data,
@@ -98,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             threads=args.threads,
             progress=not args.no_progress,
+            check=check,
+            check_size=args.check_deals,
         )
     except SimulationError as e:
         print(

@@ -13,7 +13,9 @@ seat, rule book defaults and seed 2026:
    and p-value. ``montecarlo`` (a simulation per decision) runs ``--mc-deals`` deals.
 2. **Round robin** of the four best fast strategies of the field (all 24 seatings), with
    ``--games`` duplicate games to 500 under every seating: each strategy's probability of winning
-   a game and mean final margin, and whether ranking by points per deal and by games won agree.
+   a game and mean final margin, and whether ranking by points per deal and by games won agree;
+   checked against search (``--check``, default ``rollout:n=16``; ``--no-check``): its first
+   deals again with every seat searching, the ranking and every pair under both plays.
 3. **The play model**: the fast strategies' field again under ``heuristic`` play (the play of the
    earlier results), and whether their ranking changes.
 4. **No Trump**: ``heuristic:nt=0`` (no NT estimate) in the field's seat, paired with the
@@ -38,6 +40,7 @@ import numpy as np
 from report_default import command_line
 
 from whist_sim import __version__
+from whist_sim.check import DEFAULT_CHECK_PLAY, CheckError, check_play
 from whist_sim.core.stats import Moments, paired_test
 from whist_sim.kernels._numba import engine_fingerprint
 from whist_sim.reports.render import markdown_rows
@@ -51,7 +54,7 @@ from whist_sim.tournament import (
     ranking_table,
     tournament,
 )
-from whist_sim.tournament.render import fmt_p, games_lines
+from whist_sim.tournament.render import check_lines, fmt_p, games_lines
 
 NAME = "tournament"
 SEED = 2026
@@ -68,18 +71,21 @@ GAMES = 200  # duplicate games of the round robin (each under all 24 seatings)
 
 def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: str | int,
          threads: int | None, progress: bool, chunk_size: int | None = None,
-         games: int = 0, play: str = DEFAULT_PLAY) -> dict[str, Any]:
-    """Run (or reuse) one tournament in ``work/name`` under ``play``; return its summary."""
+         games: int = 0, play: str = DEFAULT_PLAY, check: str | None = None) -> dict[str, Any]:
+    """Run (or reuse) one tournament in ``work/name`` under ``play`` (checked against the
+    searching play ``check`` when given); return its summary."""
     out = work / name
     summary_file = out / "summary.json"
     want = {"deals_requested": deals, "seed": SEED, "rotations": _rot(rotations),
-            "strategies": strategies, "play": play, "engine": engine_fingerprint()}
+            "strategies": strategies, "play": play, "engine": engine_fingerprint(),
+            "check": check}
     if summary_file.is_file():
         old = json.loads(summary_file.read_text())
         have = {"deals_requested": old["deals_requested"], "seed": old["seed"],
                 "rotations": old["rotations"], "strategies": [s["strategy"]
                                                              for s in old["strategies"]],
-                "play": old.get("play"), "engine": old.get("engine")}
+                "play": old.get("play"), "engine": old.get("engine"),
+                "check": (old.get("check") or {}).get("play")}
         if have == want and old["deals"] == deals and (old.get("games") or {}).get(
                 "games", 0) == games:
             print(f"tournament: reusing {out}", flush=True)
@@ -93,10 +99,12 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
     cmd = (f"whist-sim tournament --strategies {','.join(strategies)} --deals {deals} "
            f"--seed {SEED} --rotations {rotations} --out {name}"
            + (f" --games {games}" if games else "")
-           + (f" --play {play}" if play != DEFAULT_PLAY else ""))
+           + (f" --play {play}" if play != DEFAULT_PLAY else "")
+           + ("" if check == DEFAULT_CHECK_PLAY else " --no-check" if check is None
+              else f" --check {check}"))
     return tournament(strategies, deals, SEED, rotations=rotations, out=out, threads=threads,
                       progress=progress, chunk_size=chunk_size, command=cmd, games=games,
-                      play=play)
+                      play=play, check=check)
 
 
 def _rot(rotations: str | int) -> str:
@@ -166,7 +174,7 @@ def field_chart(rows: list[dict[str, Any]]) -> bytes:
 
 
 def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads: int | None,
-        progress: bool, games: int = GAMES) -> list[Path]:
+        progress: bool, games: int = GAMES, check: str | None = DEFAULT_CHECK_PLAY) -> list[Path]:
     work.mkdir(parents=True, exist_ok=True)
     tournament([BASELINE, BASELINE], 1, SEED, progress=False, threads=1)  # compile or load first
     rows = []
@@ -185,7 +193,8 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
                                         r["deals"])
     fast = [r["name"] for r in sorted(rows, key=lambda r: -r["mean"]) if r["name"] not in SLOW]
     top4 = fast[:4]
-    rr = _run(work, "round-robin", top4, deals, "all", threads, progress, games=games)
+    rr = _run(work, "round-robin", top4, deals, "all", threads, progress, games=games,
+              check=check)
     # the fast field again under heuristic play (seconds each): does the play model change the
     # ranking?
     old_rows = []
@@ -211,6 +220,9 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
     (dest / "round_robin.png").write_bytes(chart_png(rr, title=(
         f"Round robin: {rr['deals']:,} duplicate deals x {len(rr['seatings'])} seatings")))
     text = _report(rows, summaries, rr, command, deals, mc_deals)
+    if rr.get("check"):
+        text += "\n" + "\n".join(["## The round robin checked against search", "",
+                                  *check_lines(rr), ""])
     text += "\n" + nt_section(nt_gain, nt0, deals)
     if old_rows:
         text += "\n" + play_model_section(rows, old_rows, deals)
@@ -367,12 +379,22 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"duplicate games of the round robin (default {GAMES})")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
+                        help="the searching play the round robin is checked against "
+                             "(default %(default)s)")
+    parser.add_argument("--no-check", action="store_true", help="no check of the round robin")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
+    check = None
+    if not args.no_check:
+        try:
+            check = check_play(args.check)
+        except CheckError as e:
+            parser.error(f"--check: {e}")
     work = Path(args.work) if args.work else Path(args.data).resolve().parent / "tournament"
     try:
         written = run(work, Path(args.out), command_line(__file__, raw), args.deals,
-                      args.mc_deals, args.threads, not args.no_progress, args.games)
+                      args.mc_deals, args.threads, not args.no_progress, args.games, check)
     except TournamentError as e:
         print(f"tournament: {e}", file=sys.stderr)
         return 1

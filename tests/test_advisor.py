@@ -524,7 +524,8 @@ def test_json_schema(tmp_path):
 
 
 def cli(*args: str):
-    return CliRunner().invoke(main, ["advise", *args])
+    # not about the check against search: --no-check keeps these fast
+    return CliRunner().invoke(main, ["advise", *args, "--no-check"])
 
 
 def test_cli_text_json_and_plot(tmp_path):

@@ -9,6 +9,7 @@ the tables, the `whist-sim report` command and the scripts behind `make run` / `
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -125,6 +126,15 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     # strategy's own zero choices (labelled as such)
     assert "on the same hands and deals (paired)" in md and "as the strategy chose them" in md
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
+    # checked against search: the first 200 deals (1500 / 500, at least 200) under rollout:n=16
+    assert "## Checked against search" in md and "against searching opponents" in md
+    check = json.loads((out / "default" / "check.json").read_text())["check"]
+    assert check["play"] == "rollout:n=16" and check["deals"] == 200
+    assert isinstance(check["holds"], bool)
+    assert check["holds"] == all(h["holds"] for h in check["headline"].values())
+    checked = load_manifest(tmp_path / "default_check")
+    assert checked["play"] == ["rollout:n=16"] * 4 and checked["deals"] == 200
+    assert (out / "default" / "tables" / "zero_success_check.csv").is_file()
     before = (data / "_manifest.parquet").read_bytes()
     second = _script(*args)
     assert second.returncode == 0, second.stderr
@@ -133,6 +143,19 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     # a dataset made with other options is refused, naming the difference
     other = _script(*base, "--deals", "2000")
     assert other.returncode == 1 and "deals" in other.stderr and "Traceback" not in other.stderr
+
+
+def test_run_default_script_without_the_check(tmp_path):
+    data, out = tmp_path / "data", tmp_path / "results"
+    bad = _script("scripts/run_default.py", "--data", str(data), "--out", str(out), "--check",
+                  "hcp")
+    assert bad.returncode == 2 and "--check" in bad.stderr and "Traceback" not in bad.stderr
+    r = _script("scripts/run_default.py", "--data", str(data), "--out", str(out), "--threads",
+                "1", "--no-progress", "--deals", "300", "--no-check")
+    assert r.returncode == 0, r.stderr
+    md = (out / "default" / "report.md").read_text()
+    assert "Checked against search" not in md and not (out / "default" / "check.json").exists()
+    assert not (tmp_path / "default_check").exists()
 
 
 def test_make_results_runs_the_listed_analyses(tmp_path, monkeypatch):

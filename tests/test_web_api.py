@@ -38,14 +38,15 @@ def url():
 
 
 def test_advise_answers_as_the_command(url):
-    # the same fields as `whist-sim advise`, the same JSON as its --json (docs/ADVISOR.md)
+    # the same fields as `whist-sim advise`, the same JSON as its --json (docs/ADVISOR.md); the
+    # web page answers unchecked, as `advise --no-check` does (no check object)
     fields = {"hand": HAND, "trump": "S", "declarer": 3, "bids": "6", "deals": 60, "seed": 5,
               "play": "heuristic", "zero_over": 30}
     status, got = call(url, "/api/advise", fields)
     assert status == 200
     r = CliRunner().invoke(main, ["advise", HAND, "--trump", "S", "--declarer", "3", "--bids",
                                   "6", "--deals", "60", "--seed", "5", "--play", "heuristic",
-                                  "--zero-over", "30", "--json"])
+                                  "--zero-over", "30", "--json", "--no-check"])
     assert r.exit_code == 0, r.output
     assert got == json.loads(r.stdout)
     assert got["rules"]["zero_over"] == 30 and got["deals"] == 60
@@ -55,7 +56,7 @@ def test_advise_answers_as_the_command(url):
                                             "constrain": ["1:S=0-2", "2:hcp=8-"]})
     r = CliRunner().invoke(main, ["advise", HAND, "--trump", "H", "--deals", "40", "--play",
                                   "heuristic", "--known", "1:AH,QH", "--constrain", "1:S=0-2",
-                                  "--constrain", "2:hcp=8-", "--json"])
+                                  "--constrain", "2:hcp=8-", "--json", "--no-check"])
     assert status == 200 and r.exit_code == 0, r.output
     assert got == json.loads(r.stdout) and got["acceptance_rate"] < 1
     # auction mode, rule options as an object
@@ -69,7 +70,8 @@ def test_advise_answers_as_the_command(url):
     status, got = call(url, "/api/advise", {"hand": HAND, "trump": "S", "deals": 4,
                                             "play": "rollout:n=4", "screen": 2})
     r = CliRunner().invoke(main, ["advise", HAND, "--trump", "S", "--deals", "4", "--play",
-                                  "rollout:n=4", "--screen", "2", "--json", "--no-progress"])
+                                  "rollout:n=4", "--screen", "2", "--json", "--no-progress",
+                                  "--no-check"])
     assert status == 200 and r.exit_code == 0, r.output
     assert got == json.loads(r.stdout) and got["screen"]["kept_per_strain"] == 2
 

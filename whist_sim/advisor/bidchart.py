@@ -220,13 +220,14 @@ def bid_chart(
     ``df.attrs`` holds the run options, counts and ``coverage`` notes of unfilled cells):
     ``hand_index``, ``deal``, ``declarer``, ``trump`` (the evaluated strain 0..4), ``level``,
     ``seat``, ``position``, ``hand`` (uint64), ``hcp``, ``trump_len`` (-1 in NT),
-    ``earlier_sum``, ``deals``, ``tries``, per contract ``b``: ``ev_b`` (points; NaN if illegal),
-    ``p_make_b``, ``e_tricks_b``, ``p_over_b``; then ``best_bid``, ``best_ev``, ``best_se``,
-    ``best_p_make``, ``best_e_tricks``, ``best_p_over``, ``over`` (P(over) at the best bid >
-    1/2), ``zero_legal``, ``zero_best`` (zero beats every other contract), ``nt_panel``,
-    ``cell``, ``cell_prob`` (the natural probability of the hand's cell within its position
-    and panel) and ``weight`` (``cell_prob`` / hands evaluated in the cell: weighted means are
-    means under the natural distribution).
+    ``earlier_sum``, ``earlier_<q>`` (the contract of the bidder at position ``q`` before the
+    player, ``-1`` from the player on), ``deals``, ``tries``, per contract ``b``: ``ev_b``
+    (points; NaN if illegal), ``p_make_b``, ``e_tricks_b``, ``p_over_b``; then ``best_bid``,
+    ``best_ev``, ``best_se``, ``best_p_make``, ``best_e_tricks``, ``best_p_over``, ``over``
+    (P(over) at the best bid > 1/2), ``zero_legal``, ``zero_best`` (zero beats every other
+    contract), ``nt_panel``, ``cell``, ``cell_prob`` (the natural probability of the hand's cell
+    within its position and panel) and ``weight`` (``cell_prob`` / hands evaluated in the cell:
+    weighted means are means under the natural distribution).
     """
     from .chart_strata import ScreenTask, coverage_notes, run_screen_chunk, select
 
@@ -358,6 +359,7 @@ def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
         "trump": trump, "level": r["level"], "seat": r["seat"], "position": r["position"],
         "hand": hand, "hcp": hcp_of(hand).astype(np.int64), "trump_len": tlen,
         "earlier_sum": np.where(earlier >= 0, earlier, 0).sum(axis=1),
+        **{f"earlier_{q}": earlier[:, q] for q in range(rules.players)},
         "deals": r["n"].max(axis=1), "tries": r["tries"],
     }
     for b in range(n_tricks + 1):
@@ -574,13 +576,33 @@ def _md_table(t: pd.DataFrame, fmt: str) -> str:
     return markdown_rows(["HCP \\ trumps", *(str(c) for c in t.columns)], rows)
 
 
-def _md_best(best: pd.DataFrame, sep: pd.DataFrame) -> str:
-    """Markdown grid of cell optima, ``?`` after a bid not separated from the second-best."""
+def _md_best(best: pd.DataFrame, sep: pd.DataFrame,
+             check: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None = None) -> str:
+    """Markdown grid of cell optima, ``?`` after a bid not separated from the second-best; with
+    ``check`` (:func:`whist_sim.advisor.chart_check.check_grids`) a moved cell reads ``5→6``
+    (bold when the chart's bid does not hold) and a zero cell its made rates ``0 (92%/61%)``
+    against the chart's field / searching opponents."""
     from ..reports.render import markdown_rows
 
-    rows = ([idx, *("" if math.isnan(v) else f"{int(v)}" + ("" if s > 0 else "?")
-                    for v, s in zip(r.to_numpy(float), q.to_numpy(float), strict=True))]
-            for (idx, r), (_, q) in zip(best.iterrows(), sep.iterrows(), strict=True))
+    def cell(v: float, s: float, i: int, j: int) -> str:
+        if math.isnan(v):
+            return ""
+        text = f"{int(v)}" + ("" if s > 0 else "?")
+        if check is None:
+            return text
+        moved, bids, zero = check
+        m = moved.iat[i, j]
+        if m > 0:
+            text = f"{text}→{int(bids.iat[i, j])}"
+            text = f"**{text}**" if m > 1 else text
+        if int(v) == 0 and zero.iat[i, j]:
+            text = f"{text} ({zero.iat[i, j]})"
+        return text
+
+    rows = ([idx, *(cell(v, s, i, j) for j, (v, s) in
+                    enumerate(zip(r.to_numpy(float), q.to_numpy(float), strict=True)))]
+            for i, ((idx, r), (_, q)) in enumerate(zip(best.iterrows(), sep.iterrows(),
+                                                       strict=True)))
     return markdown_rows(["HCP \\ trumps", *(str(c) for c in best.columns)], rows)
 
 
@@ -609,11 +631,16 @@ def chart_meta(df: pd.DataFrame, rules: Rules) -> dict[str, str]:
 
 def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = None,
                        rules: Rules | None = None, parquet: bool = False, dpi: int = 100,
-                       extra_meta: dict[str, str] | None = None) -> list[Path]:
+                       extra_meta: dict[str, str] | None = None,
+                       check: pd.DataFrame | None = None) -> list[Path]:
     """Write ``report.md``, ``cells.csv`` (one row per cell: optimal bid, paired difference to
     the second-best and its 95 % interval, zero-bid value), heat maps (``charts/*.png``) and the
     cheat sheet (``cheat_sheet_<P>p.png`` / ``.pdf``, A4) of a chart into ``out``; with
-    ``parquet`` also the per-hand rows (``hands.parquet``). Returns the files written."""
+    ``parquet`` also the per-hand rows (``hands.parquet``). ``check``: the chart checked against
+    search (:func:`whist_sim.advisor.chart_check.check_chart`): moved cells marked in the
+    Markdown grids, the optimal-bid chart and the cheat sheet, zero cells with their made rates
+    against both fields, a section "Checked against search", ``check.csv`` and the check's
+    columns in ``cells.csv``. Returns the files written."""
     from ..reports.charts import figure_png
     from ..reports.labels import position_label
     from ..reports.render import markdown_rows, markdown_table
@@ -625,9 +652,15 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     out = Path(out)
     (out / "charts").mkdir(parents=True, exist_ok=True)
     tables = chart_tables(df, p)
+    grids = None
+    if check is not None:
+        from .chart_check import check_grids
+
+        grids = {pos: check_grids(check, tables[f"best_bid_pos{pos}"], pos) for pos in range(p)}
+    moved = None if grids is None else {pos: g[0] for pos, g in grids.items()}
     written: list[Path] = []
     charts = {
-        "optimal_bid": optimal_bid_figure(tables, p, rules.n_tricks),
+        "optimal_bid": optimal_bid_figure(tables, p, rules.n_tricks, moved),
         "expected_tricks": _heatmaps(tables, "expected_tricks", p,
                                      "Mean expected tricks at the hands' optimal bids", ".1f",
                                      "viridis", range(p), 0, rules.n_tricks,
@@ -652,13 +685,30 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         f"cell) x {a.get('deals_per_hand', '?')} deals, seed {a.get('seed', '?')}; "
         f"{rules}; whist-sim {meta['whist-sim']}.",
     ]
+    if check is not None:
+        ca = check.attrs
+        footer.append(
+            f"Checked against search: {int(check['moved'].sum())} of {len(check)} cells move "
+            f"under {ca.get('play', '?')} (red frame; thick: the chart's bid does not hold), "
+            f"{ca.get('hands', '?')} hands x {ca.get('deals_per_hand', '?')} deals per cell.")
     sheet = cheat_sheet(tables, p, rules.n_tricks, footer,
-                        f"Israeli Whist, {p} players: what to bid")
+                        f"Israeli Whist, {p} players: what to bid", moved)
     for ext, data in (("png", lambda f: figure_png(f, 150)), ("pdf", figure_pdf)):
         path = out / f"cheat_sheet_{p}p.{ext}"
         path.write_bytes(data(sheet))
         written.append(path)
     cells = tables["cells"]
+    if check is not None:
+        keys = ["position", "panel", "hcp_band", "trump_class"]
+        extra = check[keys + ["check_bid", "holds", "moved", "zero_answer", "zero_check"]].rename(
+            columns={"holds": "check_holds", "moved": "check_moved",
+                     "zero_answer": "zero_made", "zero_check": "check_zero_made"})
+        cells = cells.assign(hcp_band=cells["hcp_band"].astype(str),
+                             trump_class=cells["trump_class"].astype(str)).merge(
+            extra, on=keys, how="left")
+        path = out / "check.csv"
+        check.to_csv(path, index=False, float_format="%.6g")
+        written.append(path)
     path = out / "cells.csv"
     cells.to_csv(path, index=False, float_format="%.6g")
     written.append(path)
@@ -705,9 +755,12 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
              for _, r in s.iterrows())),
     ]
     lines += ["", "## Optimal bid", "", "![optimal bid](charts/optimal_bid.png)", ""]
+    if check is not None:
+        lines += _check_lines(check, p)
     for pos in range(p):
         lines += [f"### {position_label(pos, p)}", "",
-                  _md_best(tables[f"best_bid_pos{pos}"], tables[f"separated_pos{pos}"]), ""]
+                  _md_best(tables[f"best_bid_pos{pos}"], tables[f"separated_pos{pos}"],
+                           None if grids is None else grids[pos]), ""]
     mono = tables["monotonicity"]
     tot, inv = int(mono["pairs"].sum()), int(mono["inversions"].sum())
     tot_s, inv_s = int(mono["pairs_separated"].sum()), int(mono["inversions_separated"].sum())
@@ -747,6 +800,37 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         tmp.replace(pq)
         written.append(pq)
     return written
+
+
+def _check_lines(check: pd.DataFrame, players: int) -> list[str]:
+    """The report's section "Checked against search" (before the grids that mark it)."""
+    from ..reports.labels import position_label
+    from ..reports.render import markdown_rows
+
+    a = check.attrs
+    moved = check[check["moved"]]
+    wrong = check[~check["holds"]]
+    lines = [
+        "## Checked against search", "",
+        f"Every cell with at least {MIN_CELL} hands: its first {a.get('hands', '?')} hands again, "
+        f"each on {a.get('deals_per_hand', '?')} fresh sampled deals, with every seat playing "
+        f"`{a.get('play', '?')}`; only the cell's three best bids by the chart and the zero bid "
+        "are searched. A cell **moves** when the check's best bid differs (in the grids below: "
+        "`5→6`); the chart's bid **does not hold** (bold) when the check's best is clearly "
+        "better (the paired 95 % interval of the difference lies above 0). A zero cell shows its "
+        "made rate against the chart's players / against searching players: `0 (92%/61%)`. "
+        f"{len(moved)} of {len(check)} cells move, {len(wrong)} do not hold.",
+        "",
+    ]
+    if len(moved):
+        lines += [markdown_rows(
+            ["position", "HCP", "trumps", "chart", "check", "check: diff", "95% CI", "holds"],
+            ([position_label(int(r.position), players), r.hcp_band, r.trump_class,
+              str(r.answer_bid), str(r.check_bid), f"{r.diff:+.1f}",
+              "-" if math.isnan(r.diff_ci_low) else
+              f"[{r.diff_ci_low:+.1f}, {r.diff_ci_high:+.1f}]",
+              "yes" if r.holds else "**no**"] for r in moved.itertuples())), ""]
+    return lines
 
 
 def paired_zero_value(rules: Rules | None = None, bid: str = "heuristic",

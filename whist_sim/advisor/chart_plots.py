@@ -25,6 +25,10 @@ HATCH = "////"
 UNSURE = "hatched: best and second-best bid not separated by their paired 95 % interval"
 
 
+#: the frame of a cell whose best bid moves under the check against search
+MOVED_COLOR = "#d62728"
+
+
 def _bid_cmap(n_tricks: int):
     from matplotlib import colormaps
 
@@ -48,11 +52,14 @@ def _outline_zero(ax, zero: np.ndarray) -> None:
 
 
 def bid_grid(ax, best: pd.DataFrame, separated: pd.DataFrame, n_tricks: int, title: str,
-             fontsize: float = 7) -> Any:
+             fontsize: float = 7, moved: pd.DataFrame | None = None) -> Any:
     """Draw one position's optimal-bid grid on ``ax``; returns the image (for a colour bar).
 
     ``best`` / ``separated``: HCP band (rows) x trump class (columns, ``NT`` last) tables of
     :func:`whist_sim.advisor.bidchart.chart_tables` (``best_bid_pos*``, ``separated_pos*``).
+    ``moved`` (a chart checked against search, :func:`whist_sim.advisor.chart_check.
+    check_grids`): a red frame on a cell whose best bid moves under the check, thick where the
+    chart's bid does not hold.
     """
     from matplotlib.patches import Rectangle
 
@@ -71,6 +78,11 @@ def bid_grid(ax, best: pd.DataFrame, separated: pd.DataFrame, n_tricks: int, tit
             ax.add_patch(Rectangle((j - .5, i - .5), 1, 1, fill=False, hatch=HATCH, lw=0,
                                    edgecolor="white" if dark else "#444444", alpha=0.6))
     _outline_zero(ax, np.nan_to_num(data, nan=-1) == 0)
+    if moved is not None:
+        for (i, j), m in np.ndenumerate(moved.to_numpy(dtype=float)):
+            if m > 0 and not math.isnan(data[i, j]):
+                ax.add_patch(Rectangle((j - .42, i - .42), .84, .84, fill=False,
+                                       edgecolor=MOVED_COLOR, lw=2.4 if m > 1 else 1.0))
     if "NT" in cols:
         ax.axvline(cols.index("NT") - 0.5, color="white", lw=5)
     ax.set_xticks(range(len(cols)), cols, fontsize=fontsize)
@@ -83,8 +95,10 @@ def bid_grid(ax, best: pd.DataFrame, separated: pd.DataFrame, n_tricks: int, tit
     return im
 
 
-def optimal_bid_figure(tables: dict[str, pd.DataFrame], players: int, n_tricks: int):
-    """The positions' grids side by side (the report's ``optimal_bid.png``)."""
+def optimal_bid_figure(tables: dict[str, pd.DataFrame], players: int, n_tricks: int,
+                       moved: dict[int, pd.DataFrame] | None = None):
+    """The positions' grids side by side (the report's ``optimal_bid.png``); ``moved``: per
+    position the check's grid (:func:`bid_grid`)."""
     from ..reports.charts import new_figure
     from ..reports.labels import position_label
 
@@ -93,12 +107,14 @@ def optimal_bid_figure(tables: dict[str, pd.DataFrame], players: int, n_tricks: 
     im = None
     for pos, ax in enumerate(axes):
         im = bid_grid(ax, tables[f"best_bid_pos{pos}"], tables[f"separated_pos{pos}"], n_tricks,
-                      position_label(pos, players))
+                      position_label(pos, players),
+                      moved=None if moved is None else moved[pos])
     if im is not None:
         fig.colorbar(im, ax=axes, shrink=0.8, label="optimal bid (tricks)",
                      ticks=range(n_tricks + 1))
-    fig.suptitle("Optimal bid by hand class (orange outline: bid zero; " + UNSURE + ")",
-                 fontsize=9)
+    fig.suptitle("Optimal bid by hand class (orange outline: bid zero; " + UNSURE
+                 + ("; red frame: moves under stronger play" if moved is not None else "")
+                 + ")", fontsize=9)
     return fig
 
 
@@ -149,8 +165,10 @@ def zero_value_figure(tables: dict[str, pd.DataFrame], players: int):
 
 
 def cheat_sheet(tables: dict[str, pd.DataFrame], players: int, n_tricks: int,
-                footer: Sequence[str], title: str):
-    """One A4 page (portrait): every position's grid, a labelled colour bar, ``footer`` lines."""
+                footer: Sequence[str], title: str,
+                moved: dict[int, pd.DataFrame] | None = None):
+    """One A4 page (portrait): every position's grid, a labelled colour bar, ``footer`` lines;
+    ``moved``: per position the check's grid (:func:`bid_grid`)."""
     from ..reports.charts import new_figure
     from ..reports.labels import position_label
 
@@ -162,7 +180,8 @@ def cheat_sheet(tables: dict[str, pd.DataFrame], players: int, n_tricks: int,
     for pos in range(players):
         ax = fig.add_subplot(grid[pos // 2, pos % 2])
         im = bid_grid(ax, tables[f"best_bid_pos{pos}"], tables[f"separated_pos{pos}"],
-                      n_tricks, f"{position_label(pos, players)} to bid", fontsize=6.5)
+                      n_tricks, f"{position_label(pos, players)} to bid", fontsize=6.5,
+                      moved=None if moved is None else moved[pos])
         axes.append(ax)
     if im is not None:
         fig.colorbar(im, ax=axes, shrink=0.6, location="right", ticks=range(n_tricks + 1),

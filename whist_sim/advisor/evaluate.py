@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -47,12 +47,13 @@ import pandas as pd
 from ..core.cards import NT, STRAINS, CardSet
 from ..core.rules import Rules
 from ..strategies.registry import DEFAULT_PLAY
+from .checked import AdviceCheck, check_advice
 from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
 from .render import AdviceOutput
 from .sampling import DEFAULT_EPS, Inference, RunResult, check_model, run_scenario
 from .scenario import AdviceError, Scenario, check_int, resolve_scenario
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "advise", "summarize"]
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "advise", "summarize", "with_check"]
 
 DEFAULT_DEALS = 10_000
 #: candidates per strain that a searching play policy (``rollout``) plays, after a screen of
@@ -183,8 +184,11 @@ class Advice(AdviceOutput):
     (:class:`whist_sim.advisor.dd_view.DDView`). ``screen_play`` / ``screen``: with a searching
     play policy, the base policy that screened the candidates and how many per strain were
     searched (``None`` / ``0``: every candidate was played with ``play``; the table's
-    ``searched`` column). ``str(advice)``, ``to_dict()``, ``to_json()``,
-    ``figure()`` and ``plot(path)``: :class:`whist_sim.advisor.render.AdviceOutput`.
+    ``searched`` column). ``run``: the raw results behind ``table`` (what a later check pairs
+    with). ``check``: the advice checked against search
+    (:class:`whist_sim.advisor.checked.AdviceCheck`), ``None`` unchecked. ``str(advice)``,
+    ``to_dict()``, ``to_json()``, ``figure()`` and ``plot(path)``:
+    :class:`whist_sim.advisor.render.AdviceOutput`.
     """
 
     scenario: Scenario
@@ -208,6 +212,8 @@ class Advice(AdviceOutput):
     dd: DDView | None = None
     screen_play: str | None = None
     screen: int = 0
+    check: AdviceCheck | None = None
+    run: RunResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def consistent(self) -> bool:
@@ -266,6 +272,9 @@ def advise(
     notify: Callable[[str], None] | None = None,
     screen: int | None = None,
     on_deals: Callable[[int], None] | None = None,
+    check: str | None = None,
+    check_deals: int | None = None,
+    on_check_deals: Callable[[int], None] | None = None,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
 
@@ -309,6 +318,12 @@ def advise(
     policy's numbers, are flagged in the table (column ``searched``) and are never recommended.
     ``0`` searches every candidate; ``on_deals`` then follows the searched run only.
 
+    ``check``: a play policy spec (e.g. :data:`whist_sim.check.DEFAULT_CHECK_PLAY`): the advice
+    is checked against it on the first ``check_deals`` sampled deals (default
+    :func:`whist_sim.check.check_deals` of ``deals``), searching only the answer's best
+    candidates and the zero bid (:func:`whist_sim.advisor.checked.check_advice`);
+    ``on_check_deals`` follows that run as ``on_deals`` does the answer's. ``None``: no check.
+
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
     """
     from ..core.stats import mean_interval
@@ -331,6 +346,10 @@ def advise(
         deals = check_int("deals", deals, 1, 100_000_000)
         dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
         dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
+    if check is not None:
+        check = _check_play(check)
+        if check_deals is not None:
+            check_deals = check_int("check_deals", check_deals, 1, 100_000_000)
     plan = _screen_plan(play, screen)
     run, searched = _run(scen, deals, seed, play, bid_policy, inf, threads, plan,
                          confidence, on_deals)
@@ -379,7 +398,7 @@ def advise(
             ev_diff, ev_diff_ci = float(mean), (float(lo), float(hi))
         else:
             ev_diff = float(d.mean())
-    return Advice(
+    advice = Advice(
         scenario=scen, table=table, recommended=recommended, runner_up=runner_up,
         ev_diff=ev_diff, ev_diff_ci=ev_diff_ci, deals=int(run.tricks.shape[1]), tries=run.tries,
         seed=int(seed), play=play, bid_policy=bid_policy, infer=inf,
@@ -387,7 +406,48 @@ def advise(
         best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
         screen_play=None if plan is None else plan[0],
         screen=0 if plan is None else plan[1],
+        run=run,
     )
+    if check is None:
+        return advice
+    return with_check(advice, check, check_deals, threads, on_check_deals)
+
+
+def with_check(advice: Advice, check: str, check_deals: int | None = None, threads: int = 1,
+               on_deals: Callable[[int], None] | None = None) -> Advice:
+    """``advice`` checked against the play ``check`` (a play policy spec) on its first
+    ``check_deals`` sampled deals (default :func:`whist_sim.check.check_deals` of its deals):
+    the same advice with ``check`` set (:func:`whist_sim.advisor.checked.check_advice`).
+    ``on_deals(m)`` follows the check's run; ``threads`` do not change the result."""
+    if advice.run is None:
+        raise AdviceError("this advice has no raw results to check against (advise() keeps them)")
+    play = _check_play(check)
+    if check_deals is not None:
+        check_deals = check_int("check_deals", check_deals, 1, 100_000_000)
+    threads = check_int("threads", threads, 1, 1024)
+    scen = advice.scenario
+    # the table's rows are the scenario's candidates, in order
+    ev = np.where(advice.table["searched"].to_numpy(bool), advice.table["ev"].to_numpy(float),
+                  -np.inf)
+    rec = next(i for i, c in enumerate(scen.candidates)
+               if c[1] == advice.recommended
+               and (scen.mode == "contract" or c[0] == advice.best_strain))
+    t0 = time.perf_counter()
+    checked = check_advice(scen, advice.run, ev, rec, advice.seed, advice.play, play,
+                           advice.bid_policy, advice.infer, threads, advice.confidence,
+                           on_deals, check_deals)
+    return replace(advice, check=checked,
+                   elapsed_s=advice.elapsed_s + time.perf_counter() - t0)
+
+
+def _check_play(text: str) -> str:
+    """The canonical check play spec, or an :class:`AdviceError` naming ``check``."""
+    from ..check import CheckError, check_play
+
+    try:
+        return check_play(text)
+    except CheckError as e:
+        raise AdviceError(f"check: {e}") from None
 
 
 

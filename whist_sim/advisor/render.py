@@ -109,6 +109,8 @@ class AdviceOutput:
                 }
                 for strain, r in self.strains.iterrows()
             ]
+        if self.check is not None:  # only when checked against search: other keys unchanged
+            out["check"] = self.check.to_dict()
         if self.dd is not None:  # only with the double-dummy evaluation: other keys unchanged
             out["eval"] = self.evaluation
             out["dd"] = self.dd.to_dict()
@@ -271,6 +273,8 @@ def render_text(a: AdviceOutput) -> str:
                 f"best call: {a.best_call} (compete up to {a.recommended}"
                 f"{STRAINS[a.best_strain]}: the contract with the best expected score)"
             )
+    if a.check is not None:
+        lines.extend(a.check.lines(a.play, s.mode == "auction"))
     if a.dd is not None:
         lines.extend(a.dd.lines(s.mode))
     return "\n".join(lines)

@@ -10,11 +10,21 @@ import click
 
 from ..advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ..advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
+from ..advisor.evaluate import with_check
 from ..advisor.sampling import DEFAULT_EPS, check_model
 from ..advisor.scenario import parse_auction, resolve_scenario
+from ..check import check_deals as default_check_deals
 from ..strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ..strategies.spec import StrategyError
-from .options import FiniteFloatRange, NamedPath, progress_option, rule_options, show_progress
+from .options import (
+    FiniteFloatRange,
+    NamedPath,
+    check_options,
+    checked_play,
+    progress_option,
+    rule_options,
+    show_progress,
+)
 from .seats import play_help, play_spec
 
 
@@ -128,7 +138,9 @@ def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
               help="with a searching --play (rollout): play every bid with its base policy "
               "first and search only the K best per strain on the same deals (0: search every "
               "bid)  [default: 3]")
-@progress_option("a progress bar on stderr (a searching play, the double-dummy evaluation)")
+@check_options()
+@progress_option("a progress bar on stderr (a searching play, the check, the double-dummy "
+                 "evaluation)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (schema: whist-sim docs advisor)")
 @click.option("--plot", type=NamedPath(dir_okay=False), default=None, metavar="FILE",
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
@@ -140,6 +152,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
             constrain: tuple[str, ...], known: tuple[str, ...],
             confidence: float, threads: int, evaluation: str, dd_deals: int | None,
             dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
+            check: str, no_check: bool, check_deals: int | None,
             progress: bool | None, as_json: bool, plot: str | None,
             rules) -> None:
     """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
@@ -152,6 +165,10 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
 
     With --eval dd, also what you could do with every hand in view and perfect play, alone
     against the other three, on the first --dd-deals sampled deals (whist-sim docs advisor).
+
+    Unless --no-check: the best bids and the zero bid are played again under --check (a
+    searching play) on a subsample of the same deals, and the output says whether the advice
+    holds under stronger play.
     """
     try:
         bid_policy = check_model(bid_policy)
@@ -168,6 +185,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                                    "--no-infer")
         click.echo("whist-sim: --consistent is deprecated: the advisor reads the earlier bids "
                    "by default (--infer)", err=True)
+    check_play = checked_play(check, no_check, check_deals)
     spec = play_spec(play, "--play")
     play = spec.text
     searching = spec.name in SEARCHING_PLAY
@@ -214,6 +232,11 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                        screen=screen, on_deals=on_deals,
                        **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
                                   dd_min_node_limit))
+        if check_play is not None:
+            n_check = default_check_deals(a.deals) if check_deals is None else min(
+                a.deals, check_deals)
+            with _search_bar(progress, n_check, "check") as on_check:
+                a = with_check(a, check_play, check_deals, threads, on_check)
         if plot:
             a.plot(plot)
     except AdviceError as e:
@@ -222,7 +245,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
 
 
 @contextmanager
-def _search_bar(show: bool, deals: int):
+def _search_bar(show: bool, deals: int, desc: str = "search"):
     """A tqdm bar on stderr over the sampled deals of a searching play's run (a callback for
     :func:`~whist_sim.advisor.advise`'s ``on_deals``, or ``None``)."""
     if not show:
@@ -233,7 +256,7 @@ def _search_bar(show: bool, deals: int):
     from tqdm import tqdm
 
     lock = threading.Lock()
-    with tqdm(total=deals, unit="deal", desc="search", file=sys.stderr, leave=False) as bar:
+    with tqdm(total=deals, unit="deal", desc=desc, file=sys.stderr, leave=False) as bar:
         def step(m: int) -> None:
             with lock:
                 bar.update(m)

@@ -17,10 +17,18 @@ from ..advisor.bidchart import (
     write_chart_report,
 )
 from ..advisor.sampling import check_model
+from ..check import DEFAULT_CHECK_PLAY
 from ..runs.executors import ExecutorError
 from ..strategies.registry import DEFAULT_PLAY
 from ..strategies.spec import StrategyError
-from .options import NamedPath, progress_option, rule_options, show_progress
+from .options import (
+    NamedPath,
+    check_options,
+    checked_play,
+    progress_option,
+    rule_options,
+    show_progress,
+)
 from .seats import play_help, play_spec
 
 
@@ -67,6 +75,8 @@ def _flag(name: str, value) -> str:
               help="start a local Dask cluster of N worker processes for this run")
 @click.option("--parquet/--no-parquet", default=True, show_default=True,
               help="also write the per-hand results to hands.parquet")
+@check_options(unit="sampled deals per checked hand",
+               default_rule="--deals / 20, at least 10, at most --deals")
 @progress_option()
 @click.option("--resume", is_flag=True,
               help="finish the chart interrupted in --out (same options required): its "
@@ -78,13 +88,18 @@ def _flag(name: str, value) -> str:
 def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, seed: int,
             out: str, bid: str, play: str,
             consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
-            cluster: str | None, parquet: bool, progress: bool | None, resume: bool, as_json: bool,
+            cluster: str | None, parquet: bool, check: str, no_check: bool,
+            check_deals: int | None, progress: bool | None, resume: bool, as_json: bool,
             rules) -> None:
     """Bid charts: the contract with the highest expected score by hand class (bidding
     position x high-card points x trump length, and an NT panel). Hands come from deals bid
     up to the contracts; --hands of them are classed and the first --min-hands of every class
     are evaluated on --deals sampled deals each. Writes a Markdown report, cells.csv, heat maps
     and a printable A4 cheat sheet (PNG, PDF) to --out.
+
+    Unless --no-check: every cell's first hands are played again under --check (a searching
+    play; only the cell's three best bids and zero), and the cells whose best bid moves are
+    marked in the report, the charts and the cheat sheet.
     """
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
@@ -93,6 +108,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
     except StrategyError as e:
         raise click.BadParameter(str(e), param_hint="--bid") from None
     play = play_spec(play, "--play").text
+    check_play = checked_play(check, no_check, check_deals)
     _check_out(out)
     try:
         from ..kernels import advise_batch
@@ -111,15 +127,22 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
         sys.exit(130)
     except (ChartError, ExecutorError) as e:
         raise click.ClickException(str(e)) from None
+    checked = None
+    if check_play is not None and len(df):
+        checked = _check(df, check_play, check_deals, rules, show_progress(progress))
     changes = " ".join(_flag(k, v) for k, v in rules.changes().items())
     for note in df.attrs["coverage"]:
         click.echo(f"bid-chart: {note}", err=True)
     command_text = (f"whist-sim bid-chart --hands {df.attrs['hands']} --min-hands {min_hands} "
                     f"--deals {deals_per_hand} --seed {seed} --bid {bid} --play {play}"
                     + ("" if nt else " --no-nt")
-                    + (" --consistent" if consistent else "") + (f" {changes}" if changes else ""))
+                    + (" --consistent" if consistent else "") + (f" {changes}" if changes else "")
+                    + (" --no-check" if check_play is None else
+                       (f" --check {check_play}" if check_play != DEFAULT_CHECK_PLAY else "")
+                       + (f" --check-deals {check_deals}" if check_deals else "")))
     try:
-        written = write_chart_report(df, out, command=command_text, rules=rules, parquet=parquet)
+        written = write_chart_report(df, out, command=command_text, rules=rules, parquet=parquet,
+                                     check=checked)
     except OSError as e:
         raise click.ClickException(f"cannot write to {out}: {e}") from None
     a = df.attrs
@@ -148,8 +171,13 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
             "executor": a["executor"],
             "summary": chart_tables(df, rules.players)["summary"] if len(df) else [],
             "written": [str(p) for p in written],
+            **({} if checked is None else {"check": _check_json(checked)}),
         })
         return
+    if checked is not None:
+        click.echo(f"checked against search ({checked.attrs['play']}): "
+                   f"{int(checked['moved'].sum())} of {len(checked)} cells move, "
+                   f"{int((~checked['holds']).sum())} do not hold (marked in the report)")
     click.echo(
         f"{a['hands']:,} hands classed, {len(df):,} evaluated x {deals_per_hand:,} deals in "
         f"{a['wall_s']:.1f} s ({len(df) / max(a['wall_s'], 1e-9):,.0f} hand evaluations/s, "
@@ -157,9 +185,40 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
     )
 
 
+def _check(df, play: str, deals: int | None, rules, progress: bool):
+    """The chart checked against search, with a progress bar over the checked hands."""
+    from ..advisor.chart_check import check_chart, check_workload
+
+    if not progress:
+        return check_chart(df, play, rules, deals_per_hand=deals)
+    from tqdm import tqdm
+
+    with tqdm(total=check_workload(df), unit="hand", desc="check", file=sys.stderr,
+              leave=False) as bar:
+        return check_chart(df, play, rules, deals_per_hand=deals, on_hand=bar.update)
+
+
+def _check_json(checked) -> dict:
+    """The JSON ``check`` object of a checked chart (docs/ADVISOR.md)."""
+    import math
+
+    def num(v):
+        return None if isinstance(v, float) and math.isnan(v) else v
+
+    a = checked.attrs
+    return {
+        "play": a["play"], "hands_per_cell": a["hands"], "deals_per_hand": a["deals_per_hand"],
+        "deals": a["samples"], "holds": bool(checked["holds"].all()),
+        "cells_checked": len(checked), "cells_moved": int(checked["moved"].sum()),
+        "cells": [{k: num(v.item() if hasattr(v, "item") else v) for k, v in r.items()}
+                  for r in checked.to_dict(orient="records")],
+    }
+
+
 #: what a bid chart writes into --out (a folder holding only these may be written again)
-_CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "chunks", "cheat_sheet_3p.png",
-                "cheat_sheet_3p.pdf", "cheat_sheet_4p.png", "cheat_sheet_4p.pdf"}
+_CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "check.csv", "chunks",
+                "cheat_sheet_3p.png", "cheat_sheet_3p.pdf", "cheat_sheet_4p.png",
+                "cheat_sheet_4p.pdf"}
 
 
 def _check_out(out: str) -> None:

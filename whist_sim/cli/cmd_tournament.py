@@ -20,7 +20,14 @@ from ..tournament import (
     render_text,
     tournament,
 )
-from .options import NamedPath, progress_option, rule_options, show_progress
+from .options import (
+    NamedPath,
+    check_options,
+    checked_play,
+    progress_option,
+    rule_options,
+    show_progress,
+)
 from .seats import play_help, play_spec, seat_spec
 
 
@@ -90,6 +97,7 @@ def _command_line(ctx: click.Context) -> str:
               help="run the chunks on a running Dask scheduler (tcp://host:8786)")
 @click.option("--cluster", default=None, metavar="local:N",
               help="start a local Dask cluster of N worker processes for this run")
+@check_options(default_rule="the deals played / 500, at least 200, at most the deals played")
 @progress_option()
 @click.option("--resume", is_flag=True,
               help="finish the interrupted tournament in --out (same options required)")
@@ -111,6 +119,9 @@ def command(
     threads: int | None,
     scheduler: str | None,
     cluster: str | None,
+    check: str,
+    no_check: bool,
+    check_deals: int | None,
     progress: bool | None,
     resume: bool,
 ) -> None:
@@ -120,6 +131,10 @@ def command(
 
     Entrants are printed BID/PLAY (heuristic/expert). With --games and no --deals, only the
     games are played.
+
+    Unless --no-check: the first deals are played again with every entrant given as BID alone
+    playing --check (a searching play), and the report sets the ranking and every pair's
+    difference under both plays side by side.
 
     Example: whist-sim tournament --strategies heuristic,hcp,ltc,cautious --deals 100000
     --seed 1 --out runs/t1
@@ -135,6 +150,7 @@ def command(
     for n in names:
         seat_spec(n, "--strategies")
     play = play_spec(play, "--play").text
+    check_play = checked_play(check, no_check, check_deals)
     if len(names) < 2:
         raise click.BadParameter(
             "a tournament needs at least two strategies (name one twice to compare it with "
@@ -149,7 +165,8 @@ def command(
             names, deals or 0, seed, rules=rules, play=play, rotations=rotations, sprt=sprt,
             out=out, design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
             cluster=cluster, progress=show_progress(progress), command=cmd, formats=formats,
-            games=games, game_max_deals=game_max_deals, resume=resume,
+            games=games, game_max_deals=game_max_deals, resume=resume, check=check_play,
+            check_deals=check_deals,
         )
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: every finished chunk in {out} is kept; run the same command "

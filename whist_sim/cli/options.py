@@ -183,3 +183,43 @@ class FiniteFloatRange(click.FloatRange):
         if not math.isfinite(rv):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return rv
+
+
+def check_options(unit: str = "deals", default_rule: str = "the answer's deals / 25, at least "
+                  "200, at most the answer's"):
+    """``--check PLAY`` (default :data:`whist_sim.check.DEFAULT_CHECK_PLAY`), ``--no-check`` and
+    ``--check-deals N``: pass ``check`` (the spec text), ``no_check`` and ``check_deals``;
+    :func:`checked_play` turns the first two into the check play or ``None``."""
+    from ..check import DEFAULT_CHECK_PLAY
+
+    def decorate(func):
+        func = click.option(
+            "--check-deals", "check_deals", type=click.IntRange(min=1), default=None,
+            metavar="N", help=f"{unit} of the check's subsample [default: {default_rule}]")(func)
+        func = click.option(
+            "--no-check", "no_check", is_flag=True,
+            help="skip the check against search (the answer under --play only)")(func)
+        return click.option(
+            "--check", "check", default=DEFAULT_CHECK_PLAY, show_default=True, metavar="PLAY",
+            help="check the answer against this (searching) play policy on a subsample of the "
+                 "same deals and say whether it holds")(func)
+
+    return decorate
+
+
+def checked_play(check: str, no_check: bool, check_deals: int | None = None) -> str | None:
+    """The canonical check play, or ``None`` with ``--no-check``; a bad spec is refused in one
+    line naming ``--check``."""
+    from ..check import DEFAULT_CHECK_PLAY
+    from .seats import play_spec
+
+    if no_check:
+        ctx = click.get_current_context(silent=True)
+        given = (ctx is not None and ctx.get_parameter_source("check")
+                 == click.core.ParameterSource.COMMANDLINE)
+        if given or check != DEFAULT_CHECK_PLAY:
+            raise click.UsageError("--check and --no-check contradict each other: give one")
+        if check_deals is not None:
+            raise click.UsageError("--check-deals applies to the check: drop --no-check")
+        return None
+    return play_spec(check, "--check").text

@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from .. import __version__
 from ..core.rules import Rules, RulesError
 from . import charts, dd_tables, tables
+from .check import check_section, zero_table
 from .labels import ordinal, position_label
 from .tally import Tally, as_tally
 
@@ -113,6 +114,7 @@ def build_report(
     compare: tuple[str, pd.DataFrame | Tally] | None = None,
     label: str | None = None,
     zero_paired: tuple[pd.DataFrame, str] | None = None,
+    check: tuple[str, pd.DataFrame | Tally] | None = None,
 ) -> Report:
     """Assemble every table and chart of the standard report from a DataFrame or a tally.
 
@@ -124,7 +126,11 @@ def build_report(
     first; ``label`` names this dataset there (default: its policies). ``zero_paired``:
     ``(table, how)``, the paired zero-bid value by position and HCP band
     (:func:`whist_sim.advisor.bidchart.paired_zero_value`) and a line saying how it was made;
-    the "Zero bids" section shows it beside the heuristic's own choices.
+    the "Zero bids" section shows it beside the heuristic's own choices. ``check``: ``(play,
+    data)`` of a check run (the first deals of this run with every seat playing the searching
+    ``play``): a section "Checked against search" sets the headline numbers side by side with
+    whether each holds, and the "Zero bids" section the zero bids made against both fields
+    (:mod:`whist_sim.reports.check`).
     """
     t = as_tally(data)
     P, N = t.players, t.n_tricks
@@ -206,6 +212,7 @@ def build_report(
             TableItem("zero_bids_by_position", "How often zero is bid, by over/under and position",
                       T.zero_bids(t, ["over", "position"])),
             TableItem("zero_success", "Zero bids made, under vs. over", T.zero_success(t, "over")),
+            *((zero_table(t, check, label or _policies_text(t)),) if check is not None else ()),
             *((TableItem("zero_value_paired",
                          "Zero vs. the best non-zero bid on the same hands and deals (paired)",
                          zero_paired[0],
@@ -256,6 +263,8 @@ def build_report(
     sections = [headline, success, overunder, zeros, auction, calibration]
     if compare is not None:
         sections.insert(1, play_section(t, compare, label))
+    if check is not None:
+        sections.insert(1, check_section(t, check, label or _policies_text(t)))
     if t.has_dd:
         sections.append(dd_section(t))
     return Report(

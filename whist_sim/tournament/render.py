@@ -151,6 +151,74 @@ def sprt_table(summary: dict[str, Any]) -> str | None:
     return _markdown(cells, SPRT_HEADERS, "lllrr")
 
 
+CHECK_RANKING_HEADERS = ["strategy", "mean / deal", "check: mean / deal", "check: 95% CI",
+                         "zeros made", "check: zeros made"]
+CHECK_PAIRS_HEADERS = ["a", "b", "diff (a - b)", "95% CI", "check: diff", "check: 95% CI",
+                       "holds"]
+
+
+def check_frames(summary: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """The check's entrants and pairs as raw frames (answer and check side by side, the
+    answer's ranking order), or ``None`` for an unchecked summary."""
+    c = summary.get("check")
+    if not c or not c.get("strategies"):
+        return None
+    by_name = {s["name"]: s for s in c["strategies"]}
+    ents = pd.DataFrame([{
+        "strategy": name, "check_strategy": by_name[name]["check_name"],
+        "mean": by_name[name]["mean"], "check_mean": by_name[name]["check_mean"],
+        "check_ci_low": by_name[name]["check_ci"][0], "check_ci_high": by_name[name]["check_ci"][1],
+        "zero_success": by_name[name]["zero_success"],
+        "check_zero_success": by_name[name]["check_zero_success"],
+    } for name in c["ranking"]["answer"]])
+    pairs = pd.DataFrame([{
+        "a": p["a"], "b": p["b"], "diff": p["diff"], "ci_low": p["ci"][0], "ci_high": p["ci"][1],
+        "check_diff": p["check_diff"], "check_ci_low": p["check_ci"][0],
+        "check_ci_high": p["check_ci"][1], "holds": p["holds"],
+    } for p in c["pairs"]])
+    return ents, pairs
+
+
+def check_verdict(summary: dict[str, Any]) -> str | None:
+    """The check's one-line verdict (``the ranking changes under stronger play`` when it
+    does), or ``None`` for an unchecked summary."""
+    from .check import RANKING_CHANGES
+
+    c = summary.get("check")
+    if not c:
+        return None
+    if not c.get("strategies"):
+        return f"Not checked against search: {c.get('note', 'nothing to check')}."
+    head = (f"Checked against search: the first {c['deals']:,} deals again, every entrant "
+            f"given without its own play policy playing `{c['play']}`")
+    if c["ranking_changes"]:
+        return f"{head}: **{RANKING_CHANGES}** (a pair marked *no* is clearly reversed)."
+    if c["same_order"]:
+        return f"{head}: the ranking holds (the same order, no pair clearly reversed)."
+    order = ", ".join(f"`{n}`" for n in c["ranking"]["check"])
+    return (f"{head}: the ranking holds (no pair clearly reversed; the order by the check's "
+            f"point estimates, {order}, differs within its noise).")
+
+
+def check_lines(summary: dict[str, Any]) -> list[str]:
+    """The check as Markdown: the verdict and two tables (entrants, pairs), or nothing."""
+    verdict = check_verdict(summary)
+    if verdict is None:
+        return []
+    frames = check_frames(summary)
+    if frames is None:
+        return [verdict]
+    ents, pairs = frames
+    e_cells = [[f"`{r.strategy}`", fmt(r.mean), fmt(r.check_mean),
+                _interval(r.check_ci_low, r.check_ci_high), pct(r.zero_success),
+                pct(r.check_zero_success)] for r in ents.itertuples(index=False)]
+    p_cells = [[f"`{r.a}`", f"`{r.b}`", fmt(r.diff), _interval(r.ci_low, r.ci_high),
+                fmt(r.check_diff), _interval(r.check_ci_low, r.check_ci_high),
+                "yes" if r.holds else "**no**"] for r in pairs.itertuples(index=False)]
+    return [verdict, "", _markdown(e_cells, CHECK_RANKING_HEADERS, "lrrlrr"), "",
+            _markdown(p_cells, CHECK_PAIRS_HEADERS, "llrlrll")]
+
+
 # --------------------------------------------------------------------------- report, text, JSON
 
 
@@ -290,6 +358,8 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
             sprt_table(summary),
             "",
         ]
+    if summary.get("check"):
+        lines += ["## Checked against search", "", *check_lines(summary), ""]
     if summary.get("games"):
         lines += ["## Games", "", *games_lines(summary), ""]
     if chart:
@@ -311,6 +381,8 @@ def render_text(summary: dict[str, Any], out: str | Path) -> str:
             t = p["sprt"]
             lines.append(f"SPRT {p['a']} vs {p['b']}: {t['decision'] or 'undecided'} after "
                          f"{t['deals']:,} deals (LLR {t['llr']:.3f})")
+    if summary.get("check"):
+        lines += ["", *check_lines(summary)]
     if summary.get("games"):
         lines += ["", *games_lines(summary)]
     lines.append(f"\n{summary['deals']:,} deals x {len(summary['seatings'])} seatings = "
@@ -424,6 +496,12 @@ def tournament_report(summary: dict[str, Any], title: str = "Strategy tournament
     if summary.get("games"):
         sections.append(Section("Games", "Duplicate games to the target under every seating.",
                                 (TableItem("games", "Games", games_frame(summary)),)))
+    checked = check_frames(summary)
+    if checked is not None:
+        sections.append(Section(
+            "Checked against search", check_verdict(summary) or "",
+            (TableItem("check_ranking", "Mean score per deal under both plays", checked[0]),
+             TableItem("check_pairs", "Pairwise differences under both plays", checked[1]))))
     sprt = sprt_frame(summary)
     if sprt is not None:
         s = summary["sprt"]

@@ -148,6 +148,9 @@ def tournament(
     games: int = 0,
     game_max_deals: int = DEFAULT_MAX_DEALS,
     resume: bool = False,
+    check: str | StrategySpec | None = None,
+    check_deals: int | None = None,
+    progress_label: str = "tournament",
 ) -> dict[str, Any]:
     """Play a duplicate tournament and return its summary (a JSON-able dict).
 
@@ -174,7 +177,8 @@ def tournament(
     chunk_size: deals per task (default: about 240,000 plays per task).
     threads, scheduler, cluster, executor: where chunks run (:func:`whist_sim.runs.executors.
         make_executor`; default: every local CPU).
-    progress: tqdm bar on stderr (deals, with the SPRT log-likelihood ratio).
+    progress: tqdm bar on stderr (deals, with the SPRT log-likelihood ratio), labelled
+        ``progress_label`` (the check's: ``check``).
     confidence: coverage of the intervals (0.95).
     command: the command line, recorded in the summary and report.
     on_chunk: called with a small progress dict after every chunk taken (in deal order).
@@ -185,6 +189,12 @@ def tournament(
         probability of winning a game and mean final margin with intervals, and whether the
         ranking by games won agrees with the ranking by points per deal.
     game_max_deals: a game not ended after this many deals counts as won by nobody.
+    check: a play policy spec (e.g. :data:`whist_sim.check.DEFAULT_CHECK_PLAY`): play the first
+        ``check_deals`` deals again (default
+        :func:`~whist_sim.tournament.check.tournament_check_deals` of the deals played), every
+        entrant given as ``BID`` alone playing ``check``, and add the summary's ``check`` object
+        (:func:`~whist_sim.tournament.check.compare_check`: the ranking and every pair's
+        difference under both plays, ``holds``). ``None``: no check.
 
     Returns the summary: ``deals`` (played), ``strategies`` (per entry: ``name``, ``mean``,
     ``ci``, ``hit_rate``, ...), ``pairs`` (``a``, ``b``, ``diff`` = mean of a minus b, ``ci``,
@@ -202,6 +212,13 @@ def tournament(
     deals = _check_int("deals", deals, 0 if games else 1, MAX_DEALS)
     seed = _check_int("seed", seed, 0, MAX_SEED)
     game_max_deals = _check_int("game max deals", game_max_deals, 1)
+    if check is not None:
+        try:
+            check = check_play(check)
+        except StrategyError as e:
+            raise TournamentError(f"check: {e}") from None
+        if check_deals is not None:
+            check_deals = _check_int("check deals", check_deals, 1, MAX_DEALS)
     if design not in DESIGNS:
         raise TournamentError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
     seat_arr = make_seatings(len(entries), rules.players, rotations)
@@ -246,7 +263,7 @@ def tournament(
         if out_path is not None:
             (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
         bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
-                   disable=not progress, desc="tournament", dynamic_ncols=True)
+                   disable=not progress, desc=progress_label, dynamic_ncols=True)
         todo = [i for i in range(total) if i not in saved]
         results = ex.map_unordered(functools.partial(run_chunk, task), todo)
 
@@ -316,6 +333,10 @@ def tournament(
             "trace": {f"{labels[a]} vs {labels[b]}": [[n, round(v, 4)] for n, v in t.trace]
                       for (a, b), t in zip(agg.pairs, agg.sprt, strict=True)},
         }
+    if check is not None:
+        summary["check"] = _check(strategies, summary, check, check_deals, rules,
+                                  rotations, design, threads, ex if executor is not None
+                                  else None, scheduler, cluster, progress, confidence)
     if games:
         t1 = time.perf_counter()
         summary["games"] = play_games(entries, seat_arr, rules, seed, games, game_max_deals,
@@ -325,6 +346,36 @@ def tournament(
     if out_path is not None:
         write_outputs(out_path, summary, formats)
     return summary
+
+
+def _check(strategies: Sequence[str | StrategySpec] | str, summary: dict[str, Any], play: str,
+           deals: int | None, rules: Rules, rotations: str | int, design: str,
+           threads: int | None, executor: Executor | None, scheduler: str | None,
+           cluster: str | None, progress: bool, confidence: float) -> dict[str, Any]:
+    """The summary's ``check`` object: the tournament's first deals again with ``play`` for
+    the entrants given as ``BID`` alone (:mod:`whist_sim.tournament.check`)."""
+    from ..strategies.spec import parse_seat
+    from .check import compare_check, tournament_check_deals
+
+    nothing = {"play": play, "deals": 0, "holds": True, "ranking_changes": False,
+               "checked": False}
+    if not summary["deals"]:
+        return {**nothing, "note": "a tournament of games only has no ranking per deal to check"}
+
+    items = strategies.split(",") if isinstance(strategies, str) else list(strategies)
+    if summary["play"] == play or all(parse_seat(s)[1] is not None for s in items):
+        return {**nothing, "note": f"every entrant plays its own play policy, or {play} "
+                                   "already"}
+    m = min(summary["deals"], tournament_check_deals(summary["deals"]) if deals is None
+            else deals)
+    t0 = time.perf_counter()
+    checked = tournament(strategies, m, summary["seed"], rules=rules, play=play,
+                         rotations=rotations, design=design, threads=threads,
+                         executor=executor, scheduler=scheduler, cluster=cluster,
+                         progress=progress, confidence=confidence, progress_label="check")
+    out = compare_check(summary, checked, play)
+    out["wall_s"] = round(time.perf_counter() - t0, 3)
+    return out
 
 
 def _sprt_postfix(agg: Aggregate) -> str:
