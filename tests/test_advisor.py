@@ -356,9 +356,7 @@ def test_reading_the_auction_exactly_keeps_deals_where_the_heuristic_calls_match
     """RULES §2: with the whole auction given and eps = 0, every kept deal is one on which the
     model (the heuristic) makes each of the others' calls and earlier contracts as the table
     did; the declarer, trump and level follow from the auction."""
-    from whist_sim.advisor.sampling import sample_play_hands
-
-    from whist_sim.advisor.sampling import Inference
+    from whist_sim.advisor.sampling import Inference, sample_play_hands
 
     rules = Rules()
     scen = resolve_scenario(HAND, bids=[6], auction="pass,5S,pass,6H,pass,pass,pass", dealer=3,

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.cards import STRAINS, format_hand
-from .cells import json_number, pct_cell
 from ..engine.state import call_str
+from .cells import json_number, pct_cell
 from .scenario import AdviceError, auction_text
 
 __all__ = ["JSON_SCHEMA", "AdviceOutput", "render_text"]
