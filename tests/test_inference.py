@@ -44,7 +44,7 @@ from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply
 from whist_sim.kernels.rng import stream_start
 from whist_sim.strategies import parse_play, parse_strategy
 from whist_sim.strategies.inference import MODEL_TABLE, mismatches, model_rows, resample
-from whist_sim.strategies.play.rollout import draw_layouts
+from whist_sim.strategies.play.rollout import RESAMPLE_PICKS, draw_layouts
 from whist_sim.strategies.registry import BID_HEURISTIC
 from whist_sim.strategies.spec import seat_arrays
 
@@ -235,9 +235,9 @@ def _consistent_layouts(st, hm, rp, seat, p):
 
 def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
     """With three cards a hand left, every consistent layout is listed and weighted
-    ``eps ** k``; the layouts a search keeps (drawn, weighted, resampled) are distributed as
-    that posterior (chi-square over the classes of equal k, and over who holds the highest
-    hidden card), and none breaks a void or a Frisch pass. The pool is large here (1,024 draws
+    ``eps ** k``; the layouts a search keeps (drawn, weighted, picked, each counted as often
+    as it was picked) are distributed as that posterior (chi-square over the classes of equal
+    k, and over who holds the highest hidden card), and none breaks a void or a Frisch pass. The pool is large here (1,024 draws
     per kept layout): resampling a finite pool is exact only in the limit, and a search's pool
     of 4 x 16 under-represents layouts the table makes likely but the sampler rarely deals (the
     effective sample size says how far)."""
@@ -273,21 +273,25 @@ def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
         lays = np.zeros((pool, 4), np.uint64)
         r0s = np.zeros(pool, np.uint64)
         wts = np.zeros(pool)
-        picks = np.zeros(1, np.int64)
+        picks = np.zeros(RESAMPLE_PICKS, np.int64)
+        mult = np.zeros(RESAMPLE_PICKS, np.int64)
         seen = np.zeros(len(layouts))
         for i in range(draws):
             sub[0] = stream_start(np.uint64(23), np.uint64(i))
             for k in range(HM_SIZE):
                 out[k] = hm[k]
-            draw_layouts(st, hm, rp, seat, sub, work, tab, out, 1, True, pool, eps,
-                         mpol, mpar, rst, rhm, rrng, lays, r0s, wts, picks)
-            key = tuple(sorted((o, int(lays[0, o])) for o in range(4) if o != seat))
-            assert key in index, "a kept layout breaks a void, a Frisch pass or a hand size"
-            seen[index[key]] += 1
+            _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, out, 1, True, pool,
+                                       eps, mpol, mpar, rst, rhm, rrng, lays, r0s, wts, picks,
+                                       mult)
+            assert mult[:count].sum() == RESAMPLE_PICKS
+            for j in range(count):  # each layout picked, as often as it was picked
+                key = tuple(sorted((o, int(lays[j, o])) for o in range(4) if o != seat))
+                assert key in index, "a kept layout breaks a void, a Frisch pass or a hand size"
+                seen[index[key]] += mult[j]
         for classes in (ks, holder):
             labels = sorted(set(classes))
             obs = np.array([seen[classes == c].sum() for c in labels])
-            exp = np.array([post[classes == c].sum() for c in labels]) * draws
+            exp = np.array([post[classes == c].sum() for c in labels]) * draws * RESAMPLE_PICKS
             keep = exp >= 5
             obs = np.append(obs[keep], obs[~keep].sum())
             exp = np.append(exp[keep], exp[~keep].sum())

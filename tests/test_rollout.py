@@ -121,8 +121,16 @@ def test_racing_drops_only_candidates_clearly_behind():
                    [-10, 10, -10, -10]], dtype=np.int64)  # behind on two: goes at z = 1 only
     totals = sc.sum(axis=1)
     alive = np.ones(5, dtype=np.bool_)
-    assert _race(sc, alive, totals, 5, 4, 1.0) == 3
+    once = np.ones(4, dtype=np.int64)  # every layout counted once
+    assert _race(sc, once, alive, totals, 5, 4, 1.0) == 3
     assert alive.tolist() == [True, False, True, True, False]
     alive[:] = True
-    assert _race(sc, alive, totals, 5, 4, 2.0) == 4  # a stricter z keeps the last
+    assert _race(sc, once, alive, totals, 5, 4, 2.0) == 4  # a stricter z keeps the last
+    assert alive.tolist() == [True, False, True, True, True]
+    # a layout picked twice from the weighted pool counts twice: the last candidate's one good
+    # layout (the second) counted three times brings it level with the leader there
+    alive[:] = True
+    thrice = np.array([1, 3, 1, 1], dtype=np.int64)
+    totals = (sc * thrice).sum(axis=1)
+    assert _race(sc, thrice, alive, totals, 5, 4, 1.0) == 4
     assert alive.tolist() == [True, False, True, True, True]

@@ -31,7 +31,7 @@ from ..kernels.layout import (
 )
 from ..kernels.rng import decision_stream
 from ..strategies.inference import model_rows
-from ..strategies.play.rollout import ROLLOUT_DECISION, draw_layouts
+from ..strategies.play.rollout import RESAMPLE_PICKS, ROLLOUT_DECISION, draw_layouts
 from .registry import BenchContext, Result, bench_section
 
 #: the spec each play policy is timed with
@@ -76,10 +76,13 @@ def _decision_ess(pol, par, st, hm, rp, seat):
     mpol = np.empty((2, p), dtype=np.int64)
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
-    return draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n, True, pool, par[1, seat, 5],
-                        mpol, mpar, rst, rhm, rrng, np.empty((n * pool, p), dtype=np.uint64),
-                        np.empty(n * pool, dtype=np.uint64), np.empty(n * pool),
-                        np.empty(n, dtype=np.int64))
+    picks = RESAMPLE_PICKS * n
+    ess, _count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n, True, pool,
+                               par[1, seat, 5], mpol, mpar, rst, rhm, rrng,
+                               np.empty((n * pool, p), dtype=np.uint64),
+                               np.empty(n * pool, dtype=np.uint64), np.empty(n * pool),
+                               np.empty(picks, dtype=np.int64), np.empty(picks, dtype=np.int64))
+    return ess
 
 
 def pool_ess(rules: Rules, deals: int = ESS_DEALS, spec: str = EXTRA["rollout_infer"],

@@ -17,12 +17,12 @@ What the seat knows when it samples (:func:`sample_layout`, with the one sampler
 * the cards it passed in the last Frisch: still at their receiver unless played;
 * with ``infer`` (read the table): the others' calls and contracts. It draws ``pool * n``
   layouts, weights each ``eps ** k`` for the ``k`` decisions the bidding strategy ``model``
-  (``table``: each seat's own) would have made otherwise with the layout's hands, and resamples
-  ``n`` (:func:`draw_layouts`, :mod:`whist_sim.strategies.inference`).
+  (``table``: each seat's own) would have made otherwise with the layout's hands, and picks
+  ``2 n`` in proportion; each layout picked is played once and counts as often as it was picked
+  (:func:`draw_layouts`, :mod:`whist_sim.strategies.inference`).
 
 Candidates that cannot differ are pruned: of two cards of one suit with no card still out between
-them (every card between is the seat's or played), only the lower is tried. A layout resampled
-more than once (``infer``) is played out once: its copies take the same scores.
+them (every card between is the seat's or played), only the lower is tried.
 
 Racing (``race = z > 0``): after the first :data:`RACE_FIRST` layouts, and every
 :data:`RACE_EVERY` layouts after that, a candidate is dropped when its mean score per layout trails
@@ -91,6 +91,9 @@ from ..inference import mismatches, model_rows, resample
 ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
 RACE_FIRST = 4  # racing: layouts played by every candidate before any is dropped
 RACE_EVERY = 2  # ... then a look every this many layouts
+#: reading the table: picks from the weighted pool per layout asked for (``n``); the layouts
+#: picked are played once each, counted as often as picked
+RESAMPLE_PICKS = 2
 
 
 @jit
@@ -142,26 +145,30 @@ def _candidates(legal, out, cands):
 
 
 @jit(inline="always")
-def _race(sc, alive, totals, n_cands, m, z):
+def _race(sc, mult, alive, totals, n_cands, m, z):
     """Drop the candidates clearly behind after ``m`` layouts: those whose score per layout
     trails the leader's (best total, ties to the lowest card) by a mean difference ``d`` with
     ``d > 0`` and ``d * sqrt(m) > z * sd`` (``sd``: the spread of the per-layout differences, on
-    the same layouts). Returns how many candidates are left."""
+    the same layouts; layout ``j`` counted ``mult[j]`` times). Returns how many candidates are
+    left."""
     lead = -1
     for k in range(n_cands):
         if alive[k] and (lead < 0 or totals[k] > totals[lead]):
             lead = k
+    weight = 0
+    for j in range(m):
+        weight += mult[j]
     left = 0
     for k in range(n_cands):
         if not alive[k] or k == lead:
             left += alive[k]
             continue
-        mean = (totals[lead] - totals[k]) / m
+        mean = (totals[lead] - totals[k]) / weight
         ss = 0.0
         for j in range(m):
             d = (sc[lead, j] - sc[k, j]) - mean
-            ss += d * d
-        sd = np.sqrt(ss / (m - 1))
+            ss += mult[j] * d * d
+        sd = np.sqrt(ss / (weight - 1))
         if mean > 0.0 and mean * np.sqrt(m) > z * sd:
             alive[k] = False
         else:
@@ -183,17 +190,19 @@ def _same_run(a, b, out):
 
 @jit
 def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, eps,
-                 mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks):
-    """The ``n_layouts`` layouts of one decision into ``lays[i, o]`` (seat ``o``'s hand), and
-    into ``r0s[i]`` the state of ``sub`` after each was drawn (the stream of a random base
-    policy's rollouts on it).
+                 mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks, mult):
+    """The layouts of one decision into ``lays[i, o]`` (seat ``o``'s hand), into ``r0s[i]``
+    the state of ``sub`` after each was drawn (the stream of a random base policy's rollouts on
+    it) and into ``mult[i]`` how many times it counts. Returns ``(ess, count)``: the effective
+    sample size of the pool and the number of layouts.
 
-    Without ``infer``: ``n_layouts`` draws of :func:`sample_layout`. With it: ``pool *
-    n_layouts`` draws, each weighted ``eps ** k`` for the ``k`` decisions of the others that the
-    model (``mpol`` / ``mpar``) would have made otherwise
-    (:func:`~whist_sim.strategies.inference.mismatches`), then ``n_layouts`` resampled in
-    proportion (one more draw from ``sub``). Returns the effective sample size of the pool
-    (``n_layouts`` without ``infer``)."""
+    Without ``infer``: ``n_layouts`` draws of :func:`sample_layout`, each counted once
+    (``ess = count = n_layouts``). With it: ``pool * n_layouts`` draws, each weighted
+    ``eps ** k`` for the ``k`` decisions of the others that the model (``mpol`` / ``mpar``)
+    would have made otherwise (:func:`~whist_sim.strategies.inference.mismatches`); then
+    :data:`RESAMPLE_PICKS` ``* n_layouts`` picks in proportion (systematic, one more draw from
+    ``sub``), the layouts picked kept once each with their number of picks: ``count`` distinct
+    layouts, about ``n_layouts`` when the table narrows the pool to an effective size near it."""
     p = rp[R_PLAYERS]
     m = n_layouts * pool if infer else n_layouts
     for i in range(m):
@@ -205,13 +214,22 @@ def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, 
         if infer:
             w[i] = eps ** mismatches(st, hm, rp, seat, lay, mpol, mpar, rst, rhm, rrng)
     if not infer:
-        return float(n_layouts)
-    ess = resample(w, m, n_layouts, unit(sub), picks)
-    for j in range(n_layouts):  # picks ascend: row j is free once picks[j] >= j is read
+        for i in range(n_layouts):
+            mult[i] = 1
+        return float(n_layouts), n_layouts
+    n_picks = RESAMPLE_PICKS * n_layouts
+    ess = resample(w, m, n_picks, unit(sub), picks)
+    count = 0
+    for j in range(n_picks):  # picks ascend: row count is free once picks[j] >= count is read
+        if j > 0 and picks[j] == picks[j - 1]:
+            mult[count - 1] += 1
+            continue
         for o in range(p):
-            lays[j, o] = lays[picks[j], o]
-        r0s[j] = r0s[picks[j]]
-    return ess
+            lays[count, o] = lays[picks[j], o]
+        r0s[count] = r0s[picks[j]]
+        mult[count] = 1
+        count += 1
+    return ess, count
 
 
 @jit(_nrt=True)
@@ -244,33 +262,29 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
         rpol[1, o] = base
     totals = np.zeros(n_cands, dtype=np.int64)
     alive = np.ones(n_cands, dtype=np.bool_)
-    sc = np.empty((n_cands, n_layouts), dtype=np.int64)
+    n_picks = RESAMPLE_PICKS * n_layouts if infer else n_layouts
+    sc = np.empty((n_cands, n_picks), dtype=np.int64)
     for i in range(HM_SIZE):
         lay[i] = hm[i]
     pool = np.int64(par[1, seat, 6]) if infer else 1
     lays = np.empty((n_layouts * pool, p), dtype=np.uint64)
     w = np.empty(n_layouts * pool, dtype=np.float64)
-    picks = np.empty(n_layouts, dtype=np.int64)
+    picks = np.empty(n_picks, dtype=np.int64)
+    mult = np.empty(n_picks, dtype=np.int64)
     r0s = np.empty(n_layouts * pool, dtype=np.uint64)
     mpol = np.empty((2, p), dtype=np.int64)
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     if infer:
         model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
-    draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
-                 par[1, seat, 5], mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks)
-    for i in range(n_layouts):
-        again = i > 0 and r0s[i] == r0s[i - 1]  # resampled twice: the same layout and stream
+    _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
+                               par[1, seat, 5], mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks,
+                               mult)
+    for i in range(count):
         for o in range(p):
-            again = again and lays[i, o] == lays[i - 1, o]
             lay[H_HAND + o] = lays[i, o]
         r0 = r0s[i]
         for k in range(n_cands):
             if not alive[k]:
-                continue
-            if again:  # the rollout would repeat the last one move for move
-                v = sc[k, i - 1]
-                totals[k] += v
-                sc[k, i] = v
                 continue
             for j in range(ST_SIZE):
                 rst[j] = st[j]
@@ -280,11 +294,11 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
             apply_card(rst, rhm, rp, seat, cands[k])
             run_base(BASE, rst, rhm, rp, rpol, rpar, rrng, PH_DONE)
             v = rst[S_SCORE + seat]
-            totals[k] += v
+            totals[k] += mult[i] * v
             sc[k, i] = v
         m = i + 1
-        if z > 0.0 and m >= RACE_FIRST and m % RACE_EVERY == 0 and m < n_layouts:
-            if _race(sc, alive, totals, n_cands, m, z) == 1:
+        if z > 0.0 and m >= RACE_FIRST and m % RACE_EVERY == 0 and m < count:
+            if _race(sc, mult, alive, totals, n_cands, m, z) == 1:
                 break
     best = -1
     for k in range(n_cands):
