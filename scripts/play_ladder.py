@@ -53,7 +53,7 @@ SEED = 2026
 BID = "heuristic"  # the bidding strategy of every seat in every match
 #: the ladder, weakest first (play policy specs)
 LADDER = ("random", "heuristic", "expert", "rollout:n=8", "rollout:n=16", "rollout:n=64",
-          "rollout:n=16:infer=0", "rollout:n=16:infer=1")
+          "rollout:n=16:infer=0")
 ROTATIONS = "all"  # every distinct seating: 6 for two entrants, 12 for three
 SPEED_SECONDS = 3.0  # seconds of play_rate per policy
 

@@ -152,7 +152,7 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "seat, and plays the best mean score for itself (ties: the base policy's card); draws "
         "only from its own stream. race=z drops a candidate once its mean trails the leader's "
         "by more than z standard errors (0: every candidate on every layout)",
-        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 0.0),
+        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 1.0),
          ("model", -1.0), ("eps", 0.2), ("pool", 8.0)),
     ),
 }
