@@ -22,13 +22,6 @@ JOURNAL = ROOT / "docs" / "JOURNAL.md"
 NOT_YET_CLEANED = (
     "whist_sim/kernels/advise_batch.py",
     "whist_sim/strategies/registry.py",
-    "whist_sim/advisor/bidchart.py",
-    "whist_sim/advisor/chart_cells.py",
-    "whist_sim/advisor/chart_plots.py",
-    "whist_sim/advisor/chart_strata.py",
-    "whist_sim/advisor/dd_view.py",
-    "whist_sim/advisor/evaluate.py",
-    "docs/STRATEGIES.md",
 )
 
 #: An issue cited by number: "issue 30", "Issues 5, 31", "issue #12", "(#12)", "PR 7", a link to

@@ -1,4 +1,4 @@
-"""Bid charts (issues 5, 31): the expected-score-optimal contract by hand class.
+"""Bid charts: the expected-score-optimal contract by hand class.
 
 For hand ``i`` of a chart (seed ``S``) a full deal is played up to the contracts by the bidding
 strategy (the first of the deals ``64 i .. 64 i + 63`` of run ``S`` that is not thrown in), so

@@ -1,4 +1,4 @@
-"""Cell statistics of a bid chart (issue 31): the optimal bid of a hand class and how sure it is.
+"""Cell statistics of a bid chart: the optimal bid of a hand class and how sure it is.
 
 A cell is ``(position, HCP band, trump class)`` (:mod:`whist_sim.advisor.chart_strata`); its
 hands were all evaluated on their own sampled deals with every legal contract (common random

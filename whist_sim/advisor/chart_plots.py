@@ -1,4 +1,4 @@
-"""Figures of a bid chart (issue 31): the optimal-bid grids, the zero-bid value and the cheat sheet.
+"""Figures of a bid chart: the optimal-bid grids, the zero-bid value and the cheat sheet.
 
 One drawing function, :func:`bid_grid`, draws a position's grid (HCP bands up, trump lengths
 across, the NT panel at the right after a gap): the cell's optimal bid as colour and number,

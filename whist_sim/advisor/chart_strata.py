@@ -1,4 +1,4 @@
-"""Stratified hands of a bid chart (issue 31): every hand class gets its quota of hands.
+"""Stratified hands of a bid chart: every hand class gets its quota of hands.
 
 A chart's classes are the cells ``(position, panel, HCP band, trump class)``: the bidding position
 ``0..P-1`` (0 = declarer), the panel (the deal's own suit, or the NT panel where the same hand is

@@ -1,4 +1,4 @@
-"""The double-dummy view of the hand advisor (``advise --eval dd``; issue 7, item 5).
+"""The double-dummy view of the hand advisor (``advise --eval dd``).
 
 The heuristic advisor (:mod:`whist_sim.advisor.evaluate`) plays every sampled deal out with a
 play policy. This module takes the *first* ``dd_deals`` of the same sampled deals (same seed,

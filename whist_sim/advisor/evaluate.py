@@ -1,4 +1,4 @@
-"""The hand advisor (issue 5): which contract to bid with a given hand, by simulation.
+"""The hand advisor: which contract to bid with a given hand, by simulation.
 
 :func:`advise` samples the hidden hands (every card the player cannot see is dealt uniformly
 among the places he cannot see, optionally under constraints), then plays each sampled deal once
