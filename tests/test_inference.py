@@ -238,9 +238,9 @@ def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
     ``eps ** k``; the layouts a search keeps (drawn, weighted, picked, each counted as often
     as it was picked) are distributed as that posterior (chi-square over the classes of equal
     k, and over who holds the highest hidden card), and none breaks a void or a Frisch pass.
-    The pool is large here (1,024 draws per kept layout): resampling a finite pool is exact only in the limit, and a search's pool
-    of 4 x 16 under-represents layouts the table makes likely but the sampler rarely deals (the
-    effective sample size says how far)."""
+    The pool is large here (1,024 draws per kept layout): resampling a finite pool is exact
+    only in the limit, and a search's pool of 8 x 16 under-represents layouts the table makes
+    likely but the sampler rarely deals (the effective sample size says how far)."""
     rules = Rules()
     tr = play_traces(17, 0, 12, rules, ["heuristic"] * 4, ["heuristic"] * 4)
     mpol, mpar = _model(rules)
