@@ -127,10 +127,10 @@ def test_racing_drops_only_candidates_clearly_behind():
     alive[:] = True
     assert _race(sc, once, alive, totals, 5, 4, 2.0) == 4  # a stricter z keeps the last
     assert alive.tolist() == [True, False, True, True, True]
-    # a layout picked twice from the weighted pool counts twice: the last candidate's one good
-    # layout (the second) counted three times brings it level with the leader there
+    # a layout picked three times from the weighted pool counts three times: the fourth
+    # candidate trails on the second layout only, which now weighs 3 of 6: it goes too
     alive[:] = True
     thrice = np.array([1, 3, 1, 1], dtype=np.int64)
     totals = (sc * thrice).sum(axis=1)
-    assert _race(sc, thrice, alive, totals, 5, 4, 1.0) == 4
-    assert alive.tolist() == [True, False, True, True, True]
+    assert _race(sc, thrice, alive, totals, 5, 4, 1.0) == 2
+    assert alive.tolist() == [True, False, True, False, False]
