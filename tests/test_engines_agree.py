@@ -347,9 +347,9 @@ def test_engines_agree_on_planner_parameters():
 
     rules = Rules()
     h = ("heuristic",) * 4
-    for values in ({"margin": 0, "even": 1, "lead": 1, "shed": 0},
-                   {"margin": 2, "side": 1, "lead": 2, "follow": 0},
-                   {"margin": 0, "even": 1, "lead": 2}):
+    for values in ({"margin": 0, "lead": 1, "shed": 0},
+                   {"margin": 2, "side": 1, "lead": 2},
+                   {"margin": 0, "side": -1, "lead": 2}):
         spec = "planner" + "".join(f":{k}={v}" for k, v in values.items())
         card = functools.partial(ref_policies.planner_card, **values)
 
@@ -370,5 +370,4 @@ def test_planner_defaults_agree_with_the_registry():
 
     assert dict(get_info("planner", "play").params) == {
         "margin": ref_policies.PLANNER_MARGIN, "side": ref_policies.PLANNER_SIDE,
-        "even": ref_policies.PLANNER_EVEN, "follow": ref_policies.PLANNER_FOLLOW,
         "lead": ref_policies.PLANNER_LEAD, "shed": ref_policies.PLANNER_SHED}

@@ -463,27 +463,23 @@ def expert_policy(state: DealState, rng: DealRng) -> int:
 
 #: ``planner``'s default parameters (the registry's, tested equal): spare sure tricks it needs
 #: before it gives a trick up; side-suit rounds counted beyond the others' average length while
-#: trumps are out; 1: length tricks counted with the cards out split evenly (0: all in one hand);
-#: 1: tricks given up when following or discarding; at the lead: 0 never, 1 with the surest
-#: loser, 2 low from the longest suit; 1: a spare master may go when following or discarding
+#: trumps are out; at the lead: 0 never, 1 with the surest loser, 2 low from the longest suit;
+#: 1: a spare master may go when following or discarding
 PLANNER_MARGIN = 1
 PLANNER_SIDE = 0
-PLANNER_EVEN = 0
-PLANNER_FOLLOW = 1
 PLANNER_LEAD = 0
 PLANNER_SHED = 1
 
 
 def sure_tricks(state: DealState, out: int, voids: set[tuple[int, int]],
-                side: int = PLANNER_SIDE, even: int = PLANNER_EVEN) -> tuple[int, set[int]]:
+                side: int = PLANNER_SIDE) -> tuple[int, set[int]]:
     """The sure tricks of the seat to move and its masters (docs/ENGINE.md §7).
 
     A master: a card above every card of its suit still out. Per suit of ``L`` cards with ``O``
-    still out, the larger of its masters and its length tricks ``L - rounds``, where ``rounds``
-    is ``O`` (``even=0``: the others' cards all in one hand) or ``ceil(O / (players - 1))``
-    (``even=1``: split evenly), in trumps and, once no trump is out, in every suit. In a side suit
-    while trumps are out: none when another seat has shown a void there and not in trumps, else
-    its masters, at most ``O // (players - 1) + side``."""
+    still out, the larger of its masters and its length tricks ``L - O`` (the others' cards all
+    in one hand), in trumps and, once no trump is out, in every suit. In a side suit while trumps
+    are out: none when another seat has shown a void there and not in trumps, else its masters,
+    at most ``O // (players - 1) + side``."""
     seat = state.to_move
     hand = state.hand(seat)
     p = state.players
@@ -506,14 +502,12 @@ def sure_tricks(state: DealState, out: int, voids: set[tuple[int, int]],
             else:
                 k = min(k, len(outs) // (p - 1) + side)
         else:
-            rounds = -(-len(outs) // (p - 1)) if even else len(outs)
-            k = max(k, len(mine) - rounds)
+            k = max(k, len(mine) - len(outs))
         sure += k
     return sure, masters
 
 
 def planner_give_up(state: DealState, margin: int = PLANNER_MARGIN, side: int = PLANNER_SIDE,
-                    even: int = PLANNER_EVEN, follow: int = PLANNER_FOLLOW,
                     lead: int = PLANNER_LEAD, shed: int = PLANNER_SHED) -> dict[int, int] | None:
     """The cards with which ``planner`` would give up the trick in progress, with their keys
     (larger is better), or None when it plays ``expert``'s card (docs/ENGINE.md §7).
@@ -521,9 +515,9 @@ def planner_give_up(state: DealState, margin: int = PLANNER_MARGIN, side: int = 
     Only while the seat needs tricks and its :func:`sure_tricks` cover them with ``margin`` to
     spare; never a trump. Leading (``lead`` 1 or 2): the lowest card that is not a master of
     each suit, keyed by the cards of its suit still out above it (1) or by the seat's length in
-    the suit (2). Following suit (``follow=1``): the highest card of the led suit that does not
-    win now (the only candidate). Discarding (``follow=1``): the highest card of each suit,
-    keyed by its rank. Following and discarding, masters are kept unless ``shed=1``."""
+    the suit (2). Following suit: the highest card of the led suit that does not win now (the
+    only candidate). Discarding: the highest card of each suit, keyed by its rank. Following and
+    discarding, masters are kept unless ``shed=1``."""
     seat = state.to_move
     need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
     legal = state.legal_actions()
@@ -532,7 +526,7 @@ def planner_give_up(state: DealState, margin: int = PLANNER_MARGIN, side: int = 
     hand = state.hand(seat)
     out = _out(state)
     voids = shown_voids(state)
-    sure, masters = sure_tricks(state, out, voids, side, even)
+    sure, masters = sure_tricks(state, out, voids, side)
     if sure < need + margin:
         return None
     side_cards = [c for c in legal if suit_of(c) != state.trump]
@@ -548,8 +542,6 @@ def planner_give_up(state: DealState, margin: int = PLANNER_MARGIN, side: int = 
         else:
             keys = {c: suit_length(hand, s) for s, c in lows.items()}
         return keys or None
-    if not follow:
-        return None
     pool = side_cards if shed else free
     if suit_of(legal[0]) == state.led_suit:  # following suit (every legal card is)
         losers = [c for c in pool if not state.would_win(c)]
@@ -561,12 +553,11 @@ def planner_give_up(state: DealState, margin: int = PLANNER_MARGIN, side: int = 
 
 
 def planner_card(state: DealState, margin: int = PLANNER_MARGIN, side: int = PLANNER_SIDE,
-                 even: int = PLANNER_EVEN, follow: int = PLANNER_FOLLOW, lead: int = PLANNER_LEAD,
-                 shed: int = PLANNER_SHED) -> int:
+                 lead: int = PLANNER_LEAD, shed: int = PLANNER_SHED) -> int:
     """``planner`` play (docs/ENGINE.md §7): the :func:`planner_give_up` card with the largest
     key, then the largest :func:`suit_picture`, then the lowest card code; else
     :func:`expert_card`."""
-    keys = planner_give_up(state, margin, side, even, follow, lead, shed)
+    keys = planner_give_up(state, margin, side, lead, shed)
     if keys is None:
         return expert_card(state)
     out = _out(state)

@@ -162,12 +162,10 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "length, side masters the others can be expected to follow) and, while they cover the "
         "tricks it still needs with margin to spare, loses the trick in progress with a card it "
         "can spare instead of ending over its contract (ENGINE.md §7). side: side-suit rounds "
-        "counted beyond the others' average length while trumps are out; even=1: length tricks "
-        "counted with the cards out split evenly (0: all in one hand); follow=1: gives tricks "
-        "up when following or discarding; lead=1: at the lead too, with its surest loser (2: "
-        "low from its longest suit); shed=1: a spare master may go",
-        (("margin", 1.0), ("side", 0.0), ("even", 0.0), ("follow", 1.0), ("lead", 0.0),
-         ("shed", 1.0)),
+        "counted beyond the others' average length while trumps are out; lead=1: gives tricks "
+        "up at the lead too, with its surest loser (2: low from its longest suit); shed=1: a "
+        "spare master may go",
+        (("margin", 1.0), ("side", 0.0), ("lead", 0.0), ("shed", 1.0)),
     ),
 }
 

@@ -12,14 +12,13 @@ Giving up a trick, never with a trump:
 * leading (``lead`` 1 or 2; 0: never at the lead): the lowest card of a suit that is not a
   master; among the suits, the one with the most cards still out above that card (``lead=1``,
   the surest loser) or the seat's longest (``lead=2``, a length trick given up);
-* following suit (``follow=1``): the highest card of the led suit that does not win now;
-* discarding (``follow=1``, void in the led suit): the highest card of a suit, by rank;
+* following suit: the highest card of the led suit that does not win now;
+* discarding (void in the led suit): the highest card of a suit, by rank;
 
 following and discarding, masters are kept unless ``shed=1`` (a sure trick to spare goes).
 Ties between suits go to the larger suit picture (as ``expert``), then the lowest card code.
 With no such card it plays ``expert``'s. Parameters (the play row, ``par[1, seat, j]``, in the
-registry's order): ``margin``, ``side``, ``even``, ``follow``, ``lead``, ``shed``
-(docs/ENGINE.md §7).
+registry's order): ``margin``, ``side``, ``lead``, ``shed`` (docs/ENGINE.md §7).
 
 The reference engine's ``planner_card`` states the same rule card by card (tested equal).
 """
@@ -48,13 +47,12 @@ from .expert import _suit_pattern, expert_card
 
 
 @jit(inline="always")
-def _sure_tricks(hand, out, trump, voids, seat, p, side, even):
+def _sure_tricks(hand, out, trump, voids, seat, p, side):
     """``(sure, masters)``: the seat's sure tricks and the mask of its masters.
 
     Per suit of ``L`` cards with ``O`` still out: its masters (the cards above every card of the
     suit still out). In trumps and, once no trump is out, in every suit: at least the length
-    tricks ``L - rounds``, ``rounds`` = ``O`` (``even = 0``: the others' cards all in one hand)
-    or ``ceil(O / (p - 1))`` (``even = 1``: split evenly). In a side suit while trumps are out:
+    tricks ``L - O`` (the others' cards all in one hand). In a side suit while trumps are out:
     none if another seat has shown a void there and not in trumps (it may ruff), else at most
     ``O // (p - 1) + side`` (the rounds the others can be expected to follow)."""
     sure = 0
@@ -83,8 +81,7 @@ def _sure_tricks(hand, out, trump, voids, seat, p, side, even):
             else:
                 k = min(k, n_out // (p - 1) + side)
         else:
-            rounds = (n_out + p - 2) // (p - 1) if even != 0 else n_out
-            k = max(k, popcount(hs) - rounds)
+            k = max(k, popcount(hs) - n_out)
         sure += k
     return sure, masters
 
@@ -117,7 +114,7 @@ def _best_of_suits(cands, keys_high, hand, out, voids, seat, p):
 
 
 @jit(inline="always")
-def _give_up(st, hm, rp, seat, legal, need, margin, side, even, follow, lead, shed):
+def _give_up(st, hm, rp, seat, legal, need, margin, side, lead, shed):
     """The card with which the seat loses the trick in progress, or -1 to play ``expert``'s
     (the module doc)."""
     p = rp[R_PLAYERS]
@@ -125,7 +122,7 @@ def _give_up(st, hm, rp, seat, legal, need, margin, side, even, follow, lead, sh
     out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hand)
     trump = st[S_TRUMP]
     voids = st[S_VOIDS]
-    sure, masters = _sure_tricks(hand, out, trump, voids, seat, p, side, even)
+    sure, masters = _sure_tricks(hand, out, trump, voids, seat, p, side)
     if sure < need + margin:
         return -1
     side_cards = legal
@@ -160,8 +157,6 @@ def _give_up(st, hm, rp, seat, legal, need, margin, side, even, follow, lead, sh
             else:
                 k3 = k
         return _best_of_suits(cands, (k0, k1, k2, k3), hand, out, voids, seat, p)
-    if follow == 0:
-        return -1
     pool = side_cards if shed != 0 else free  # shed=1: a master may go too
     led = st[S_LED]
     best = st[S_BEST_CARD]
@@ -203,8 +198,7 @@ def planner_card(st, hm, rp, seat, legal, rng, par):
     if need > 0:
         c = _give_up(st, hm, rp, seat, legal, need, np.int64(par[1, seat, 0]),
                      np.int64(par[1, seat, 1]), np.int64(par[1, seat, 2]),
-                     np.int64(par[1, seat, 3]), np.int64(par[1, seat, 4]),
-                     np.int64(par[1, seat, 5]))
+                     np.int64(par[1, seat, 3]))
         if c >= 0:
             return c
     return expert_card(st, hm, rp, seat, legal, rng)
