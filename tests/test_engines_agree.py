@@ -90,6 +90,7 @@ def seatings(p: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         "expert": (h, ("expert",) * p),
         "mixed3": (("heuristic", "random", "heuristic", "random")[:p],
                    ("expert", "heuristic", "random", "expert")[:p]),
+        "planner": (h, ("planner", "expert", "planner", "heuristic")[:p]),
     }
 
 
@@ -139,10 +140,13 @@ def assert_same_deals(rules, bid, play, deals) -> None:
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
-@pytest.mark.parametrize("seating", ["random", "heuristic", "mixed", "mixed2", "expert", "mixed3"])
+@pytest.mark.parametrize("seating", ["random", "heuristic", "mixed", "mixed2", "expert", "mixed3",
+                                     "planner"])
 def test_engines_agree_deal_for_deal(rules, seating):
     bid, play = seatings(rules.players)[seating]
-    n = 40 if "expert" in play else 150  # the reference expert is slow in Python
+    # the reference expert (and planner, which plays expert's cards when it gives none up) is
+    # slow in Python
+    n = 40 if "expert" in play or "planner" in play else 150
     tr = play_traces(SEED, 0, n, rules, bid, play)
     policies = [seat_policy(bid[s], play[s]) for s in range(rules.players)]
     for j in range(n):
@@ -298,3 +302,72 @@ def test_engines_agree_when_expert_plays_against_the_others():
     finally:
         ref_policies.wants_trick = original
     assert sum(spoiling) >= 5, sum(spoiling)  # the rule changed the seat's aim on some cards
+
+
+def _counting_give_ups(calls: list[bool]):
+    """Wrap the reference ``planner_give_up`` to record whether each call gave a trick up."""
+    original = ref_policies.planner_give_up
+
+    def counting(state, *args):
+        keys = original(state, *args)
+        calls.append(keys is not None)
+        return keys
+
+    return original, counting
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, three_player_deck="no_low")],
+                         ids=str)
+def test_engines_agree_when_planner_gives_tricks_up(rules):
+    # ENGINE §7: deals where a seat ended over its contract under expert are where planner's
+    # sure-trick count lets it give a trick up; both engines must play them alike, and the rule
+    # must have decided cards there
+    p = rules.players
+    h = ("heuristic",) * p
+    res = play_batch(SEED, 0, 600, rules, h, ("expert",) * p)
+    over = np.zeros(600, dtype=bool)
+    for s in range(p):
+        over |= res[f"tricks_{s}"] > res[f"contract_{s}"]
+    picked = np.flatnonzero(over & ~res["thrown_in"])[:25]
+    assert len(picked) == 25
+    calls: list[bool] = []
+    original, counting = _counting_give_ups(calls)
+    ref_policies.planner_give_up = counting
+    try:
+        assert_same_deals(rules, h, ("planner",) * p, picked)
+    finally:
+        ref_policies.planner_give_up = original
+    assert sum(calls) >= 20, sum(calls)
+
+
+def test_engines_agree_on_planner_parameters():
+    # the parameters reach the compiled policy as its play row; the reference engine takes them
+    # as arguments (ENGINE §7)
+    import functools
+
+    rules = Rules()
+    h = ("heuristic",) * 4
+    for values in ({"margin": 0, "lead": 1, "shed": 0},
+                   {"margin": 2, "side": 1, "lead": 2},
+                   {"margin": 0, "side": -1, "lead": 2}):
+        spec = "planner" + "".join(f":{k}={v}" for k, v in values.items())
+        card = functools.partial(ref_policies.planner_card, **values)
+
+        def policy(state, rng, card=card):
+            return card(state) if state.phase == "play" else ref_policies.heuristic_policy(
+                state, rng)
+
+        tr = play_traces(SEED, 0, 25, rules, h, (spec,) * 4)
+        for j in range(25):
+            ref = play_deal(SEED, j, rules, policies=[policy] * 4)
+            mine = kernel_trace(tr, j)
+            diff = {k: (getattr(ref, k), v) for k, v in mine.items() if getattr(ref, k) != v}
+            assert not diff, f"{spec}, deal {j}: (reference, compiled) {diff}"
+
+
+def test_planner_defaults_agree_with_the_registry():
+    from whist_sim.strategies.registry import get_info
+
+    assert dict(get_info("planner", "play").params) == {
+        "margin": ref_policies.PLANNER_MARGIN, "side": ref_policies.PLANNER_SIDE,
+        "lead": ref_policies.PLANNER_LEAD, "shed": ref_policies.PLANNER_SHED}

@@ -74,3 +74,68 @@ def test_expert_is_blind_to_suit_names(seed):
         checked += 1
     assert checked >= 20  # exact ties are rare
 
+
+
+def _play_planner(hands, trump, declarer, contracts, record_ties):
+    """As :func:`_play`, with ``planner`` at every seat; records the plays where two suits tied
+    (in the trick it gives up, or in ``expert``'s keys when it plays those)."""
+    rules = Rules()
+    state = DealState(rules, (declarer + 3) % 4, list(hands))
+    state.apply(bid_code(5, trump))
+    for _ in range(3):
+        state.apply(PASS)
+    for k in range(4):
+        state.apply(contracts[(declarer + k) % 4])
+    gave_up = 0
+    while state.phase == "play":
+        played = 0
+        for c in state.plays:
+            played |= 1 << c
+        out = rules.deck_mask & ~played & ~state.hand(state.to_move)
+        voids = ref.shown_voids(state)
+        given = ref.planner_give_up(state)
+        if given is not None:
+            gave_up += 1
+            keys = {c: (k, ref.suit_picture(state, suit_of(c), out, voids))
+                    for c, k in given.items()}
+        else:
+            keys = {c: (ref.expert_key(state, c, out, voids),
+                        ref.suit_picture(state, suit_of(c), out, voids))
+                    for c in state.legal_actions()}
+        top = max(keys.values())
+        if len({suit_of(c) for c, k in keys.items() if k == top}) > 1:
+            record_ties.append(len(state.plays))
+        state.apply(ref.planner_card(state))
+    return state.tricks_taken, state.plays, gave_up
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_planner_is_blind_to_suit_names(seed):
+    # ENGINE §7: the sure tricks and the card it gives a trick up with are suit-blind too
+    rnd = random.Random(1000 + seed)
+    checked = gave_up = 0
+    for _ in range(25):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        hands = [sum(1 << c for c in deck[13 * s:13 * s + 13]) for s in range(4)]
+        trump = rnd.randrange(5)
+        declarer = rnd.randrange(4)
+        contracts = [rnd.randrange(5) for _ in range(4)]
+        contracts[declarer] = max(5, contracts[declarer])
+        if sum(contracts) == 13:
+            contracts[(declarer + 3) % 4] += 1
+        perm = list(range(4))
+        rnd.shuffle(perm)
+        ties: list[int] = []
+        tricks, plays, g = _play_planner(hands, trump, declarer, contracts, ties)
+        renamed_trump = NT if trump == NT else perm[trump]
+        tricks2, plays2, _ = _play_planner([_rename(h, perm) for h in hands], renamed_trump,
+                                           declarer, contracts, ties)
+        if ties:
+            continue
+        assert tricks2 == tricks
+        assert plays2 == tuple(_rename(1 << c, perm).bit_length() - 1 for c in plays)
+        checked += 1
+        gave_up += g
+    assert checked >= 20
+    assert gave_up >= 10  # the rule of §7 decided cards in these deals

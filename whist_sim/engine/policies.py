@@ -1,4 +1,4 @@
-"""The two baseline policies of docs/ENGINE.md §4-5, in readable Python.
+"""The policies of docs/ENGINE.md §4-7 (random, heuristic, expert, planner), in readable Python.
 
 A policy is any callable ``policy(state: DealState, rng: DealRng) -> action`` returning a legal
 action for ``state.to_move`` (see :mod:`whist_sim.engine.state` for the action encodings). All seats
@@ -7,6 +7,8 @@ specification says, or the compiled engine will no longer reproduce the referenc
 
 * ``random``: uniform over the legal actions, one draw per decision (three for a Frisch pass).
 * ``heuristic``: hand evaluation in quarter tricks and simple card play; it never draws.
+* ``expert``: card play that counts the cards, by integer keys per card; it never draws.
+* ``planner``: ``expert``, giving up tricks it can spare while its sure tricks cover its need.
 
 Estimates are integers in **quarter tricks** (``q``): 4 q = one trick.
 """
@@ -457,12 +459,136 @@ def expert_policy(state: DealState, rng: DealRng) -> int:
     return heuristic_policy(state, rng)
 
 
+# --------------------------------------------------------------------------- planner (ENGINE §7)
+
+#: ``planner``'s default parameters (the registry's, tested equal): spare sure tricks it needs
+#: before it gives a trick up; side-suit rounds counted beyond the others' average length while
+#: trumps are out; at the lead: 0 never, 1 with the surest loser, 2 low from the longest suit;
+#: 1: a spare master may go when following or discarding
+PLANNER_MARGIN = 1
+PLANNER_SIDE = 0
+PLANNER_LEAD = 0
+PLANNER_SHED = 1
+
+
+def sure_tricks(state: DealState, out: int, voids: set[tuple[int, int]],
+                side: int = PLANNER_SIDE) -> tuple[int, set[int]]:
+    """The sure tricks of the seat to move and its masters (docs/ENGINE.md §7).
+
+    A master: a card above every card of its suit still out. Per suit of ``L`` cards with ``O``
+    still out, the larger of its masters and its length tricks ``L - O`` (the others' cards all
+    in one hand), in trumps and, once no trump is out, in every suit. In a side suit while trumps
+    are out: none when another seat has shown a void there and not in trumps, else its masters,
+    at most ``O // (players - 1) + side``."""
+    seat = state.to_move
+    hand = state.hand(seat)
+    p = state.players
+    trump = state.trump
+    trumps_out = bin(out & SUIT_MASKS[trump]).count("1") if trump != NT else 0
+    sure = 0
+    masters: set[int] = set()
+    for s in range(4):
+        mine = [c for c in cards_of(hand) if suit_of(c) == s]
+        if not mine:
+            continue
+        outs = [c for c in cards_of(out) if suit_of(c) == s]
+        top = max(outs, default=-1)
+        mast = [c for c in mine if c > top]
+        masters.update(mast)
+        k = len(mast)
+        if s != trump and trumps_out > 0:
+            if any((o, s) in voids and (o, trump) not in voids for o in range(p) if o != seat):
+                k = 0
+            else:
+                k = min(k, len(outs) // (p - 1) + side)
+        else:
+            k = max(k, len(mine) - len(outs))
+        sure += k
+    return sure, masters
+
+
+def planner_give_up(state: DealState, margin: int = PLANNER_MARGIN, side: int = PLANNER_SIDE,
+                    lead: int = PLANNER_LEAD, shed: int = PLANNER_SHED) -> dict[int, int] | None:
+    """The cards with which ``planner`` would give up the trick in progress, with their keys
+    (larger is better), or None when it plays ``expert``'s card (docs/ENGINE.md §7).
+
+    Only while the seat needs tricks and its :func:`sure_tricks` cover them with ``margin`` to
+    spare; never a trump. Leading (``lead`` 1 or 2): the lowest card that is not a master of
+    each suit, keyed by the cards of its suit still out above it (1) or by the seat's length in
+    the suit (2). Following suit: the highest card of the led suit that does not win now (the
+    only candidate). Discarding: the highest card of each suit, keyed by its rank. Following and
+    discarding, masters are kept unless ``shed=1``."""
+    seat = state.to_move
+    need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
+    legal = state.legal_actions()
+    if need <= 0 or len(legal) < 2:
+        return None
+    hand = state.hand(seat)
+    out = _out(state)
+    voids = shown_voids(state)
+    sure, masters = sure_tricks(state, out, voids, side)
+    if sure < need + margin:
+        return None
+    side_cards = [c for c in legal if suit_of(c) != state.trump]
+    free = [c for c in side_cards if c not in masters]
+    keys: dict[int, int]
+    if not state.current_trick:
+        if not lead:
+            return None
+        lows = {s: min(c for c in free if suit_of(c) == s) for s in {suit_of(c) for c in free}}
+        if lead == 1:
+            keys = {c: sum(1 for x in cards_of(out) if suit_of(x) == s and x > c)
+                    for s, c in lows.items()}
+        else:
+            keys = {c: suit_length(hand, s) for s, c in lows.items()}
+        return keys or None
+    pool = side_cards if shed else free
+    if suit_of(legal[0]) == state.led_suit:  # following suit (every legal card is)
+        losers = [c for c in pool if not state.would_win(c)]
+        keys = {max(losers): 0} if losers else {}
+    else:
+        highs = {s: max(c for c in pool if suit_of(c) == s) for s in {suit_of(c) for c in pool}}
+        keys = {c: rank_of(c) for c in highs.values()}
+    return keys or None
+
+
+def planner_card(state: DealState, margin: int = PLANNER_MARGIN, side: int = PLANNER_SIDE,
+                 lead: int = PLANNER_LEAD, shed: int = PLANNER_SHED) -> int:
+    """``planner`` play (docs/ENGINE.md §7): the :func:`planner_give_up` card with the largest
+    key, then the largest :func:`suit_picture`, then the lowest card code; else
+    :func:`expert_card`."""
+    keys = planner_give_up(state, margin, side, lead, shed)
+    if keys is None:
+        return expert_card(state)
+    out = _out(state)
+    voids = shown_voids(state)
+    return max(keys, key=lambda c: (keys[c], suit_picture(state, suit_of(c), out, voids), -c))
+
+
+def planner_policy(state: DealState, rng: DealRng) -> int:
+    """The ``planner`` play policy (docs/ENGINE.md §7, default parameters) with the heuristic's
+    bidding; never draws."""
+    if state.phase == "play":
+        return planner_card(state)
+    return heuristic_policy(state, rng)
+
+
+def _out(state: DealState) -> int:
+    """The cards still out for the seat to move: the deck less the cards played (this trick
+    included) and its own hand."""
+    played = 0
+    for c in state.plays:
+        played |= 1 << c
+    return state.rules.deck_mask & ~played & ~state.hand(state.to_move)
+
+
 # --------------------------------------------------------------------------- registry
 
 POLICIES: dict[str, Policy] = {
     "random": random_policy,
     "heuristic": heuristic_policy,
     "expert": expert_policy,
+    "planner": planner_policy,
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -470,6 +596,9 @@ DESCRIPTIONS: dict[str, str] = {
     "heuristic": "quarter-trick hand estimate and simple card play, no draws (docs/ENGINE.md §5)",
     "expert": "the heuristic's bidding; card play that counts the cards, plays for the exact "
     "contract, sheds danger once made (docs/ENGINE.md §6)",
+    "planner": "the heuristic's bidding; expert's card play, but while its sure tricks cover "
+    "the tricks it needs with a trick to spare it gives the trick in progress up "
+    "(docs/ENGINE.md §7)",
 }
 
 
@@ -498,6 +627,10 @@ __all__ = [
     "expert_card",
     "expert_key",
     "expert_policy",
+    "planner_card",
+    "planner_give_up",
+    "planner_policy",
+    "sure_tricks",
     "wants_trick",
     "frisch_key",
     "get_policy",

@@ -62,6 +62,7 @@ from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_fri
 from .bidding.random import random_call, random_contract, random_frisch
 from .play.expert import expert_card
 from .play.heuristic import heuristic_card, heuristic_play
+from .play.planner import planner_card
 from .play.random import random_card
 from .registry import (
     BID_AGGRESSIVE,
@@ -72,6 +73,7 @@ from .registry import (
     BID_MONTECARLO,
     PLAY_EXPERT,
     PLAY_HEURISTIC,
+    PLAY_PLANNER,
     PLAY_RANDOM,
 )
 
@@ -195,6 +197,8 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
         return heuristic_card(st, hm, rp, seat, legal, rng)
     elif pid == PLAY_EXPERT:
         return expert_card(st, hm, rp, seat, legal, rng)
+    elif pid == PLAY_PLANNER:
+        return planner_card(st, hm, rp, seat, legal, rng, par)
     return random_card(st, hm, rp, seat, legal, rng)
 
 

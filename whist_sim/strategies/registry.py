@@ -56,6 +56,7 @@ PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
 PLAY_EXPERT = 2
 PLAY_ROLLOUT = 3
+PLAY_PLANNER = 4
 
 #: the NT rule's parameters, last in the row of every strategy of the heuristic family
 #: (ENGINE.md §5): ``nt`` 1 = on (0: NT is never rated above its estimate, the earlier
@@ -154,6 +155,17 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "by more than z standard errors (0: every candidate on every layout)",
         (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 1.0),
          ("model", -1.0), ("eps", 0.2), ("pool", 8.0)),
+    ),
+    "planner": PolicyInfo(
+        "planner", PLAY_PLANNER, PLAY,
+        "expert with a plan for the tricks it needs: counts its sure tricks (masters, trump "
+        "length, side masters the others can be expected to follow) and, while they cover the "
+        "tricks it still needs with margin to spare, loses the trick in progress with a card it "
+        "can spare instead of ending over its contract (ENGINE.md §7). side: side-suit rounds "
+        "counted beyond the others' average length while trumps are out; lead=1: gives tricks "
+        "up at the lead too, with its surest loser (2: low from its longest suit); shed=1: a "
+        "spare master may go",
+        (("margin", 1.0), ("side", 0.0), ("lead", 0.0), ("shed", 1.0)),
     ),
 }
 
