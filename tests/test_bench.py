@@ -77,4 +77,5 @@ def test_the_play_section_times_every_play_policy():
         assert data[f"play_{name}_vs_heuristic"] > 0
     assert data["play_heuristic_vs_heuristic"] == 1.0
     assert data["play_rollout_infer_1t"] > 0 and data["play_rollout_infer_vs_rollout"] > 0
+    assert 1.0 <= data["play_rollout_infer_ess"] <= 128.0  # of a pool of 8 x 16 layouts
     assert not SECTIONS["play"].default

@@ -16,14 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 JOURNAL = ROOT / "docs" / "JOURNAL.md"
 
-#: Files that still cite issue numbers and are being edited by other work right now; the
-#: no-issue-number test skips them until they are cleaned. Remove each entry as its file is
-#: cleaned, then this list (a listed file that no longer cites one fails the test below).
-NOT_YET_CLEANED = (
-    "whist_sim/kernels/advise_batch.py",
-    "whist_sim/strategies/registry.py",
-)
-
 #: An issue cited by number: "issue 30", "Issues 5, 31", "issue #12", "(#12)", "PR 7", a link to
 #: ".../issues/12". Not: a hex colour ("#444444", "color:#222"), a seat label
 #: ("heuristic/expert#1"), a rule section ("§4").
@@ -164,18 +156,9 @@ def test_no_issue_numbers_in_code_or_docs():
     found = []
     for path in _checked_files():
         rel = path.relative_to(ROOT).as_posix()
-        if rel in NOT_YET_CLEANED:
-            continue
         text = path.read_text(encoding="utf-8")
         for m in ISSUE_NUMBER.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
             found.append(f"{rel}:{line}: {m.group().strip()}")
     assert not found, "issue numbers (state the fact; history goes to docs/JOURNAL.md):\n" + \
         "\n".join(found)
-
-
-def test_every_file_not_yet_cleaned_still_cites_an_issue_number():
-    for rel in NOT_YET_CLEANED:
-        path = ROOT / rel
-        assert path.is_file() and ISSUE_NUMBER.search(path.read_text(encoding="utf-8")), (
-            f"{rel} is clean (or gone): remove it from NOT_YET_CLEANED")

@@ -1,14 +1,15 @@
 """The ``play`` section of ``whist-sim bench``: each play policy's deals per second on one thread.
 
-Keys, for every registered play policy ``P`` (``rollout`` as ``rollout:n=16``, the spec its
-targets are set for): ``play_P_1t`` (deals per wall second, heuristic bidding, ``P`` at every seat,
-one thread) and ``play_P_vs_heuristic`` (that rate over the heuristic play's rate in the same run;
-compare ratios, not absolute rates, on a shared machine). Besides, the search that reads the table
-(``rollout:n=16:infer=1``, docs/STRATEGIES.md): ``play_rollout_infer_1t`` and
-``play_rollout_infer_vs_rollout``, the price of the inference, and ``play_rollout_infer_ess``:
-the mean effective sample size of its pool of ``pool x n = 128`` layouts per searching decision
-(:func:`pool_ess`, on the card decisions of :data:`ESS_DEALS` deals of heuristic bidding and
-``expert`` play; ``n = 16`` would mean the table narrowed nothing). Not a default section:
+Keys, for every registered play policy ``P`` (``rollout`` as ``rollout:n=16:infer=0``, the spec
+its targets are set for: the search without reading the table): ``play_P_1t`` (deals per wall
+second, heuristic bidding, ``P`` at every seat, one thread) and ``play_P_vs_heuristic`` (that
+rate over the heuristic play's rate in the same run; compare ratios, not absolute rates, on a
+shared machine). Besides, the search that reads the table (``rollout:n=16:infer=1``, the
+default, docs/STRATEGIES.md): ``play_rollout_infer_1t`` and ``play_rollout_infer_vs_rollout``,
+the price of the inference, and ``play_rollout_infer_ess``: the mean effective sample size of
+its pool of ``pool x n = 128`` layouts per searching decision (:func:`pool_ess`, on the card
+decisions of :data:`ESS_DEALS` deals of heuristic bidding and ``expert`` play; ``n = 16`` would
+mean the table narrowed nothing). Not a default section:
 ``whist-sim bench --only play``.
 """
 
@@ -35,7 +36,7 @@ from ..strategies.play.rollout import RESAMPLE_PICKS, ROLLOUT_DECISION, draw_lay
 from .registry import BenchContext, Result, bench_section
 
 #: the spec each play policy is timed with
-SPECS = {"rollout": "rollout:n=16"}
+SPECS = {"rollout": "rollout:n=16:infer=0"}  # the search without reading the table
 #: searches timed besides the registered policies: key -> spec
 EXTRA = {"rollout_infer": "rollout:n=16:infer=1"}
 #: deals whose searching decisions :func:`pool_ess` averages over

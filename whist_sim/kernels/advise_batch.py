@@ -1,4 +1,4 @@
-"""Batch kernels of the hand advisor and the bid charts (issue 5), built on
+"""Batch kernels of the hand advisor and the bid charts, built on
 :mod:`whist_sim.kernels.conditional` (dealing) and the one deal loop.
 
 * :func:`advise_kernel` - sampled deal ``j`` of an advice (stream ``(seed, j)``, docs/ENGINE.md

@@ -77,10 +77,10 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "reaches the level, passes its lowest cards from short suits, contracts its estimate "
         "(ENGINE.md §5); nt=1 rates NT as its best suit with a balanced hand, a stopper in every "
         "suit and nt_hcp high-card points (0: 20 with four players, 14 with three; nt=0: never NT, "
-        "the earlier versions)",
+        "as before the NT rule)",
         NT_PARAMS,
     ),
-    # Strategies of issue 6 (docs/STRATEGIES.md; kernels in
+    # Strategies of the heuristic's family (docs/STRATEGIES.md; kernels in
     # whist_sim/strategies/bidding/estimators.py and
     # whist_sim/strategies/bidding/montecarlo.py).
     "hcp": PolicyInfo(
@@ -171,8 +171,8 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
 
 #: The default play policy: the play of every seat whose play is not named, in ``simulate``,
 #: ``advise``, ``bid-chart``, ``tournament``, ``make run`` and the Python API (a seat ``BID`` alone
-#: plays it). The strongest policy that keeps ``make run`` within a few minutes on two cores
-#: (issue 30); change it here only, every command and function takes it from this constant.
+#: plays it). The strongest policy that keeps ``make run`` within a few minutes on two cores;
+#: change it here only, every command and function takes it from this constant.
 DEFAULT_PLAY = "expert"
 
 #: parameters whose value names a policy (``rollout:base=heuristic``, ``rollout:model=hcp``):

@@ -36,7 +36,6 @@ from .registry import (
     BID_POLICIES,
     DEFAULT_PLAY,
     PLAY,
-    PLAY_EXPERT,
     PLAY_POLICIES,
     POLICY_PARAMS,
     SEARCHING_PLAY,
@@ -54,13 +53,18 @@ class StrategyError(PolicyError):
 
 #: Extra checks of parameter values: (strategy, parameter) -> (low, high, whole number?).
 #: Parameters not listed must be finite numbers.
+#: the highest play policy id (a policy-valued parameter names one by id)
+_MAX_PLAY = max(i.id for i in PLAY_POLICIES.values())
+#: play policy ids that search (never the base of a search)
+_SEARCHING_IDS = frozenset(PLAY_POLICIES[n].id for n in SEARCHING_PLAY)
+
 PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     ("hcp", "points_per_trick"): (0.5, 40.0, False),
     ("montecarlo", "n"): (0, 4096, True),
     ("montecarlo", "calls"): (0, 1, True),
     ("montecarlo", "span"): (0, 17, True),
     ("montecarlo", "slack"): (0, 17, True),
-    ("montecarlo", "play"): (-1, PLAY_EXPERT, True),  # own, or a play policy that does not search
+    ("montecarlo", "play"): (-1, _MAX_PLAY, True),  # own, or a play policy that does not search
     ("montecarlo", "infer"): (0, 1, True),
     ("montecarlo", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),
     ("montecarlo", "eps"): (0.0, 1.0, False),
@@ -74,12 +78,16 @@ PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
 #: the same for play policies: (policy, parameter) -> (low, high, whole number?).
 PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     ("rollout", "n"): (1, 4096, True),  # n=0 would search nothing: at least one layout
-    ("rollout", "base"): (0, PLAY_EXPERT, True),  # a play policy that does not search
+    ("rollout", "base"): (0, _MAX_PLAY, True),  # a play policy that does not search
     ("rollout", "race"): (0.0, 100.0, False),
     ("rollout", "infer"): (0, 1, True),
     ("rollout", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),  # -1: table
     ("rollout", "eps"): (0.0, 1.0, False),
     ("rollout", "pool"): (1, 64, True),
+    ("planner", "margin"): (0, 13, True),
+    ("planner", "side"): (-13, 13, True),
+    ("planner", "lead"): (0, 2, True),
+    ("planner", "shed"): (0, 1, True),
 }
 
 #: what each kind is called in messages
@@ -352,6 +360,10 @@ def check_spec(spec: StrategySpec) -> StrategySpec:
                     f"{noun} {spec.name}: {key} must be in {_fmt(lo)}..{_fmt(hi)}, "
                     f"got {_fmt(value)}"
                 )
+        named = POLICY_PARAMS.get((spec.name, key))
+        if named is not None and named[0] == PLAY and int(value) in _SEARCHING_IDS:
+            raise StrategyError(f"{noun} {spec.name}: {key} must be a play policy that does "
+                                f"not search, got {_fmt(value)}")
     if len(info.params) > N_PARAMS:  # pragma: no cover - registry bug
         raise StrategyError(f"{noun} {spec.name} declares more than {N_PARAMS} parameters")
     return spec
