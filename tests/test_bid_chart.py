@@ -183,10 +183,11 @@ def test_script_writes_markdown_and_pngs_only(tmp_path):
     charts = ["charts/expected_tricks.png", "charts/optimal_bid.png", "charts/over_under.png",
               "charts/zero_bid.png"]
     assert files == sorted(
-        [f"bid_chart/{f}" for f in (*charts, "cells.csv", "cheat_sheet_4p.pdf",
+        [f"bid_chart/{f}" for f in (*charts, "cells.csv", "check.csv", "cheat_sheet_4p.pdf",
                                     "cheat_sheet_4p.png", "report.md")]
-        + [f"bid_chart/three_players/{f}" for f in (*charts, "cells.csv", "cheat_sheet_3p.pdf",
-                                                    "cheat_sheet_3p.png", "report.md")])
+        + [f"bid_chart/three_players/{f}" for f in (*charts, "cells.csv", "check.csv",
+                                                    "cheat_sheet_3p.pdf", "cheat_sheet_3p.png",
+                                                    "report.md")])
     assert "python scripts/bid_chart.py" in (tmp_path / "bid_chart" / "report.md").read_text()
     assert "Cells not filled" in (tmp_path / "bid_chart" / "report.md").read_text()
     assert "cells with probability" in r.stderr

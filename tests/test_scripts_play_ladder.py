@@ -38,9 +38,17 @@ def test_sizes_meet_the_issue_and_scale(ladder):
         ladder.match_sizes(deals=1)
     with pytest.raises(ValueError, match="--scale"):
         ladder.match_sizes(scale=0)
-    # every play policy of a match with the ladder's bidding is a rung (timed on its own)
-    plays = {p for m in ladder.MATCHES if m.bid == ladder.BID for p in m.plays if "/" not in p}
-    assert plays == set(ladder.LADDER)
+    # every play policy of a match with the ladder's bidding is a rung (timed on its own), as
+    # a policy, however it is spelt (rollout:n=16:infer=1 is rollout:n=16, its default)
+    from whist_sim.strategies.spec import parse_play
+
+    def policy(text):  # the policy and every parameter's value, defaults filled in
+        spec = parse_play(text)
+        return spec.name, tuple(sorted({**dict(spec.info.params), **dict(spec.params)}.items()))
+
+    plays = {policy(p) for m in ladder.MATCHES if m.bid == ladder.BID
+             for p in m.plays if "/" not in p}
+    assert plays == {policy(p) for p in ladder.LADDER}
 
 
 def test_bad_options_name_the_option(ladder, capsys):
