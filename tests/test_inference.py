@@ -44,7 +44,7 @@ from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply
 from whist_sim.kernels.rng import stream_start
 from whist_sim.strategies import parse_play, parse_strategy
 from whist_sim.strategies.inference import MODEL_TABLE, mismatches, model_rows, resample
-from whist_sim.strategies.play.rollout import RESAMPLE_PICKS, draw_layouts
+from whist_sim.strategies.play.rollout import draw_layouts
 from whist_sim.strategies.registry import BID_HEURISTIC
 from whist_sim.strategies.spec import seat_arrays
 
@@ -273,17 +273,18 @@ def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
         lays = np.zeros((pool, 4), np.uint64)
         r0s = np.zeros(pool, np.uint64)
         wts = np.zeros(pool)
-        picks = np.zeros(RESAMPLE_PICKS, np.int64)
-        mult = np.zeros(RESAMPLE_PICKS, np.int64)
+        n_picks = 2  # two picks for the one layout asked: counts that can differ
+        picks = np.zeros(n_picks, np.int64)
+        mult = np.zeros(n_picks, np.int64)
         seen = np.zeros(len(layouts))
         for i in range(draws):
             sub[0] = stream_start(np.uint64(23), np.uint64(i))
             for k in range(HM_SIZE):
                 out[k] = hm[k]
             _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, out, 1, True, pool,
-                                       eps, mpol, mpar, rst, rhm, rrng, lays, r0s, wts, picks,
-                                       mult)
-            assert mult[:count].sum() == RESAMPLE_PICKS
+                                       eps, n_picks, mpol, mpar, rst, rhm, rrng, lays, r0s, wts,
+                                       picks, mult)
+            assert mult[:count].sum() == n_picks
             for j in range(count):  # each layout picked, as often as it was picked
                 key = tuple(sorted((o, int(lays[j, o])) for o in range(4) if o != seat))
                 assert key in index, "a kept layout breaks a void, a Frisch pass or a hand size"
@@ -291,7 +292,7 @@ def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
         for classes in (ks, holder):
             labels = sorted(set(classes))
             obs = np.array([seen[classes == c].sum() for c in labels])
-            exp = np.array([post[classes == c].sum() for c in labels]) * draws * RESAMPLE_PICKS
+            exp = np.array([post[classes == c].sum() for c in labels]) * draws * n_picks
             keep = exp >= 5
             obs = np.append(obs[keep], obs[~keep].sum())
             exp = np.append(exp[keep], exp[~keep].sum())
@@ -308,16 +309,17 @@ def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
 
 
 def test_search_parameters_parse():
-    """rollout's infer, model, eps, pool and montecarlo's play, infer, model, eps."""
-    spec = parse_play("rollout:n=16:infer=1:model=hcp:eps=0.2:pool=8")
-    assert spec.text == "rollout:n=16:infer=1:model=hcp:eps=0.2:pool=8"
+    """rollout's infer, model, eps, pool, picks and montecarlo's play, infer, model, eps."""
+    spec = parse_play("rollout:n=16:infer=1:model=hcp:eps=0.2:pool=8:picks=1")
+    assert spec.text == "rollout:n=16:infer=1:model=hcp:eps=0.2:pool=8:picks=1"
     assert parse_play("rollout:model=table").text == "rollout:model=table"
     assert parse_strategy("montecarlo:n=8:play=heuristic:infer=0").text == \
         "montecarlo:n=8:play=heuristic:infer=0"
     assert parse_strategy("montecarlo:play=own").values()["play"] == -1
     for bad, what in (("rollout:infer=2", "infer"), ("rollout:eps=1.5", "eps"),
                       ("rollout:model=nobody", "model"), ("rollout:n=0", "n"),
-                      ("rollout:pool=0", "pool")):
+                      ("rollout:pool=0", "pool"), ("rollout:picks=0", "picks"),
+                      ("rollout:picks=1.5", "picks")):
         with pytest.raises(ValueError, match=what):
             parse_play(bad)
     with pytest.raises(ValueError, match="does not search"):

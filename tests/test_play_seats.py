@@ -58,7 +58,7 @@ def test_play_specs_use_the_strategy_syntax(fake_play):
     names = [r["name"] for r in play_table()]
     assert names == list(PLAY_POLICIES)
     assert "fakeplay[:n=16:depth=2]" in spec_help("play")
-    assert ("rollout[:n=16:base=expert:race=1:infer=1:model=table:eps=0.2:pool=8]"
+    assert ("rollout[:n=16:base=expert:race=1:infer=1:model=table:eps=0.6:pool=4:picks=2]"
             in spec_help("play"))  # base by name
     pol, par = seat_arrays(["montecarlo:n=4", "hcp", "heuristic", "random"],
                            ["fakeplay:n=3", "random", "heuristic", "heuristic"], 4)

@@ -32,7 +32,7 @@ from ..kernels.layout import (
 )
 from ..kernels.rng import decision_stream
 from ..strategies.inference import model_rows
-from ..strategies.play.rollout import RESAMPLE_PICKS, ROLLOUT_DECISION, draw_layouts
+from ..strategies.play.rollout import ROLLOUT_DECISION, draw_layouts
 from .registry import BenchContext, Result, bench_section
 
 #: the spec each play policy is timed with
@@ -77,9 +77,9 @@ def _decision_ess(pol, par, st, hm, rp, seat):
     mpol = np.empty((2, p), dtype=np.int64)
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
-    picks = RESAMPLE_PICKS * n
+    picks = np.int64(par[1, seat, 7]) * n
     ess, _count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n, True, pool,
-                               par[1, seat, 5], mpol, mpar, rst, rhm, rrng,
+                               par[1, seat, 5], picks, mpol, mpar, rst, rhm, rrng,
                                np.empty((n * pool, p), dtype=np.uint64),
                                np.empty(n * pool, dtype=np.uint64), np.empty(n * pool),
                                np.empty(picks, dtype=np.int64), np.empty(picks, dtype=np.int64))

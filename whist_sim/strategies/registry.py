@@ -147,14 +147,16 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "rollout", PLAY_ROLLOUT, PLAY,
         "searches: samples n layouts of the unseen cards consistent with what it knows (cards "
         "played, voids shown, hand sizes, its Frisch passes; infer=1: also the others' calls "
-        "and contracts, read with the bidding strategy model=, table: each seat's own, weighting "
-        "pool x n layouts by eps per decision the model would have made otherwise), plays each "
-        "candidate card on every layout and finishes the deal with the base policy at every "
-        "seat, and plays the best mean score for itself (ties: the base policy's card); draws "
-        "only from its own stream. race=z drops a candidate once its mean trails the leader's "
-        "by more than z standard errors (0: every candidate on every layout)",
+        "and contracts, read with the bidding strategy model=, table: each seat's own, "
+        "weighting pool x n layouts by eps per decision the model would have made otherwise and"
+        " playing picks x n picks in proportion, each distinct layout once, counted as often as"
+        " picked), plays each candidate card on every layout and finishes the deal with the "
+        "base policy at every seat, and plays the best mean score for itself (ties: the base "
+        "policy's card); draws only from its own stream. race=z drops a candidate once its mean"
+        " trails the leader's by more than z standard errors (0: every candidate on every "
+        "layout)",
         (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 1.0),
-         ("model", -1.0), ("eps", 0.2), ("pool", 8.0)),
+         ("model", -1.0), ("eps", 0.6), ("pool", 4.0), ("picks", 2.0)),
     ),
     "planner": PolicyInfo(
         "planner", PLAY_PLANNER, PLAY,

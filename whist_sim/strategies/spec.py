@@ -84,6 +84,7 @@ PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
     ("rollout", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),  # -1: table
     ("rollout", "eps"): (0.0, 1.0, False),
     ("rollout", "pool"): (1, 64, True),
+    ("rollout", "picks"): (1, 8, True),
     ("planner", "margin"): (0, 13, True),
     ("planner", "side"): (-13, 13, True),
     ("planner", "lead"): (0, 2, True),

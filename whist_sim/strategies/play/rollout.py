@@ -18,7 +18,8 @@ What the seat knows when it samples (:func:`sample_layout`, with the one sampler
 * with ``infer`` (read the table): the others' calls and contracts. It draws ``pool * n``
   layouts, weights each ``eps ** k`` for the ``k`` decisions the bidding strategy ``model``
   (``table``: each seat's own) would have made otherwise with the layout's hands, and picks
-  ``2 n`` in proportion; each layout picked is played once and counts as often as it was picked
+  ``picks * n`` in proportion; each layout picked is played once and counts as often as it was
+  picked
   (:func:`draw_layouts`, :mod:`whist_sim.strategies.inference`).
 
 Candidates that cannot differ are pruned: of two cards of one suit with no card still out between
@@ -34,7 +35,7 @@ the candidates left. ``race = 0`` plays every candidate on every layout.
 Parameters (``par[1, seat, j]``, registry order): ``n`` layouts per decision, ``base`` the play
 policy id of the rollouts (a policy that does not search: ``random``, ``heuristic``, ``expert``),
 ``race`` the ``z`` of racing, ``infer`` (1: read the table), ``model`` (a bidding strategy id,
--1: ``table``), ``eps`` and ``pool``.
+-1: ``table``), ``eps``, ``pool`` and ``picks``.
 
 Speed (docs/STRATEGIES.md has the figures). The rollouts of the base policy are nearly all of the
 time, so the measures that count cut their number: the pruning above, and racing (default
@@ -91,9 +92,6 @@ from ..inference import mismatches, model_rows, resample
 ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
 RACE_FIRST = 4  # racing: layouts played by every candidate before any is dropped
 RACE_EVERY = 2  # ... then a look every this many layouts
-#: reading the table: picks from the weighted pool per layout asked for (``n``); the layouts
-#: picked are played once each, counted as often as picked
-RESAMPLE_PICKS = 2
 
 
 @jit
@@ -189,7 +187,7 @@ def _same_run(a, b, out):
 
 
 @jit
-def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, eps,
+def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, eps, n_picks,
                  mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks, mult):
     """The layouts of one decision into ``lays[i, o]`` (seat ``o``'s hand), into ``r0s[i]``
     the state of ``sub`` after each was drawn (the stream of a random base policy's rollouts on
@@ -200,9 +198,9 @@ def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, 
     (``ess = count = n_layouts``). With it: ``pool * n_layouts`` draws, each weighted
     ``eps ** k`` for the ``k`` decisions of the others that the model (``mpol`` / ``mpar``)
     would have made otherwise (:func:`~whist_sim.strategies.inference.mismatches`); then
-    :data:`RESAMPLE_PICKS` ``* n_layouts`` picks in proportion (systematic, one more draw from
-    ``sub``), the layouts picked kept once each with their number of picks: ``count`` distinct
-    layouts, about ``n_layouts`` when the table narrows the pool to an effective size near it."""
+    ``n_picks`` picks in proportion (systematic, one more draw from ``sub``; ``picks``, ``mult``
+    hold at least that many), the layouts picked kept once each with their number of picks:
+    ``count <= n_picks`` distinct layouts."""
     p = rp[R_PLAYERS]
     m = n_layouts * pool if infer else n_layouts
     for i in range(m):
@@ -217,7 +215,6 @@ def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, 
         for i in range(n_layouts):
             mult[i] = 1
         return float(n_layouts), n_layouts
-    n_picks = RESAMPLE_PICKS * n_layouts
     ess = resample(w, m, n_picks, unit(sub), picks)
     count = 0
     for j in range(n_picks):  # picks ascend: row count is free once picks[j] >= count is read
@@ -262,7 +259,7 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
         rpol[1, o] = base
     totals = np.zeros(n_cands, dtype=np.int64)
     alive = np.ones(n_cands, dtype=np.bool_)
-    n_picks = RESAMPLE_PICKS * n_layouts if infer else n_layouts
+    n_picks = np.int64(par[1, seat, 7]) * n_layouts if infer else n_layouts
     sc = np.empty((n_cands, n_picks), dtype=np.int64)
     for i in range(HM_SIZE):
         lay[i] = hm[i]
@@ -277,8 +274,8 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     if infer:
         model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
     _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
-                               par[1, seat, 5], mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks,
-                               mult)
+                               par[1, seat, 5], n_picks, mpol, mpar, rst, rhm, rrng, lays, r0s,
+                               w, picks, mult)
     for i in range(count):
         for o in range(p):
             lay[H_HAND + o] = lays[i, o]
