@@ -32,7 +32,7 @@ from whist_sim.advisor.bidchart import (
     write_chart_report,
 )
 from whist_sim.advisor.chart_check import check_chart
-from whist_sim.check import DEFAULT_CHECK_PLAY, CheckError, check_play
+from whist_sim.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError
 from whist_sim.strategies.registry import DEFAULT_PLAY
@@ -86,9 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED, help="run seed")
     parser.add_argument("--threads", type=int, default=None, help="threads [default: every CPU]")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
-                        help="the searching play of the check (default %(default)s)")
-    parser.add_argument("--no-check", action="store_true", help="do not check the charts")
+    add_check_arguments(parser, "the charts")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
     try:
@@ -97,12 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: expected e.g. 4,3, got {args.players!r}")
     if any(p not in SUBDIRS for p in players):
         parser.error(f"--players: 4 and/or 3, got {args.players!r}")
-    check = None
-    if not args.no_check:
-        try:
-            check = check_play(args.check)
-        except CheckError as e:
-            parser.error(f"--check: {e}")
+    check = parsed_check(parser, args)
     try:
         written = run(args.out, command_line(__file__, raw), args.hands, args.deals_per_hand,
                       args.seed, args.threads, progress=not args.no_progress,

@@ -39,7 +39,12 @@ from report_default import (
     write_default_report,
 )
 
-from whist_sim.check import DEFAULT_CHECK_PLAY, CheckError, check_deals, check_play
+from whist_sim.check import (
+    DEFAULT_CHECK_PLAY,
+    add_check_arguments,
+    check_deals,
+    parsed_check,
+)
 from whist_sim.core.rules import Rules
 from whist_sim.reports import ReportError
 from whist_sim.runs.dataset import DatasetError
@@ -114,20 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED, help=f"run seed (default {SEED})")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
-    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
-                        help="the searching play of the check run (default %(default)s)")
-    parser.add_argument("--no-check", action="store_true", help="no check run")
+    add_check_arguments(parser, "the report")
     parser.add_argument("--check-deals", type=int, default=None, metavar="N",
                         help=f"deals of the check run (default: deals / {CHECK_RATIO}, at "
                              "least 200)")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
-    check = None
-    if not args.no_check:
-        try:
-            check = check_play(args.check)
-        except CheckError as e:
-            parser.error(f"--check: {e}")
+    check = parsed_check(parser, args)
     if args.check_deals is not None and args.check_deals < 1:
         parser.error(f"--check-deals: at least 1, got {args.check_deals}")
     try:

@@ -3,6 +3,7 @@ subsample rule, and the tournament's check object, on constructed inputs (no sim
 
 from __future__ import annotations
 
+import argparse
 import math
 
 import pytest
@@ -12,10 +13,12 @@ from whist_sim.check import (
     CHECK_RATIO,
     DEFAULT_CHECK_PLAY,
     CheckError,
+    add_check_arguments,
     bid_holds,
     check_deals,
     check_play,
     difference_holds,
+    parsed_check,
     ranking_holds,
 )
 from whist_sim.tournament.check import (
@@ -37,6 +40,19 @@ def test_the_default_check_is_a_search_of_sixteen_rollouts():
 def test_a_check_that_is_not_a_play_policy_is_refused(text):
     with pytest.raises(CheckError):
         check_play(text)
+
+
+def test_a_scripts_check_options_are_read_once(capsys):
+    parser = argparse.ArgumentParser(prog="script")
+    add_check_arguments(parser, "the charts")
+    assert parsed_check(parser, parser.parse_args([])) == DEFAULT_CHECK_PLAY
+    assert parsed_check(parser, parser.parse_args(["--check", "rollout:n=2"])) == "rollout:n=2"
+    assert parsed_check(parser, parser.parse_args(["--no-check"])) is None
+    with pytest.raises(SystemExit) as stop:
+        parsed_check(parser, parser.parse_args(["--check", "hcp"]))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("script: error: --check: ") and "Traceback" not in err[-1]
 
 
 def test_the_subsample_rule():

@@ -28,6 +28,7 @@ Conventions (every command):
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Hashable, Sequence
 
@@ -36,9 +37,11 @@ __all__ = [
     "CHECK_RATIO",
     "DEFAULT_CHECK_PLAY",
     "CheckError",
+    "add_check_arguments",
     "bid_holds",
     "check_deals",
     "check_play",
+    "parsed_check",
     "difference_holds",
     "ranking_holds",
 ]
@@ -107,3 +110,24 @@ def difference_holds(answer_diff: float, check_ci: Sequence[float] | None) -> bo
 def ranking_holds(pairs_hold: Sequence[bool]) -> bool:
     """A ranking holds when every pairwise difference holds (:func:`difference_holds`)."""
     return all(pairs_hold)
+
+
+def add_check_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--check PLAY`` and ``--no-check`` on the argparse ``parser`` of a script (the scripts
+    that write results/); ``what`` names what is checked, for the help. Read them back with
+    :func:`parsed_check`."""
+    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
+                        help=f"the searching play {what} is checked under "
+                             "(default %(default)s)")
+    parser.add_argument("--no-check", action="store_true", help=f"do not check {what}")
+
+
+def parsed_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The canonical check play of the parsed ``args`` (:func:`add_check_arguments`), or None
+    with ``--no-check``; a bad play ends the script with a one-line error naming ``--check``."""
+    if args.no_check:
+        return None
+    try:
+        return check_play(args.check)
+    except CheckError as e:
+        parser.error(f"--check: {e}")
