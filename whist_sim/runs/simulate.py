@@ -42,13 +42,11 @@ only the missing or invalid chunks.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,19 +58,11 @@ from .. import __version__
 from ..core.rng import MAX_DEALS  # noqa: F401 - the limit of deals, also for the CLI
 from ..core.rules import Rules
 from .dataset import (
-    CHUNK_RE,
     FORMAT_NAME,
     FORMAT_VERSION,
-    LOCK_NAME,
-    MANIFEST_NAMES,
-    TEMP_PREFIX,
-    DatasetError,
-    check_chunk,
     chunk_bounds,
     chunk_name,
     chunk_table,
-    file_sha256,
-    load_manifest,
     manifest_path,
     n_chunks,
     options_hash,
@@ -88,6 +78,16 @@ from .executors import (
     check_executor_options,
     default_threads,
     make_executor,
+)
+from .outdir import (
+    SimulationError,
+    check_dir,
+    check_receipt,
+    discard_stale_run,
+    lock_dir,
+    make_dir,
+    scan_chunks,
+    unlock_dir,
 )
 
 log = logging.getLogger(__name__)
@@ -108,13 +108,6 @@ def default_dd_chunk_size(deals: int) -> int:
     return max(1, min(DEFAULT_DD_CHUNK_SIZE, -(-deals // DD_MIN_CHUNKS)))
 DEFAULT_POLICY = "heuristic"  # the bidding strategy of every seat by default
 MAX_SEED = (1 << 64) - 1
-#: manifest keys that define the data; ``resume`` refuses if any differs
-IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_dealt", "dd",
-                 "engine")
-
-
-class SimulationError(ValueError):
-    """Impossible simulation options, or an output directory that cannot take this run."""
 
 
 @dataclass(frozen=True)
@@ -359,60 +352,6 @@ def _dd_options(node_limit: int, tt_bits: int, min_node_limit: int | None = None
     return options
 
 
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    diffs = []
-    for key in IDENTITY_KEYS:
-        # manifests written before the dd option existed have no "dd" key: a run without it
-        a, b = old.get(key), new[key]
-        if key == "rules" and isinstance(a, dict):  # options added since the run take defaults
-            a = {**Rules().to_dict(), **a}
-        if key in ("rules", "dd") and isinstance(a, dict) and isinstance(b, dict):
-            for k in sorted(set(a) | set(b)):
-                if a.get(k) != b.get(k):
-                    diffs.append(f"{key}.{k}: run {a.get(k)!r}, now {b.get(k)!r}")
-        elif key == "dd" and (a is None) != (b is None):
-            diffs.append(
-                "dd: the run has no double-dummy columns, now --dd is given" if a is None else
-                "dd: the run has double-dummy columns (--dd), now --dd is not given"
-            )
-        elif key == "engine" and a != b:
-            diffs.append(f"engine: the run was written by other engine code ({a or 'unrecorded'}"
-                         f", now {b}): its chunks would not be this code's")
-        elif a != b:
-            diffs.append(f"{key}: run {a!r}, now {b!r}")
-    return diffs
-
-
-def discard_stale_run(out: str | Path) -> bool:
-    """Delete the whist-sim run in ``out`` if other engine code wrote it (its manifest's
-    ``engine`` differs from this code's); ``True`` if it did. For the scripts that keep their
-    own working datasets (``make run``, ``make results``) and reuse them while the code is the
-    same: after an engine change they simulate again instead of reusing stale data. A folder
-    that holds files besides a run is left alone (:func:`simulate` then refuses it)."""
-    from ..kernels._numba import engine_fingerprint
-
-    out = Path(out)
-    if not out.is_dir() or manifest_path(out) is None:
-        return False
-    try:
-        manifest = load_manifest(out)
-    except DatasetError:
-        return False
-    if manifest.get("engine") == engine_fingerprint():
-        return False
-    if any(not (CHUNK_RE.match(f) or f in MANIFEST_NAMES) for f in _user_files(out)):
-        return False  # someone else's files too: keep them all
-    import shutil
-
-    shutil.rmtree(out)
-    return True
-
-
-def _user_files(out: Path) -> list[str]:
-    return sorted(p.name for p in out.iterdir()
-                  if not p.name.startswith(TEMP_PREFIX) and p.name != LOCK_NAME)
-
-
 #: the libraries whose versions a manifest records (the chunks' bytes and values depend on them)
 VERSIONED = ("numpy", "numba", "llvmlite", "pandas", "pyarrow")
 
@@ -429,118 +368,6 @@ def library_versions() -> dict[str, str]:
         except PackageNotFoundError:  # pragma: no cover - every one is a dependency
             out[name] = "unknown"
     return out
-
-
-def _lock(out: Path) -> Any:
-    """Take the folder's lock (a second run on it is refused at once); return it, held."""
-    from filelock import FileLock, Timeout
-
-    lock = FileLock(str(out / LOCK_NAME), timeout=0)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise SimulationError(
-            f"another whist-sim run is writing {out} (it holds {out / LOCK_NAME}); wait for it "
-            "to finish, or choose another directory"
-        ) from None
-    except OSError as e:
-        raise SimulationError(f"cannot lock output directory {out}: {e}") from None
-    return lock
-
-
-def _unlock(out: Path, lock: Any) -> None:
-    """Release the folder's lock and remove its file, so that the finished folder holds Parquet
-    files only (polars reads no folder with other files). The file goes while the lock is still
-    held: a run starting meanwhile locks a new file and finds the manifest this run wrote."""
-    with contextlib.suppress(OSError):  # Windows cannot remove an open file: it stays
-        (out / LOCK_NAME).unlink()
-    lock.release()
-
-
-def _check_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, Any] | None:
-    """Check the output directory; return the existing manifest when resuming, else None."""
-    if out.exists() and not out.is_dir():
-        raise SimulationError(f"output {out} exists and is not a directory")
-    if not out.exists():
-        return None
-    files = _user_files(out)
-    if manifest_path(out) is None:
-        if files:
-            shown = ", ".join(files[:3]) + (", ..." if len(files) > 3 else "")
-            raise SimulationError(
-                f"output directory {out} is not empty and holds no whist-sim run "
-                f"(found {shown}); choose a new or empty directory"
-            )
-        return None
-    try:
-        manifest = load_manifest(out)
-    except DatasetError as e:
-        raise SimulationError(f"output directory {out}: {e}") from None
-    if not resume:
-        raise SimulationError(
-            f"output directory {out} already holds a whist-sim run (status: "
-            f"{manifest.get('status')}); pass --resume to finish it, or choose a new directory"
-        )
-    diffs = _differences(manifest, identity)
-    if diffs:
-        raise SimulationError(
-            f"cannot resume {out}: the options differ from the run's manifest:\n  "
-            + "\n  ".join(diffs)
-            + "\nrun with the run's options, or choose a new directory"
-        )
-    return manifest
-
-
-def _quarantine(path: Path) -> Path:
-    """Move a corrupt file aside as ``<name>.corrupt`` (``.corrupt.1``, ... if taken)."""
-    target = path.with_name(path.name + ".corrupt")
-    n = 0
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.corrupt.{n}")
-    os.replace(path, target)
-    return target
-
-
-def _scan_chunks(
-    out: Path, task: ChunkTask, total: int, threads: int, sums: dict[str, Any] | None
-) -> tuple[list[int], list[dict[str, str]], dict[str, dict[str, Any]]]:
-    """Validate a run's chunk files against the run (``sums``: the manifest's checksums, ``None``
-    for a run written before them); return the indices still to play, what was moved aside, and
-    the checksums of the sound chunks."""
-
-    def check(index: int) -> tuple[int, str | None, dict[str, Any] | None]:
-        start, count = chunk_bounds(index, task.deals, task.chunk_size)
-        path = out / chunk_name(index)
-        entry = (sums or {}).get(path.name)
-        reason = check_chunk(
-            path, index, start, count, task.rules.players, task.store_dealt,
-            dd=task.dd_node_limit is not None, redeal=task.rules.after_third_frisch == "redeal",
-            run=(task.seed, task.options or ""),
-            sha256=entry["sha256"] if entry else None, legacy_ok=sums is None,
-        )
-        if reason is not None:
-            return index, reason, None
-        if entry is None:  # sound, finished after the manifest was last written: sum it now
-            data = path.read_bytes()
-            entry = {"sha256": file_sha256(data), "bytes": len(data)}
-        return index, None, entry
-
-    todo, moved, sound = [], [], {}
-    with ThreadPoolExecutor(max(1, threads)) as pool:
-        for index, reason, entry in pool.map(check, range(total)):
-            if reason is None:
-                if entry is not None:
-                    sound[chunk_name(index)] = entry
-                continue
-            todo.append(index)
-            if reason != "missing":
-                path = out / chunk_name(index)
-                dest = _quarantine(path)
-                log.warning("%s is invalid (%s): moved it to %s; playing it again", path, reason,
-                            dest.name)
-                moved.append({"file": path.name, "reason": reason, "moved_to": dest.name})
-    return todo, moved, sound
 
 
 # --------------------------------------------------------------------------- the runner
@@ -619,6 +446,60 @@ def simulate(
     error the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
     exception propagates; ``resume=True`` finishes the run later.
     """
+    plan = plan_run(out, deals, seed, rules, bid, play, chunk_size, threads, resume,
+                    store_dealt, scheduler=scheduler, cluster=cluster, executor=executor, dd=dd,
+                    dd_node_limit=dd_node_limit, dd_min_node_limit=dd_min_node_limit,
+                    rules_file=rules_file)
+    run = _RunSession.open(plan)
+    if run is None:  # resumed a complete run whose every chunk checks out: nothing to do
+        return plan.previous  # type: ignore[return-value]
+    return run.execute(progress, on_chunk, notify)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A run as planned by :func:`plan_run`: every option checked, the chunk task every worker
+    gets, and what the output directory already holds. Nothing is written yet."""
+
+    out: Path  # absolute output directory
+    task: ChunkTask
+    identity: dict[str, Any]  # the options that define the data (dataset.options_hash)
+    previous: dict[str, Any] | None  # the manifest of the run being resumed, if any
+    total: int  # chunks in the run
+    threads: int | None
+    scheduler: str | None
+    cluster: str | None
+    executor: Executor | None
+    rules_file: str | None
+
+    @property
+    def local(self) -> bool:
+        """Played on this process's own threads (compiled here, before the progress bar)."""
+        return self.executor is None and self.scheduler is None and self.cluster is None
+
+
+def plan_run(
+    out: str | Path,
+    deals: int,
+    seed: int,
+    rules: Rules | None = None,
+    bid: str | Sequence[str] | None = None,
+    play: str | Sequence[str] | None = None,
+    chunk_size: int | None = None,
+    threads: int | None = None,
+    resume: bool = False,
+    store_dealt: bool = False,
+    *,
+    scheduler: str | None = None,
+    cluster: str | None = None,
+    executor: Executor | None = None,
+    dd: bool = False,
+    dd_node_limit: int | None = None,
+    dd_min_node_limit: int | None = None,
+    rules_file: str | None = None,
+) -> RunPlan:
+    """Check every option of :func:`simulate` (same parameters) and the output directory; raise
+    :class:`SimulationError` naming the first bad one. Reads ``out``'s manifest, writes nothing."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise SimulationError(f"rules must be a Rules object, got {type(rules).__name__}")
@@ -653,8 +534,7 @@ def simulate(
 
     out = Path(out).expanduser().resolve()
     identity = _identity(seed, deals, chunk_size, rules, bid_t, play_t, store_dealt, dd_options)
-    previous = _check_dir(out, identity, resume)
-    total = n_chunks(deals, chunk_size)
+    previous = check_dir(out, identity, resume)
     task = ChunkTask(
         str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt,
         dd_node_limit=dd_options["node_limit"] if dd_options else None,
@@ -664,130 +544,170 @@ def simulate(
         local=scheduler is None and cluster is None and (
             executor is None or isinstance(executor, ThreadExecutor)),
     )
+    return RunPlan(out, task, identity, previous, n_chunks(deals, chunk_size), threads,
+                   scheduler, cluster, executor,
+                   None if rules_file is None else str(rules_file))
 
-    session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0, "deals": 0,
-                               "versions": library_versions()}
-    if rules_file is not None:
-        session["rules_file"] = str(rules_file)
-    if dd:
-        # solves of this session's chunks per objective, and how many were over the node limit
-        session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}
-    if previous is not None:
-        todo, moved, sound = _scan_chunks(out, task, total, threads or default_threads(),
-                                          previous.get("chunks"))
-        if not todo and previous.get("status") == "complete" and previous.get("chunks") == sound:
-            return previous  # every chunk checked: nothing to do, nothing to record
-        if moved:
-            session["moved_aside"] = moved
-        manifest = dict(previous)
-        manifest["chunks"] = sound
-    else:
-        todo = list(range(total))
-        manifest = {
-            "format": FORMAT_NAME,
-            "format_version": FORMAT_VERSION,
-            **identity,
-            "n_chunks": total,
-            "chunk_files": "chunk-{index:05d}.parquet",
-            "chunks": {},
-            "created": _now(),
-            "sessions": [],
-        }
-    progress_state = {
-        "chunks_done": total - len(todo),
-        "deals_done": deals - sum(chunk_bounds(i, deals, chunk_size)[1] for i in todo),
-    }
-    t0 = time.perf_counter()
-    saved = [t0]
 
-    def save(status: str, error: str | None = None) -> dict[str, Any]:
-        wall = time.perf_counter() - t0
+class _RunSession:
+    """One session of a planned run: the chunks still to play, the manifest as it grows, and the
+    session's own entry in it (started, executor, chunks, deals, timings, versions)."""
+
+    def __init__(self, plan: RunPlan, todo: list[int], manifest: dict[str, Any],
+                 session: dict[str, Any]) -> None:
+        task = plan.task
+        self.plan, self.todo, self.manifest, self.session = plan, todo, manifest, session
+        self.chunks_done = plan.total - len(todo)
+        self.deals_done = task.deals - sum(
+            chunk_bounds(i, task.deals, task.chunk_size)[1] for i in todo)
+        self.t0 = self.saved = time.perf_counter()
+
+    @classmethod
+    def open(cls, plan: RunPlan) -> _RunSession | None:
+        """The session that plays what ``plan`` still lacks: every chunk of a new run, or those
+        of a resumed run that are missing or fail their checks (moved aside). None when a resumed
+        run is complete and every chunk checks out."""
+        session: dict[str, Any] = {"started": _now(), "executor": None, "chunks": 0,
+                                   "deals": 0, "versions": library_versions()}
+        if plan.rules_file is not None:
+            session["rules_file"] = plan.rules_file
+        if plan.task.dd_node_limit is not None:
+            # solves of this session's chunks per objective, and how many were over the limit
+            session["dd"] = {"solves": 0, "unsolved": {"whist-max": 0, "whist-min": 0}}
+        previous = plan.previous
+        if previous is not None:
+            todo, moved, sound = scan_chunks(plan.out, plan.task, plan.total,
+                                              plan.threads or default_threads(),
+                                              previous.get("chunks"))
+            if (not todo and previous.get("status") == "complete"
+                    and previous.get("chunks") == sound):
+                return None
+            if moved:
+                session["moved_aside"] = moved
+            manifest = dict(previous)
+            manifest["chunks"] = sound
+        else:
+            todo = list(range(plan.total))
+            manifest = {
+                "format": FORMAT_NAME,
+                "format_version": FORMAT_VERSION,
+                **plan.identity,
+                "n_chunks": plan.total,
+                "chunk_files": "chunk-{index:05d}.parquet",
+                "chunks": {},
+                "created": _now(),
+                "sessions": [],
+            }
+        return cls(plan, todo, manifest, session)
+
+    def save(self, status: str, error: str | None = None) -> dict[str, Any]:
+        """Write the manifest with this session's figures so far; return it."""
+        session = self.session
+        wall = time.perf_counter() - self.t0
         session["wall_s"] = round(wall, 3)
         session["compute_s"] = round(session.get("compute_s", 0.0), 3)
         # the rate leaves out the one-off compile (or cache load) of the kernels
         playing = wall - session.get("warm_up_s", 0.0)
         session["deals_per_s"] = (round(session["deals"] / playing, 1)
                                   if session["deals"] and playing > 0 else None)
-        m = _finish_manifest(manifest, session, status, error, **progress_state)
-        write_manifest(out, m)
+        m = _finish_manifest(self.manifest, session, status, error,
+                             chunks_done=self.chunks_done, deals_done=self.deals_done)
+        write_manifest(self.plan.out, m)
         return m
 
-    # Start the executor before writing anything: a cluster that cannot start leaves no trace.
-    ex = executor
-    if todo and ex is None:
-        ex = make_executor(threads=threads, scheduler=scheduler, cluster=cluster)
-    own_executor = executor is None
-    results = None
-    status, error = "complete", None
-    bar = None
-    lock = None
-    owned = False
-    try:
-        _make_dir(out)
-        lock = _lock(out)
-        if previous is None and manifest_path(out) is not None:
-            raise SimulationError(
-                f"another whist-sim run started writing {out} meanwhile; run the command again "
-                "(with --resume to finish that run)"
-            )
-        owned = True  # from here on this run's manifest is ours to write
-        remove_temp_files(out)
-        save("running")
-        if todo:
-            if executor is None and scheduler is None and cluster is None:
-                # compile before the progress bar (which a notice would garble), outside its rate
-                w0 = time.perf_counter()
-                _warm_up(task, notify)
-                session["warm_up_s"] = round(time.perf_counter() - w0, 3)
-            session["executor"] = ex.description
-            bar = tqdm(
-                total=deals, initial=progress_state["deals_done"], unit="deal", unit_scale=True,
-                smoothing=0.05, disable=not progress, desc="simulate+dd" if dd else "simulate",
-                dynamic_ncols=True,
-            )
-            results = ex.map_unordered(functools.partial(run_chunk, task), todo)
-            for _, receipt in results:
-                _check_receipt(out, receipt, distributed=not isinstance(ex, ThreadExecutor))
-                manifest["chunks"][receipt.file] = {"sha256": receipt.sha256,
-                                                    "bytes": receipt.nbytes}
-                if time.perf_counter() - saved[0] > MANIFEST_EVERY_S:
-                    # a run killed outright keeps the checksums of what it finished
-                    save("running")
-                    saved[0] = time.perf_counter()
-                progress_state["chunks_done"] += 1
-                progress_state["deals_done"] += receipt.count
-                session["chunks"] += 1
-                session["deals"] += receipt.count
-                session["compute_s"] = session.get("compute_s", 0.0) + receipt.seconds
-                if dd:
-                    _count_dd(session["dd"], receipt, bar)
-                bar.update(receipt.count)
-                if on_chunk is not None:
-                    on_chunk(receipt)
-    except KeyboardInterrupt:
-        status = "interrupted"
-        raise
-    except BaseException as e:
-        status, error = "failed", f"{type(e).__name__}: {e}"
-        raise
-    finally:
-        if bar is not None:
-            bar.close()
+    def record(self, receipt: ChunkReceipt, distributed: bool, bar: Any) -> None:
+        """Take a finished chunk into the manifest (checked on disk first), the counts and the
+        progress bar; rewrite the manifest every :data:`MANIFEST_EVERY_S` seconds."""
+        check_receipt(self.plan.out, receipt, distributed)
+        self.manifest["chunks"][receipt.file] = {"sha256": receipt.sha256,
+                                                 "bytes": receipt.nbytes}
+        if time.perf_counter() - self.saved > MANIFEST_EVERY_S:
+            # a run killed outright keeps the checksums of what it finished
+            self.save("running")
+            self.saved = time.perf_counter()
+        self.chunks_done += 1
+        self.deals_done += receipt.count
+        session = self.session
+        session["chunks"] += 1
+        session["deals"] += receipt.count
+        session["compute_s"] = session.get("compute_s", 0.0) + receipt.seconds
+        if "dd" in session:
+            _count_dd(session["dd"], receipt, bar)
+        bar.update(receipt.count)
+
+    def execute(self, progress: bool, on_chunk: Callable[[ChunkReceipt], None] | None,
+                notify: Callable[[str], None] | None) -> dict[str, Any]:
+        """Play the chunks still to play and finish the manifest, whatever happens: on
+        KeyboardInterrupt or an error it is marked ``interrupted`` / ``failed``, every finished
+        chunk is kept and the exception propagates. Returns the final manifest."""
+        plan, task, out = self.plan, self.plan.task, self.plan.out
+        # Start the executor before writing anything: a cluster that cannot start leaves no trace.
+        ex = plan.executor
+        if self.todo and ex is None:
+            ex = make_executor(threads=plan.threads, scheduler=plan.scheduler,
+                               cluster=plan.cluster)
+        own_executor = plan.executor is None
+        results: Any = None
+        status, error = "complete", None
+        bar = None
+        lock = None
+        owned = False
         try:
-            if results is not None:
-                results.close()  # cancels queued chunks; running local chunks finish and are kept
-            if own_executor and ex is not None:
-                ex.close()
+            make_dir(out)
+            lock = lock_dir(out)
+            if plan.previous is None and manifest_path(out) is not None:
+                raise SimulationError(
+                    f"another whist-sim run started writing {out} meanwhile; run the command "
+                    "again (with --resume to finish that run)"
+                )
+            owned = True  # from here on this run's manifest is ours to write
+            remove_temp_files(out)
+            self.save("running")
+            if self.todo:
+                assert ex is not None
+                if plan.local:
+                    # compile before the progress bar (which a notice would garble), outside
+                    # its rate
+                    w0 = time.perf_counter()
+                    _warm_up(task, notify)
+                    self.session["warm_up_s"] = round(time.perf_counter() - w0, 3)
+                self.session["executor"] = ex.description
+                bar = tqdm(
+                    total=task.deals, initial=self.deals_done, unit="deal", unit_scale=True,
+                    smoothing=0.05, disable=not progress,
+                    desc="simulate+dd" if task.dd_node_limit is not None else "simulate",
+                    dynamic_ncols=True,
+                )
+                results = ex.map_unordered(functools.partial(run_chunk, task), self.todo)
+                distributed = not isinstance(ex, ThreadExecutor)
+                for _, receipt in results:
+                    self.record(receipt, distributed, bar)
+                    if on_chunk is not None:
+                        on_chunk(receipt)
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise
+        except BaseException as e:
+            status, error = "failed", f"{type(e).__name__}: {e}"
+            raise
         finally:
+            if bar is not None:
+                bar.close()
             try:
-                if owned and manifest_path(out) is not None:
-                    if status == "complete":
-                        remove_temp_files(out)  # leftovers of attempts on workers that died
-                    final = save(status, error)
+                if results is not None:
+                    results.close()  # cancels queued chunks; running local chunks finish
+                if own_executor and ex is not None:
+                    ex.close()
             finally:
-                if lock is not None:
-                    _unlock(out, lock)
-    return final
+                try:
+                    if owned and manifest_path(out) is not None:
+                        if status == "complete":
+                            remove_temp_files(out)  # leftovers of workers that died
+                        final = self.save(status, error)
+                finally:
+                    if lock is not None:
+                        unlock_dir(out, lock)
+        return final
 
 
 def _warm_up(task: ChunkTask, notify: Callable[[str], None] | None) -> None:
@@ -817,34 +737,6 @@ def _count_dd(counts: dict[str, Any], receipt: ChunkReceipt, bar: Any) -> None:
             f"min {u['whist-min'] / counts['solves']:.0%}",
             refresh=False,
         )
-
-
-def _check_receipt(out: Path, receipt: ChunkReceipt, distributed: bool) -> None:
-    """The chunk a task reports must be in ``out`` as written (catches unshared cluster storage,
-    and a folder deleted or a file changed during the run)."""
-    target = out / receipt.file
-    if not out.is_dir():
-        raise SimulationError(
-            f"the output directory {out} disappeared during the run (deleted, moved or "
-            "unmounted); nothing more can be kept"
-        )
-    if not target.is_file() or target.stat().st_size != receipt.nbytes:
-        if not distributed:
-            raise SimulationError(
-                f"{receipt.file} was written to {out} but is gone or changed (was it deleted or "
-                "edited during the run?)"
-            )
-        raise SimulationError(
-            f"a worker wrote {receipt.file} but it is not in {out} as written: the output "
-            "directory must be on storage shared by the client and every worker (docs/CLUSTER.md)"
-        )
-
-
-def _make_dir(out: Path) -> None:
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise SimulationError(f"cannot create output directory {out}: {e}") from None
 
 
 def _finish_manifest(
@@ -887,11 +779,14 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_DD_CHUNK_SIZE",
     "default_dd_chunk_size",
+    "discard_stale_run",
     "DEFAULT_DD_NODE_LIMIT",
     "ChunkReceipt",
     "ChunkTask",
+    "RunPlan",
     "SimulationError",
     "known_policies",
+    "plan_run",
     "run_chunk",
     "seat_policies",
     "simulate",
