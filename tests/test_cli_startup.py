@@ -72,24 +72,50 @@ def test_the_package_chooses_the_cache_folder(tmp_path, monkeypatch):
     assert _cache.configure_numba_cache() == str(tmp_path / "xdg" / "whist-sim" / "numba")
 
 
-def test_compile_notice_comes_at_once_when_the_cache_is_empty():
-    from types import SimpleNamespace
+def test_the_compile_notice_says_exactly_when_numba_compiles_and_for_how_long():
+    import numba
 
-    from whist_sim.kernels._numba import cache_state, compile_notice
+    from whist_sim.kernels._numba import compile_notice
 
-    class Index:
-        def __init__(self, entries):
-            self.entries = entries
+    @numba.njit
+    def plus_one(x):
+        return x + 1
 
-        def _load_index(self):
-            return self.entries
+    notes: list[str] = []
+    with compile_notice(notes.append, "compiling", every=0.001):
+        assert plus_one(1) == 2
+    assert notes[0] == "compiling" and notes[-1].startswith("compiled in ")
+    assert any(n.startswith("... still compiling (") for n in notes[1:-1])  # it ticks
+    notes.clear()
+    with compile_notice(notes.append, "compiling"):
+        assert plus_one(2) == 3  # compiled already: nothing to say
+    assert notes == []
 
-    cold = SimpleNamespace(overloads={}, _cache=SimpleNamespace(_cache_file=Index({})))
-    warm = SimpleNamespace(overloads={}, _cache=SimpleNamespace(_cache_file=Index({"sig": 1})))
-    assert cache_state(cold) is False and cache_state(warm) is True
-    notes = []
-    with compile_notice([warm, cold], notes.append, "compiling"):
-        assert notes == ["compiling"]
-    with compile_notice([warm], notes.append, "compiling", after=60):
-        pass
-    assert notes == ["compiling"]  # a warm start says nothing
+
+MODULE = """
+import numba
+
+@numba.njit(cache=True)
+def twice(x):
+    return 2 * x
+"""
+
+
+def test_the_compile_notice_is_silent_when_the_kernel_loads_from_the_cache(tmp_path):
+    (tmp_path / "cached_kernel.py").write_text(MODULE)
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+            "from whist_sim.kernels._numba import compile_notice\n"
+            "notes = []\n"
+            "with compile_notice(notes.append, 'compiling'):\n"
+            "    import cached_kernel; cached_kernel.twice(3)\n"
+            "print(notes)\n")
+
+    def run() -> str:
+        return subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT,
+                              capture_output=True, text=True, check=True,
+                              env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+                              ).stdout
+
+    first = run()
+    assert "'compiling'" in first and "compiled in " in first
+    assert run().strip() == "[]"  # the second process loads it from the cache: silent

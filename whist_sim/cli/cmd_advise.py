@@ -265,9 +265,8 @@ def _search_bar(show: bool, deals: int, desc: str = "search"):
 
 
 def _compile_notice():
-    """A word on stderr while the advisor's kernels compile (the first run only)."""
-    from ..kernels import advise_batch
+    """Words on stderr while the advisor's kernels compile (silent when they load from the
+    cache)."""
     from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
-    return compile_notice([advise_batch.advise_kernel, advise_batch.accept_kernel],
-                          lambda msg: click.echo(msg, err=True), ENGINE_COMPILE_NOTICE)
+    return compile_notice(lambda msg: click.echo(msg, err=True), ENGINE_COMPILE_NOTICE)

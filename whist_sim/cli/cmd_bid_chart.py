@@ -111,11 +111,9 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
     check_play = checked_play(check, no_check, check_deals)
     _check_out(out)
     try:
-        from ..kernels import advise_batch
         from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
-        with compile_notice([advise_batch.chart_kernel], lambda m: click.echo(m, err=True),
-                            ENGINE_COMPILE_NOTICE):
+        with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
             df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
                            bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
                            threads=threads, scheduler=scheduler, cluster=cluster,

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..core.cards import STRAINS, card_str, cards_of
+from ..kernels._numba import compile_notice
 from . import objectives, search
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
@@ -257,35 +258,27 @@ def _group_edges(arr: np.ndarray, trump: np.ndarray, n_chunks: int) -> np.ndarra
 
 # --------------------------------------------------------------------------- warm-up
 
-#: what ``warm_up`` says when loading the kernels takes long: they are being compiled
+#: what ``warm_up`` says when the solver's kernels compile
 COMPILE_NOTICE = (
     "compiling the double-dummy solver (once after installing or updating whist-sim; "
     "a minute or two; later runs load it from numba's cache)..."
 )
 
 
-def warm_up(notify=None, after: float = 3.0) -> float:
+def warm_up(notify=None) -> float:
     """Compile the solver's kernels, or load them from numba's cache, with one tiny solve.
 
     The first call after an install, or after an edit of a kernel module (``dd/canon.py`` to
     ``dd/objectives.py``; docs/DD.md, "Module map", says which cache to clear then), compiles
-    for a minute or two; later calls load the cache in about a second. When the warm-up is still
-    running after ``after`` seconds, ``notify(COMPILE_NOTICE)`` is called once (from a timer
-    thread), so a command can tell its user why nothing else is happening. Returns the seconds
-    taken.
+    for a minute or two; later calls load the cache in about a second. When it compiles,
+    ``notify`` hears :data:`COMPILE_NOTICE`, how long so far every half minute, and the total
+    (:func:`whist_sim.kernels._numba.compile_notice`); loading from the cache is silent.
+    Returns the seconds taken.
     """
-    timer = None
-    if notify is not None:
-        timer = threading.Timer(after, notify, args=(COMPILE_NOTICE,))
-        timer.daemon = True
-        timer.start()
     t0 = time.perf_counter()
-    try:
+    with compile_notice(notify, COMPILE_NOTICE):
         one_card = np.array([[1, 2, 4, 8]], dtype=np.uint64)  # 2C 3C 4C 5C: one trick left
         solve_batch(one_card, 4, 0, "bridge", 0, threads=1)
-    finally:
-        if timer is not None:
-            timer.cancel()
     return time.perf_counter() - t0
 
 

@@ -26,7 +26,15 @@ but the deal loop inlines strategies and helpers from other files, so after an e
 :func:`_watch_sources` therefore adds a fingerprint of every source of a group to the freshness
 stamp of each kernel of that group: the engine (``whist_sim/kernels/``, ``whist_sim/strategies/``
 and the ``core`` modules whose constants are compiled in) and the double-dummy solver
-(``whist_sim/dd/``). Any edit in a group recompiles that group's kernels once.
+(``whist_sim/dd/``). Any edit in a group recompiles that group's kernels once. If the stamp cannot
+be extended (numba moved the internals it wraps, or ``NUMBA_CACHE_LOCATOR_CLASSES`` chooses other
+locators), :func:`watching` is False: whist-sim then warns and keeps no disk cache at all
+(``cache=False``: every process compiles) rather than risk running stale code;
+``tests/test_cache_freshness.py`` fails loudly in that case.
+
+Compile notices: :func:`compile_notice` listens to numba's own compile events, so a command says
+"compiling" exactly when a kernel compiles (never when it loads from the disk cache), how long so
+far every :data:`COMPILE_TICK_S` seconds, and the total at the end.
 """
 
 from __future__ import annotations
@@ -34,12 +42,15 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator
+import time
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numba
+from numba.core import event as numba_event
 from numba.core.cpu import CPUTargetOptions
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -144,60 +155,108 @@ def _watch_sources() -> None:
         pass
 
 
+def watching() -> bool:
+    """Whether numba's cache stamps carry the source fingerprints: the wrapper of
+    :func:`_watch_sources` is installed and numba uses its own locator classes."""
+    try:
+        from numba.core import caching, config
+    except ImportError:  # pragma: no cover - numba internals moved
+        return False
+    return (bool(getattr(caching.CacheImpl, "_whist_sim_watch", False))
+            and not getattr(config, "CACHE_LOCATOR_CLASSES", ""))
+
+
 _watch_sources()
+if not watching():  # pragma: no cover - depends on the numba version and its settings
+    NUMBA_OPTIONS["cache"] = False
+    warnings.warn(
+        "whist-sim cannot keep numba's disk cache fresh with this numba (or with "
+        "NUMBA_CACHE_LOCATOR_CLASSES set): kernels are compiled in every process",
+        RuntimeWarning, stacklevel=2)
 
 
 # --------------------------------------------------------------------------- compile notice
 
-#: what a command prints on stderr while the engine's kernels are compiled
+#: what a command prints on stderr when the engine's kernels compile (measured on a fresh
+#: install on two cores: the first ``simulate`` about 3.5 minutes, the first ``advise`` about 2)
 ENGINE_COMPILE_NOTICE = (
-    "compiling the engine, first run only, about a minute (later runs load it from the cache)..."
+    "compiling the engine (the first run after an install or an update: a few minutes on two "
+    "cores; later runs load it from the cache)..."
 )
+#: how often a compile that is still running says how long it has taken so far, seconds
+COMPILE_TICK_S = 30.0
 
 
-def cache_state(dispatcher: Any) -> bool | None:
-    """Whether ``dispatcher`` is ready without compiling: True if it is compiled in this process
-    or numba's disk cache holds machine code of it for the current sources, False if the cache
-    holds none (the first call compiles), None if that cannot be told (numba internals moved)."""
-    if getattr(dispatcher, "overloads", None):
-        return True
-    try:
-        return bool(dispatcher._cache._cache_file._load_index())
-    except Exception:  # pragma: no cover - numba internals moved, or an unreadable index
-        return None
+def _minutes(seconds: float) -> str:
+    """``75.2`` -> ``"1 min 15 s"``; under a minute ``"42 s"``."""
+    s = int(round(seconds))
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+
+
+class _CompileWatch(numba_event.Listener):
+    """Counts numba's compiles (``numba:compile`` events, from any thread; a kernel loaded from
+    the disk cache raises none) and the wall time spent in them."""
+
+    def __init__(self, first: Callable[[], None]) -> None:
+        self._first = first
+        self._lock = threading.Lock()
+        self.depth = 0
+        self.began: float | None = None  # the first compile's start
+        self.seconds = 0.0  # wall time with at least one compile running
+        self._since = 0.0
+
+    def on_start(self, event: Any) -> None:
+        with self._lock:
+            self.depth += 1
+            first = self.began is None
+            if self.depth == 1:
+                self._since = time.perf_counter()
+                if first:
+                    self.began = self._since
+        if first:
+            self._first()
+
+    def on_end(self, event: Any) -> None:
+        with self._lock:
+            self.depth -= 1
+            if self.depth == 0:
+                self.seconds += time.perf_counter() - self._since
+
+    def so_far(self) -> float:
+        """Seconds spent compiling, the compile in progress included."""
+        with self._lock:
+            running = time.perf_counter() - self._since if self.depth else 0.0
+            return self.seconds + running
 
 
 @contextmanager
-def compile_notice(
-    dispatchers: Iterable[Any], notify: Callable[[str], None] | None, message: str,
-    after: float = 5.0,
-) -> Iterator[None]:
-    """Run the block (the first call of some kernels) and tell ``notify(message)`` if it compiles.
+def compile_notice(notify: Callable[[str], None] | None, message: str,
+                   every: float = COMPILE_TICK_S) -> Iterator[None]:
+    """Run the block and tell ``notify`` exactly when numba compiles in it (from any thread).
 
-    The notice comes at once when numba's cache lacks one of ``dispatchers`` (reading a cache
-    index costs a millisecond, so a warm start is not slowed), or after ``after`` seconds when the
-    block is still running (a cache that turned out unusable, e.g. built for another CPU).
+    Silent when every kernel the block calls is compiled already or loads from numba's cache.
+    When one compiles: ``notify(message)`` at once, ``"... still compiling (1 min 30 s so far)"``
+    every ``every`` seconds while it runs, and ``"compiled in 3 min 12 s"`` when the block ends.
     """
     if notify is None:
         yield
         return
-    states = [cache_state(d) for d in dispatchers]
-    told = threading.Event()
+    done = threading.Event()
 
-    def tell() -> None:
-        if not told.is_set():
-            told.set()
-            notify(message)
+    def tick() -> None:
+        while not done.wait(every):
+            if watch.depth:
+                notify(f"... still compiling ({_minutes(watch.so_far())} so far)")
 
-    timer = None
-    if any(s is False for s in states):
-        tell()
-    else:
-        timer = threading.Timer(after, tell)
-        timer.daemon = True
-        timer.start()
+    def first() -> None:
+        notify(message)
+        threading.Thread(target=tick, daemon=True, name="compile-notice").start()
+
+    watch = _CompileWatch(first)
     try:
-        yield
+        with numba_event.install_listener("numba:compile", watch):
+            yield
     finally:
-        if timer is not None:
-            timer.cancel()
+        done.set()
+        if watch.began is not None:
+            notify(f"compiled in {_minutes(watch.so_far())}")

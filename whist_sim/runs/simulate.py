@@ -716,7 +716,7 @@ def _warm_up(task: ChunkTask, notify: Callable[[str], None] | None) -> None:
     from ..kernels import batch
     from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
-    with compile_notice([batch._batch_kernel], notify, ENGINE_COMPILE_NOTICE):
+    with compile_notice(notify, ENGINE_COMPILE_NOTICE):
         batch.play_batch(task.seed, 0, 1, task.rules, task.bid, task.play,
                          store_dealt=task.store_dealt)
     if task.dd_node_limit is not None:
