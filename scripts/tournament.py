@@ -40,7 +40,7 @@ import numpy as np
 from report_default import command_line
 
 from whist_sim import __version__
-from whist_sim.check import DEFAULT_CHECK_PLAY, CheckError, check_play
+from whist_sim.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
 from whist_sim.core.stats import Moments, paired_test
 from whist_sim.kernels._numba import engine_fingerprint
 from whist_sim.reports.render import markdown_rows
@@ -379,18 +379,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"duplicate games of the round robin (default {GAMES})")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
-    parser.add_argument("--check", default=DEFAULT_CHECK_PLAY, metavar="PLAY",
-                        help="the searching play the round robin is checked against "
-                             "(default %(default)s)")
-    parser.add_argument("--no-check", action="store_true", help="no check of the round robin")
+    add_check_arguments(parser, "the round robin")
     args = parser.parse_args(argv)
     raw = sys.argv[1:] if argv is None else argv
-    check = None
-    if not args.no_check:
-        try:
-            check = check_play(args.check)
-        except CheckError as e:
-            parser.error(f"--check: {e}")
+    check = parsed_check(parser, args)
     work = Path(args.work) if args.work else Path(args.data).resolve().parent / "tournament"
     try:
         written = run(work, Path(args.out), command_line(__file__, raw), args.deals,
