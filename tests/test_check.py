@@ -27,7 +27,7 @@ from whist_sim.tournament.check import (
     ranking,
     tournament_check_deals,
 )
-from whist_sim.tournament.render import check_lines, check_verdict
+from whist_sim.tournament.render import check_lines, check_verdict, rank_line
 
 
 def test_the_default_check_is_a_search_of_sixteen_rollouts():
@@ -127,6 +127,10 @@ def test_the_ranking_changes_when_the_check_clearly_reverses_a_pair():
     summary = {**answer, "check": c}
     assert RANKING_CHANGES in check_verdict(summary)
     assert "**no**" in "\n".join(check_lines(summary))
+    assert rank_line(summary) == ("Rank under `expert` -> under `rollout:n=16`: `cautious` 1 -> 2, "
+                                  "`heuristic` 2 -> 1; keeps its rank: none.")
+    assert rank_line(summary) in check_lines(summary)[0]
+    assert rank_line(answer) is None
 
 
 def test_an_order_that_moves_within_the_noise_holds_and_says_so():

@@ -200,14 +200,32 @@ def check_verdict(summary: dict[str, Any]) -> str | None:
             f"point estimates, {order}, differs within its noise).")
 
 
+def rank_line(summary: dict[str, Any]) -> str | None:
+    """Which entrants keep their rank under the check's play (point estimates), e.g. ``Rank
+    under expert -> under rollout:n=16: `a` 1 -> 2, `b` 2 -> 1; keeps its rank: none.``;
+    ``None`` for an unchecked summary."""
+    c = summary.get("check")
+    if not c or not c.get("ranking"):
+        return None
+    before, after = c["ranking"]["answer"], c["ranking"]["check"]
+    moves = ", ".join(f"`{n}` {i + 1} -> {after.index(n) + 1}" for i, n in enumerate(before))
+    kept = [f"`{n}`" for i, n in enumerate(before) if after.index(n) == i]
+    return (f"Rank under `{summary.get('play', 'the answer')}` -> under `{c['play']}`: {moves}; "
+            f"keeps its rank: {', '.join(kept) if kept else 'none'}.")
+
+
 def check_lines(summary: dict[str, Any]) -> list[str]:
-    """The check as Markdown: the verdict and two tables (entrants, pairs), or nothing."""
+    """The check as Markdown: the verdict, the ranks under both plays and two tables
+    (entrants, pairs), or nothing."""
     verdict = check_verdict(summary)
     if verdict is None:
         return []
     frames = check_frames(summary)
     if frames is None:
         return [verdict]
+    ranks = rank_line(summary)
+    if ranks is not None:
+        verdict = f"{verdict} {ranks}"
     ents, pairs = frames
     e_cells = [[f"`{r.strategy}`", fmt(r.mean), fmt(r.check_mean),
                 _interval(r.check_ci_low, r.check_ci_high), pct(r.zero_success),
