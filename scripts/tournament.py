@@ -358,12 +358,24 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
             "## Throughput",
             "",
             f"Fast strategies: {base['plays_per_s']:,.0f} plays/s (4 rotations, "
-            f"{base['executor']}). montecarlo (n = 32 samples per decision, every candidate "
-            f"call and contract simulated): {mc['plays_per_s']:,.0f} plays/s with one "
+            f"{base['executor']}). montecarlo ({_montecarlo_words()}): "
+            f"{mc['plays_per_s']:,.0f} plays/s with one "
             f"montecarlo seat per play, {mc['deals']:,} deals in {mc['wall_s'] / 60:.0f} min.",
             "",
         ]
     return "\n".join(lines)
+
+
+def _montecarlo_words() -> str:
+    """How ``montecarlo`` plays at its registry defaults, for the report."""
+    from whist_sim.strategies import parse_strategy
+
+    v = parse_strategy("montecarlo").values()
+    reads = (f"reading the table: each layout weighted by the others' calls and contracts "
+             f"under their own strategies, eps {v['eps']:g}" if v["infer"] else
+             "sampling the hidden hands uniformly")
+    return (f"its defaults: n = {v['n']:g} samples per decision, every candidate call and "
+            f"contract simulated, {reads}, rollouts with each seat's own play, here `expert`")
 
 
 def main(argv: list[str] | None = None) -> int:
