@@ -303,6 +303,14 @@ def chart_png(steps_: list[dict[str, Any]]) -> bytes:
     return figure_png(fig)
 
 
+def _rollout_defaults() -> str:
+    """``rollout`` with every parameter at its default, spelt out (``rollout:n=16:...``)."""
+    from whist_sim.strategies import parse_play
+
+    spec = parse_play("rollout")
+    return "rollout" + "".join(f":{k}={spec.value_text(k)}" for k in spec.values())
+
+
 def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
     """The README; ``outside``: scripts/openspiel_match.py's result, when it was run."""
     sizes, matches, speed = data["sizes"], data["matches"], data["speed"]
@@ -314,8 +322,10 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         f"`{data['command']}` (whist-sim {data['version']}"
         + (f", code {data['commit']}" if data.get("commit") else "") + f"); seed {SEED} for "
         "every match, rule book defaults, every distinct seating of each deal "
-        f"(`--rotations {ROTATIONS}`). The default play of every other answer is "
-        f"`{DEFAULT_PLAY}`. Total time {data['wall_s'] / 60:.1f} min on {data['executor']}.",
+        f"(`--rotations {ROTATIONS}`). A `rollout` rung plays the policy's defaults unless it "
+        f"names others: `{_rollout_defaults()}`. The default play of every other "
+        f"answer is `{DEFAULT_PLAY}`. Total time {data['wall_s'] / 60:.1f} min on "
+        f"{data['executor']}.",
         "",
         "## The ladder",
         "",
