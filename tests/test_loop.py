@@ -214,3 +214,36 @@ def test_every_strategy_is_legal_in_the_checked_loop(rules):
         fast = play_batch(k, 0, n, rules, seating_bid, seating_play)
         for col in checked:
             assert np.array_equal(checked[col], fast[col]), col
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules):
+    """docs/ENGINE.md §3: a seating where no seat searches runs from an entry point compiled for
+    the base loop alone (``loop_mode`` BASE), and a seating with a searching seat from the full
+    one; the base entry point plays the same deals as the checked full loop, byte for byte."""
+    from whist_sim.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
+    from whist_sim.strategies.registry import (
+        POLICIES,
+        SEARCHING_BIDS,
+        SEARCHING_PLAYS,
+        policy_names,
+    )
+
+    p = rules.players
+    bids = [b for b in policy_names(BID) if POLICIES[BID][b].id not in SEARCHING_BIDS]
+    plays = [q for q in policy_names(PLAY) if POLICIES[PLAY][q].id not in SEARCHING_PLAYS]
+    assert len(bids) + len(SEARCHING_BIDS) == len(policy_names(BID))
+    for k in range(max(len(bids), len(plays))):
+        seating_bid = [bids[(k + s) % len(bids)] for s in range(p)]
+        seating_play = [plays[(k + s) % len(plays)] for s in range(p)]
+        pol = np.array([seat_ids(seating_bid, BID, p), seat_ids(seating_play, PLAY, p)])
+        assert loop_mode(pol) is BASE and loop_mode(pol, checked=True) is CHECKED
+        checked = play_batch(k, 0, 200, rules, seating_bid, seating_play, checked=True)
+        fast = play_batch(k, 0, 200, rules, seating_bid, seating_play)
+        for col in checked:
+            assert np.array_equal(checked[col], fast[col]), col
+    for searching in ("montecarlo", "rollout"):
+        kind = BID if searching == "montecarlo" else PLAY
+        pol = np.zeros((2, p), dtype=np.int64)
+        pol[0 if kind == BID else 1, p - 1] = POLICIES[kind][searching].id
+        assert loop_mode(pol) is FULL

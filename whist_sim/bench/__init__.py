@@ -10,6 +10,8 @@ flat dict; ``whist-sim bench --json`` prints it. Sections, in order:
   (:mod:`whist_sim.bench.bid_chart`);
 * ``tournament`` - a 4-strategy tournament against the engine (:mod:`whist_sim.bench.tournament`);
 * ``cluster`` - ``simulate`` embedded vs. a local Dask cluster (:mod:`whist_sim.bench.cluster`);
+* ``compile_cold`` (only when asked for) - the first ``simulate`` and ``advise`` of a fresh
+  install, each on an empty kernel cache (:mod:`whist_sim.bench.compile_cold`);
 * ``dd`` - the double-dummy solver (:mod:`whist_sim.bench.dd`, which runs
   :func:`whist_sim.bench.dd_solves.run_bench`).
 
@@ -31,6 +33,7 @@ from . import tournament  # noqa: F401
 from . import cluster  # noqa: F401
 from . import dd  # noqa: F401
 from . import play  # noqa: F401  (not a default section)
+from . import compile_cold  # noqa: F401  (not a default section)
 # isort: on
 from .engine import CHUNK, rate_single, rate_threads, reference_rate
 from .registry import (

@@ -2,8 +2,8 @@
 
 ``run_bench`` runs the registered **sections** in registration order and merges their results
 into one flat dict (``whist-sim bench --json`` prints it); :func:`format_results` gives each
-figure its unit by its key's suffix (``_ms``, ``_per_s``, ``_s``, ``_vs_`` / ``scaling`` ratios,
-``_share``, ``_hours``, ``_range``, counts; anything else is deals per second).
+figure its unit by its key's suffix (``_ms``, ``_per_s``, ``_s``, ``_mb``, ``_vs_`` / ``scaling``
+ratios, ``_share``, ``_hours``, ``_range``, counts; anything else is deals per second).
 
 A section gets the :class:`BenchContext` (time budget, threads, rules, the results so far) and
 returns new keys; ``default=False`` sections run only when asked for (``--only``)::
@@ -124,6 +124,8 @@ def format_results(results: Result) -> str:
                 text = f"{v:.2f}x"
             elif k.endswith("_share"):
                 text = f"{v:.0%}"
+            elif k.endswith("_mb"):
+                text = f"{v:,.1f} MB"
             elif k.endswith("_hours"):
                 text = f"{v:,.1f} h"
             elif k.endswith("_range"):  # distances between proved bounds

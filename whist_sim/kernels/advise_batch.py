@@ -95,7 +95,7 @@ def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
             seat = st[S_TURN]
             apply_contract(st, rp, seat, forced[seat])
         apply_contract(st, rp, me, cand_bid[k])
-        run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+        run_full(FULL, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
         res_tricks[k] = st[S_TRICKS + me]
         res_score[k] = st[S_SCORE + me]
         res_over[k] = st[S_OVER]
@@ -174,7 +174,7 @@ def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, 
     for t in range(count):
         rng[0] = stream_start_mixed(seed_mix, np.uint64(t))
         if _sample(st, hm, rp, pol, par, rng, t, known, deck_mask, cons, check, declarer, trump,
-                   level, forced, model, positions, work, tab, 1, snap_st, snap_hm) > 0:
+                   level, forced, model, positions, work, tab, np.int64(1), snap_st, snap_hm) > 0:
             ok += 1
     return ok
 
@@ -191,7 +191,7 @@ def _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
         rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
         begin_deal(st, hm, rp, d, d % p)
         deal_cards(st, hm, rp, deck, work, rng)
-        run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
+        run_full(FULL, st, hm, rp, pol, par, rng, np.int64(PH_PLAY))
         if st[S_THROWN] == 0:
             break
     return d
@@ -287,8 +287,8 @@ def chart_kernel(
         tries_total = 0
         for j in range(deals_per_hand):
             rng[0] = stream_start_mixed(hand_mix, np.uint64(j))
-            tries = _sample(st, hm, rp, pol, par, rng, j, known, deck_mask, cons, False, decl,
-                            trump, level, forced, model, position, work, tab, max_tries,
+            tries = _sample(st, hm, rp, pol, par, rng, j, known, deck_mask, cons, np.bool_(False),
+                            decl, trump, level, forced, model, position, work, tab, max_tries,
                             snap_st, snap_hm)
             if tries < 0:
                 tries_total = -(tries_total - tries)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.rng import mix64
 from ..core.rules import MAX_FRISCH, Rules
-from ..strategies.dispatch import CHECKED, FULL
+from ..strategies.dispatch import loop_mode
 from ..strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
 from ..strategies.spec import StrategySpec, parse_play, parse_strategy
 from ._numba import jit
@@ -244,7 +244,7 @@ def play_batch(
     scratch = _scratch()
     with _checked(scratch[0], bid, play):
         _batch_kernel(
-            CHECKED if checked else FULL, seed_mix, start_, count_, rp, deck, pol, par,
+            loop_mode(pol, checked), seed_mix, start_, count_, rp, deck, pol, par,
             bool(store_dealt), *scratch,
             out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
             out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over,
@@ -324,7 +324,7 @@ def play_traces(
     scratch = _scratch()
     with _checked(scratch[0], bid, play):
         _trace_kernel(
-            CHECKED if checked else FULL, seed_mix, start_, count_, rp, deck, pol, par, *scratch,
+            loop_mode(pol, checked), seed_mix, start_, count_, rp, deck, pol, par, *scratch,
             t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
         )
     return {

@@ -90,7 +90,8 @@ def deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng):
     for s in range(p):
         hm[H_HAND + s] = known[s]
         work[W_NEED + s] = h
-    left = deal_pool(p, deck_mask, hm, H_HAND, 0, work, tab, False, rng)
+    left = deal_pool(p, deck_mask, hm, np.int64(H_HAND), np.int64(0), work, tab, np.bool_(False),
+                     rng)
     for s in range(p):
         hm[H_DEALT + s] = hm[H_HAND + s]
         hm[H_START + s] = hm[H_HAND + s]

@@ -16,6 +16,7 @@ from numba.extending import overload
 from ..strategies.bidding.montecarlo import mc_call, mc_contract
 from ..strategies.dispatch import (
     BASE,
+    BASE_TYPE,
     CHECKED_TYPE,
     FULL,
     FULL_TYPE,
@@ -108,19 +109,42 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
 run_full = jit(_run)
 
 
+def run_loop(mode, st, hm, rp, pol, par, rng, until):
+    """The loop of ``mode`` (compiled only): ``run_base`` for ``BASE``, else ``run_full``.
+
+    An entry point compiled for ``BASE`` (no searching strategy seated: see
+    :func:`~whist_sim.strategies.dispatch.loop_mode`) then holds the base loop alone, not the
+    searching strategies, and compiles in a fraction of the time; its deals are those of
+    ``FULL``, which hands such a deal to the base loop."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(run_loop, jit_options=OVERLOAD_OPTIONS)
+def _run_loop(mode, st, hm, rp, pol, par, rng, until):
+    if mode == BASE_TYPE:
+        def base(mode, st, hm, rp, pol, par, rng, until):
+            run_base(mode, st, hm, rp, pol, par, rng, until)
+        return base
+
+    def full(mode, st, hm, rp, pol, par, rng, until):
+        run_full(mode, st, hm, rp, pol, par, rng, until)
+    return full
+
+
 @jit
 def play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
     """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
     score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3), in the
-    loop of ``mode`` (``FULL`` or ``CHECKED``). A deal cancelled after the third Frisch is dealt
-    again from the same stream (``after_third_frisch=redeal``; ``st[S_REDEALS]`` counts it)."""
+    loop of ``mode`` (``BASE``, ``FULL`` or ``CHECKED``: :func:`run_loop`). A deal cancelled
+    after the third Frisch is dealt again from the same stream (``after_third_frisch=redeal``;
+    ``st[S_REDEALS]`` counts it)."""
     rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
     begin_deal(st, hm, rp, deal, deal % rp[R_PLAYERS])
     deal_cards(st, hm, rp, deck, work, rng)
-    run_full(mode, st, hm, rp, pol, par, rng, PH_DONE)
+    run_loop(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
     while redeal_due(st, rp):  # after_third_frisch=redeal: the same dealer deals again
         redeal(st, hm, rp, deck, work, rng)
-        run_full(mode, st, hm, rp, pol, par, rng, PH_DONE)
+        run_loop(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
 
 
 @jit

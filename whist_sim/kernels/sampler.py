@@ -237,8 +237,8 @@ def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
                             continue
                         tab[_at(layer, n0, n1, n2, d0, d1, d2)] = _count(
                             tab, layer, k, n0, n1, n2, nl, cnt, allow, q, d0, d1, d2)
-        tab[_at(0, r0, r1, r2, d0, d1, d2)] = _count(tab, 0, k, r0, r1, r2, rl, cnt, allow, q,
-                                                     d0, d1, d2)
+        tab[_at(0, r0, r1, r2, d0, d1, d2)] = _count(tab, np.int64(0), k, r0, r1, r2, rl, cnt,
+                                                     allow, q, d0, d1, d2)
     n0, n1, n2, nl = r0, r1, r2, rl
     last = q - 1
     ti = 0

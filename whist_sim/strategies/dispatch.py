@@ -75,6 +75,8 @@ from .registry import (
     PLAY_HEURISTIC,
     PLAY_PLANNER,
     PLAY_RANDOM,
+    SEARCHING_BIDS,
+    SEARCHING_PLAYS,
 )
 
 #: ``mode`` of the loop that searching strategies run (only non-searching strategies decide).
@@ -106,6 +108,19 @@ def _checks(mode):
 #: compiled into the cached loop).
 OVERLOAD_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k != "cache"}
 OVERLOAD_OPTIONS["forceinline"] = True
+
+
+def loop_mode(pol: np.ndarray, checked: bool = False) -> np.integer:
+    """The ``mode`` an entry point runs the seating ``pol`` (``int64[2, P]``) in: ``CHECKED``
+    when asked; ``BASE`` when no seat has a strategy that searches (the same deals as ``FULL``,
+    which hands such a deal to the base loop, from an entry point compiled without the searching
+    strategies); else ``FULL``."""
+    if checked:
+        return CHECKED
+    if any(int(b) in SEARCHING_BIDS for b in pol[0]) or any(
+            int(q) in SEARCHING_PLAYS for q in pol[1]):
+        return FULL
+    return BASE
 
 
 def in_base_loop(mode, st, hm, rp, pol, par, rng, until):

@@ -187,8 +187,14 @@ POLICY_PARAMS: dict[tuple[str, str], tuple[str, str | None]] = {
     ("montecarlo", "model"): (BID, "table"),
     ("montecarlo", "play"): (PLAY, "own"),
 }
-#: play policies that search (they cannot be the ``base`` of a search)
+#: the strategies that search: they play sampled deals with the base loop, so their decision
+#: points are the full loop's (:mod:`whist_sim.kernels.deal`), and a play policy that searches
+#: cannot be the ``base`` of a search
+SEARCHING_BID: frozenset[str] = frozenset({"montecarlo"})
 SEARCHING_PLAY: frozenset[str] = frozenset({"rollout"})
+#: their ids
+SEARCHING_BIDS: frozenset[int] = frozenset(BID_POLICIES[n].id for n in SEARCHING_BID)
+SEARCHING_PLAYS: frozenset[int] = frozenset(PLAY_POLICIES[n].id for n in SEARCHING_PLAY)
 
 _REGISTRY: dict[str, dict[str, PolicyInfo]] = {BID: BID_POLICIES, PLAY: PLAY_POLICIES}
 

@@ -113,14 +113,14 @@ def sample_hidden(st, hm, rp, seat, sub, work, tab, out_hm):
     if nf > 0:  # the cards it passed in the last Frisch are at the receiver
         f = nf - 1
         out_hm[H_HAND + (seat + rp[R_DIR + f]) % p] = hm[H_FRISCH + 4 * f + seat]
-    deal_pool(p, pool, out_hm, H_HAND, 0, work, tab, False, sub)
+    deal_pool(p, pool, out_hm, np.int64(H_HAND), np.int64(0), work, tab, np.bool_(False), sub)
 
 
 @jit
 def _finish(st, hm, rp, rpol, rpar, rrng, seat):
     """Play the deal in ``st``/``hm`` to the end with the base loop; ``seat``'s score (0 if the
     deal is thrown in)."""
-    run_base(BASE, st, hm, rp, rpol, rpar, rrng, PH_DONE)
+    run_base(BASE, st, hm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
     if st[S_THROWN] != 0:
         return 0
     return st[S_SCORE + seat]
@@ -242,7 +242,8 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
             n_cands += 1
     if n_cands == 1:
         return 0
-    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, True, st[S_NCALLS], n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, np.bool_(True), st[S_NCALLS],
+                n_samples)
 
 
 @jit(_nrt=True)
@@ -263,4 +264,5 @@ def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     if n_cands == 1:
         return cands[0]
     decision = CONTRACT_DECISION + st[S_NCONTRACTS]
-    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, False, decision, n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, np.bool_(False), decision,
+                n_samples)

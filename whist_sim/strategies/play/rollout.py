@@ -118,7 +118,7 @@ def sample_layout(st, hm, rp, seat, sub, work, tab, fresh, out_hm, use_voids):
         to = (seat + rp[R_DIR + f]) % p
         out_hm[H_HAND + to] |= hm[H_FRISCH + 4 * f + seat] & pool & ~mine
     voids = st[S_VOIDS] if use_voids else 0
-    return deal_pool(p, pool, out_hm, H_HAND, voids, work, tab, fresh, sub) != NO_LAYOUT
+    return deal_pool(p, pool, out_hm, np.int64(H_HAND), voids, work, tab, fresh, sub) != NO_LAYOUT
 
 
 @jit(inline="always")
@@ -204,8 +204,8 @@ def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, 
     p = rp[R_PLAYERS]
     m = n_layouts * pool if infer else n_layouts
     for i in range(m):
-        if not sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, lay, True):
-            sample_layout(st, hm, rp, seat, sub, work, tab, False, lay, False)
+        if not sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, lay, np.bool_(True)):
+            sample_layout(st, hm, rp, seat, sub, work, tab, np.bool_(False), lay, np.bool_(False))
         for o in range(p):
             lays[i, o] = lay[H_HAND + o]
         r0s[i] = sub[0]
@@ -289,7 +289,7 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
                 rhm[j] = lay[j]
             rrng[0] = r0  # a random base policy sees the same draws for every candidate
             apply_card(rst, rhm, rp, seat, cands[k])
-            run_base(BASE, rst, rhm, rp, rpol, rpar, rrng, PH_DONE)
+            run_base(BASE, rst, rhm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
             v = rst[S_SCORE + seat]
             totals[k] += mult[i] * v
             sc[k, i] = v
