@@ -63,7 +63,7 @@ CHART_ATTEMPTS = 64  # deals tried per chart hand until one is not thrown in
 CHART_SALT = np.uint64(0xB1D0C4A27E5D3F19)  # separates a chart hand's sampled deals from its deal
 
 
-@jit
+@jit(inline="always")  # inlined: a cached step would generate the loop's code again
 def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
                     snap_st, snap_hm, res_tricks, res_score, res_over):
     """Play the current deal once per candidate ``(cand_trump[k], cand_bid[k])`` of seat ``me``.
@@ -179,7 +179,7 @@ def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, 
     return ok
 
 
-@jit
+@jit(inline="always")  # inlined, as eval_candidates
 def _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
     """Play chart hand ``h``'s deal up to the contracts: the first of deals ``64 h .. 64 h + 63``
     of the run that is not thrown in (the state then holds it; ``st[S_THROWN] != 0`` when every

@@ -16,7 +16,6 @@ from numba.extending import overload
 from ..strategies.bidding.montecarlo import mc_call, mc_contract
 from ..strategies.dispatch import (
     BASE,
-    BASE_TYPE,
     CHECKED_TYPE,
     FULL,
     FULL_TYPE,
@@ -105,49 +104,31 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
 
 
 #: the loop with every strategy (see :func:`whist_sim.kernels.loop._run`), for ``mode`` ``FULL``
-#: or ``CHECKED``
+#: or ``CHECKED``; for ``BASE`` the base loop's decision points only (:func:`play_deal_in`)
 run_full = jit(_run)
 
-
-def run_loop(mode, st, hm, rp, pol, par, rng, until):
-    """The loop of ``mode`` (compiled only): ``run_base`` for ``BASE``, else ``run_full``.
-
-    An entry point compiled for ``BASE`` (no searching strategy seated: see
-    :func:`~whist_sim.strategies.dispatch.loop_mode`) then holds the base loop alone, not the
-    searching strategies, and compiles in a fraction of the time; its deals are those of
-    ``FULL``, which hands such a deal to the base loop."""
-    raise NotImplementedError("compiled only")
-
-
-@overload(run_loop, jit_options=OVERLOAD_OPTIONS)
-def _run_loop(mode, st, hm, rp, pol, par, rng, until):
-    if mode == BASE_TYPE:
-        def base(mode, st, hm, rp, pol, par, rng, until):
-            run_base(mode, st, hm, rp, pol, par, rng, until)
-        return base
-
-    def full(mode, st, hm, rp, pol, par, rng, until):
-        run_full(mode, st, hm, rp, pol, par, rng, until)
-    return full
-
-
-@jit
+@jit(inline="always")
 def play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
     """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
     score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3), in the
-    loop of ``mode`` (``BASE``, ``FULL`` or ``CHECKED``: :func:`run_loop`). A deal cancelled
-    after the third Frisch is dealt again from the same stream (``after_third_frisch=redeal``;
-    ``st[S_REDEALS]`` counts it)."""
+    loop of ``mode``. A deal cancelled after the third Frisch is dealt again from the same stream
+    (``after_third_frisch=redeal``; ``st[S_REDEALS]`` counts it).
+
+    ``mode`` ``BASE`` (no searching strategy seated, :func:`~whist_sim.strategies.dispatch.
+    loop_mode`) compiles ``run_full`` for the base loop's decision points alone: the entry point
+    then holds neither the searching strategies nor their sampler. Inlined into its callers
+    (``inline="always"``): a cached function of its own would cost a second code generation of
+    the whole loop in every entry point."""
     rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
     begin_deal(st, hm, rp, deal, deal % rp[R_PLAYERS])
     deal_cards(st, hm, rp, deck, work, rng)
-    run_loop(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
+    run_full(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
     while redeal_due(st, rp):  # after_third_frisch=redeal: the same dealer deals again
         redeal(st, hm, rp, deck, work, rng)
-        run_loop(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
+        run_full(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
 
 
-@jit
+@jit(inline="always")
 def play_deal(seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
     """:func:`play_deal_in` the ``FULL`` loop."""
     play_deal_in(FULL, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)

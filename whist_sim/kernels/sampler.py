@@ -161,7 +161,8 @@ def deal_pool(p, pool, out, off, voids, work, tab, fresh, rng):
             for s in range(p):
                 if work[W_REM + s] > 0 and (voids >> (4 * s + t)) & 1 != 0:
                     bound |= 1 << t
-    if bound != 0 and not _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
+    if bound != 0 and not _deal_bound(p, pool, out, off, voids, np.int64(bound), work, tab, fresh,
+                                      rng):
         return NO_LAYOUT
     free = pool
     for t in range(4):

@@ -242,8 +242,8 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
             n_cands += 1
     if n_cands == 1:
         return 0
-    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, np.bool_(True), st[S_NCALLS],
-                n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng, cands, np.int64(n_cands), np.bool_(True),
+                st[S_NCALLS], n_samples)
 
 
 @jit(_nrt=True)
@@ -264,5 +264,5 @@ def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     if n_cands == 1:
         return cands[0]
     decision = CONTRACT_DECISION + st[S_NCONTRACTS]
-    return _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, np.bool_(False), decision,
-                n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng, cands, np.int64(n_cands), np.bool_(False),
+                decision, n_samples)
