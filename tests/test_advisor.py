@@ -46,7 +46,7 @@ from whist_sim.kernels.layout import (
 )
 from whist_sim.kernels.loop import apply_contract, begin_contracts
 from whist_sim.kernels.rng import stream_start
-from whist_sim.strategies.dispatch import FULL
+from whist_sim.strategies.dispatch import FULL, loop_mode
 from whist_sim.strategies.registry import BID, PLAY, seat_ids, seat_params
 
 HAND = "AKQ2.K3.QJ54.872"
@@ -132,8 +132,8 @@ def test_counterfactual_bids_agree_with_the_reference_engine(case):
         deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         hands = [int(hm[H_HAND + s]) for s in range(p)]
         r0 = int(rng[0])
-        eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, k,
-                        np.empty_like(st), np.empty_like(hm), *res)
+        eval_candidates(loop_mode(pol), st, hm, rp, pol, par, rng, forced, me, cand_trump,
+                        cand_bid, k, np.empty_like(st), np.empty_like(hm), *res)
         for i in range(k):
             ref = reference_result(rules, hands, declarer, trump, level, forced, me,
                                    int(cand_bid[i]), r0, bid_policy, play)

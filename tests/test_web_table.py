@@ -175,15 +175,34 @@ def test_opponents_by_level(tmp_path):
         assert status == 400 and err["field"] == "level"
 
 
+class FakeCompiles:
+    """numba's compiles as the status reads them: one running while ``depth`` > 0."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.seconds = 0.0
+
+    def so_far(self) -> float:
+        return self.seconds
+
+
+IDLE = {"seconds": None, "compiling": None, "compile_seconds": None}
+
+
 def test_the_engine_state_says_starting_then_ready():
     now = [100.0]
-    w = Warmth(clock=lambda: now[0])
-    assert w.status()["play"] == {"state": "cold", "seconds": None}
+    compiles = FakeCompiles()
+    w = Warmth(clock=lambda: now[0], compiles=compiles)
+    assert w.status()["play"] == {"state": "cold", **IDLE}
     with w.using("play"):
         now[0] += 42.5
-        assert w.status()["play"] == {"state": "starting", "seconds": 42.5}
+        assert w.status()["play"] == {"state": "starting", "seconds": 42.5, "compiling": False,
+                                      "compile_seconds": 0.0}  # loading from the cache
+        compiles.depth, compiles.seconds = 1, 40.04
+        assert w.status()["play"] == {"state": "starting", "seconds": 42.5, "compiling": True,
+                                      "compile_seconds": 40.0}
         assert w.status()["advice"]["state"] == "cold"
-    assert w.status()["play"] == {"state": "ready", "seconds": None}
+    assert w.status()["play"] == {"state": "ready", **IDLE}
     with pytest.raises(RuntimeError), w.using("advice"):
         raise RuntimeError("a failed first run does not make it ready")
     assert w.status()["advice"]["state"] == "cold"
@@ -193,8 +212,7 @@ def test_the_status_says_when_the_engine_is_ready():
     with LocalServer(create_app(workers=2)) as url:
         assert call(url, "/api/status")[1]["engine"]["play"]["state"] == "cold"
         call(url, "/api/play", {"seat": 0, "seed": 2, "seats": CHEAP})
-        assert call(url, "/api/status")[1]["engine"]["play"] == {"state": "ready",
-                                                                 "seconds": None}
+        assert call(url, "/api/status")[1]["engine"]["play"] == {"state": "ready", **IDLE}
         assert call(url, "/api/play/nosuch")[0] == 404
 
 
@@ -212,3 +230,36 @@ def test_a_stale_move_is_refused_by_the_table_itself():
     with pytest.raises(StaleMove):
         g.move("pass", 0)
     assert g.seq == 1
+
+
+def test_the_status_tells_a_compile_from_a_load_by_numbas_own_events():
+    """A real numba compile while a first run is starting shows as compiling, and its seconds
+    count; before and after it, the start shows as a load (no compile running)."""
+    import numba
+
+    w = Warmth()
+
+    def first_use():
+        @numba.njit(cache=False)
+        def seen(x):
+            return x + 1
+        return seen
+
+    seen = first_use()
+    with w.using("advice"):
+        assert w.status()["advice"]["compiling"] is False
+        compiled_during = []
+        from numba.core import event
+
+        class Probe(event.Listener):
+            def on_start(self, ev):
+                compiled_during.append(w.status()["advice"]["compiling"])
+
+            def on_end(self, ev):
+                pass
+
+        with event.install_listener("numba:compile", Probe()):
+            assert seen(1) == 2
+        assert compiled_during and all(compiled_during)  # compiling while numba compiled
+        assert w.status()["advice"]["compiling"] is False
+        assert w.status()["advice"]["compile_seconds"] > 0

@@ -95,6 +95,7 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     from ..kernels.advise_batch import chart_screen_kernel
     from ..kernels.layout import deck_array, new_state, rules_array, sampler_scratch
     from ..reports.tally import hcp as hcp_of
+    from ..strategies.dispatch import loop_mode
     from .sampling import policy_arrays
 
     rules = task.rules
@@ -104,7 +105,8 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     st, hm, rng = new_state()
     trump = np.zeros(count, dtype=np.int64)
     hand = np.zeros(count, dtype=np.uint64)
-    chart_screen_kernel(np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
+    chart_screen_kernel(loop_mode(pol), np.uint64(mix64(task.seed)), np.int64(start),
+                        np.int64(count),
                         rules_array(rules), deck_array(rules), pol, par, st, hm, rng,
                         sampler_scratch()[0], trump, hand)
     thrown = trump < 0

@@ -177,8 +177,9 @@ if not watching():  # pragma: no cover - depends on the numba version and its se
 
 # --------------------------------------------------------------------------- compile notice
 
-#: what a command prints on stderr when the engine's kernels compile (measured on a fresh
-#: install on two cores: the first ``simulate`` about 3.5 minutes, the first ``advise`` about 2)
+#: what a command prints on stderr when the engine's kernels compile (the first ``simulate`` of
+#: a fresh install takes about a minute and a half, the first ``advise`` about six: README,
+#: ``bench --only compile_cold``)
 ENGINE_COMPILE_NOTICE = (
     "compiling the engine (the first run after an install or an update: a few minutes on two "
     "cores; later runs load it from the cache)..."
@@ -193,11 +194,12 @@ def _minutes(seconds: float) -> str:
     return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
 
 
-class _CompileWatch(numba_event.Listener):
+class CompileWatch(numba_event.Listener):
     """Counts numba's compiles (``numba:compile`` events, from any thread; a kernel loaded from
-    the disk cache raises none) and the wall time spent in them."""
+    the disk cache raises none) and the wall time spent in them: ``depth`` > 0 while one runs,
+    :meth:`so_far` the seconds. ``first`` is called when the first compile starts."""
 
-    def __init__(self, first: Callable[[], None]) -> None:
+    def __init__(self, first: Callable[[], None] = lambda: None) -> None:
         self._first = first
         self._lock = threading.Lock()
         self.depth = 0
@@ -252,7 +254,7 @@ def compile_notice(notify: Callable[[str], None] | None, message: str,
         notify(message)
         threading.Thread(target=tick, daemon=True, name="compile-notice").start()
 
-    watch = _CompileWatch(first)
+    watch = CompileWatch(first)
     try:
         with numba_event.install_listener("numba:compile", watch):
             yield

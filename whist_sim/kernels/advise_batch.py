@@ -18,6 +18,8 @@
   Sums per hand and contract are returned. :func:`chart_screen_kernel` gives the class of
   many hands (strain and hand) without evaluating them, for stratified charts.
 
+Every kernel that plays deals takes the loop's ``mode`` first (``BASE`` when no seat searches,
+:func:`whist_sim.strategies.dispatch.loop_mode`: it then compiles the base loop alone).
 All kernels release the GIL and allocate nothing: the Python layer
 (``whist_sim/advisor/sampling.py``, ``whist_sim/advisor/bidchart.py``) passes every array.
 """
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..strategies.dispatch import FULL
 from ..strategies.inference import forced_mismatches
 from ._numba import jit
 from .bits import ZERO
@@ -64,7 +65,7 @@ CHART_SALT = np.uint64(0xB1D0C4A27E5D3F19)  # separates a chart hand's sampled d
 
 
 @jit(inline="always")  # inlined: a cached step would generate the loop's code again
-def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
+def eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
                     snap_st, snap_hm, res_tricks, res_score, res_over):
     """Play the current deal once per candidate ``(cand_trump[k], cand_bid[k])`` of seat ``me``.
 
@@ -95,7 +96,7 @@ def eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
             seat = st[S_TURN]
             apply_contract(st, rp, seat, forced[seat])
         apply_contract(st, rp, me, cand_bid[k])
-        run_full(FULL, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
+        run_full(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
         res_tricks[k] = st[S_TRICKS + me]
         res_score[k] = st[S_SCORE + me]
         res_over[k] = st[S_OVER]
@@ -136,8 +137,8 @@ def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, decl
 
 @jit
 def advise_kernel(
-    seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump, level,
-    me, forced, model, positions, cand_trump, cand_bid, max_tries,
+    mode, seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump,
+    level, me, forced, model, positions, cand_trump, cand_bid, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, res_t, res_s, res_o,
     o_tricks, o_score, o_over, o_tries,
 ):
@@ -157,8 +158,8 @@ def advise_kernel(
         o_tries[j] = tries
         if tries < 0:
             return j
-        eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
-                        snap_st, snap_hm, res_t, res_s, res_o)
+        eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
+                        n_cand, snap_st, snap_hm, res_t, res_s, res_o)
         for k in range(n_cand):
             o_tricks[k, j] = res_t[k]
             o_score[k, j] = res_s[k]
@@ -180,7 +181,7 @@ def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, 
 
 
 @jit(inline="always")  # inlined, as eval_candidates
-def _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
+def _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
     """Play chart hand ``h``'s deal up to the contracts: the first of deals ``64 h .. 64 h + 63``
     of the run that is not thrown in (the state then holds it; ``st[S_THROWN] != 0`` when every
     attempt was thrown in). Returns the deal index."""
@@ -191,14 +192,14 @@ def _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
         rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
         begin_deal(st, hm, rp, d, d % p)
         deal_cards(st, hm, rp, deck, work, rng)
-        run_full(FULL, st, hm, rp, pol, par, rng, np.int64(PH_PLAY))
+        run_full(mode, st, hm, rp, pol, par, rng, np.int64(PH_PLAY))
         if st[S_THROWN] == 0:
             break
     return d
 
 
 @jit
-def chart_screen_kernel(seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
+def chart_screen_kernel(mode, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
                         o_trump, o_hand):
     """The class of chart hands ``start .. start+count-1`` without evaluating them (cheap: one
     auction each). ``o_trump[i]``: the deal's strain (0..4; -1: every attempt thrown in);
@@ -206,7 +207,7 @@ def chart_screen_kernel(seed_mix, start, count, rp, deck, pol, par, st, hm, rng,
     p = rp[R_PLAYERS]
     for i in range(count):
         h = start + i
-        _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
+        _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
         if st[S_THROWN] != 0:
             o_trump[i] = -1
             o_hand[i] = ZERO
@@ -217,7 +218,7 @@ def chart_screen_kernel(seed_mix, start, count, rp, deck, pol, par, st, hm, rng,
 
 @jit
 def chart_kernel(
-    seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, model, max_tries,
+    mode, seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, model, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
     res_t, res_s, res_o,
     o_scen, o_hand, o_earlier, o_n, o_sum, o_sq, o_made, o_tricks, o_over, o_tries,
@@ -248,7 +249,7 @@ def chart_kernel(
         for pos in range(p):
             o_earlier[i, pos] = -1
         o_tries[i] = 0
-        d = _chart_deal(seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
+        d = _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
         o_scen[i, 0] = d
         if st[S_THROWN] != 0:
             o_scen[i, 1] = -1
@@ -294,8 +295,8 @@ def chart_kernel(
                 tries_total = -(tries_total - tries)
                 break
             tries_total += tries
-            eval_candidates(st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
-                            snap_st, snap_hm, res_t, res_s, res_o)
+            eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
+                            n_cand, snap_st, snap_hm, res_t, res_s, res_o)
             for k in range(n_cand):
                 b = cand_bid[k]
                 v = res_s[k]

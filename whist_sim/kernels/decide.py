@@ -15,7 +15,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core.rules import Rules
-from ..strategies.dispatch import FULL, choose_call, choose_card, choose_contract, choose_frisch
+from ..strategies.dispatch import (
+    choose_call,
+    choose_card,
+    choose_contract,
+    choose_frisch,
+    loop_mode,
+)
 from ..strategies.registry import BID, PLAY, seat_ids, seat_params
 from ..strategies.spec import parse_play, parse_strategy
 from ._numba import jit
@@ -49,21 +55,22 @@ from .loop import (
 
 
 @jit
-def _decide(st, hm, rp, pol, par, rng):
-    """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none."""
+def _decide(mode, st, hm, rp, pol, par, rng):
+    """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none.
+    ``mode``: the decision points of ``BASE`` (no seat searches) or ``FULL``."""
     seat = st[S_TURN]
     phase = st[S_PHASE]
     if phase == PH_AUCTION:
         lo, hi = legal_calls(st, rp, seat)
-        return np.int64(choose_call(FULL, pol, par, st, hm, rp, seat, lo, hi, rng))
+        return np.int64(choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng))
     if phase == PH_FRISCH:
-        return np.int64(choose_frisch(FULL, pol, par, st, hm, rp, seat, rng))
+        return np.int64(choose_frisch(mode, pol, par, st, hm, rp, seat, rng))
     if phase == PH_CONTRACTS:
         lo, forbidden = legal_contracts(st, rp)
-        return np.int64(choose_contract(FULL, pol, par, st, hm, rp, seat, lo, forbidden, rng))
+        return np.int64(choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng))
     if phase == PH_PLAY:
         legal = legal_cards(st, hm, seat)
-        return np.int64(choose_card(FULL, pol, par, st, hm, rp, seat, legal, rng))
+        return np.int64(choose_card(mode, pol, par, st, hm, rp, seat, legal, rng))
     return np.int64(-1)
 
 
@@ -107,6 +114,7 @@ class KernelSeats:
                                   [b.overrides() for b in bid_specs])
         self.par[1] = seat_params([q.name for q in play_specs], PLAY,
                                   [q.overrides() for q in play_specs])
+        self.mode = loop_mode(self.pol)  # the base decision points alone when no seat searches
         self.rp = rules_array(rules)
         self.st, self.hm, self.rng = new_state()
         begin_deal(self.st, self.hm, self.rp, deal, dealer)
@@ -119,7 +127,8 @@ class KernelSeats:
     def decide(self) -> int:
         """What the strategy of the seat to act decides now (a call code, a Frisch mask, a
         contract or a card code; see :mod:`whist_sim.engine.state`)."""
-        return int(_decide(self.st, self.hm, self.rp, self.pol, self.par, self.rng))
+        return int(_decide(self.mode, self.st, self.hm, self.rp, self.pol, self.par,
+                           self.rng))
 
     def peek(self) -> int:
         """:meth:`decide` without using up the stream's draws (for hints)."""

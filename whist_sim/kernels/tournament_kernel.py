@@ -25,7 +25,7 @@ Single-threaded, allocation-free (``y`` is caller scratch), releases the GIL.
 from __future__ import annotations
 
 from ._numba import jit
-from .deal import play_deal
+from .deal import play_deal_in
 from .layout import (
     R_PLAYERS,
     S_CONTRACT,
@@ -61,10 +61,12 @@ TALLY_NAMES = (
 
 @jit
 def tournament_kernel(
-    seed_mix, start, count, rp, deck, pols, pars, ent, inv_m, independent, st, hm, rng, work, y,
-    o_ysum, o_yy, o_tally, o_thrown,
+    mode, seed_mix, start, count, rp, deck, pols, pars, ent, inv_m, independent, st, hm, rng, work,
+    y, o_ysum, o_yy, o_tally, o_thrown,
 ):
-    """Play ``count`` deals from ``start`` under each of the ``pols.shape[0]`` seatings.
+    """Play ``count`` deals from ``start`` under each of the ``pols.shape[0]`` seatings, in the
+    loop of ``mode`` (``BASE`` when no seat of any seating searches:
+    :func:`whist_sim.strategies.dispatch.loop_mode`).
 
     ``o_ysum`` (float64 ``[count, E]``), ``o_yy`` (float64 ``[count, E, E]``), ``o_tally`` (int32
     ``[count, E, N_TALLY]``) and ``o_thrown`` (int32 ``[count]``) must be zero on entry.
@@ -78,7 +80,7 @@ def tournament_kernel(
             deal = start + j
             if independent:
                 deal = deal * n_seatings + k
-            play_deal(seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
+            play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
             for e in range(n_entries):
                 y[e] = 0.0
             thrown = st[S_THROWN] != 0

@@ -198,6 +198,7 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     from ..kernels.layout import deck_array, new_state, rules_array
     from ..kernels.tournament_kernel import N_TALLY, tournament_kernel
     from ..runs.dataset import chunk_bounds
+    from ..strategies.dispatch import BASE, FULL, loop_mode
 
     t0 = time.perf_counter()
     start, count = chunk_bounds(index, task.deals, task.chunk_size)
@@ -208,11 +209,13 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     yy = np.zeros((count, n_ent, n_ent), dtype=np.float64)
     tally = np.zeros((count, n_ent, N_TALLY), dtype=np.int32)
     thrown = np.zeros(count, dtype=np.int32)
+    # the base loop alone when no seat of any seating searches
+    mode = FULL if any(loop_mode(pol) is FULL for pol in pols) else BASE
     tournament_kernel(
-        np.uint64(mix64(task.seed)), np.int64(start), np.int64(count), rules_array(task.rules),
-        deck_array(task.rules), pols, pars, ent, inv_m, bool(task.independent), st, hm, rng,
-        np.zeros(52, dtype=np.int64), np.zeros(n_ent, dtype=np.float64),
-        ysum, yy, tally, thrown,
+        mode, np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
+        rules_array(task.rules), deck_array(task.rules), pols, pars, ent, inv_m,
+        bool(task.independent), st, hm, rng, np.zeros(52, dtype=np.int64),
+        np.zeros(n_ent, dtype=np.float64), ysum, yy, tally, thrown,
     )
     return ChunkResult(index, start, count, ysum, yy, tally, thrown, time.perf_counter() - t0)
 

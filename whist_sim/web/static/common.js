@@ -76,6 +76,10 @@ async function engineStarting(kind) {
   try {
     const st = (await api("/api/status")).engine[kind];
     if (st.state !== "starting") return null;
-    return `The engine is starting: compiled on its first use after an install (about 2–3 minutes on two cores), loaded from its cache afterwards. ${Math.round(st.seconds)} s so far.`;
+    const so_far = `${Math.round(st.seconds)} s so far`;
+    if (st.compiling) {
+      return `The engine is starting: compiling its kernels, as on its first use after an install or an update (minutes on two cores; later runs load them from the cache). ${so_far}, ${Math.round(st.compile_seconds)} s of it compiling.`;
+    }
+    return `The engine is starting: loading its compiled kernels from the cache. ${so_far}.`;
   } catch (e) { return null; }
 }
