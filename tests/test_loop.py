@@ -223,15 +223,15 @@ def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules)
     one; the base entry point plays the same deals as the checked full loop, byte for byte."""
     from whist_sim.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
     from whist_sim.strategies.registry import (
-        POLICIES,
         SEARCHING_BIDS,
         SEARCHING_PLAYS,
+        get_info,
         policy_names,
     )
 
     p = rules.players
-    bids = [b for b in policy_names(BID) if POLICIES[BID][b].id not in SEARCHING_BIDS]
-    plays = [q for q in policy_names(PLAY) if POLICIES[PLAY][q].id not in SEARCHING_PLAYS]
+    bids = [b for b in policy_names(BID) if get_info(b, BID).id not in SEARCHING_BIDS]
+    plays = [q for q in policy_names(PLAY) if get_info(q, PLAY).id not in SEARCHING_PLAYS]
     assert len(bids) + len(SEARCHING_BIDS) == len(policy_names(BID))
     for k in range(max(len(bids), len(plays))):
         seating_bid = [bids[(k + s) % len(bids)] for s in range(p)]
@@ -245,5 +245,5 @@ def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules)
     for searching in ("montecarlo", "rollout"):
         kind = BID if searching == "montecarlo" else PLAY
         pol = np.zeros((2, p), dtype=np.int64)
-        pol[0 if kind == BID else 1, p - 1] = POLICIES[kind][searching].id
+        pol[0 if kind == BID else 1, p - 1] = get_info(searching, kind).id
         assert loop_mode(pol) is FULL
