@@ -262,4 +262,4 @@ def test_the_status_tells_a_compile_from_a_load_by_numbas_own_events():
             assert seen(1) == 2
         assert compiled_during and all(compiled_during)  # compiling while numba compiled
         assert w.status()["advice"]["compiling"] is False
-        assert w.status()["advice"]["compile_seconds"] > 0
+        assert w.compiles.so_far() > 0  # its time counted (the status rounds it to 0.1 s)

@@ -8,7 +8,8 @@ specified in docs/ENGINE.md §4 (``random``) and §5 (``heuristic``).
 Adding a policy: give it a new id here (``BID_POLICIES`` or ``PLAY_POLICIES``), write its compiled
 functions in ``whist_sim/strategies/bidding/`` or ``whist_sim/strategies/play/`` and add one
 branch per decision kind to the decision points in ``whist_sim/strategies/dispatch.py`` (or, for
-a strategy that searches, in ``whist_sim/kernels/deal.py``). The deal loop does not change.
+a strategy that searches, in ``whist_sim/kernels/deal.py``, with its name in
+:data:`SEARCHING_BID` or :data:`SEARCHING_PLAY`). The deal loop does not change.
 Parameterised policies declare their parameters (name, default) here; the engine passes them per
 seat as a ``float64`` row of length :data:`whist_sim.kernels.layout.N_PARAMS`.
 """
