@@ -178,7 +178,7 @@ if not watching():  # pragma: no cover - depends on the numba version and its se
 # --------------------------------------------------------------------------- compile notice
 
 #: what a command prints on stderr when the engine's kernels compile (the first ``simulate`` of
-#: a fresh install takes about a minute and a half, the first ``advise`` about six: README,
+#: a fresh install takes about a minute and a half, the first ``advise`` about four: README,
 #: ``bench --only compile_cold``)
 ENGINE_COMPILE_NOTICE = (
     "compiling the engine (the first run after an install or an update: a few minutes on two "
