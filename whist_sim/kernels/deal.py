@@ -107,6 +107,7 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
 #: or ``CHECKED``; for ``BASE`` the base loop's decision points only (:func:`play_deal_in`)
 run_full = jit(_run)
 
+
 @jit(inline="always")
 def play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
     """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
