@@ -29,6 +29,7 @@ from whist_sim.kernels.layout import (
     HM_SIZE,
     N_PARAMS,
     PH_PLAY,
+    R_DECK_MASK,
     R_DIR,
     S_NFRISCH,
     S_PHASE,
@@ -204,7 +205,7 @@ def _ending(rules, tr, cards_left):
 def _consistent_layouts(st, hm, rp, seat, p):
     """Every layout of the cards ``seat`` cannot see that meets what it knows (hand sizes, the
     voids shown, its last Frisch passes at their receiver)."""
-    pool = [c for c in range(52) if int(rp[20]) >> c & 1
+    pool = [c for c in range(52) if int(rp[R_DECK_MASK]) >> c & 1
             and not (int(hm[H_PLAYED]) | int(hm[H_TRICK]) | int(hm[H_HAND + seat])) >> c & 1]
     others = [o for o in range(p) if o != seat]
     need = [int(hm[H_HAND + o]).bit_count() for o in others]

@@ -41,7 +41,16 @@ from ..core.cards import (
     parse_hand,
 )
 from ..core.rules import FIRST_MIN_LEVEL, Rules
-from ..engine.state import DealState, IllegalAction, call_str, parse_call
+from ..engine.state import (
+    PASS,
+    DealState,
+    IllegalAction,
+    bid_code,
+    call_level,
+    call_str,
+    call_strain,
+    parse_call,
+)
 
 __all__ = [
     "AdviceError",
@@ -281,10 +290,7 @@ def parse_auction(auction: str | Sequence[str | int], dealer: int | None,
         parts = list(auction)
     if not parts:
         raise AdviceError("auction: no calls given (give every call, e.g. pass,5S,pass,pass,pass)")
-    deck = cards_of(rules.deck_mask)
-    size = rules.hand_size
-    hands = [sum(1 << c for c in deck[s * size:(s + 1) * size]) for s in range(p)]
-    state = DealState(rules, dealer, hands)  # placeholder cards: a call's legality ignores them
+    state = DealState(rules, dealer, _placeholder_hands(rules))  # a call ignores the cards
     calls = []
     for i, part in enumerate(parts):
         while state.phase == "frisch":
@@ -310,6 +316,41 @@ def parse_auction(auction: str | Sequence[str | int], dealer: int | None,
                           "to call): give the whole auction, up to the passes after the "
                           "winning bid")
     return tuple(calls), dealer, state.declarer, state.trump, state.level
+
+
+def _placeholder_hands(rules: Rules) -> list[int]:
+    """Hands of the deck in order, ``hand_size`` cards a seat: a state whose calls and contracts
+    the advisor checks, where the cards do not matter."""
+    deck = cards_of(rules.deck_mask)
+    size = rules.hand_size
+    return [sum(1 << c for c in deck[s * size:(s + 1) * size]) for s in range(rules.players)]
+
+
+def legal_candidates(rules: Rules, seat: int, level: int, declarer: int | None = None,
+                     trump: int = -1, bids: Sequence[int] = ()) -> tuple[tuple[int, int], ...]:
+    """The answers the advisor weighs for ``seat``, as ``(strain, number)`` pairs, taken from
+    the reference engine's legal actions (RULES §2, §4, §8), ordered by strain, then number.
+
+    Without a ``declarer``: the bids of a seat that opens the auction, at ``level`` or above.
+    With one: the contracts of ``seat`` after ``declarer`` won the auction at ``level`` in
+    ``trump`` and the seats from him on bid ``bids`` (``seat`` next). Raises
+    :class:`AdviceError` when ``bids`` are not legal contracts in turn."""
+    p = rules.players
+    if declarer is None:
+        state = DealState(rules, (seat - 1) % p, _placeholder_hands(rules))
+        return tuple(sorted((call_strain(c), call_level(c)) for c in state.legal_actions()
+                            if c != PASS and call_level(c) >= level))
+    state = DealState(rules, (declarer - 1) % p, _placeholder_hands(rules))
+    state.apply(bid_code(level, trump))
+    for _ in range(p - 1):
+        state.apply(PASS)
+    for i, b in enumerate(bids):
+        try:
+            state.apply(b)
+        except IllegalAction as e:
+            raise AdviceError(f"bids[{i}] = {b}: {e} (RULES §4)") from None
+    assert state.phase == "contracts" and state.to_move == seat, (state.phase, state.to_move)
+    return tuple((trump, b) for b in state.legal_actions())
 
 
 def auction_text(calls: Sequence[int]) -> str:
@@ -389,8 +430,7 @@ def resolve_scenario(
                 "(without a trump the advisor answers for the auction)"
             )
         me = 0 if seat is None else seat
-        candidates = tuple((t, b) for t in range(rules.lowest_strain, NT + 1)
-                           for b in range(level, n + 1))  # RULES §8: no clubs without clubs
+        candidates = legal_candidates(rules, me, level)
         scen = dict(mode="auction", seat=me, declarer=me, trump=-1, position=0)
     else:
         try:
@@ -422,9 +462,7 @@ def resolve_scenario(
                 f"{level} (RULES §4)"
             )
         position = (me - declarer) % p
-        lo = level if position == 0 else 0
-        forbidden = n - sum(bids) if position == p - 1 else None
-        candidates = tuple((t, b) for b in range(lo, n + 1) if b != forbidden)
+        candidates = legal_candidates(rules, me, level, declarer, t, bids)
         scen = dict(mode="contract", seat=me, declarer=declarer, trump=t, position=position)
 
     known_masks = [0] * p

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import os
@@ -13,45 +12,11 @@ from pathlib import Path
 
 import click
 
-from ..core.rules import (
-    AFTER_THIRD_FRISCH,
-    BID_ORDERS,
-    THREE_PLAYER_DECKS,
-    Rules,
-    RulesError,
-    load_rules_file,
-    rule_ranges,
-)
+from ..core.rules import Rules, RulesError, load_rules_file
+from ..core.rules import rule_options as _declared_options
 
 #: key of ``click.Context.meta`` holding the ``--rules`` file of the command (``None`` without)
 RULES_FILE_META = "whist_sim.rules_file"
-
-_CHOICES = {
-    "bid_order": BID_ORDERS,
-    "after_third_frisch": AFTER_THIRD_FRISCH,
-    "three_player_deck": THREE_PLAYER_DECKS,
-}
-
-_HELP = {
-    "pass_is_final": "a seat that passed may not bid again in that auction (RULES §2)",
-    "bid_order": "what a bid must beat: number (more tricks first) or suit (strain first) "
-                 "(RULES §2)",
-    "after_third_frisch": "four passes after the third Frisch: pass (thrown in, next dealer) or "
-                          "redeal (same dealer deals again) (RULES §3)",
-    "frisch": "four passes lead to a Frisch; --no-frisch throws the deal in (RULES §3)",
-    "frisch_raises_minimum": "each Frisch raises the minimum bid by one (RULES §3)",
-    "frisch_directions": "receivers of Frisch 1,2,3, e.g. left,across,right (RULES §3)",
-    "made_bonus": "points added to t*t for a made contract (RULES §6)",
-    "miss_per_trick": "points lost per trick over or under a missed contract (RULES §6)",
-    "zero_under": "points for a made zero in an under deal (RULES §6)",
-    "zero_over": "points for a made zero in an over deal (RULES §6)",
-    "zero_fail_first": "points for a missed zero, first trick (RULES §6)",
-    "zero_fail_refund": "points back per trick after the first on a missed zero (RULES §6)",
-    "revoke_penalty": "points a proven revoke costs (RULES §5)",
-    "target": "game target score (RULES §7)",
-    "players": "3 or 4 players (RULES §8)",
-    "three_player_deck": "deck for three players (RULES §8)",
-}
 
 
 def rule_options(func):
@@ -61,13 +26,12 @@ def rule_options(func):
     The file's path (as given) is left in ``click.get_current_context().meta[RULES_FILE_META]``
     for commands that record it.
     """
-    defaults = Rules()
-    fields = dataclasses.fields(Rules)
+    options = _declared_options()
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         rules_file = kwargs.pop("rules_file")
-        values = {f.name: kwargs.pop(f.name) for f in fields}
+        values = {o.name: kwargs.pop(o.name) for o in options}
         values = {k: v for k, v in values.items() if v is not None}
         from_file = {}
         if rules_file is not None:
@@ -90,41 +54,21 @@ def rule_options(func):
             raise click.BadParameter(str(e), param_hint=hint) from None
         return func(*args, **kwargs)
 
-    for f in reversed(fields):
-        name = f.name.replace("_", "-")
-        default = getattr(defaults, f.name)
-        help_text = _HELP[f.name]
-        if isinstance(default, bool):
-            opt = click.option(
-                f"--{name}/--no-{name}",
-                f.name,
-                default=None,
-                help=f"{help_text} [default: {default}]",
-            )
-        elif f.name in _CHOICES:
-            opt = click.option(
-                f"--{name}",
-                f.name,
-                type=click.Choice(_CHOICES[f.name]),
-                default=None,
-                help=f"{help_text} [default: {default}]",
-            )
-        elif f.name == "frisch_directions":
-            opt = click.option(
-                f"--{name}",
-                f.name,
-                default=None,
-                help=f"{help_text} [default: {','.join(default)}]",
-            )
+    for o in reversed(options):
+        help_text = o.help_line
+        if o.kind == "flag":
+            opt = click.option(f"{o.flag}/--no-{o.flag[2:]}", o.name, default=None,
+                               help=f"{help_text} [default: {o.default}]")
+        elif o.kind == "choice":
+            opt = click.option(o.flag, o.name, type=click.Choice(o.choices), default=None,
+                               help=f"{help_text} [default: {o.default}]")
+        elif o.kind == "directions":
+            opt = click.option(o.flag, o.name, default=None,
+                               help=f"{help_text} [default: {','.join(o.default)}]")
         else:
-            lo, hi = rule_ranges()[f.name]
-            opt = click.option(
-                f"--{name}",
-                f.name,
-                type=click.IntRange(lo, hi),
-                default=None,
-                help=f"{help_text} [default: {default}; {lo}..{hi}]",
-            )
+            lo, hi = o.range
+            opt = click.option(o.flag, o.name, type=click.IntRange(lo, hi), default=None,
+                               help=f"{help_text} [default: {o.default}; {lo}..{hi}]")
         wrapper = opt(wrapper)
     return click.option(
         "--rules", "rules_file", type=NamedPath(path_type=Path, dir_okay=False), default=None,

@@ -8,6 +8,8 @@ the rule book as written.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -43,10 +45,24 @@ MAX_RULES_FILE_BYTES = 64 * 1024
 MOST_TRICKS = 17
 
 
-def _ranged(default: int, lo: int, hi: int, what: str = "") -> Any:
-    """A whole-number rule option with its default and its legal range ``lo..hi`` (inclusive);
-    ``what`` words the range in the error message (default ``in lo..hi``)."""
-    return field(default=default, metadata={"range": (lo, hi), "what": what or f"in {lo}..{hi}"})
+def _option(default: Any, help: str, section: str, *, lo: int | None = None,
+            hi: int | None = None, what: str = "", choices: tuple = (),
+            scoring: bool = False) -> Any:
+    """A rule option's field, declared once: its ``default``, its ``help`` (one line, for the
+    command line, the web form and the manual), its rule-book ``section`` (``"§6"``), and its
+    legal values: a whole number in ``lo..hi`` (inclusive; ``what`` words the range in messages,
+    default ``in lo..hi``), one of ``choices``, or ``True``/``False`` for a flag (a ``bool``
+    default). ``scoring``: a number of the RULES §6 scoring, which the compiled engine reads from
+    a slot of its own (``kernels.layout.rule_slot``). :func:`rule_options` reads these back."""
+    meta: dict[str, Any] = {"help": help, "section": section, "choices": tuple(choices),
+                            "scoring": scoring}
+    if lo is not None and hi is not None:
+        meta["range"] = (lo, hi)
+        meta["what"] = what or f"in {lo}..{hi}"
+    return field(default=default, metadata=meta)
+
+
+_COSTS = "in 0..1000 (costs are never negative)"
 
 
 @dataclass(frozen=True)
@@ -54,40 +70,56 @@ class Rules:
     """Rule options of RULES.md; defaults are the rule book's.
 
     Seats are 0..players-1, clockwise; the player to the left of seat ``s`` is ``(s+1) % players``.
-    Points are game points as in RULES §6.
+    Points are game points as in RULES §6. Each field declares its default, help, section and legal
+    values once (:func:`_option`); validation, the command-line flags, ``--rules`` files, the web
+    form and the compiled engine's rule slots are derived from them (:func:`rule_options`).
     """
 
     # §2 trump auction
-    pass_is_final: bool = False  # a player who passed may not bid again in that auction
-    bid_order: str = "number"  # 'number' (more tricks, then higher strain) or 'suit' (strain first)
+    pass_is_final: bool = _option(
+        False, "a seat that passed may not bid again in that auction", "§2")
+    bid_order: str = _option(
+        "number", "what a bid must beat: number (more tricks first) or suit (strain first)", "§2",
+        choices=BID_ORDERS)
     # §3 Frisch
-    frisch: bool = True  # four passes lead to a Frisch (else the deal is thrown in at once)
-    frisch_raises_minimum: bool = (
-        True  # each Frisch raises the minimum bid by one (5 -> 6 -> 7 -> 8)
-    )
-    frisch_directions: tuple[str, ...] = ("left", "left", "left")  # receiver of Frisch 1, 2, 3
-    after_third_frisch: str = "pass"  # 'pass' (thrown in, next dealer) or 'redeal' (same dealer)
-    # §6 scoring
-    #   (ranges: every legal combination scores a deal within SCORE_STORE_LIMITS)
-    made_bonus: int = _ranged(10, -1000, 1000)  # b > 0 made: t*t + made_bonus
-    # b > 0 missed: -miss_per_trick * |t - b|
-    miss_per_trick: int = _ranged(10, 0, 1000, "in 0..1000 (costs are never negative)")
-    zero_under: int = _ranged(50, -1000, 1000)  # zero made in an under deal
-    zero_over: int = _ranged(25, -1000, 1000)  # zero made in an over deal
-    zero_fail_first: int = _ranged(-50, -1000, 1000)  # zero missed, first trick taken
-    zero_fail_refund: int = _ranged(10, -1000, 1000)  # zero missed: + this per trick after the
-    #   first
+    frisch: bool = _option(
+        True, "four passes lead to a Frisch (else the deal is thrown in at once)", "§3")
+    frisch_raises_minimum: bool = _option(
+        True, "each Frisch raises the minimum bid by one (5 -> 6 -> 7 -> 8)", "§3")
+    frisch_directions: tuple[str, ...] = _option(
+        ("left", "left", "left"), "receivers of Frisch 1,2,3, e.g. left,across,right", "§3",
+        choices=DIRECTIONS)
+    after_third_frisch: str = _option(
+        "pass", "four passes after the third Frisch: pass (thrown in, next dealer) or redeal "
+        "(same dealer deals again)", "§3", choices=AFTER_THIRD_FRISCH)
+    # §6 scoring (ranges: every legal combination scores a deal within SCORE_STORE_LIMITS)
+    made_bonus: int = _option(
+        10, "points added to t*t for a made contract", "§6", lo=-1000, hi=1000, scoring=True)
+    miss_per_trick: int = _option(
+        10, "points lost per trick over or under a missed contract", "§6", lo=0, hi=1000,
+        what=_COSTS, scoring=True)
+    zero_under: int = _option(
+        50, "points for a made zero in an under deal", "§6", lo=-1000, hi=1000, scoring=True)
+    zero_over: int = _option(
+        25, "points for a made zero in an over deal", "§6", lo=-1000, hi=1000, scoring=True)
+    zero_fail_first: int = _option(
+        -50, "points for a missed zero, first trick", "§6", lo=-1000, hi=1000, scoring=True)
+    zero_fail_refund: int = _option(
+        10, "points back per trick after the first on a missed zero", "§6", lo=-1000, hi=1000,
+        scoring=True)
     # §5 revokes in recorded games
-    # points a proven revoke costs the offender
-    revoke_penalty: int = _ranged(100, 0, 1000, "in 0..1000 (costs are never negative)")
+    revoke_penalty: int = _option(
+        100, "points a proven revoke costs the offender", "§5", lo=0, hi=1000, what=_COSTS)
     # §7 game
-    # game ends when a player reaches this total
-    target: int = _ranged(500, 1, 1_000_000, "positive, at most 1000000")
+    target: int = _option(
+        500, "game target score: the game ends when a player reaches it", "§7", lo=1,
+        hi=1_000_000, what="positive, at most 1000000")
     # §8 three players
-    players: int = _ranged(4, 3, 4, "3 or 4")  # 4, or 3 for the three-player variants
-    three_player_deck: str = (
-        "no_suit"  # 'no_suit' (clubs removed), 'no_low' (2-5 removed), 'one_random'
-    )
+    players: int = _option(4, "4 players, or 3 for the three-player variants", "§8", lo=3, hi=4,
+                           what="3 or 4", choices=(4, 3))
+    three_player_deck: str = _option(
+        "no_suit", "deck for three players: no_suit (clubs removed), no_low (2-5 removed) or "
+        "one_random", "§8", choices=THREE_PLAYER_DECKS)
 
     def __post_init__(self):
         if isinstance(self.frisch_directions, str):
@@ -108,50 +140,34 @@ class Rules:
 
     # ------------------------------------------------------------------ validation
     def validate(self) -> None:
-        for name in ("pass_is_final", "frisch", "frisch_raises_minimum"):
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}",
-                                 name)
-        for f in dataclasses.fields(self):
-            if "range" not in f.metadata:
-                continue
-            v, (lo, hi) = getattr(self, f.name), f.metadata["range"]
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise RulesError(f"{f.name} must be a whole number, got {v!r}", f.name)
-            if not lo <= v <= hi:
-                raise RulesError(f"{f.name} must be {f.metadata['what']}, got {v}", f.name)
-        if self.bid_order not in BID_ORDERS:
-            raise RulesError(
-                f"bid_order must be one of {', '.join(BID_ORDERS)}, got {self.bid_order!r}",
-                "bid_order",
-            )
-        if self.after_third_frisch not in AFTER_THIRD_FRISCH:
-            raise RulesError(
-                f"after_third_frisch must be one of {', '.join(AFTER_THIRD_FRISCH)}, "
-                f"got {self.after_third_frisch!r}",
-                "after_third_frisch",
-            )
-        if self.three_player_deck not in THREE_PLAYER_DECKS:
-            raise RulesError(
-                f"three_player_deck must be one of {', '.join(THREE_PLAYER_DECKS)}, "
-                f"got {self.three_player_deck!r}",
-                "three_player_deck",
-            )
-        if len(self.frisch_directions) != MAX_FRISCH:
-            raise RulesError(
-                f"frisch_directions needs {MAX_FRISCH} directions (one per Frisch), "
-                f"got {','.join(map(str, self.frisch_directions))!r}",
-                "frisch_directions",
-            )
-        for d in self.frisch_directions:
-            if d not in DIRECTIONS:
-                raise RulesError(
-                    f"frisch direction {d!r} is not one of {', '.join(DIRECTIONS)}",
-                    "frisch_directions",
-                )
-            if d == "across" and self.players == 3:
-                raise RulesError("frisch direction 'across' needs four players",
-                                 "frisch_directions")
+        """Check every option against its declaration (:func:`rule_options`), then the
+        combinations; raises :class:`RulesError` naming the option."""
+        for o in rule_options():
+            v = getattr(self, o.name)
+            if o.kind == "flag":
+                if not isinstance(v, bool):
+                    raise RulesError(f"{o.name} must be true or false, got {v!r}", o.name)
+            elif o.kind == "number":
+                lo, hi = o.range
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise RulesError(f"{o.name} must be a whole number, got {v!r}", o.name)
+                if not lo <= v <= hi:
+                    raise RulesError(f"{o.name} must be {o.what}, got {v}", o.name)
+            elif o.kind == "choice":
+                if v not in o.choices:
+                    raise RulesError(f"{o.name} must be one of {', '.join(o.choices)}, got {v!r}",
+                                     o.name)
+            else:  # directions: one per Frisch
+                if len(v) != MAX_FRISCH:
+                    raise RulesError(
+                        f"{o.name} needs {MAX_FRISCH} directions (one per Frisch), "
+                        f"got {','.join(map(str, v))!r}", o.name)
+                for d in v:
+                    if d not in o.choices:
+                        raise RulesError(f"frisch direction {d!r} is not one of "
+                                         f"{', '.join(o.choices)}", o.name)
+        if "across" in self.frisch_directions and self.players == 3:
+            raise RulesError("frisch direction 'across' needs four players", "frisch_directions")
 
     # ------------------------------------------------------------------ derived facts
     @property
@@ -239,29 +255,91 @@ class Rules:
         return "Rules(" + ", ".join(f"{k}={v}" for k, v in sorted(ch.items())) + ")"
 
 
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option as its :class:`Rules` field declares it (OpenSpiel's parameter
+    specification, with the legal values and the help).
+
+    ``kind``: ``"flag"`` (true or false), ``"number"`` (a whole number in ``range``, inclusive;
+    ``what`` words it), ``"choice"`` (one of ``choices``) or ``"directions"`` (one of ``choices``
+    per Frisch). ``section``: the rule book's section (``"§6"``). ``scoring``: a number of the
+    §6 scoring, read by the compiled engine from a slot of its own. A number may also list
+    ``choices`` (the values a form offers, e.g. ``players``)."""
+
+    name: str
+    default: Any
+    kind: str
+    help: str
+    section: str
+    range: tuple[int, int] = (0, 0)
+    what: str = ""
+    choices: tuple = ()
+    scoring: bool = False
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag: ``--made-bonus``."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def help_line(self) -> str:
+        """The help with its section: ``points ... (RULES §6)``."""
+        return f"{self.help} (RULES {self.section})"
+
+
+@functools.cache
+def rule_options() -> tuple[RuleOption, ...]:
+    """Every rule option, in :class:`Rules` field order, as its field declares it."""
+    out = []
+    for f in dataclasses.fields(Rules):
+        m = f.metadata
+        if isinstance(f.default, bool):
+            kind = "flag"
+        elif "range" in m:
+            kind = "number"
+        elif isinstance(f.default, tuple):
+            kind = "directions"
+        else:
+            kind = "choice"
+        out.append(RuleOption(f.name, f.default, kind, m["help"], m["section"],
+                              m.get("range", (0, 0)), m.get("what", ""), m["choices"],
+                              m["scoring"]))
+    return tuple(out)
+
+
 def rule_names() -> tuple[str, ...]:
     """The names of every rule option, in :class:`Rules` field order."""
-    return tuple(f.name for f in dataclasses.fields(Rules))
+    return tuple(o.name for o in rule_options())
 
 
 def rule_ranges() -> dict[str, tuple[int, int]]:
     """The whole-number rule options and their legal ranges ``(lo, hi)``, inclusive, in
     :class:`Rules` field order (the ranges are declared with the fields)."""
-    return {f.name: f.metadata["range"] for f in dataclasses.fields(Rules)
-            if "range" in f.metadata}
+    return {o.name: o.range for o in rule_options() if o.kind == "number"}
+
+
+def scoring_names() -> tuple[str, ...]:
+    """The numbers of the RULES §6 scoring (``scoring=True``), in field order: the compiled
+    engine's rule slots for them follow this order."""
+    return tuple(o.name for o in rule_options() if o.scoring)
 
 
 def score_extremes() -> tuple[int, int]:
-    """The lowest and highest score of one deal (RULES §6) over every legal combination of rule
-    options and every contract and trick count (up to :data:`MOST_TRICKS`): the scoring formulas
-    are linear in each option, so the extremes are at the ends of the ranges."""
-    r = rule_ranges()
+    """The lowest and highest score of one deal (RULES §6) over every legal combination of the
+    scoring numbers and every contract and trick count (up to :data:`MOST_TRICKS`), by
+    :func:`whist_sim.core.scoring.score` itself: the score is linear in each scoring number, so
+    the extremes are at the ends of their ranges (every corner of them is tried)."""
+    from .scoring import score
+
+    ranges = rule_ranges()
+    names = scoring_names()
     scores = []
-    for t in range(1, MOST_TRICKS + 1):
-        scores += [t * t + v for v in r["made_bonus"]]  # made contract t
-        scores += [-v * t for v in r["miss_per_trick"]]  # a contract missed by t tricks
-        scores += [a + b * (t - 1) for a in r["zero_fail_first"] for b in r["zero_fail_refund"]]
-    scores += [*r["zero_under"], *r["zero_over"]]
+    for corner in itertools.product(*(ranges[n] for n in names)):
+        values: dict[str, Any] = dict(zip(names, corner, strict=True))
+        rules = Rules(players=3, three_player_deck="one_random", **values)
+        assert rules.n_tricks == MOST_TRICKS
+        scores += [score(b, t, over, rules) for b in range(MOST_TRICKS + 1)
+                   for t in range(MOST_TRICKS + 1) for over in (False, True)]
     return min(scores), max(scores)
 
 

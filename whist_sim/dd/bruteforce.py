@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+from ..engine.state import winning_index
+
 TEAMS = tuple(range(1, 15))  # every non-empty proper subset of the four seats
 # every (counted seats, maximising seats) question: the teams, then whist-min of each seat
 QUESTIONS = tuple((m, m) for m in TEAMS) + tuple((1 << p, 15 ^ (1 << p)) for p in range(4))
@@ -38,16 +40,9 @@ def _legal(hand: int, led_suit: int) -> list[int]:
 
 
 def trick_winner(cards: Sequence[int], leader: int, trump: int) -> int:
-    """Seat that wins a trick (RULES §5): ``cards`` in play order, led by ``leader``."""
-    best = 0
-    for i in range(1, 4):
-        c, b = cards[i], cards[best]
-        if c // 13 == b // 13:
-            if c > b:
-                best = i
-        elif c // 13 == trump:
-            best = i
-    return (leader + best) % 4
+    """Seat that wins a trick (RULES §5): ``cards`` in play order, led by ``leader``; the
+    reference engine's rule (:func:`whist_sim.engine.state.winning_index`)."""
+    return (leader + winning_index(list(enumerate(cards)), trump)) % 4
 
 
 @cache

@@ -27,6 +27,7 @@ from .layout import (
     MAX_CALLS,
     MAX_PLAYS,
     N_PARAMS,
+    R_PLAYERS,
     S_BAD_SEAT,
     S_BAD_VALUE,
     S_BIDSUM,
@@ -64,7 +65,7 @@ def _batch_kernel(
     o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt, o_redeals,
 ):
     """Play ``count`` deals from ``start``; write row ``i - start`` of every output array."""
-    p = rp[0]
+    p = rp[R_PLAYERS]
     for j in range(count):
         deal = start + j
         play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
@@ -107,7 +108,7 @@ def _trace_kernel(
     t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
 ):
     """Like :func:`_batch_kernel`, recording every move (see :func:`play_traces`)."""
-    p = rp[0]
+    p = rp[R_PLAYERS]
     for j in range(count):
         deal = start + j
         play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)

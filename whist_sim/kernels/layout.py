@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules
+from ..core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules, scoring_names
 from ._numba import jit
 
 MAX_SEATS = 4
@@ -115,24 +115,29 @@ R_FRISCH = 5
 R_RAISES = 6  # frisch_raises_minimum
 R_PASS_FINAL = 7
 R_DIR = 8  # + f: seat offset of the receiver in Frisch f
-R_MADE_BONUS = 11
-R_MISS = 12
-R_ZERO_UNDER = 13
-R_ZERO_OVER = 14
-R_ZERO_FAIL_FIRST = 15
-R_ZERO_FAIL_REFUND = 16
-R_MAX_FRISCH = 17
-R_FIRST_MIN = 18
-R_DECK_SIZE = 19
-R_DECK_MASK = 20  # the cards of the deck (bit per card code); the one_random deck: all 52
-R_BID_ORDER = 21  # 0: bid_order=number, 1: bid_order=suit (RULES §2)
-R_LOW_STRAIN = 22  # lowest strain that may be bid: 1 when clubs are out of the deck (no_suit)
-R_REDEAL = 23  # 1: after_third_frisch=redeal (RULES §3)
-R_CALLS_RUN = 24  # 1: the legal bids are every code of lo..hi (bid_order=number, all strains)
-R_DECK_ADJ_Q = 25  # quarter tricks the deck adds to every estimate: 4 * (N - 13) // P (ENGINE.md
+R_MAX_FRISCH = 11
+R_FIRST_MIN = 12
+R_DECK_SIZE = 13
+R_DECK_MASK = 14  # the cards of the deck (bit per card code); the one_random deck: all 52
+R_BID_ORDER = 15  # 0: bid_order=number, 1: bid_order=suit (RULES §2)
+R_LOW_STRAIN = 16  # lowest strain that may be bid: 1 when clubs are out of the deck (no_suit)
+R_REDEAL = 17  # 1: after_third_frisch=redeal (RULES §3)
+R_CALLS_RUN = 18  # 1: the legal bids are every code of lo..hi (bid_order=number, all strains)
+R_DECK_ADJ_Q = 19  # quarter tricks the deck adds to every estimate: 4 * (N - 13) // P (ENGINE.md
 #   §5); kept here so that the estimates divide by no player count
-R_SHARE_GAP_Q = 26  # a share of the tricks the estimates do not see: 4 * N // P - 13 - R_DECK_ADJ_Q
-RP_SIZE = 27
+R_SHARE_GAP_Q = 20  # a share of the tricks the estimates do not see: 4 * N // P - 13 - R_DECK_ADJ_Q
+R_SCORING = 21  # + i: the i-th scoring number of Rules (core.rules.scoring_names), as declared
+RP_SIZE = R_SCORING + len(scoring_names())
+
+
+def rule_slot(name: str) -> int:
+    """The ``rp`` slot of the scoring number ``name`` of :class:`Rules` (``scoring=True``): the
+    kernel's score reads it as ``rp[rule_slot("made_bonus")]`` through a module constant."""
+    names = scoring_names()
+    if name not in names:
+        raise KeyError(f"{name!r} is not a scoring number of Rules (those are: "
+                       f"{', '.join(names)})")
+    return R_SCORING + names.index(name)
 
 
 @jit(inline="always")
@@ -183,12 +188,6 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_PASS_FINAL] = int(rules.pass_is_final)
     for f in range(MAX_FRISCH):
         rp[R_DIR + f] = rules.direction_offset(f)
-    rp[R_MADE_BONUS] = rules.made_bonus
-    rp[R_MISS] = rules.miss_per_trick
-    rp[R_ZERO_UNDER] = rules.zero_under
-    rp[R_ZERO_OVER] = rules.zero_over
-    rp[R_ZERO_FAIL_FIRST] = rules.zero_fail_first
-    rp[R_ZERO_FAIL_REFUND] = rules.zero_fail_refund
     rp[R_MAX_FRISCH] = MAX_FRISCH
     rp[R_FIRST_MIN] = FIRST_MIN_LEVEL
     rp[R_DECK_SIZE] = int(rules.deck_mask).bit_count()
@@ -199,6 +198,8 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_CALLS_RUN] = int(rules.bid_order == "number" and rules.lowest_strain == 0)
     rp[R_DECK_ADJ_Q] = (4 * (rules.n_tricks - 13)) // rules.players
     rp[R_SHARE_GAP_Q] = (4 * rules.n_tricks) // rules.players - 13 - rp[R_DECK_ADJ_Q]
+    for i, name in enumerate(scoring_names()):
+        rp[R_SCORING + i] = getattr(rules, name)
     return rp
 
 

@@ -84,20 +84,14 @@ from .layout import (
     R_FRISCH,
     R_HAND,
     R_LOW_STRAIN,
-    R_MADE_BONUS,
     R_MAX_FRISCH,
     R_MAXLEVEL,
-    R_MISS,
     R_NTRICKS,
     R_ONE_RANDOM,
     R_PASS_FINAL,
     R_PLAYERS,
     R_RAISES,
     R_REDEAL,
-    R_ZERO_FAIL_FIRST,
-    R_ZERO_FAIL_REFUND,
-    R_ZERO_OVER,
-    R_ZERO_UNDER,
     S_BAD_SEAT,
     S_BAD_VALUE,
     S_BEST_CARD,
@@ -137,6 +131,7 @@ from .layout import (
     S_TURN,
     S_VOIDS,
     call_floor,
+    rule_slot,
 )
 from .rng import GOLDEN, S32, mix64
 
@@ -587,6 +582,15 @@ def apply_card(st, hm, rp, seat, card):
     return best_seat
 
 
+# the scoring numbers of Rules, each at its rule slot (layout.rule_slot)
+_MADE_BONUS = rule_slot("made_bonus")
+_MISS_PER_TRICK = rule_slot("miss_per_trick")
+_ZERO_UNDER = rule_slot("zero_under")
+_ZERO_OVER = rule_slot("zero_over")
+_ZERO_FAIL_FIRST = rule_slot("zero_fail_first")
+_ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
+
+
 @jit(inline="always")
 def score(st, rp):
     """Scores of the deal (RULES §6) into ``S_SCORE + seat``; the deal is done."""
@@ -597,14 +601,14 @@ def score(st, rp):
         t = st[S_TRICKS + s]
         if b > 0:
             if t == b:
-                v = t * t + rp[R_MADE_BONUS]
+                v = t * t + rp[_MADE_BONUS]
             else:
                 d = t - b if t > b else b - t
-                v = -rp[R_MISS] * d
+                v = -rp[_MISS_PER_TRICK] * d
         elif t == 0:
-            v = rp[R_ZERO_OVER] if over else rp[R_ZERO_UNDER]
+            v = rp[_ZERO_OVER] if over else rp[_ZERO_UNDER]
         else:
-            v = rp[R_ZERO_FAIL_FIRST] + rp[R_ZERO_FAIL_REFUND] * (t - 1)
+            v = rp[_ZERO_FAIL_FIRST] + rp[_ZERO_FAIL_REFUND] * (t - 1)
         st[S_SCORE + s] = v
     st[S_PHASE] = PH_DONE
 

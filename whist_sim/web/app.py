@@ -26,7 +26,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..core.rules import AFTER_THIRD_FRISCH, BID_ORDERS, THREE_PLAYER_DECKS, Rules
+from ..core.rules import Rules, rule_options
 from .jobs import Jobs
 from .reports import list_reports, report_html, safe_path
 from .requests import (
@@ -92,8 +92,10 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
             "default_play": DEFAULT_PLAY, "play_policies": policy_names(PLAY),
             "bid_policies": policy_names(BID), "model_bid_policies": list(MODEL_BID_POLICIES),
             "rules": Rules().to_dict(), "opponent_levels": OPPONENT_LEVELS,
-            "rule_choices": {"bid_order": BID_ORDERS, "after_third_frisch": AFTER_THIRD_FRISCH,
-                             "three_player_deck": THREE_PLAYER_DECKS, "players": [4, 3]},
+            "rule_choices": {o.name: list(o.choices) for o in rule_options()
+                             if o.choices and o.kind != "directions"},
+            "rule_help": {o.name: o.help_line for o in rule_options()},
+            "rule_ranges": {o.name: list(o.range) for o in rule_options() if o.kind == "number"},
         })
 
     def run_advice(kwargs: dict[str, Any], on_deals: Callable[[int], None] | None = None

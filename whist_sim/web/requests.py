@@ -18,11 +18,10 @@ searching policy plays many layouts per card), against the server's ``--max-deal
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ..advisor.sampling import DEFAULT_EPS
-from ..core.rules import Rules
+from ..core.rules import Rules, rule_names
 
 #: the fields of an advice request besides the rule options
 ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "auction", "dealer",
@@ -30,7 +29,7 @@ ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "auction"
                  "deals", "seed", "infer", "model", "eps", "consistent", "constrain", "known",
                  "confidence", "eval",
                  "screen", "rules")
-RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
+RULE_FIELDS = rule_names()
 #: the fields of ``POST /api/play`` besides the rule options (``level``: a name of
 #: :data:`whist_sim.web.tables.OPPONENT_LEVELS`, instead of ``seats``)
 PLAY_FIELDS = ("seat", "seats", "level", "seed", "rules")
@@ -130,7 +129,7 @@ def _texts(body: dict, name: str) -> list[str]:
 def rules_of(body: dict) -> Rules:
     """The rule options of a request: the rule book's defaults, then ``rules``, then top-level
     rule fields (names in snake case or with dashes)."""
-    from ..core.rules import RulesError
+    from ..core.rules import RulesError, rule_options
 
     values: dict[str, Any] = {}
     nested = body.get("rules") or {}
@@ -144,11 +143,10 @@ def rules_of(body: dict) -> Rules:
             elif source is nested:
                 raise RequestError(f"unknown rule option {key!r}; known: "
                                    f"{', '.join(RULE_FIELDS)}", "rules")
-    for name in ("players", "made_bonus", "miss_per_trick", "zero_under", "zero_over",
-                 "zero_fail_first", "zero_fail_refund", "revoke_penalty", "target"):
-        v = values.get(name)
-        if isinstance(v, str) and v.strip().lstrip("-").isdigit():
-            values[name] = int(v)
+    for o in rule_options():  # a form's numbers arrive as text
+        v = values.get(o.name)
+        if o.kind == "number" and isinstance(v, str) and v.strip().lstrip("-").isdigit():
+            values[o.name] = int(v)
     try:
         return Rules(**values)
     except RulesError as e:  # the message names the option

@@ -51,9 +51,10 @@ function buildRuleInputs(box, info, skip) {
     } else if (Array.isArray(def)) {
       input = el("input", { type: "text", id: "rule_" + name, value: def.join(",") });
     } else {
-      input = el("input", { type: "number", id: "rule_" + name, value: def, style: "width:6em" });
+      const [lo, hi] = (info.rule_ranges || {})[name] || [];
+      input = el("input", { type: "number", id: "rule_" + name, value: def, min: lo, max: hi, style: "width:6em" });
     }
-    box.appendChild(el("label", {}, name.replaceAll("_", " ") + " ", input));
+    box.appendChild(el("label", { title: (info.rule_help || {})[name] || "" }, name.replaceAll("_", " ") + " ", input));
   }
 }
 
