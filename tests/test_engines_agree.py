@@ -368,6 +368,6 @@ def test_engines_agree_on_planner_parameters():
 def test_planner_defaults_agree_with_the_registry():
     from whist_sim.strategies.registry import get_info
 
-    assert dict(get_info("planner", "play").params) == {
+    assert get_info("planner", "play").defaults == {
         "margin": ref_policies.PLANNER_MARGIN, "side": ref_policies.PLANNER_SIDE,
         "lead": ref_policies.PLANNER_LEAD, "shed": ref_policies.PLANNER_SHED}

@@ -44,7 +44,7 @@ def test_sizes_meet_the_issue_and_scale(ladder):
 
     def policy(text):  # the policy and every parameter's value, defaults filled in
         spec = parse_play(text)
-        return spec.name, tuple(sorted({**dict(spec.info.params), **dict(spec.params)}.items()))
+        return spec.name, tuple(sorted({**spec.info.defaults, **dict(spec.params)}.items()))
 
     plays = {policy(p) for m in ladder.MATCHES if m.bid == ladder.BID
              for p in m.plays if "/" not in p}

@@ -87,8 +87,8 @@ MODEL_TABLE = -1
 #: of a model named by id alone
 BID_DEFAULTS = np.zeros((max(i.id for i in BID_POLICIES.values()) + 1, N_PARAMS), np.float64)
 for _info in BID_POLICIES.values():
-    for _j, (_k, _v) in enumerate(_info.params):
-        BID_DEFAULTS[_info.id, _j] = _v
+    for _j, _p in enumerate(_info.params):
+        BID_DEFAULTS[_info.id, _j] = _p.default
 
 
 @jit

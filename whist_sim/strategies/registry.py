@@ -10,12 +10,14 @@ functions in ``whist_sim/strategies/bidding/`` or ``whist_sim/strategies/play/``
 branch per decision kind to the decision points in ``whist_sim/strategies/dispatch.py`` (or, for
 a strategy that searches, in ``whist_sim/kernels/deal.py``, with its name in
 :data:`SEARCHING_BID` or :data:`SEARCHING_PLAY`). The deal loop does not change.
-Parameterised policies declare their parameters (name, default) here; the engine passes them per
-seat as a ``float64`` row of length :data:`whist_sim.kernels.layout.N_PARAMS`.
+Parameterised policies declare each parameter here, once (:class:`Param`: default, legal values,
+help); the parser, its checks and the help texts read them, and the engine gets them per seat as
+a ``float64`` row of length :data:`whist_sim.kernels.layout.N_PARAMS`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -32,17 +34,71 @@ class PolicyError(ValueError):
 
 
 @dataclass(frozen=True)
+class Param:
+    """One parameter of a policy, declared once, where its policy is registered.
+
+    ``default``: its value when a spec does not give it; ``lo..hi``: its legal values (inclusive;
+    any finite number when unbounded); ``whole``: whole numbers only; ``help``: one line. A
+    parameter whose value names a policy (``rollout:base=heuristic``) has ``names``, the kind of
+    policy it names (:data:`BID` or :data:`PLAY`), and, when it has one, the ``word`` stored as
+    -1 (``table``, ``own``); such a value is stored as the named policy's id, and its legal range
+    is those ids (:meth:`bounds`). The engine reads a policy's parameters per seat, in declaration
+    order, from a ``float64`` row of length :data:`whist_sim.kernels.layout.N_PARAMS`."""
+
+    name: str
+    default: float
+    lo: float = -math.inf
+    hi: float = math.inf
+    whole: bool = False
+    help: str = ""
+    names: str | None = None
+    word: str | None = None
+
+    def bounds(self) -> tuple[float, float]:
+        """``(lo, hi)``: the declared range, or for a policy-valued parameter the ids of its kind
+        (from -1 when it has a ``word``)."""
+        if self.names is None:
+            return self.lo, self.hi
+        return (-1.0 if self.word is not None else 0.0), float(max(
+            i.id for i in _registry(self.names).values()))
+
+    @property
+    def bounded(self) -> bool:
+        """True when the parameter has a range narrower than every finite number."""
+        return self.names is not None or math.isfinite(self.lo) or math.isfinite(self.hi)
+
+
+def _whole(name: str, default: float, lo: float, hi: float, help: str) -> Param:
+    """A whole-number parameter in ``lo..hi``."""
+    return Param(name, default, lo, hi, True, help)
+
+
+def _named(name: str, default: float, kind: str, word: str | None, help: str) -> Param:
+    """A parameter whose value names a policy of ``kind`` (stored as its id; ``word``: -1)."""
+    return Param(name, default, whole=True, help=help, names=kind, word=word)
+
+
+@dataclass(frozen=True)
 class PolicyInfo:
     """One registered policy.
 
-    ``params``: ``(name, default)`` pairs, in the order the kernel reads them from its row.
+    ``params``: its :class:`Param` declarations, in the order the kernel reads them from its row.
     """
 
     name: str
     id: int
     kind: str  # BID or PLAY
     description: str
-    params: tuple[tuple[str, float], ...] = field(default=())
+    params: tuple[Param, ...] = field(default=())
+
+    @property
+    def defaults(self) -> dict[str, float]:
+        """Every parameter's default, by name, in row order."""
+        return {p.name: p.default for p in self.params}
+
+    def param(self, name: str) -> Param | None:
+        """The declaration of parameter ``name``, ``None`` when the policy has none so named."""
+        return next((p for p in self.params if p.name == name), None)
 
 
 # ids are stable: they are compiled into the dispatchers. Never reuse or renumber one.
@@ -64,7 +120,26 @@ PLAY_PLANNER = 4
 #: versions), ``nt_hcp`` the high-card minimum of an NT hand, 0 = the deck's (20 with four
 #: players, 14 with three). Kept equal to ``whist_sim.strategies.bidding.heuristic.NT_HCP``
 #: (tested).
-NT_PARAMS: tuple[tuple[str, float], ...] = (("nt", 1.0), ("nt_hcp", 0.0))
+NT_PARAMS: tuple[Param, ...] = (
+    _whole("nt", 1.0, 0, 1, "1: NT rated as the best suit with an NT hand; 0: never NT"),
+    _whole("nt_hcp", 0.0, 0, 40, "high-card minimum of an NT hand; 0: the deck's (20 with four "
+           "players, 14 with three)"),
+)
+
+_SHADING = ("quarter tricks to spare before it bids in the auction",
+            "quarter tricks taken off the estimate of its contract",
+            "contracts zero below this many quarter tricks",
+            "1: a forbidden contract moves up (0: down)")
+
+
+def _shading(margin_q: float, shift_q: float, zero_below_q: float, forbidden_up: float
+             ) -> tuple[Param, ...]:
+    """The parameters of ``cautious`` and ``aggressive`` (one kernel, two sets of defaults)."""
+    return (_whole("margin_q", margin_q, -52, 52, _SHADING[0]),
+            _whole("shift_q", shift_q, -52, 52, _SHADING[1]),
+            _whole("zero_below_q", zero_below_q, 0, 53, _SHADING[2]),
+            _whole("forbidden_up", forbidden_up, 0, 1, _SHADING[3])) + NT_PARAMS
+
 
 BID_POLICIES: dict[str, PolicyInfo] = {
     "random": PolicyInfo(
@@ -89,14 +164,22 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "high-card-point table: A=4 K=3 Q=2 J=1 plus trump length, shortness and NT length "
         "points, divided by points_per_trick; bids its best strain when the rounded estimate "
         "reaches the level + margin, contracts the rounded estimate, zero below zero_below tricks",
-        (("points_per_trick", 4.0), ("trump_length", 4.0), ("shortness", 1.0),
-         ("nt_length", 2.0), ("margin", 0.0), ("zero_below", 1.0)) + NT_PARAMS,
+        (Param("points_per_trick", 4.0, 0.5, 40.0, help="points that make one trick"),
+         Param("trump_length", 4.0, help="points per trump beyond three"),
+         Param("shortness", 1.0, help="x points for a side void (3), singleton (2), doubleton (1)"),
+         Param("nt_length", 2.0, help="NT: points per card beyond four in a suit"),
+         Param("margin", 0.0, help="tricks above the level the estimate needs to bid"),
+         Param("zero_below", 1.0, help="contracts zero below this many tricks"))
+        + NT_PARAMS,
     ),
     "ltc": PolicyInfo(
         "ltc", BID_LTC, BID,
         "losing-trick count: trumps that are not losers plus side_weight x the side-suit winners "
         "(top cards that are not losers); passes from its shortest suits in a Frisch",
-        (("side_weight", 0.8), ("nt_length", 0.5), ("margin", 0.0), ("zero_below", 1.0))
+        (Param("side_weight", 0.8, help="weight of a side-suit winner (trumps count 1)"),
+         Param("nt_length", 0.5, help="NT: tricks per card beyond four in a suit"),
+         Param("margin", 0.0, help="tricks above the level the estimate needs to bid"),
+         Param("zero_below", 1.0, help="contracts zero below this many tricks"))
         + NT_PARAMS,
     ),
     "cautious": PolicyInfo(
@@ -104,15 +187,13 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "the heuristic's estimate, shaded down: bids in the auction only with a trick to spare, "
         "contracts its estimate rounded down, and bids zero on weak hands (under 2.5 tricks as a "
         "non-declarer)",
-        (("margin_q", 4.0), ("shift_q", 2.0), ("zero_below_q", 10.0), ("forbidden_up", 0.0))
-        + NT_PARAMS,
+        _shading(4.0, 2.0, 10.0, 0.0),
     ),
     "aggressive": PolicyInfo(
         "aggressive", BID_AGGRESSIVE, BID,
         "the heuristic's estimate, pushed up: bids one level above its estimate in the auction, "
         "contracts one more than its estimate rounded down, rarely bids zero",
-        (("margin_q", -4.0), ("shift_q", -2.0), ("zero_below_q", 2.0), ("forbidden_up", 1.0))
-        + NT_PARAMS,
+        _shading(-4.0, -2.0, 2.0, 1.0),
     ),
     "montecarlo": PolicyInfo(
         "montecarlo", BID_MONTECARLO, BID,
@@ -121,8 +202,17 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "each out for every candidate call or contract (same samples; heuristic bidding, the "
         "play policy play=, own: the seat's own play policy, or the base of a searching one) "
         "and takes the best mean score; draws only from its own sub-stream",
-        (("n", 32.0), ("calls", 1.0), ("span", 13.0), ("slack", 2.0), ("play", -1.0),
-         ("infer", 1.0), ("model", -1.0), ("eps", 0.2)),
+        (_whole("n", 32.0, 0, 4096, "layouts sampled per decision"),
+         _whole("calls", 1.0, 0, 1, "1: searches its auction calls too (0: contracts only)"),
+         _whole("span", 13.0, 0, 17, "contracts tried within this many of the heuristic's"),
+         _whole("slack", 2.0, 0, 17, "strains tried within this many tricks of the best"),
+         _named("play", -1.0, PLAY, "own", "the play of the sampled deals (own: the seat's, or "
+                "the base of a searching one)"),
+         _whole("infer", 1.0, 0, 1, "1: layouts weighted by the calls and contracts so far"),
+         _named("model", -1.0, BID, "table", "the strategy the others are read with (table: "
+                "each seat's own)"),
+         Param("eps", 0.2, 0.0, 1.0, help="weight of a layout per decision the model would "
+               "have made otherwise")),
     ),
 }
 
@@ -156,8 +246,18 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "policy's card); draws only from its own stream. race=z drops a candidate once its mean"
         " trails the leader's by more than z standard errors (0: every candidate on every "
         "layout)",
-        (("n", 16.0), ("base", float(PLAY_EXPERT)), ("race", 1.0), ("infer", 1.0),
-         ("model", -1.0), ("eps", 0.6), ("pool", 4.0), ("picks", 2.0)),
+        (_whole("n", 16.0, 1, 4096, "layouts sampled per decision"),
+         _named("base", float(PLAY_EXPERT), PLAY, None, "the play that finishes each layout (a "
+                "policy that does not search)"),
+         Param("race", 1.0, 0.0, 100.0, help="drops a candidate trailing by more than this many "
+               "standard errors (0: none)"),
+         _whole("infer", 1.0, 0, 1, "1: layouts weighted by the calls and contracts so far"),
+         _named("model", -1.0, BID, "table", "the strategy the others are read with (table: "
+                "each seat's own)"),
+         Param("eps", 0.6, 0.0, 1.0, help="weight of a layout per decision the model would "
+               "have made otherwise"),
+         _whole("pool", 4.0, 1, 64, "layouts drawn per layout searched (pool x n)"),
+         _whole("picks", 2.0, 1, 8, "layouts picked in proportion to their weight (picks x n)")),
     ),
     "planner": PolicyInfo(
         "planner", PLAY_PLANNER, PLAY,
@@ -168,7 +268,12 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "counted beyond the others' average length while trumps are out; lead=1: gives tricks "
         "up at the lead too, with its surest loser (2: low from its longest suit); shed=1: a "
         "spare master may go",
-        (("margin", 1.0), ("side", 0.0), ("lead", 0.0), ("shed", 1.0)),
+        (_whole("margin", 1.0, 0, 13, "sure tricks to spare before it gives a trick away"),
+         _whole("side", 0.0, -13, 13, "side-suit rounds counted beyond the others' average "
+                "length"),
+         _whole("lead", 0.0, 0, 2, "1: gives tricks away at the lead too; 2: low from its "
+                "longest suit"),
+         _whole("shed", 1.0, 0, 1, "1: a spare master may go")),
     ),
 }
 
@@ -179,14 +284,12 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
 DEFAULT_PLAY = "expert"
 
 #: parameters whose value names a policy (``rollout:base=heuristic``, ``rollout:model=hcp``):
-#: ``(policy, parameter) -> (kind of the named policy, the word stored as -1 or None)``; the value
-#: is stored as the named policy's id (``model=table``: each seat's own strategy; ``play=own``:
-#: the seat's own play policy)
+#: ``(policy, parameter) -> (kind of the named policy, the word stored as -1 or None)``, read from
+#: the :class:`Param` declarations (``names``, ``word``)
 POLICY_PARAMS: dict[tuple[str, str], tuple[str, str | None]] = {
-    ("rollout", "base"): (PLAY, None),
-    ("rollout", "model"): (BID, "table"),
-    ("montecarlo", "model"): (BID, "table"),
-    ("montecarlo", "play"): (PLAY, "own"),
+    (info.name, p.name): (p.names, p.word)
+    for reg in (BID_POLICIES, PLAY_POLICIES) for info in reg.values() for p in info.params
+    if p.names is not None
 }
 #: the strategies that search: they play sampled deals with the base loop, so their decision
 #: points are the full loop's (:mod:`whist_sim.kernels.deal`), and a play policy that searches
@@ -238,11 +341,10 @@ def seat_params(
     for s, n in enumerate(names):
         info = get_info(n, kind)
         given = dict(overrides[s]) if overrides is not None else {}
-        pnames = [p for p, _ in info.params]
-        for extra in set(given) - set(pnames):
+        for extra in set(given) - set(info.defaults):
             raise PolicyError(f"seat {s}: {kind} policy {n!r} has no parameter {extra!r}")
-        for j, (p, default) in enumerate(info.params):
-            out[s, j] = float(given.get(p, default))
+        for j, p in enumerate(info.params):
+            out[s, j] = float(given.get(p.name, p.default))
     return out
 
 
@@ -253,7 +355,7 @@ def describe() -> list[dict[str, object]]:
         for info in reg.values():
             rows.append(
                 {"kind": kind, "name": info.name, "id": info.id, "description": info.description,
-                 "params": dict(info.params)}
+                 "params": info.defaults}
             )
     return rows
 

@@ -39,6 +39,7 @@ from .registry import (
     PLAY_POLICIES,
     POLICY_PARAMS,
     SEARCHING_PLAY,
+    SEARCHING_PLAYS,
     PolicyError,
     PolicyInfo,
     get_info,
@@ -51,45 +52,22 @@ class StrategyError(PolicyError):
     """An unknown strategy, an unknown parameter, or a parameter value out of range."""
 
 
-#: Extra checks of parameter values: (strategy, parameter) -> (low, high, whole number?).
-#: Parameters not listed must be finite numbers.
-#: the highest play policy id (a policy-valued parameter names one by id)
-_MAX_PLAY = max(i.id for i in PLAY_POLICIES.values())
 #: play policy ids that search (never the base of a search)
-_SEARCHING_IDS = frozenset(PLAY_POLICIES[n].id for n in SEARCHING_PLAY)
+_SEARCHING_IDS = SEARCHING_PLAYS
 
-PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
-    ("hcp", "points_per_trick"): (0.5, 40.0, False),
-    ("montecarlo", "n"): (0, 4096, True),
-    ("montecarlo", "calls"): (0, 1, True),
-    ("montecarlo", "span"): (0, 17, True),
-    ("montecarlo", "slack"): (0, 17, True),
-    ("montecarlo", "play"): (-1, _MAX_PLAY, True),  # own, or a play policy that does not search
-    ("montecarlo", "infer"): (0, 1, True),
-    ("montecarlo", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),
-    ("montecarlo", "eps"): (0.0, 1.0, False),
-    **{(name, key): lim for name in ("cautious", "aggressive") for key, lim in (
-        ("margin_q", (-52, 52, True)), ("shift_q", (-52, 52, True)),
-        ("zero_below_q", (0, 53, True)), ("forbidden_up", (0, 1, True)))},
-    **{(name, key): lim for name in ("heuristic", "hcp", "ltc", "cautious", "aggressive")
-       for key, lim in (("nt", (0, 1, True)), ("nt_hcp", (0, 40, True)))},
-}
 
-#: the same for play policies: (policy, parameter) -> (low, high, whole number?).
-PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = {
-    ("rollout", "n"): (1, 4096, True),  # n=0 would search nothing: at least one layout
-    ("rollout", "base"): (0, _MAX_PLAY, True),  # a play policy that does not search
-    ("rollout", "race"): (0.0, 100.0, False),
-    ("rollout", "infer"): (0, 1, True),
-    ("rollout", "model"): (-1, max(i.id for i in BID_POLICIES.values()), True),  # -1: table
-    ("rollout", "eps"): (0.0, 1.0, False),
-    ("rollout", "pool"): (1, 64, True),
-    ("rollout", "picks"): (1, 8, True),
-    ("planner", "margin"): (0, 13, True),
-    ("planner", "side"): (-13, 13, True),
-    ("planner", "lead"): (0, 2, True),
-    ("planner", "shed"): (0, 1, True),
-}
+def _limits(kind: str) -> dict[tuple[str, str], tuple[float, float, bool]]:
+    return {(info.name, p.name): (*p.bounds(), p.whole)
+            for info in (BID_POLICIES if kind == BID else PLAY_POLICIES).values()
+            for p in info.params if p.bounded}
+
+
+#: the legal values of the bounded parameters of the bidding strategies, as their
+#: :class:`~whist_sim.strategies.registry.Param` declarations give them:
+#: ``(strategy, parameter) -> (low, high, whole number?)``; the others must be finite numbers
+PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = _limits(BID)
+#: the same for play policies
+PLAY_PARAM_LIMITS: dict[tuple[str, str], tuple[float, float, bool]] = _limits(PLAY)
 
 #: what each kind is called in messages
 _NOUN = {BID: "strategy", PLAY: "play policy"}
@@ -127,7 +105,7 @@ class StrategySpec:
 
     def values(self) -> dict[str, float]:
         """Every parameter of the strategy: defaults, then the overrides."""
-        out = dict(self.info.params)
+        out = self.info.defaults
         out.update(self.params)
         return out
 
@@ -174,7 +152,7 @@ def play_table() -> list[dict[str, object]]:
 def _table(kind: str) -> list[dict[str, object]]:
     return [
         {"name": n, "id": get_info(n, kind).id, "description": get_info(n, kind).description,
-         "params": dict(get_info(n, kind).params)}
+         "params": get_info(n, kind).defaults}
         for n in policy_names(kind)
     ]
 
@@ -323,8 +301,8 @@ def _example(name: str, kind: str = BID) -> str:
     info = get_info(name, kind)
     if not info.params:
         return "(no parameters)"
-    k, v = info.params[0]
-    return f"{k}={_fmt(v)}"
+    p = info.params[0]
+    return f"{p.name}={_value_text(name, p.name, p.default)}"
 
 
 def check_spec(spec: StrategySpec) -> StrategySpec:
@@ -335,12 +313,11 @@ def check_spec(spec: StrategySpec) -> StrategySpec:
     if spec.name not in known:
         raise StrategyError(f"unknown {noun} {spec.name!r} (known: {', '.join(known)})")
     info = spec.info
-    names = [p for p, _ in info.params]
-    limits = PARAM_LIMITS if kind == BID else PLAY_PARAM_LIMITS
     seen: set[str] = set()
     for key, value in spec.params:
-        if key not in names:
-            has = ", ".join(names) if names else "none"
+        p = info.param(key)
+        if p is None:
+            has = ", ".join(info.defaults) if info.params else "none"
             raise StrategyError(
                 f"{noun} {spec.name} has no parameter {key!r} (its parameters: {has})"
             )
@@ -350,19 +327,16 @@ def check_spec(spec: StrategySpec) -> StrategySpec:
         if not isinstance(value, (int, float)) or not math.isfinite(value):
             raise StrategyError(f"{noun} {spec.name}: {key} must be a finite number, "
                                 f"got {value!r}")
-        lim = limits.get((spec.name, key))
-        if lim is not None:
-            lo, hi, whole = lim
-            if whole and not float(value).is_integer():
-                raise StrategyError(f"{noun} {spec.name}: {key} must be a whole number, "
-                                    f"got {_fmt(value)}")
-            if not lo <= value <= hi:
-                raise StrategyError(
-                    f"{noun} {spec.name}: {key} must be in {_fmt(lo)}..{_fmt(hi)}, "
-                    f"got {_fmt(value)}"
-                )
-        named = POLICY_PARAMS.get((spec.name, key))
-        if named is not None and named[0] == PLAY and int(value) in _SEARCHING_IDS:
+        if p.whole and not float(value).is_integer():
+            raise StrategyError(f"{noun} {spec.name}: {key} must be a whole number, "
+                                f"got {_fmt(value)}")
+        lo, hi = p.bounds()
+        if not lo <= value <= hi:
+            raise StrategyError(
+                f"{noun} {spec.name}: {key} must be in {_fmt(lo)}..{_fmt(hi)}, "
+                f"got {_fmt(value)}"
+            )
+        if p.names == PLAY and int(value) in _SEARCHING_IDS:
             raise StrategyError(f"{noun} {spec.name}: {key} must be a play policy that does "
                                 f"not search, got {_fmt(value)}")
     if len(info.params) > N_PARAMS:  # pragma: no cover - registry bug
