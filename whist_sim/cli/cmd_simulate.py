@@ -20,6 +20,8 @@ from ..runs.simulate import (
     simulate,
 )
 from ..strategies.registry import DEFAULT_PLAY
+from ..strategies.seating import Seating
+from ..strategies.spec import default_play
 from .options import RULES_FILE_META, NamedPath, progress_option, rule_options, show_progress
 from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
@@ -151,11 +153,13 @@ def command(
             raise click.UsageError(
                 "give the play per seat once: in --seats (BID/PLAY) or in --play-seats, not both"
             )
-        play_names: str | tuple[str, ...] | None = tuple(
-            play_spec(q, "--play-seats", s).text for s, q in enumerate(plays))
+        play_specs = [play_spec(q, "--play-seats", s) for s, q in enumerate(plays)]
     else:
-        play_names = play_spec(play, "--play").text if play is not None else None
-    bid = tuple(b.text if q is None else f"{b.text}/{q.text}" for b, q in seat_specs)
+        given = play_spec(play, "--play") if play is not None else None
+        play_specs = [q if q is not None else given if given is not None else default_play(b)
+                      for b, q in seat_specs]
+    # the seats, parsed once: the run and its chunks take this value as it is
+    seating = Seating(tuple(b for b, _ in seat_specs), tuple(play_specs))
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("whist-sim: %(message)s"))
@@ -163,7 +167,7 @@ def command(
     logger.addHandler(handler)
     try:
         manifest = simulate(
-            out, deals, seed, rules=rules, bid=bid, play=play_names, chunk_size=chunk_size,
+            out, deals, seed, rules=rules, bid=seating, chunk_size=chunk_size,
             threads=threads, resume=resume, store_dealt=store_dealt,
             progress=show_progress(progress),
             scheduler=scheduler, cluster=cluster, dd=dd, dd_node_limit=dd_node_limit,

@@ -16,8 +16,8 @@ import numpy as np
 from ..core.rng import mix64
 from ..core.rules import MAX_FRISCH, Rules
 from ..strategies.dispatch import loop_mode
-from ..strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
-from ..strategies.spec import StrategySpec, parse_play, parse_strategy
+from ..strategies.registry import PolicyError
+from ..strategies.seating import Seating
 from ._numba import jit
 from .deal import play_deal_in
 from .layout import (
@@ -26,7 +26,6 @@ from .layout import (
     H_START,
     MAX_CALLS,
     MAX_PLAYS,
-    N_PARAMS,
     R_PLAYERS,
     S_BAD_SEAT,
     S_BAD_VALUE,
@@ -145,7 +144,7 @@ def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @contextmanager
-def _checked(st: np.ndarray, bid: Sequence[str], play: Sequence[str]):
+def _checked(st: np.ndarray, seating: Seating):
     """In the checked loop: turn its :class:`IllegalDecision` into a :class:`PolicyError`
     naming the seat, its strategies, the deal and the answer (the loop left them in ``st``)."""
     try:
@@ -153,19 +152,10 @@ def _checked(st: np.ndarray, bid: Sequence[str], play: Sequence[str]):
     except IllegalDecision:
         seat = int(st[S_BAD_SEAT])
         raise PolicyError(
-            f"deal {int(st[S_DEAL])}: seat {seat} ({list(bid)[seat]}/{list(play)[seat]}) gave "
+            f"deal {int(st[S_DEAL])}: seat {seat} ({seating.text[seat]}) gave "
             f"the illegal answer {int(st[S_BAD_VALUE])} in phase {int(st[S_PHASE])} "
             "(0 auction, 1 Frisch, 2 contracts, 3 play)"
         ) from None
-
-
-def _names(specs):
-    """Policy names of per-seat specs (``StrategySpec`` or text ``name[:key=value...]``); a
-    string stays whole, so that :func:`seat_ids` refuses it as before."""
-    if isinstance(specs, str):
-        return specs
-    return [s.name if isinstance(s, StrategySpec) else
-            s.split(":")[0].strip() if isinstance(s, str) else s for s in specs]
 
 
 def _check_args(seed, start, count, rules, bid, play):
@@ -177,18 +167,11 @@ def _check_args(seed, start, count, rules, bid, play):
             raise ValueError(f"{name} must be a whole number in 0..{hi}, got {v!r}")
     if int(start) + int(count) > _MAX_DEAL:
         raise ValueError(f"deals start + count = {int(start) + int(count)} exceed {_MAX_DEAL}")
-    p = rules.players
-    pol = np.empty((2, p), dtype=np.int64)
-    pol[0] = seat_ids(_names(bid), BID, p)
-    pol[1] = seat_ids(_names(play), PLAY, p)
-    par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-    bid_specs = [parse_strategy(b) for b in bid]
-    play_specs = [parse_play(q) for q in play]
-    par[0] = seat_params([b.name for b in bid_specs], BID, [b.overrides() for b in bid_specs])
-    par[1] = seat_params([q.name for q in play_specs], PLAY, [q.overrides() for q in play_specs])
+    seating = Seating.of(bid, play, rules.players)
+    pol, par = seating.arrays()
     seed_mix = np.uint64(mix64(int(seed)))
     rp, deck = rules_array(rules), deck_array(rules)
-    return seed_mix, np.int64(start), np.int64(count), rp, deck, pol, par
+    return seating, seed_mix, np.int64(start), np.int64(count), rp, deck, pol, par
 
 
 def play_batch(
@@ -196,8 +179,8 @@ def play_batch(
     start: int,
     count: int,
     rules: Rules,
-    bid: Sequence[str],
-    play: Sequence[str],
+    bid: Seating | Sequence[str],
+    play: Sequence[str] | None = None,
     store_dealt: bool = False,
     checked: bool = False,
 ) -> dict[str, np.ndarray]:
@@ -205,7 +188,8 @@ def play_batch(
 
     ``bid[s]`` / ``play[s]``: the bidding strategy and play policy of seat ``s``: names
     (:mod:`whist_sim.strategies.registry`) or specs with parameters (``"montecarlo:n=8"``,
-    :class:`~whist_sim.strategies.spec.StrategySpec`, :class:`~whist_sim.strategies.spec.PlaySpec`).
+    :class:`~whist_sim.strategies.spec.StrategySpec`, :class:`~whist_sim.strategies.spec.PlaySpec`),
+    or a :class:`~whist_sim.strategies.seating.Seating` as ``bid`` alone (parsed once, upstream).
     The dealer of deal ``i`` is ``i % P``. Single-threaded; the compiled part
     releases the GIL, so several threads may call this at once.
 
@@ -223,7 +207,8 @@ def play_batch(
     deals,
     5-10 % slower; the tests use it.
     """
-    seed_mix, start_, count_, rp, deck, pol, par = _check_args(seed, start, count, rules, bid, play)
+    seating, seed_mix, start_, count_, rp, deck, pol, par = _check_args(
+        seed, start, count, rules, bid, play)
     n = int(count_)
     p = rules.players
     out_dealer = np.empty(n, dtype=np.int8)
@@ -243,7 +228,7 @@ def play_batch(
     out_dealt = np.empty((p, n if store_dealt else 0), dtype=np.uint64)
     out_redeals = np.empty(n, dtype=np.int8)
     scratch = _scratch()
-    with _checked(scratch[0], bid, play):
+    with _checked(scratch[0], seating):
         _batch_kernel(
             loop_mode(pol, checked), seed_mix, start_, count_, rp, deck, pol, par,
             bool(store_dealt), *scratch,
@@ -285,8 +270,8 @@ def play_traces(
     start: int,
     count: int,
     rules: Rules,
-    bid: Sequence[str],
-    play: Sequence[str],
+    bid: Seating | Sequence[str],
+    play: Sequence[str] | None = None,
     store_dealt: bool = False,
     checked: bool = False,
 ) -> dict[str, np.ndarray]:
@@ -312,7 +297,8 @@ def play_traces(
     ``checked`` as in :func:`play_batch`.
     """
     del store_dealt
-    seed_mix, start_, count_, rp, deck, pol, par = _check_args(seed, start, count, rules, bid, play)
+    seating, seed_mix, start_, count_, rp, deck, pol, par = _check_args(
+        seed, start, count, rules, bid, play)
     n = int(count_)
     p = rules.players
     t_ints = np.zeros((n, 12), dtype=np.int64)
@@ -323,7 +309,7 @@ def play_traces(
     t_plays = np.full((n, MAX_PLAYS), -1, dtype=np.int8)
     t_seat = np.zeros((n, 3, p), dtype=np.int64)
     scratch = _scratch()
-    with _checked(scratch[0], bid, play):
+    with _checked(scratch[0], seating):
         _trace_kernel(
             loop_mode(pol, checked), seed_mix, start_, count_, rp, deck, pol, par, *scratch,
             t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,

@@ -22,14 +22,12 @@ from ..strategies.dispatch import (
     choose_frisch,
     loop_mode,
 )
-from ..strategies.registry import BID, PLAY, seat_ids, seat_params
-from ..strategies.spec import parse_play, parse_strategy
+from ..strategies.seating import Seating
 from ._numba import jit
 from .deal import run_full  # noqa: F401 - registers the FULL decision points
 from .layout import (
     H_DEALT,
     H_HAND,
-    N_PARAMS,
     PH_AUCTION,
     PH_CONTRACTS,
     PH_FRISCH,
@@ -104,16 +102,7 @@ class KernelSeats:
                  dealt: Sequence[int], rng_state: int, removed_card: int = -1,
                  deal: int = 0) -> None:
         p = rules.players
-        bid_specs = [parse_strategy(b) for b in bids]
-        play_specs = [parse_play(q) for q in plays]
-        self.pol = np.empty((2, p), dtype=np.int64)
-        self.pol[0] = seat_ids([b.name for b in bid_specs], BID, p)
-        self.pol[1] = seat_ids([q.name for q in play_specs], PLAY, p)
-        self.par = np.zeros((2, p, N_PARAMS), dtype=np.float64)
-        self.par[0] = seat_params([b.name for b in bid_specs], BID,
-                                  [b.overrides() for b in bid_specs])
-        self.par[1] = seat_params([q.name for q in play_specs], PLAY,
-                                  [q.overrides() for q in play_specs])
+        self.pol, self.par = Seating.of(bids, plays, p).arrays()
         self.mode = loop_mode(self.pol)  # the base decision points alone when no seat searches
         self.rp = rules_array(rules)
         self.st, self.hm, self.rng = new_state()

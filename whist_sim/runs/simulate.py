@@ -57,6 +57,7 @@ from tqdm.auto import tqdm
 from .. import __version__
 from ..core.rng import MAX_DEALS  # noqa: F401 - the limit of deals, also for the CLI
 from ..core.rules import Rules
+from ..strategies.seating import Seating
 from .dataset import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -119,14 +120,23 @@ class ChunkTask:
     deals: int
     chunk_size: int
     rules: Rules
-    bid: tuple[str, ...]
-    play: tuple[str, ...]
+    seating: Seating  # the seats, parsed once (simulate's bid and play)
     store_dealt: bool
     dd_node_limit: int | None = None  # None: no double-dummy columns
     dd_tt_bits: int | None = None
     dd_min_node_limit: int | None = None  # None: whist-min under dd_node_limit too
     options: str | None = None  # the run's options hash (dataset.options_hash), in every chunk
     local: bool = False  # played on this machine's threads (no cluster storage to blame)
+
+    @property
+    def bid(self) -> tuple[str, ...]:
+        """The bidding strategies by seat, canonical spec texts."""
+        return self.seating.bid_text
+
+    @property
+    def play(self) -> tuple[str, ...]:
+        """The play policies by seat, canonical spec texts."""
+        return self.seating.play_text
 
 
 @dataclass(frozen=True)
@@ -157,7 +167,7 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
     t0 = time.perf_counter()
     start, count = chunk_bounds(index, task.deals, task.chunk_size)
     arrays = play_batch(
-        task.seed, start, count, task.rules, task.bid, task.play, store_dealt=task.store_dealt
+        task.seed, start, count, task.rules, task.seating, store_dealt=task.store_dealt
     )
     dd = task.dd_node_limit is not None
     dd_counts = {}
@@ -217,8 +227,8 @@ def known_policies(kind: str = "bid") -> tuple[str, ...]:
     return tuple(policies.policy_names(kind))
 
 
-def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
-    """Canonical spec texts by seat of ``value`` (one spec for every seat, or one per seat)."""
+def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -> tuple[Any, ...]:
+    """The specs by seat of ``value`` (one spec for every seat, or one per seat)."""
     from ..strategies.spec import StrategyError, parse_play, parse_strategy
 
     what = "bidding" if kind == "bid" else "play"
@@ -235,7 +245,7 @@ def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -
     for s, n in enumerate(names):
         _check_name(kind, n, s)
         try:
-            out.append(parse(n).text)
+            out.append(parse(n))
         except StrategyError as e:
             raise SimulationError(f"seat {s}: {e}") from None
     return tuple(out)
@@ -260,7 +270,16 @@ def seat_policies(
     bid: str | Sequence[str] | None, play: str | Sequence[str] | None, players: int
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The bidding and play specs by seat (canonical texts) of :func:`simulate`'s ``bid`` and
-    ``play``.
+    ``play``: the texts of :func:`seating_of`."""
+    seating = seating_of(bid, play, players)
+    return seating.bid_text, seating.play_text
+
+
+def seating_of(
+    bid: Seating | str | Sequence[str] | None, play: str | Sequence[str] | None, players: int
+) -> Seating:
+    """The :class:`~whist_sim.strategies.seating.Seating` of :func:`simulate`'s ``bid`` and
+    ``play``, parsed once: the run and its chunks take it as it is.
 
     ``bid``: one seat for all or one per seat; a seat is ``BID`` or ``BID/PLAY``
     (``heuristic/random``, ``montecarlo:n=8/heuristic``). ``play``: one play spec for all or one
@@ -270,6 +289,12 @@ def seat_policies(
     """
     from ..strategies.spec import StrategyError, default_play, parse_seat, seat_text
 
+    if isinstance(bid, Seating):  # parsed at the edge already
+        if play is not None:
+            raise SimulationError("give the play policies in the seating, not beside it")
+        if bid.players != players:
+            raise SimulationError(f"the seating has {bid.players} seats, but players={players}")
+        return bid
     if bid is None:
         bid = DEFAULT_POLICY
     items = (bid,) * players if isinstance(bid, str) else tuple(bid)
@@ -295,13 +320,12 @@ def seat_policies(
             "give the play policies per seat once: as BID/PLAY seats or as a play policy per "
             f"seat, not both (seats: {','.join(seat_text(b, p) for b, p in seats)})"
         )
-    play_t = (
+    plays = (
         _seat_policies("play", play, players) if play is not None
-        else tuple(default_play(b).text for b, _ in seats)
+        else tuple(default_play(b) for b, _ in seats)
     )
-    bid_t = tuple(b.text for b, _ in seats)
-    play_t = tuple(p.text if p is not None else play_t[s] for s, p in enumerate(own))
-    return bid_t, play_t
+    return Seating(tuple(b for b, _ in seats),
+                   tuple(p if p is not None else plays[s] for s, p in enumerate(own)))
 
 
 def _identity(
@@ -382,7 +406,7 @@ def simulate(
     deals: int,
     seed: int,
     rules: Rules | None = None,
-    bid: str | Sequence[str] | None = None,
+    bid: Seating | str | Sequence[str] | None = None,
     play: str | Sequence[str] | None = None,
     chunk_size: int | None = None,
     threads: int | None = None,
@@ -412,7 +436,8 @@ def simulate(
     bid: the seats: one for every seat or one per seat, each a bidding strategy spec (auction
         calls, Frisch passes, contract: ``"heuristic"``, ``"montecarlo:n=8"``) or ``BID/PLAY``
         with its play policy (``"heuristic/random"``); default ``"heuristic"``. Names:
-        :func:`known_policies`.
+        :func:`known_policies`. Or a :class:`~whist_sim.strategies.seating.Seating` (with no
+        ``play``), parsed once by the caller, as the command line does.
     play: play policy spec per seat, or one for all, for the seats given without ``/PLAY``;
         default: :data:`whist_sim.strategies.registry.DEFAULT_PLAY` (``"expert"``), except that
         ``random`` plays ``random`` (:func:`seat_policies`).
@@ -483,7 +508,7 @@ def plan_run(
     deals: int,
     seed: int,
     rules: Rules | None = None,
-    bid: str | Sequence[str] | None = None,
+    bid: Seating | str | Sequence[str] | None = None,
     play: str | Sequence[str] | None = None,
     chunk_size: int | None = None,
     threads: int | None = None,
@@ -526,17 +551,18 @@ def plan_run(
     chunk_size = _check_int("chunk size", chunk_size, 1)
     if threads is not None:
         _check_int("threads", threads, 1)
-    bid_t, play_t = seat_policies(bid, play, rules.players)
+    seating = seating_of(bid, play, rules.players)
     store_dealt = bool(store_dealt)
     if executor is not None and (scheduler is not None or cluster is not None):
         raise SimulationError("give an executor, or a scheduler / cluster, not both")
     check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
 
     out = Path(out).expanduser().resolve()
-    identity = _identity(seed, deals, chunk_size, rules, bid_t, play_t, store_dealt, dd_options)
+    identity = _identity(seed, deals, chunk_size, rules, seating.bid_text, seating.play_text,
+                         store_dealt, dd_options)
     previous = check_dir(out, identity, resume)
     task = ChunkTask(
-        str(out), seed, deals, chunk_size, rules, bid_t, play_t, store_dealt,
+        str(out), seed, deals, chunk_size, rules, seating, store_dealt,
         dd_node_limit=dd_options["node_limit"] if dd_options else None,
         dd_tt_bits=dd_options["tt_bits"] if dd_options else None,
         dd_min_node_limit=dd_options.get("min_node_limit") if dd_options else None,
@@ -717,7 +743,7 @@ def _warm_up(task: ChunkTask, notify: Callable[[str], None] | None) -> None:
     from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
     with compile_notice(notify, ENGINE_COMPILE_NOTICE):
-        batch.play_batch(task.seed, 0, 1, task.rules, task.bid, task.play,
+        batch.play_batch(task.seed, 0, 1, task.rules, task.seating,
                          store_dealt=task.store_dealt)
     if task.dd_node_limit is not None:
         from ..dd import warm_up
@@ -789,5 +815,6 @@ __all__ = [
     "plan_run",
     "run_chunk",
     "seat_policies",
+    "seating_of",
     "simulate",
 ]

@@ -365,18 +365,11 @@ def seat_arrays(
     bid: Sequence[StrategySpec | str], play: Sequence[StrategySpec | str], players: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(pol, par)`` for the kernels: policy ids ``int64[2, P]`` and parameter rows
-    ``float64[2, P, N_PARAMS]`` (row 0 bidding, row 1 play) of per-seat specs or spec texts."""
-    from .registry import seat_ids
+    ``float64[2, P, N_PARAMS]`` (row 0 bidding, row 1 play) of per-seat specs or spec texts
+    (:meth:`whist_sim.strategies.seating.Seating.arrays`)."""
+    from .seating import Seating
 
-    bid_specs = [parse_strategy(b) for b in bid]
-    play_specs = [parse_play(q) for q in play]
-    pol = np.empty((2, players), dtype=np.int64)
-    pol[0] = seat_ids([b.name for b in bid_specs], BID, players)
-    pol[1] = seat_ids([q.name for q in play_specs], PLAY, players)
-    par = np.zeros((2, players, N_PARAMS), dtype=np.float64)
-    par[0] = param_rows(bid_specs)
-    par[1] = seat_params([q.name for q in play_specs], PLAY, [q.overrides() for q in play_specs])
-    return pol, par
+    return Seating.of(bid, play, players).arrays()
 
 
 __all__ = [

@@ -31,7 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.rules import Rules
-from ..strategies.registry import BID, DEFAULT_PLAY, PLAY, seat_params
+from ..kernels.layout import N_PARAMS
+from ..strategies.registry import DEFAULT_PLAY
+from ..strategies.seating import Seating
 from ..strategies.spec import PlaySpec, StrategySpec, parse_play, parse_seat
 
 DESIGNS = ("duplicate", "independent")
@@ -172,18 +174,12 @@ def task_arrays(task: TournamentTask) -> tuple[np.ndarray, ...]:
     p = task.rules.players
     ent = np.array(task.seatings, dtype=np.int64)
     n_seat, n_ent = ent.shape[0], len(task.specs)
-    bid_rows = seat_params([s.name for s in task.specs], BID, [s.overrides() for s in task.specs])
     plays = task.plays if task.plays is not None else (parse_play(task.play),) * n_ent
-    play_rows = seat_params([q.name for q in plays], PLAY, [q.overrides() for q in plays])
     pols = np.empty((n_seat, 2, p), dtype=np.int64)
-    pars = np.zeros((n_seat, 2, p, bid_rows.shape[1]), dtype=np.float64)
+    pars = np.zeros((n_seat, 2, p, N_PARAMS), dtype=np.float64)
     for k in range(n_seat):
-        for s in range(p):
-            e = ent[k, s]
-            pols[k, 0, s] = task.specs[e].info.id
-            pols[k, 1, s] = plays[e].info.id
-            pars[k, 0, s] = bid_rows[e]
-            pars[k, 1, s] = play_rows[e]
+        seating = Seating(tuple(task.specs[e] for e in ent[k]), tuple(plays[e] for e in ent[k]))
+        pols[k], pars[k] = seating.arrays()
     seats = np.bincount(ent[0], minlength=n_ent)
     inv_m = 1.0 / seats.astype(np.float64)
     return pols, pars, ent, inv_m
