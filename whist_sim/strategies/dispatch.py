@@ -24,14 +24,17 @@ its seat's scratch slots: bidding strategies use slots 0..7, play policies 8..15
 
 **Two loops from one text.** Strategies that search (``montecarlo``) play sampled deals to the end
 with the deal loop itself. So that no compiled function calls itself, the loop is compiled twice
-from the same source, told apart by the *type* of its first argument ``mode``:
+from the same source, told apart by its first argument ``mode``, a named marker
+(:class:`LoopMode`, each of its own numba type):
 
-* :data:`BASE` (an ``int8``): the loop that searches run. Its decision points know only the
-  strategies that do not search (this module).
-* :data:`FULL` (an ``int16``): the loop that simulations, the advisor and tournaments run. Its
-  decision points are registered by :mod:`whist_sim.kernels.deal`, one layer up: the searching
-  strategies, and everything else by the base decision points below.
-* :data:`CHECKED` (an ``int32``): ``FULL`` with every answer checked (the tests' mode).
+* :data:`BASE`: the loop that searches run. Its decision points know only the strategies that do
+  not search (this module).
+* :data:`FULL`: the loop that simulations, the advisor and tournaments run. Its decision points
+  are registered by :mod:`whist_sim.kernels.deal`, one layer up: the searching strategies, and
+  everything else by the base decision points below.
+* :data:`CHECKED`: ``FULL`` with every answer checked (the tests' mode).
+
+Any other ``mode`` (a plain ``0``, say) is refused when the kernel compiles, by name.
 
 The decision points are numba overloads of the stubs below: an overload returns its
 implementation only for its own ``mode`` type. They are inlined into the loop by LLVM
@@ -44,8 +47,11 @@ One that searches: its branch in :mod:`whist_sim.kernels.deal`.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import types
-from numba.extending import overload
+from numba.core.errors import TypingError
+from numba.core.imputils import lower_constant
+from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from ..kernels._numba import NUMBA_OPTIONS, jit
 from ..kernels.layout import R_PLAYERS
@@ -79,17 +85,72 @@ from .registry import (
     SEARCHING_PLAYS,
 )
 
+
+class LoopMode:
+    """A named marker of the loop a kernel is compiled for: :data:`BASE`, :data:`FULL` or
+    :data:`CHECKED`, the only three values. A kernel is compiled once per marker (each has its
+    own numba type, :class:`LoopModeType`); the marker carries no data. Pickled, it comes back as
+    the same object."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple:
+        return (mode_named, (self.name,))
+
+
+class LoopModeType(types.Type):
+    """The numba type of one :class:`LoopMode` marker (an empty value)."""
+
+    def __init__(self, name: str) -> None:
+        self.mode = name
+        super().__init__(name=f"LoopMode({name})")
+
+
+@register_model(LoopModeType)
+class _LoopModeModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [])
+
+
 #: ``mode`` of the loop that searching strategies run (only non-searching strategies decide).
-BASE = np.int8(0)
+BASE = LoopMode("BASE")
 #: ``mode`` of the loop that every other caller runs (every strategy decides).
-FULL = np.int16(0)
+FULL = LoopMode("FULL")
 #: ``mode`` of the checked loop: as ``FULL``, and every answer is checked against the legal
 #: choices (an illegal one raises ``IllegalDecision``). The tests run every strategy through it;
 #: the checks cost 5-10 % of the deal rate, so simulations run ``FULL``.
-CHECKED = np.int32(0)
-BASE_TYPE = types.int8
-FULL_TYPE = types.int16
-CHECKED_TYPE = types.int32
+CHECKED = LoopMode("CHECKED")
+BASE_TYPE = LoopModeType("BASE")
+FULL_TYPE = LoopModeType("FULL")
+CHECKED_TYPE = LoopModeType("CHECKED")
+_MODES = {m.name: (m, t) for m, t in ((BASE, BASE_TYPE), (FULL, FULL_TYPE),
+                                      (CHECKED, CHECKED_TYPE))}
+
+
+def mode_named(name: str) -> LoopMode:
+    """The marker called ``name`` (``"BASE"``, ``"FULL"``, ``"CHECKED"``)."""
+    return _MODES[name][0]
+
+
+@typeof_impl.register(LoopMode)
+def _typeof_mode(val, c):
+    return _MODES[val.name][1]
+
+
+@unbox(LoopModeType)
+def _unbox_mode(typ, obj, c):
+    return NativeValue(ir.Constant(c.context.get_value_type(typ), []))
+
+
+@lower_constant(LoopModeType)
+def _constant_mode(context, builder, ty, pyval):
+    return ir.Constant(context.get_value_type(ty), [])
 
 
 def checks(mode):
@@ -99,6 +160,9 @@ def checks(mode):
 
 @overload(checks, inline="always")
 def _checks(mode):
+    if not isinstance(mode, LoopModeType):
+        raise TypingError(f"mode must be a loop mode marker of whist_sim.strategies.dispatch "
+                          f"(BASE, FULL or CHECKED), got a value of type {mode}")
     if mode == CHECKED_TYPE:
         return lambda mode: True
     return lambda mode: False
@@ -110,7 +174,7 @@ OVERLOAD_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k != "cache"}
 OVERLOAD_OPTIONS["forceinline"] = True
 
 
-def loop_mode(pol: np.ndarray, checked: bool = False) -> np.integer:
+def loop_mode(pol: np.ndarray, checked: bool = False) -> LoopMode:
     """The ``mode`` an entry point runs the seating ``pol`` (``int64[2, P]``) in: ``CHECKED``
     when asked; ``BASE`` when no seat has a strategy that searches (the same deals as ``FULL``,
     which hands such a deal to the base loop, from an entry point compiled without the searching

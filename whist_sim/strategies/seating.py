@@ -87,7 +87,7 @@ class Seating:
                              [q.overrides() for q in self.play])
         return pol, par
 
-    def mode(self, checked: bool = False) -> np.integer:
+    def mode(self, checked: bool = False) -> Any:
         """The loop mode of the seating
         (:func:`whist_sim.strategies.dispatch.loop_mode`: ``BASE`` when no seat searches)."""
         from .dispatch import loop_mode

@@ -1,0 +1,56 @@
+"""The loop's ``mode`` is a named marker (``BASE``, ``FULL``, ``CHECKED``), one numba type each:
+a kernel is compiled once per marker, and anything else (a plain ``0``) is refused by name when
+it compiles."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from numba import njit, typeof
+from numba.core.errors import TypingError
+
+from whist_sim.strategies.dispatch import (
+    BASE,
+    BASE_TYPE,
+    CHECKED,
+    CHECKED_TYPE,
+    FULL,
+    FULL_TYPE,
+    LoopMode,
+    checks,
+    loop_mode,
+)
+from whist_sim.strategies.registry import PLAY_ROLLOUT
+from whist_sim.strategies.seating import Seating
+
+
+@njit
+def _checks(mode):
+    return checks(mode)
+
+
+def test_each_marker_has_its_own_type_and_survives_pickling():
+    assert [typeof(m) for m in (BASE, FULL, CHECKED)] == [BASE_TYPE, FULL_TYPE, CHECKED_TYPE]
+    assert len({BASE_TYPE, FULL_TYPE, CHECKED_TYPE}) == 3
+    for m in (BASE, FULL, CHECKED):
+        assert isinstance(m, LoopMode) and pickle.loads(pickle.dumps(m)) is m
+        assert repr(m) == m.name
+
+
+def test_only_the_checked_loop_checks():
+    assert _checks(CHECKED) is True
+    assert _checks(FULL) is False and _checks(BASE) is False
+
+
+@pytest.mark.parametrize("value", [0, 1.0, True])
+def test_a_value_that_is_not_a_marker_is_refused_by_name(value):
+    with pytest.raises(TypingError, match="loop mode marker"):
+        _checks(value)
+
+
+def test_the_mode_of_a_seating_is_a_marker():
+    pol, _ = Seating.of(("heuristic",) * 4, ("expert",) * 4, 4).arrays()
+    assert loop_mode(pol) is BASE and loop_mode(pol, checked=True) is CHECKED
+    pol[1, 2] = PLAY_ROLLOUT
+    assert loop_mode(pol) is FULL
