@@ -47,7 +47,7 @@ from whist_sim.strategies import parse_play, parse_strategy
 from whist_sim.strategies.inference import MODEL_TABLE, mismatches, model_rows, resample
 from whist_sim.strategies.play.rollout import draw_layouts
 from whist_sim.strategies.registry import BID_HEURISTIC
-from whist_sim.strategies.spec import seat_arrays
+from whist_sim.strategies.seating import Seating
 
 
 def _replay(tr, j, rules, steps):
@@ -88,7 +88,7 @@ def _replay(tr, j, rules, steps):
 
 def _model(rules, bid="heuristic"):
     p = rules.players
-    pol, par = seat_arrays([bid] * p, ["heuristic"] * p, p)
+    pol, par = _arrays([bid] * p, ["heuristic"] * p, p)
     mpol = np.empty((2, p), dtype=np.int64)
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, p, np.int64(MODEL_TABLE), mpol, mpar)
@@ -168,7 +168,7 @@ def test_the_true_layout_explains_the_bids_of_a_model_table():
 def test_a_model_by_name_and_searching_or_random_seats():
     """model=NAME: that strategy's defaults at every seat; montecarlo is read as the heuristic;
     a random seat tells nothing (its decisions are not counted)."""
-    pol, par = seat_arrays(["montecarlo", "random", "hcp", "heuristic"], ["expert"] * 4, 4)
+    pol, par = _arrays(["montecarlo", "random", "hcp", "heuristic"], ["expert"] * 4, 4)
     mpol = np.empty((2, 4), np.int64)
     mpar = np.zeros((2, 4, N_PARAMS))
     model_rows(pol, par, 4, np.int64(MODEL_TABLE), mpol, mpar)
@@ -337,3 +337,8 @@ def test_inferring_searches_depend_only_on_the_deal():
     tail = play_batch(5, 3, 3, rules, bid, play)
     for col in tail:
         assert np.array_equal(whole[col][3:], tail[col]), col
+
+
+def _arrays(bid, play, players):
+    """``(pol, par)`` of a seating given by spec texts."""
+    return Seating.of(bid, play, players).arrays()

@@ -16,6 +16,7 @@ from whist_sim.runs.dataset import load, load_manifest
 from whist_sim.runs.simulate import seat_policies, simulate
 from whist_sim.strategies import registry
 from whist_sim.strategies.registry import DEFAULT_PLAY, PLAY, PLAY_POLICIES, PolicyInfo
+from whist_sim.strategies.seating import Seating
 from whist_sim.strategies.spec import (
     PlaySpec,
     StrategyError,
@@ -26,7 +27,6 @@ from whist_sim.strategies.spec import (
     parse_strategy,
     play_param_rows,
     play_table,
-    seat_arrays,
     spec_help,
 )
 
@@ -60,7 +60,7 @@ def test_play_specs_use_the_strategy_syntax(fake_play):
     assert "fakeplay[:n=16:depth=2]" in spec_help("play")
     assert ("rollout[:n=16:base=expert:race=1:infer=1:model=table:eps=0.6:pool=4:picks=2]"
             in spec_help("play"))  # base by name
-    pol, par = seat_arrays(["montecarlo:n=4", "hcp", "heuristic", "random"],
+    pol, par = _arrays(["montecarlo:n=4", "hcp", "heuristic", "random"],
                            ["fakeplay:n=3", "random", "heuristic", "heuristic"], 4)
     assert list(pol[0]) == [6, 2, 1, 0] and list(pol[1]) == [1, 0, 1, 1]
     assert par[0, 0, 0] == 4.0 and par[1, 0, 0] == 3.0 and par[1, 0, 1] == 2.0
@@ -357,3 +357,8 @@ def test_a_folder_that_cannot_be_written_is_named_without_a_resume_hint(tmp_path
                                   str(tmp_path / "x"), "--no-progress"])
     assert r.exit_code == 1
     assert "cannot write to" in r.output and "--resume" not in r.output
+
+
+def _arrays(bid, play, players):
+    """``(pol, par)`` of a seating given by spec texts."""
+    return Seating.of(bid, play, players).arrays()

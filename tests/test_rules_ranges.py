@@ -20,10 +20,9 @@ from whist_sim.core.rules import (
     Rules,
     RulesError,
     rule_ranges,
-    score_extremes,
     scoring_names,
 )
-from whist_sim.core.scoring import score
+from whist_sim.core.scoring import score, score_extremes
 
 RANGES = rule_ranges()
 SCORING = scoring_names()  # a new scoring number is tested here with no edit

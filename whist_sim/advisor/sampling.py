@@ -34,7 +34,8 @@ import numpy as np
 from ..core.rng import mix64
 from ..kernels.layout import H_START, N_PARAMS, new_state, rules_array, sampler_scratch
 from ..strategies.registry import BID, policy_names
-from ..strategies.spec import StrategyError, StrategySpec, parse_strategy, seat_arrays
+from ..strategies.seating import Seating
+from ..strategies.spec import StrategyError, StrategySpec, parse_strategy
 from .scenario import AdviceError, Scenario, auction_text, check_int
 
 __all__ = [
@@ -120,7 +121,7 @@ def policy_arrays(players: int, bid_policy: str, play: str) -> tuple[np.ndarray,
     of every seat (row 0: bidding, row 1: play), from a bidding strategy spec and a play policy
     spec (``"hcp:margin=1"``, ``"heuristic"``). Unknown names raise ``ValueError``."""
     p = players
-    return seat_arrays((bid_policy,) * p, (play,) * p, p)
+    return Seating.of((bid_policy,) * p, (play,) * p, p).arrays()
 
 
 def check_model(bid_policy: str, chart: bool = False) -> str:
@@ -152,7 +153,7 @@ def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
     heuristic)."""
     from ..strategies.inference import MODEL_TABLE, model_rows
 
-    pol, par = seat_arrays((spec,) * players, ("random",) * players, players)
+    pol, par = Seating.of((spec,) * players, ("random",) * players, players).arrays()
     mpol = np.empty((2, players), dtype=np.int64)
     mpar = np.zeros((2, players, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, players, np.int64(MODEL_TABLE), mpol, mpar)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -37,7 +36,8 @@ class RulesError(ValueError):
 
 
 #: the widest score of one deal that the compiled engine stores (``int16`` columns): every legal
-#: combination of the ranged options below must score within it (see :func:`score_extremes`)
+#: combination of the ranged options below must score within it
+#: (:func:`whist_sim.core.scoring.score_extremes`)
 SCORE_STORE_LIMITS = (-(1 << 15), (1 << 15) - 1)
 #: the largest rules file read (a rules file is a few lines of TOML)
 MAX_RULES_FILE_BYTES = 64 * 1024
@@ -322,25 +322,6 @@ def scoring_names() -> tuple[str, ...]:
     """The numbers of the RULES §6 scoring (``scoring=True``), in field order: the compiled
     engine's rule slots for them follow this order."""
     return tuple(o.name for o in rule_options() if o.scoring)
-
-
-def score_extremes() -> tuple[int, int]:
-    """The lowest and highest score of one deal (RULES §6) over every legal combination of the
-    scoring numbers and every contract and trick count (up to :data:`MOST_TRICKS`), by
-    :func:`whist_sim.core.scoring.score` itself: the score is linear in each scoring number, so
-    the extremes are at the ends of their ranges (every corner of them is tried)."""
-    from .scoring import score
-
-    ranges = rule_ranges()
-    names = scoring_names()
-    scores = []
-    for corner in itertools.product(*(ranges[n] for n in names)):
-        values: dict[str, Any] = dict(zip(names, corner, strict=True))
-        rules = Rules(players=3, three_player_deck="one_random", **values)
-        assert rules.n_tricks == MOST_TRICKS
-        scores += [score(b, t, over, rules) for b in range(MOST_TRICKS + 1)
-                   for t in range(MOST_TRICKS + 1) for over in (False, True)]
-    return min(scores), max(scores)
 
 
 def load_rules_file(path: str | Path) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .rules import Rules
+import itertools
+from typing import Any
+
+from .rules import MOST_TRICKS, Rules, rule_ranges, scoring_names
 
 _DEFAULT = Rules()
 
@@ -26,3 +29,20 @@ def score(contract: int, tricks: int, over: bool, rules: Rules = _DEFAULT) -> in
     if t == 0:
         return rules.zero_over if over else rules.zero_under
     return rules.zero_fail_first + rules.zero_fail_refund * (t - 1)
+
+
+def score_extremes() -> tuple[int, int]:
+    """The lowest and highest score of one deal (RULES §6) over every legal combination of the
+    scoring numbers and every contract and trick count (up to :data:`MOST_TRICKS`), by
+    :func:`score` itself: the score is linear in each scoring number, so
+    the extremes are at the ends of their ranges (every corner of them is tried)."""
+    ranges = rule_ranges()
+    names = scoring_names()
+    scores = []
+    for corner in itertools.product(*(ranges[n] for n in names)):
+        values: dict[str, Any] = dict(zip(names, corner, strict=True))
+        rules = Rules(players=3, three_player_deck="one_random", **values)
+        assert rules.n_tricks == MOST_TRICKS
+        scores += [score(b, t, over, rules) for b in range(MOST_TRICKS + 1)
+                   for t in range(MOST_TRICKS + 1) for over in (False, True)]
+    return min(scores), max(scores)

@@ -361,17 +361,6 @@ def play_param_rows(specs: Sequence[StrategySpec | str]) -> np.ndarray:
     return seat_params([s.name for s in parsed], PLAY, [s.overrides() for s in parsed])
 
 
-def seat_arrays(
-    bid: Sequence[StrategySpec | str], play: Sequence[StrategySpec | str], players: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(pol, par)`` for the kernels: policy ids ``int64[2, P]`` and parameter rows
-    ``float64[2, P, N_PARAMS]`` (row 0 bidding, row 1 play) of per-seat specs or spec texts
-    (:meth:`whist_sim.strategies.seating.Seating.arrays`)."""
-    from .seating import Seating
-
-    return Seating.of(bid, play, players).arrays()
-
-
 __all__ = [
     "DEFAULT_PLAY",
     "PARAM_LIMITS",
@@ -389,7 +378,6 @@ __all__ = [
     "play_names",
     "play_param_rows",
     "play_table",
-    "seat_arrays",
     "seat_text",
     "spec_help",
     "strategy_names",
