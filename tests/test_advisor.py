@@ -33,7 +33,7 @@ from whist_sim.engine.play import run_deal
 from whist_sim.kernels.advise_batch import _sample, eval_candidates
 from whist_sim.kernels.batch import play_traces
 from whist_sim.kernels.conditional import deal_hidden, unconstrained
-from whist_sim.kernels.deal import run_full
+from whist_sim.kernels.deal import loop_address, run_full
 from whist_sim.kernels.layout import (
     H_HAND,
     N_PARAMS,
@@ -132,8 +132,8 @@ def test_counterfactual_bids_agree_with_the_reference_engine(case):
         deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         hands = [int(hm[H_HAND + s]) for s in range(p)]
         r0 = int(rng[0])
-        eval_candidates(loop_mode(pol), st, hm, rp, pol, par, rng, forced, me, cand_trump,
-                        cand_bid, k, np.empty_like(st), np.empty_like(hm), *res)
+        eval_candidates(loop_address(loop_mode(pol)), st, hm, rp, pol, par, rng, forced, me,
+                        cand_trump, cand_bid, k, np.empty_like(st), np.empty_like(hm), *res)
         for i in range(k):
             ref = reference_result(rules, hands, declarer, trump, level, forced, me,
                                    int(cand_bid[i]), r0, bid_policy, play)

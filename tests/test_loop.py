@@ -48,6 +48,7 @@ from whist_sim.kernels.loop import (
 )
 from whist_sim.strategies.dispatch import BASE, CHECKED, FULL
 from whist_sim.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
+from whist_sim.strategies.seating import Seating
 
 VARIANTS = [
     Rules(),
@@ -190,7 +191,7 @@ def test_batch_runs_name_an_illegal_answer():
     rules = Rules()
     st, hm, rng, work = batch._scratch()
     with pytest.raises(PolicyError, match="seat 2"):
-        with batch._checked(st, ["heuristic"] * 4, ["heuristic"] * 4):
+        with batch._checked(st, Seating.of(["heuristic"] * 4, ["heuristic"] * 4, 4)):
             st[S_BAD_SEAT], st[S_BAD_VALUE] = 2, 60  # as the loop leaves them
             raise IllegalDecision("a strategy gave an illegal answer")
     assert play_batch(1, 0, 10, rules, ["random"] * 4, ["random"] * 4)["deal"].size == 10

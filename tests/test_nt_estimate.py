@@ -106,7 +106,8 @@ def test_the_rule_can_be_switched_off_and_its_threshold_moved():
     e = hcp_estimates(np.uint64(strong), rp, _par("hcp", nt=0), 0)
     assert e[NT] < max(e)
     # one default, three places
-    assert NT_HCP == ref.NT_HCP == dict(NT_PARAMS)["nt_hcp"] == 0  # 0: the deck's minimum
+    nt_hcp = {q.name: q.default for q in NT_PARAMS}["nt_hcp"]
+    assert NT_HCP == ref.NT_HCP == nt_hcp == 0  # 0: the deck's minimum
     assert (NT_HCP_FOUR, NT_HCP_THREE) == (ref.NT_HCP_FOUR, ref.NT_HCP_THREE) == (20, 14)
     for players in (3, 4):
         for v in (-1, 0, 12, 20):

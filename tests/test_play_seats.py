@@ -39,7 +39,8 @@ def run(*args: str):
 def fake_play(monkeypatch):
     """A play policy with parameters in the registry (the heuristic's id: the kernels play it)."""
     info = PolicyInfo("fakeplay", registry.PLAY_HEURISTIC, PLAY, "a test entry",
-                      (("n", 16.0), ("depth", 2.0)))
+                      (registry.Param("n", 16.0, help="a count"),
+                       registry.Param("depth", 2.0, help="a depth")))
     monkeypatch.setitem(PLAY_POLICIES, "fakeplay", info)
     return info
 

@@ -222,21 +222,11 @@ def test_montecarlo_with_no_samples_is_the_heuristic(monkeypatch):
 
 
 def _traces_with_params(monkeypatch, rules: Rules, name: str, params: dict, count: int) -> dict:
-    """play_traces with parameter overrides for every seat (the batch API takes defaults)."""
-    from whist_sim.kernels import batch
-
-    real = batch.seat_params
-
-    def patched(names, kind, overrides=None):
-        if kind == "bid":
-            return real(names, kind, [params] * len(names))
-        return real(names, kind, overrides)
-
-    monkeypatch.setattr(batch, "seat_params", patched)
-    out = play_traces(SEED, 0, count, rules, (name,) * rules.players,
-                      ("heuristic",) * rules.players)
-    monkeypatch.undo()
-    return out
+    """play_traces with parameter overrides for every seat, given in the spec
+    (``montecarlo:n=0``)."""
+    spec = name + "".join(f":{k}={v:g}" for k, v in params.items())
+    return play_traces(SEED, 0, count, rules, (spec,) * rules.players,
+                       ("heuristic",) * rules.players)
 
 
 def test_montecarlo_beats_the_heuristic_in_its_seat():

@@ -112,6 +112,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
     """
     from ..kernels.advise_batch import chart_kernel
     from ..kernels.conditional import unconstrained
+    from ..kernels.deal import loop_address
     from ..strategies.dispatch import loop_mode
 
     rules = task.rules
@@ -132,7 +133,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         "tries": np.zeros(count, dtype=np.int64),
     }
     chart_kernel(
-        loop_mode(pol), np.uint64(mix64(task.seed)), ids, strain,
+        loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)), ids, strain,
         np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
         np.uint64(rules.deck_mask), pol, par,
         (bool(task.consistent), *model_arrays(p, task.bid), DEFAULT_EPS, NO_CALLS, np.int64(0)),

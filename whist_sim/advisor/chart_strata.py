@@ -93,6 +93,7 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     """Classes of hands ``index * chunk_size ..`` (at most ``chunk_size``): ``band`` (int8, -1:
     thrown in every time) and ``cls`` (int8 trump class in the deal's strain)."""
     from ..kernels.advise_batch import chart_screen_kernel
+    from ..kernels.deal import loop_address
     from ..kernels.layout import deck_array, new_state, rules_array, sampler_scratch
     from ..reports.tally import hcp as hcp_of
     from ..strategies.dispatch import loop_mode
@@ -105,7 +106,8 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     st, hm, rng = new_state()
     trump = np.zeros(count, dtype=np.int64)
     hand = np.zeros(count, dtype=np.uint64)
-    chart_screen_kernel(loop_mode(pol), np.uint64(mix64(task.seed)), np.int64(start),
+    chart_screen_kernel(loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)),
+                        np.int64(start),
                         np.int64(count),
                         rules_array(rules), deck_array(rules), pol, par, st, hm, rng,
                         sampler_scratch()[0], trump, hand)

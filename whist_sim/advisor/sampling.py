@@ -226,6 +226,7 @@ def run_scenario(
     an exception it raises stops the run and propagates (that is how a caller cancels). The
     results do not depend on it."""
     from ..kernels import advise_batch as K
+    from ..kernels.deal import loop_address
     from ..strategies.dispatch import loop_mode
 
     deals = check_int("deals", deals, 1, 100_000_000)
@@ -234,7 +235,7 @@ def run_scenario(
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
     common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
-    mode = loop_mode(common[1])  # the base loop alone when no seat searches
+    loop = loop_address(loop_mode(common[1]))  # the base loop when no seat searches
     check = scen.cons is not None
     forced = scen.forced
     k = len(cand_bid)
@@ -277,7 +278,7 @@ def run_scenario(
         for lo in range(a, b, block):
             m = min(block, b - lo)
             done = K.advise_kernel(
-                mode, seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
+                loop, seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
                 model, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
                 st, hm, rng, work, tab, snap_st, snap_hm, *res, t_out, s_out, o_out,
                 tries[lo:lo + m],
@@ -329,6 +330,7 @@ def sample_play_hands(
     as too rare (without it: :data:`MAX_TRIES_CAP`).
     """
     from ..kernels import advise_batch as K
+    from ..kernels.deal import loop_address
     from ..strategies.dispatch import loop_mode
 
     count = check_int("count", count, 1, 100_000_000)
@@ -336,7 +338,7 @@ def sample_play_hands(
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
     common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
-    mode = loop_mode(common[1])  # the base loop alone when no seat searches
+    loop = loop_address(loop_mode(common[1]))  # the base loop when no seat searches
     check = scen.cons is not None
     p = scen.rules.players
     if check or model[0]:
@@ -359,7 +361,7 @@ def sample_play_hands(
     forced = scen.forced
     for j in range(count):
         done = K.advise_kernel(
-            mode, seed_mix, np.int64(j), np.int64(1), *common, np.int64(scen.seat), forced, model,
+            loop, seed_mix, np.int64(j), np.int64(1), *common, np.int64(scen.seat), forced, model,
             np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries), st, hm, rng, work,
             tab, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[j:j + 1],
         )

@@ -18,8 +18,10 @@
   Sums per hand and contract are returned. :func:`chart_screen_kernel` gives the class of
   many hands (strain and hand) without evaluating them, for stratified charts.
 
-Every kernel that plays deals takes the loop's ``mode`` first (``BASE`` when no seat searches,
-:func:`whist_sim.strategies.dispatch.loop_mode`: it then compiles the base loop alone).
+Every kernel that plays deals takes the address of the shared loop first (``loop``:
+:func:`whist_sim.kernels.deal.loop_address` of the seating's mode,
+:func:`whist_sim.strategies.dispatch.loop_mode`, ``BASE`` when no seat searches): the loop's
+code is compiled once per mode, not into every kernel.
 All kernels release the GIL and allocate nothing: the Python layer
 (``whist_sim/advisor/sampling.py``, ``whist_sim/advisor/bidchart.py``) passes every array.
 """
@@ -32,7 +34,7 @@ from ..strategies.inference import forced_mismatches
 from ._numba import jit
 from .bits import ZERO
 from .conditional import deal_hidden, satisfies
-from .deal import run_full
+from .deal import run_shared
 from .layout import (
     H_START,
     PH_DONE,
@@ -65,7 +67,7 @@ CHART_SALT = np.uint64(0xB1D0C4A27E5D3F19)  # separates a chart hand's sampled d
 
 
 @jit(inline="always")  # inlined: a cached step would generate the loop's code again
-def eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
+def eval_candidates(loop, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid, n_cand,
                     snap_st, snap_hm, res_tricks, res_score, res_over):
     """Play the current deal once per candidate ``(cand_trump[k], cand_bid[k])`` of seat ``me``.
 
@@ -96,7 +98,7 @@ def eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, can
             seat = st[S_TURN]
             apply_contract(st, rp, seat, forced[seat])
         apply_contract(st, rp, me, cand_bid[k])
-        run_full(mode, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
+        run_shared(loop, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
         res_tricks[k] = st[S_TRICKS + me]
         res_score[k] = st[S_SCORE + me]
         res_over[k] = st[S_OVER]
@@ -137,7 +139,7 @@ def _sample(st, hm, rp, pol, par, rng, deal, known, deck_mask, cons, check, decl
 
 @jit
 def advise_kernel(
-    mode, seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump,
+    loop, seed_mix, start, count, rp, pol, par, known, deck_mask, cons, check, declarer, trump,
     level, me, forced, model, positions, cand_trump, cand_bid, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, res_t, res_s, res_o,
     o_tricks, o_score, o_over, o_tries,
@@ -158,7 +160,7 @@ def advise_kernel(
         o_tries[j] = tries
         if tries < 0:
             return j
-        eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
+        eval_candidates(loop, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
                         n_cand, snap_st, snap_hm, res_t, res_s, res_o)
         for k in range(n_cand):
             o_tricks[k, j] = res_t[k]
@@ -181,7 +183,7 @@ def accept_kernel(seed_mix, count, rp, pol, par, known, deck_mask, cons, check, 
 
 
 @jit(inline="always")  # inlined, as eval_candidates
-def _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
+def _chart_deal(loop, seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
     """Play chart hand ``h``'s deal up to the contracts: the first of deals ``64 h .. 64 h + 63``
     of the run that is not thrown in (the state then holds it; ``st[S_THROWN] != 0`` when every
     attempt was thrown in). Returns the deal index."""
@@ -192,14 +194,14 @@ def _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work):
         rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
         begin_deal(st, hm, rp, d, d % p)
         deal_cards(st, hm, rp, deck, work, rng)
-        run_full(mode, st, hm, rp, pol, par, rng, np.int64(PH_PLAY))
+        run_shared(loop, st, hm, rp, pol, par, rng, np.int64(PH_PLAY))
         if st[S_THROWN] == 0:
             break
     return d
 
 
 @jit
-def chart_screen_kernel(mode, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
+def chart_screen_kernel(loop, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
                         o_trump, o_hand):
     """The class of chart hands ``start .. start+count-1`` without evaluating them (cheap: one
     auction each). ``o_trump[i]``: the deal's strain (0..4; -1: every attempt thrown in);
@@ -207,7 +209,7 @@ def chart_screen_kernel(mode, seed_mix, start, count, rp, deck, pol, par, st, hm
     p = rp[R_PLAYERS]
     for i in range(count):
         h = start + i
-        _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
+        _chart_deal(loop, seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
         if st[S_THROWN] != 0:
             o_trump[i] = -1
             o_hand[i] = ZERO
@@ -218,7 +220,7 @@ def chart_screen_kernel(mode, seed_mix, start, count, rp, deck, pol, par, st, hm
 
 @jit
 def chart_kernel(
-    mode, seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, model, max_tries,
+    loop, seed_mix, ids, strain, deals_per_hand, rp, deck, deck_mask, pol, par, model, max_tries,
     st, hm, rng, work, tab, snap_st, snap_hm, known, forced, cons, cand_trump, cand_bid,
     res_t, res_s, res_o,
     o_scen, o_hand, o_earlier, o_n, o_sum, o_sq, o_made, o_tricks, o_over, o_tries,
@@ -249,7 +251,7 @@ def chart_kernel(
         for pos in range(p):
             o_earlier[i, pos] = -1
         o_tries[i] = 0
-        d = _chart_deal(mode, seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
+        d = _chart_deal(loop, seed_mix, h, rp, deck, pol, par, st, hm, rng, work)
         o_scen[i, 0] = d
         if st[S_THROWN] != 0:
             o_scen[i, 1] = -1
@@ -295,7 +297,7 @@ def chart_kernel(
                 tries_total = -(tries_total - tries)
                 break
             tries_total += tries
-            eval_candidates(mode, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
+            eval_candidates(loop, st, hm, rp, pol, par, rng, forced, me, cand_trump, cand_bid,
                             n_cand, snap_st, snap_hm, res_t, res_s, res_o)
             for k in range(n_cand):
                 b = cand_bid[k]

@@ -19,7 +19,7 @@ from ..strategies.dispatch import loop_mode
 from ..strategies.registry import PolicyError
 from ..strategies.seating import Seating
 from ._numba import jit
-from .deal import play_deal_in
+from .deal import loop_address, play_deal_in
 from .layout import (
     H_DEALT,
     H_FRISCH,
@@ -59,7 +59,7 @@ _MAX_DEAL = (1 << 63) - 1
 
 @jit
 def _batch_kernel(
-    mode, seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
+    loop, seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
     o_dealer, o_declarer, o_trump, o_level, o_frisch, o_thrown, o_ncalls, o_removed,
     o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt, o_redeals,
 ):
@@ -67,7 +67,7 @@ def _batch_kernel(
     p = rp[R_PLAYERS]
     for j in range(count):
         deal = start + j
-        play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+        play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
         o_dealer[j] = deal % p
         o_frisch[j] = st[S_NFRISCH]
         o_ncalls[j] = st[S_NCALLS]
@@ -103,14 +103,14 @@ def _batch_kernel(
 
 @jit
 def _trace_kernel(
-    mode, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
+    loop, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
     t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
 ):
     """Like :func:`_batch_kernel`, recording every move (see :func:`play_traces`)."""
     p = rp[R_PLAYERS]
     for j in range(count):
         deal = start + j
-        play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
+        play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
         t_ints[j, 0] = deal % p
         t_ints[j, 1] = st[S_REMOVED]
         t_ints[j, 2] = st[S_NFRISCH]
@@ -230,7 +230,7 @@ def play_batch(
     scratch = _scratch()
     with _checked(scratch[0], seating):
         _batch_kernel(
-            loop_mode(pol, checked), seed_mix, start_, count_, rp, deck, pol, par,
+            loop_address(loop_mode(pol, checked)), seed_mix, start_, count_, rp, deck, pol, par,
             bool(store_dealt), *scratch,
             out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
             out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over,
@@ -311,7 +311,8 @@ def play_traces(
     scratch = _scratch()
     with _checked(scratch[0], seating):
         _trace_kernel(
-            loop_mode(pol, checked), seed_mix, start_, count_, rp, deck, pol, par, *scratch,
+            loop_address(loop_mode(pol, checked)), seed_mix, start_, count_, rp, deck, pol, par,
+            *scratch,
             t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
         )
     return {

@@ -724,13 +724,10 @@ def _play_phase(mode, st, hm, rp, pol, par, rng, seat):
     return copies
 
 
-def _run(mode, st, hm, rp, pol, par, rng, until):
-    """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
-
-    ``mode``: :data:`~whist_sim.strategies.dispatch.BASE` or ``FULL`` (which strategies can decide).
-    ``pol`` (``int64[2, P]``: row 0 the bidding strategy id of each seat, row 1 the play policy
-    id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
-    """
+def _steps(mode, st, hm, rp, pol, par, rng, until):
+    """The loop of :func:`_run` without its last step: a strategy's illegal answer (the checked
+    mode) leaves ``st[S_PHASE] == PH_ILLEGAL`` and is not raised, for callers that cannot raise
+    (the loop shared through its address, :mod:`whist_sim.kernels.deal`)."""
     if in_base_loop(mode, st, hm, rp, pol, par, rng, until):
         return  # FULL with no searching strategy: the same decisions in the base loop
     n_tricks = rp[R_NTRICKS]
@@ -767,6 +764,19 @@ def _run(mode, st, hm, rp, pol, par, rng, until):
             score(st, rp)
         else:
             break
+
+
+run_steps = jit(inline="always")(_steps)
+
+
+def _run(mode, st, hm, rp, pol, par, rng, until):
+    """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
+
+    ``mode``: :data:`~whist_sim.strategies.dispatch.BASE` or ``FULL`` (which strategies can decide).
+    ``pol`` (``int64[2, P]``: row 0 the bidding strategy id of each seat, row 1 the play policy
+    id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
+    """
+    run_steps(mode, st, hm, rp, pol, par, rng, until)
     if st[S_PHASE] == PH_ILLEGAL:
         raise IllegalDecision("a strategy gave an illegal answer")
 

@@ -61,12 +61,12 @@ TALLY_NAMES = (
 
 @jit
 def tournament_kernel(
-    mode, seed_mix, start, count, rp, deck, pols, pars, ent, inv_m, independent, st, hm, rng, work,
+    loop, seed_mix, start, count, rp, deck, pols, pars, ent, inv_m, independent, st, hm, rng, work,
     y, o_ysum, o_yy, o_tally, o_thrown,
 ):
     """Play ``count`` deals from ``start`` under each of the ``pols.shape[0]`` seatings, in the
-    loop of ``mode`` (``BASE`` when no seat of any seating searches:
-    :func:`whist_sim.strategies.dispatch.loop_mode`).
+    shared loop at address ``loop`` (:func:`whist_sim.kernels.deal.loop_address` of ``BASE``
+    when no seat of any seating searches: :func:`whist_sim.strategies.dispatch.loop_mode`).
 
     ``o_ysum`` (float64 ``[count, E]``), ``o_yy`` (float64 ``[count, E, E]``), ``o_tally`` (int32
     ``[count, E, N_TALLY]``) and ``o_thrown`` (int32 ``[count]``) must be zero on entry.
@@ -80,7 +80,7 @@ def tournament_kernel(
             deal = start + j
             if independent:
                 deal = deal * n_seatings + k
-            play_deal_in(mode, seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
+            play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
             for e in range(n_entries):
                 y[e] = 0.0
             thrown = st[S_THROWN] != 0

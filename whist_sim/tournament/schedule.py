@@ -191,6 +191,7 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     A top-level function, so Dask can ship it to workers; pure (returns arrays, writes nothing).
     """
     from ..core.rng import mix64
+    from ..kernels.deal import loop_address
     from ..kernels.layout import deck_array, new_state, rules_array
     from ..kernels.tournament_kernel import N_TALLY, tournament_kernel
     from ..runs.dataset import chunk_bounds
@@ -208,7 +209,7 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     # the base loop alone when no seat of any seating searches
     mode = FULL if any(loop_mode(pol) is FULL for pol in pols) else BASE
     tournament_kernel(
-        mode, np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
+        loop_address(mode), np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
         rules_array(task.rules), deck_array(task.rules), pols, pars, ent, inv_m,
         bool(task.independent), st, hm, rng, np.zeros(52, dtype=np.int64),
         np.zeros(n_ent, dtype=np.float64), ysum, yy, tally, thrown,
