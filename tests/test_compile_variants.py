@@ -16,8 +16,9 @@ from pathlib import Path
 import whist_sim
 
 #: cached functions that hold the loop or the sampler (each copy costs seconds of compile time)
-LARGE = {"run_base", "run_full", "play_deal_in", "deal_pool", "_deal_bound",
-         "_count", "sample_layout", "draw_layouts", "evaluate", "_sample", "eval_candidates"}
+LARGE = {"run_base", "run_full", "steps_base", "steps_full", "run_shared", "play_deal_in",
+         "deal_pool", "_deal_bound", "_count", "sample_layout", "draw_layouts", "evaluate",
+         "_sample", "eval_candidates"}
 FLOORS = ("kernels", "strategies")
 
 

@@ -11,7 +11,7 @@ The compiled ground and the loop; the strategies' kernels live in :mod:`whist_si
 * :mod:`.conditional` - dealing around known cards and under constraints;
 * :mod:`.loop` - the one deal loop: legal choices, transitions, and the phase machine that
   resumes a deal from any point (``run_base``: the strategies that do not search);
-* :mod:`.deal` - ``run_full`` (the loop with every strategy, the searching ones included) and
-  ``play_deal``;
+* :mod:`.deal` - ``run_full`` (the loop with every strategy, the searching ones included), the
+  loop of each mode compiled once and shared by address (``loop_address``), ``play_deal_in``;
 * :mod:`.batch`, :mod:`.advise_batch`, :mod:`.tournament_kernel` - the batch entry points.
 """

@@ -1,11 +1,12 @@
-"""The deal loop with every strategy: ``run_full`` and :func:`play_deal`.
+"""The deal loop with every strategy (``run_full``), and the loop shared by address.
 
 :mod:`whist_sim.kernels.loop` holds the rules and the loop; :mod:`whist_sim.strategies.dispatch`
 the decision points of the strategies that do not search. This module, one layer up, registers the
 decision points of the ``FULL`` loop: the strategies that search (``montecarlo`` bidding,
 ``rollout`` play: they run ``run_base`` on sampled deals), and every other strategy as in the base
-loop. It compiles ``run_full`` from the loop's one text. Every caller that plays deals (batch
-simulation, traces, the advisor, the bid charts, tournaments) uses ``run_full``.
+loop. It compiles the loop of each mode once, as a C function (:func:`loop_address`), and every
+entry point that plays deals (batch simulation, traces, the advisor, the bid charts, tournaments)
+calls it through its address (:func:`play_deal_in`, :func:`run_shared`).
 """
 
 from __future__ import annotations
@@ -45,13 +46,13 @@ from ._numba import NUMBA_OPTIONS, jit
 from .layout import N_PARAMS, PH_DONE, PH_ILLEGAL, R_PLAYERS, S_PHASE
 from .loop import (
     IllegalDecision,
-    _run,
     _steps,
     begin_deal,
     deal_cards,
     redeal,
     redeal_due,
     run_base,
+    steps_base,
 )
 from .rng import stream_start_mixed
 
@@ -121,9 +122,22 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
     return impl
 
 
-#: the loop with every strategy (see :func:`whist_sim.kernels.loop._run`), for ``mode`` ``FULL``
-#: or ``CHECKED``; for ``BASE`` the base loop's decision points only
-run_full = jit(_run)
+#: the full loop, compiled once per mode (``FULL``, ``CHECKED``): :func:`run_full` and the shared
+#: full loops call it (a function of its own: see ``steps_base``)
+steps_full = jit(_steps)
+
+
+def _run_full(mode, st, hm, rp, pol, par, rng, until):
+    """:func:`whist_sim.kernels.loop.run_base` with every strategy (``mode`` ``FULL`` or
+    ``CHECKED``); raises :class:`~whist_sim.kernels.loop.IllegalDecision` after the checked loop
+    stopped on an illegal answer."""
+    steps_full(mode, st, hm, rp, pol, par, rng, until)
+    if st[S_PHASE] == PH_ILLEGAL:
+        raise IllegalDecision("a strategy gave an illegal answer")
+
+
+#: the loop with every strategy, for ``mode`` ``FULL`` or ``CHECKED``
+run_full = jit(_run_full)
 
 
 # ---------------------------------------------------------------- the loop shared by address
@@ -168,28 +182,29 @@ def _array_at(typingctx, ptr, shape):
     return arrty(ptr, shape), codegen
 
 
-#: the loop without its raise (:func:`whist_sim.kernels.loop._steps`) as a function of its own,
-#: which the shared loops call: numba's inlining of the whole loop costs more compile time
-steps = jit(_steps)
+def _views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p):
+    """The state arrays at the shared loop's pointers (see :data:`LOOP_SIGNATURE`)."""
+    return (_array_at(st, (nst,)), _array_at(hm, (nhm,)), _array_at(rp, (nrp,)),
+            _array_at(pol, (np.int64(2), p)), _array_at(par, (np.int64(2), p, N_PARAMS)),
+            _array_at(rng, (nrng,)))
 
 
-@jit(inline="always")
-def _shared_steps(mode, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
-    steps(mode, _array_at(st, (nst,)), _array_at(hm, (nhm,)), _array_at(rp, (nrp,)),
-              _array_at(pol, (np.int64(2), p)), _array_at(par, (np.int64(2), p, N_PARAMS)),
-              _array_at(rng, (nrng,)), until)
+views = jit(inline="always")(_views)
 
 
 def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
-    _shared_steps(BASE, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until)
+    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    steps_base(BASE, a, b, c, d, e, f, until)
 
 
 def _shared_full(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
-    _shared_steps(FULL, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until)
+    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    steps_full(FULL, a, b, c, d, e, f, until)
 
 
 def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
-    _shared_steps(CHECKED, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until)
+    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    steps_full(CHECKED, a, b, c, d, e, f, until)
 
 
 _SHARED = {"BASE": _shared_base, "FULL": _shared_full, "CHECKED": _shared_checked}
@@ -272,6 +287,9 @@ def run_shared(loop, st, hm, rp, pol, par, rng, until):
     _call_loop(loop, st, hm, rp, pol, par, rng, until)
     if st[S_PHASE] == PH_ILLEGAL:
         raise IllegalDecision("a strategy gave an illegal answer")
+    if st[S_PHASE] < until:  # a C function cannot raise: say so if it stopped short
+        raise RuntimeError("the shared loop stopped before the deal's end (see the message "
+                           "printed above)")
 
 
 @jit(inline="always")

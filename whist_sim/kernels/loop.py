@@ -25,9 +25,10 @@ it: batch simulation, the advisor and the bid charts, tournaments, and the strat
 A caller that wants to force a decision (a candidate contract, a card) applies it with the
 ``apply_*`` function and then runs the loop.
 
-**Two loops from one text.** The loop is compiled twice from :func:`_run`: ``run_base`` (``mode``
-:data:`~whist_sim.strategies.dispatch.BASE`), whose decision points know only the strategies that
-do not search, and ``run_full`` (``mode`` :data:`~whist_sim.strategies.dispatch.FULL`), with every
+**Two loops from one text.** The loop is compiled twice from :func:`_steps`: ``steps_base``
+(``mode`` :data:`~whist_sim.strategies.dispatch.BASE`; ``run_base`` raises after it), whose
+decision points know only the strategies that do not search, and ``steps_full`` (``mode``
+:data:`~whist_sim.strategies.dispatch.FULL`, in :mod:`whist_sim.kernels.deal`), with every
 strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled function
 calls itself, and each loop is one cached function. ``run_full`` hands a deal with no searching
 strategy seated to ``run_base`` (the same decisions, :func:`~whist_sim.strategies.dispatch.
@@ -725,9 +726,14 @@ def _play_phase(mode, st, hm, rp, pol, par, rng, seat):
 
 
 def _steps(mode, st, hm, rp, pol, par, rng, until):
-    """The loop of :func:`_run` without its last step: a strategy's illegal answer (the checked
-    mode) leaves ``st[S_PHASE] == PH_ILLEGAL`` and is not raised, for callers that cannot raise
-    (the loop shared through its address, :mod:`whist_sim.kernels.deal`)."""
+    """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
+
+    ``mode``: :data:`~whist_sim.strategies.dispatch.BASE`, ``FULL`` or ``CHECKED`` (which
+    strategies can decide, and whether their answers are checked). ``pol`` (``int64[2, P]``: row
+    0 the bidding strategy id of each seat, row 1 the play policy id) and ``par``
+    (``float64[2, P, N_PARAMS]``) are the seating. A strategy's illegal answer (the checked mode)
+    stops the loop with ``st[S_PHASE] == PH_ILLEGAL``; the callers raise (:func:`run_base`), or
+    their callers (the loop shared through its address, :mod:`whist_sim.kernels.deal`)."""
     if in_base_loop(mode, st, hm, rp, pol, par, rng, until):
         return  # FULL with no searching strategy: the same decisions in the base loop
     n_tricks = rp[R_NTRICKS]
@@ -766,20 +772,21 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
             break
 
 
-run_steps = jit(inline="always")(_steps)
+#: the base loop, compiled once: :func:`run_base` and the shared ``BASE`` loop of
+#: :mod:`whist_sim.kernels.deal` call it (a call links its code, in seconds; inlining the loop
+#: would compile it again, in a minute). The full loop has a function of its own
+#: (``steps_full``): a function that calls itself under another type is compiled as a recursion,
+#: which a C function cannot link.
+steps_base = jit(_steps)
 
 
-def _run(mode, st, hm, rp, pol, par, rng, until):
-    """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
-
-    ``mode``: :data:`~whist_sim.strategies.dispatch.BASE` or ``FULL`` (which strategies can decide).
-    ``pol`` (``int64[2, P]``: row 0 the bidding strategy id of each seat, row 1 the play policy
-    id) and ``par`` (``float64[2, P, N_PARAMS]``) are the seating.
-    """
-    run_steps(mode, st, hm, rp, pol, par, rng, until)
+def _run_base(mode, st, hm, rp, pol, par, rng, until):
+    """:func:`_steps` in the base loop (``mode`` ``BASE``); raises :class:`IllegalDecision` when
+    the loop stopped on an illegal answer."""
+    steps_base(mode, st, hm, rp, pol, par, rng, until)
     if st[S_PHASE] == PH_ILLEGAL:
         raise IllegalDecision("a strategy gave an illegal answer")
 
 
 #: the loop that searching strategies run (decision points of the non-searching strategies)
-run_base = jit(_run)
+run_base = jit(_run_base)
