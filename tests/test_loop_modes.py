@@ -54,3 +54,17 @@ def test_the_mode_of_a_seating_is_a_marker():
     assert loop_mode(pol) is BASE and loop_mode(pol, checked=True) is CHECKED
     pol[1, 2] = PLAY_ROLLOUT
     assert loop_mode(pol) is FULL
+
+
+def test_threads_that_ask_for_the_shared_loop_at_once_get_one_address():
+    """The loop of a mode is compiled (or loaded) once per process, whichever thread asks first;
+    numba's typing is not safe across threads, so the others wait."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from whist_sim.kernels.deal import loop_address
+
+    with ThreadPoolExecutor(4) as ex:
+        addresses = set(ex.map(lambda _: int(loop_address(BASE)), range(8)))
+    assert len(addresses) == 1 and addresses.pop() != 0
+    with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
+        loop_address(0)

@@ -11,7 +11,7 @@ calls it through its address (:func:`play_deal_in`, :func:`run_shared`).
 
 from __future__ import annotations
 
-import functools
+import threading
 from typing import Any
 
 import numpy as np
@@ -214,29 +214,40 @@ _CFUNC_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k in ("error_model",
                                                                    "fastmath", "_nrt")}
 
 
-@functools.cache
+_SHARED_LOCK = threading.Lock()
+_LOADED: dict[str, Any] = {}
+
+
 def _shared_loop(name: str) -> Any:
     """The compiled C function of the loop of mode ``name``, loaded from numba's cache or
-    compiled (said as a compile to :class:`~whist_sim.kernels._numba.CompileWatch`: numba tells
-    its listeners of a jit function's compile, not of a C function's)."""
+    compiled once per process, whichever thread asks first (said as a compile to
+    :class:`~whist_sim.kernels._numba.CompileWatch`: numba tells its listeners of a jit
+    function's compile, not of a C function's)."""
     from numba.core import event, sigutils
     from numba.core.ccallback import CFunc
+    from numba.core.compiler_lock import global_compiler_lock
 
-    func = CFunc(_SHARED[name], sigutils.normalize_signature(LOOP_SIGNATURE), {},
-                 dict(_CFUNC_OPTIONS))
-    if NUMBA_OPTIONS.get("cache"):
-        func.enable_caching()
-    try:
-        cached = func._cache.load_overload(func._sig, func._targetdescr.target_context)
-    except AttributeError:  # pragma: no cover - numba internals moved: count it as a compile
-        cached = None
-    if cached is not None:
-        func.compile()
+    with _SHARED_LOCK:
+        func = _LOADED.get(name)
+        if func is not None:
+            return func
+        with global_compiler_lock:  # numba's typing context is not safe across threads
+            func = CFunc(_SHARED[name], sigutils.normalize_signature(LOOP_SIGNATURE), {},
+                         dict(_CFUNC_OPTIONS))
+            if NUMBA_OPTIONS.get("cache"):
+                func.enable_caching()
+            try:
+                cached = func._cache.load_overload(func._sig, func._targetdescr.target_context)
+            except AttributeError:  # pragma: no cover - numba internals moved: a compile
+                cached = None
+            if cached is not None:
+                func.compile()
+            else:
+                with event.trigger_event("numba:compile", data={
+                        "dispatcher": func, "args": None, "return_type": None}):
+                    func.compile()
+        _LOADED[name] = func
         return func
-    with event.trigger_event("numba:compile", data={"dispatcher": func, "args": None,
-                                                    "return_type": None}):
-        func.compile()
-    return func
 
 
 def loop_address(mode: LoopMode) -> np.int64:
