@@ -8,7 +8,7 @@ DATA   ?= data/default
 RUN_OUT ?= data/results
 LOCK   := requirements.lock
 # The compiled kernels' cache: whist-sim itself chooses .venv/numba-cache inside the environment
-# (whist_sim/_cache.py), so `make run`, `.venv/bin/whist-sim` and `python -m whist_sim` share it.
+# (whist_sim/compiled/ground/_cache.py), so `make run`, `.venv/bin/whist-sim` and `python -m whist_sim` share it.
 # Set NUMBA_CACHE_DIR to put it elsewhere.
 
 .PHONY: install run test lint bench results lock clean

@@ -1,6 +1,6 @@
 """Build hook: the package ships the user's manual, the repository's docs/*.md pages listed in
-whist_sim/manual.py (PAGES), as whist_sim/_manual/*.md; docs/ stays their single source. Every
-other setting is in pyproject.toml."""
+whist_sim/interfaces/manual.py (PAGES), as whist_sim/interfaces/_manual/*.md; docs/ stays their
+single source. Every other setting is in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent
 
 def _pages() -> tuple[str, ...]:
     spec = importlib.util.spec_from_file_location("_whist_sim_manual", ROOT / "whist_sim" /
-                                                  "manual.py")
+                                                  "interfaces" / "manual.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -30,7 +30,7 @@ class BuildWithManual(build_py):
         super().run()
         if getattr(self, "editable_mode", False):
             return  # an editable install reads docs/ in place
-        target = Path(self.build_lib) / "whist_sim" / "_manual"
+        target = Path(self.build_lib) / "whist_sim" / "interfaces" / "_manual"
         target.mkdir(parents=True, exist_ok=True)
         for name in _pages():
             source = ROOT / "docs" / f"{name}.md"

@@ -8,13 +8,13 @@ first ``--min-hands`` hands of every class (``--hands`` classed; default: enough
 of probability 1e-4 is filled) are evaluated: every legal contract is played out (the default
 play policy, ``DEFAULT_PLAY``, at every seat) on ``--deals`` deals with the hidden hands
 re-sampled, in the deal's suit and at no-trump (the NT panel). Everything is computed by
-:mod:`whist_sim.advisor.bidchart`; this script picks the default run and writes
+:mod:`whist_sim.analyses.advisor.bidchart`; this script picks the default run and writes
 ``RESULTS/bid_chart/report.md`` (four players) and ``RESULTS/bid_chart/three_players/report.md``
 with their heat maps (``charts/``), ``cells.csv`` and the printable A4 cheat sheets
 (``cheat_sheet_4p.pdf`` / ``.png``, ``three_players/cheat_sheet_3p.*``). Unless ``--no-check``,
 every chart is checked against search (``--check``, default ``rollout:n=16``;
-:mod:`whist_sim.advisor.chart_check`): the cells whose best bid moves are marked. It needs no
-dataset: ``--data`` is accepted for ``make results`` and ignored.
+:mod:`whist_sim.analyses.advisor.chart_check`): the cells whose best bid moves are marked. It needs
+no dataset: ``--data`` is accepted for ``make results`` and ignored.
 """
 
 from __future__ import annotations
@@ -25,17 +25,17 @@ from pathlib import Path
 
 from report_default import command_line, git_revision
 
-from whist_sim.advisor.bidchart import (
+from whist_sim.analyses.advisor.bidchart import (
     DEFAULT_DEALS_PER_HAND,
     ChartError,
     bid_chart,
     write_chart_report,
 )
-from whist_sim.advisor.chart_check import check_chart
-from whist_sim.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
+from whist_sim.analyses.advisor.chart_check import check_chart
+from whist_sim.analyses.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError
-from whist_sim.strategies.registry import DEFAULT_PLAY
 
 NAME = "bid_chart"  # sub-directory of the results directory
 SUBDIRS = {4: "", 3: "three_players"}  # per player count, below NAME

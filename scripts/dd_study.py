@@ -11,9 +11,9 @@ of play, docs/DD.md), into its own dataset directory ``DATA/../dd_study``
 is left unsolved and the report counts those. The run is started with ``resume=True``: a complete
 dataset with the same options there is reused as it is, an interrupted one is finished, and one
 made with other options (or another solver version) is refused with the differences named.
-Everything is computed by :mod:`whist_sim.runs.simulate` and :mod:`whist_sim.reports`; this script
-writes ``RESULTS/dd/report.md`` with its PNG charts (``charts/``) and CSV tables (``tables/``),
-the standard report with its "Double dummy" section.
+Everything is computed by :mod:`whist_sim.runs.simulate` and :mod:`whist_sim.analyses.reports`; this
+script writes ``RESULTS/dd/report.md`` with its PNG charts (``charts/``) and CSV tables
+(``tables/``), the standard report with its "Double dummy" section.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from typing import Any
 
 from report_default import DPI, FORMATS, command_line, git_revision
 
+from whist_sim.analyses.reports import ReportError, build_report, tally_dataset, write_report
+from whist_sim.analyses.reports.dd_tables import dd_unsolved
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 from whist_sim.core.rules import Rules
 from whist_sim.dd import SOLVER_VERSION
-from whist_sim.reports import ReportError, build_report, tally_dataset, write_report
-from whist_sim.reports.dd_tables import dd_unsolved
 from whist_sim.runs.dataset import DatasetError
 from whist_sim.runs.dd_columns import DEFAULT_NODE_LIMIT
 from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
-from whist_sim.strategies.registry import DEFAULT_PLAY
 
 NAME = "dd"  # sub-directory of the results directory
 DATASET = "dd_study"  # the dataset directory, next to the default dataset

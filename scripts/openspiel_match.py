@@ -9,8 +9,8 @@ An outside yardstick for the play ladder (results/play/README.md). Every seat bi
 * once with every seat playing ``expert`` (whist-sim's default play), and
 * four times more, each time with OpenSpiel's ISMCTS bot (``open_spiel.python.algorithms.ismcts``,
   random-rollout evaluator, ``--simulations`` simulations a card, the game ``israeli_whist`` of
-  :mod:`whist_sim.openspiel` with its ``resample_from_infostate``) playing the cards of one seat
-  and ``expert`` the other three;
+  :mod:`whist_sim.interfaces.openspiel` with its ``resample_from_infostate``) playing the cards of
+  one seat and ``expert`` the other three;
 * and four times with ``heuristic`` play at that seat (the rung below ``expert``).
 
 The unit is the duplicate deal: per deal, the mean over the four seats of the seat's points with
@@ -44,7 +44,7 @@ ROLLOUTS = 1  # random rollouts per leaf (OpenSpiel's RandomRolloutEvaluator)
 def _os_state(game: Any, ds: Any) -> Any:
     """The OpenSpiel state of the reference engine's deal ``ds`` (same cards, same moves)."""
     from whist_sim.core.cards import cards_of
-    from whist_sim.openspiel import CALLS, CONTRACTS, FRISCH, PLAY
+    from whist_sim.interfaces.openspiel import CALLS, CONTRACTS, FRISCH, PLAY
 
     s = game.new_initial_state()
     p = ds.players
@@ -77,7 +77,7 @@ def _os_state(game: Any, ds: Any) -> Any:
 def ismcts_policy(game: Any, bot: Any) -> Any:
     """A reference-engine policy: ``heuristic`` bidding, the ISMCTS bot's cards."""
     from whist_sim.engine.policies import heuristic_policy
-    from whist_sim.openspiel import PLAY
+    from whist_sim.interfaces.openspiel import PLAY
 
     def policy(state: Any, rng: Any) -> int:
         if state.phase != "play":
@@ -95,7 +95,7 @@ def run(deals: int, simulations: int, seed: int, progress: bool = True) -> dict[
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import whist_sim.openspiel  # noqa: F401  (registers israeli_whist)
+    import whist_sim.interfaces.openspiel  # noqa: F401  (registers israeli_whist)
     from whist_sim import Rules
     from whist_sim.core.stats import mean_interval
     from whist_sim.engine import play_deal

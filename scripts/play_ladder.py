@@ -4,13 +4,13 @@
 
 Play matches are duplicate tournaments with one bidding strategy (``heuristic`` at every seat)
 and the play policies as entrants (``heuristic/random,heuristic/heuristic``: every deal replayed
-under every seating, :func:`whist_sim.tournament.tournament`). The ladder is random, heuristic,
-expert, and rollout with n = 8, 16 and 64 (base ``expert``); each match pits neighbours on the
-ladder (:data:`MATCHES`; the three rollouts in one match, so every pair of them is compared on
-the same deals). For each match: every entrant's mean points per deal with its 95 % CI, the
-paired differences with p-values, and the contracts made by role (declarer, other players with
-a contract above zero, zero bidders). Besides, each policy's deals/s on one thread
-(:func:`whist_sim.bench.play.play_rate`, heuristic bidding, the policy at every seat).
+under every seating, :func:`whist_sim.analyses.tournament.tournament`). The ladder is random,
+heuristic, expert, and rollout with n = 8, 16 and 64 (base ``expert``); each match pits neighbours
+on the ladder (:data:`MATCHES`; the three rollouts in one match, so every pair of them is compared
+on the same deals). For each match: every entrant's mean points per deal with its 95 % CI, the
+paired differences with p-values, and the contracts made by role (declarer, other players with a
+contract above zero, zero bidders). Besides, each policy's deals/s on one thread
+(:func:`whist_sim.analyses.bench.play.play_rate`, heuristic bidding, the policy at every seat).
 
 The sizes (:data:`MATCHES`) are what the target statements need: expert against heuristic over
 20,000 duplicate deals, rollout:n=16 against expert over 2,000, the rollouts over 5,000; see
@@ -40,13 +40,13 @@ from typing import Any
 from report_default import command_line, git_revision
 
 from whist_sim import __version__
+from whist_sim.analyses.reports.render import markdown_rows
+from whist_sim.analyses.tournament import TournamentError, tournament
+from whist_sim.analyses.tournament.render import fmt, fmt_p, pct
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+from whist_sim.compiled.strategies.spec import parse_seat, seat_text
 from whist_sim.core.rules import Rules
-from whist_sim.reports.render import markdown_rows
 from whist_sim.runs.executors import ExecutorError
-from whist_sim.strategies.registry import DEFAULT_PLAY
-from whist_sim.strategies.spec import parse_seat, seat_text
-from whist_sim.tournament import TournamentError, tournament
-from whist_sim.tournament.render import fmt, fmt_p, pct
 
 NAME = "play"  # sub-directory of the results directory
 SEED = 2026
@@ -141,7 +141,7 @@ def run_match(m: Match, deals: int, threads: int | None, progress: bool,
 
 def speeds(seconds: float) -> dict[str, float]:
     """Deals per second on one thread of each ladder policy (heuristic bidding, every seat)."""
-    from whist_sim.bench.play import play_rate
+    from whist_sim.analyses.bench.play import play_rate
 
     out = {}
     for spec in LADDER:
@@ -284,7 +284,7 @@ def chart_png(steps_: list[dict[str, Any]]) -> bytes:
     """PNG: each step up the ladder, the upper policy minus the lower one, with its 95 % CI."""
     import numpy as np
 
-    from whist_sim.reports.charts import figure_png, new_figure
+    from whist_sim.analyses.reports.charts import figure_png, new_figure
 
     fig = new_figure(7.5, 3.6)
     ax = fig.add_subplot()
@@ -305,7 +305,7 @@ def chart_png(steps_: list[dict[str, Any]]) -> bytes:
 
 def _rollout_defaults() -> str:
     """``rollout`` with every parameter at its default, spelt out (``rollout:n=16:...``)."""
-    from whist_sim.strategies import parse_play
+    from whist_sim.compiled.strategies import parse_play
 
     spec = parse_play("rollout")
     return "rollout" + "".join(f":{k}={spec.value_text(k)}" for k in spec.values())
@@ -337,8 +337,8 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         "![each step up the ladder](ladder.png)",
         "",
         "Speed: heuristic bidding and the policy at every seat, one thread "
-        f"(`whist_sim.bench.play.play_rate`, {data['speed_seconds']:g} s each; compare the "
-        "ratios, the machine may be shared).",
+        f"(`whist_sim.analyses.bench.play.play_rate`, {data['speed_seconds']:g} s each; "
+        "compare the ratios, the machine may be shared).",
         "",
         speed_table(speed),
         "",

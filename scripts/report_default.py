@@ -6,7 +6,7 @@ Reads the dataset made by ``scripts/run_default.py`` (``make run``) one chunk at
 ``RESULTS/default/report.md`` with its PNG charts (``charts/``) and CSV tables (``tables/``),
 with the "Play model" section when the companion run under heuristic play
 (``DATA/../default_heuristic``, made by ``run_default.py``) is there.
-Everything is computed by :mod:`whist_sim.reports`; this script only chooses the title, the
+Everything is computed by :mod:`whist_sim.analyses.reports`; this script only chooses the title, the
 sub-directory and the provenance line.
 """
 
@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from whist_sim.reports import ReportError, build_report, tally_dataset, write_report
+from whist_sim.analyses.reports import ReportError, build_report, tally_dataset, write_report
 from whist_sim.runs.dataset import DatasetError
 
 NAME = "default"  # sub-directory of the results directory
@@ -69,7 +69,7 @@ def write_default_report(
     report's "Play model" section (``label`` names ``data`` there). ``check``: ``(play,
     dataset)`` of the check run (the first deals under a searching play): the section "Checked
     against search", the zero bids against both fields, and ``check.json`` (the JSON ``check``
-    object, :func:`whist_sim.reports.check.check_object`)."""
+    object, :func:`whist_sim.analyses.reports.check.check_object`)."""
     tally = tally_dataset(data, progress=progress)
     rev = git_revision()
     extra = {"code (git commit)": rev} if rev else {}
@@ -92,7 +92,7 @@ def write_default_report(
     if checked is not None:
         import json
 
-        from whist_sim.reports.check import check_object
+        from whist_sim.analyses.reports.check import check_object
 
         path = target / "check.json"
         names = sorted(set(tally.policies))
@@ -107,7 +107,7 @@ def write_default_report(
 def paired_zero(tally) -> tuple[object, str] | None:
     """The paired zero-bid table of the report's "Zero bids" section, under the dataset's rules,
     bidding and play (every seat alike; else ``None``), and a line saying how it was made."""
-    from whist_sim.advisor.bidchart import ChartError, paired_zero_value
+    from whist_sim.analyses.advisor.bidchart import ChartError, paired_zero_value
     from whist_sim.core.rules import Rules
 
     m = tally.manifest or {}

@@ -39,17 +39,17 @@ from report_default import (
     write_default_report,
 )
 
-from whist_sim.check import (
+from whist_sim.analyses.check import (
     DEFAULT_CHECK_PLAY,
     add_check_arguments,
     check_deals,
     parsed_check,
 )
+from whist_sim.analyses.reports import ReportError
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 from whist_sim.core.rules import Rules
-from whist_sim.reports import ReportError
 from whist_sim.runs.dataset import DatasetError
 from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
-from whist_sim.strategies.registry import DEFAULT_PLAY
 
 DEALS = 1_000_000
 SEED = 2026

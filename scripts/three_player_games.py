@@ -15,8 +15,8 @@ import argparse
 import statistics
 import sys
 
+from whist_sim.analyses.reports.render import markdown_rows
 from whist_sim.core.rules import Rules
-from whist_sim.reports.render import markdown_rows
 from whist_sim.runs.game import play_game
 
 STRATEGIES = ("heuristic", "hcp", "ltc", "cautious", "aggressive")

@@ -40,12 +40,9 @@ import numpy as np
 from report_default import command_line
 
 from whist_sim import __version__
-from whist_sim.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
-from whist_sim.core.stats import Moments, paired_test
-from whist_sim.kernels._numba import engine_fingerprint
-from whist_sim.reports.render import markdown_rows
-from whist_sim.strategies.registry import DEFAULT_PLAY
-from whist_sim.tournament import (
+from whist_sim.analyses.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
+from whist_sim.analyses.reports.render import markdown_rows
+from whist_sim.analyses.tournament import (
     SCORES_DIR,
     TournamentError,
     chart_png,
@@ -54,7 +51,10 @@ from whist_sim.tournament import (
     ranking_table,
     tournament,
 )
-from whist_sim.tournament.render import check_lines, fmt_p, games_lines
+from whist_sim.analyses.tournament.render import check_lines, fmt_p, games_lines
+from whist_sim.compiled.ground._numba import engine_fingerprint
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+from whist_sim.core.stats import Moments, paired_test
 
 NAME = "tournament"
 SEED = 2026
@@ -148,7 +148,7 @@ def field_table(rows: list[dict[str, Any]]) -> str:
 
 def field_chart(rows: list[dict[str, Any]]) -> bytes:
     """PNG: each strategy's mean score in the heuristic field, with 95 % CIs."""
-    from whist_sim.reports.charts import figure_png, new_figure
+    from whist_sim.analyses.reports.charts import figure_png, new_figure
 
     rows = sorted(rows, key=lambda r: r["mean"])
     fig = new_figure(7.5, 4.0)
@@ -368,7 +368,7 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
 
 def _montecarlo_words() -> str:
     """How ``montecarlo`` plays at its registry defaults, for the report."""
-    from whist_sim.strategies import parse_strategy
+    from whist_sim.compiled.strategies import parse_strategy
 
     v = parse_strategy("montecarlo").values()
     reads = (f"reading the table: each layout weighted by the others' calls and contracts "

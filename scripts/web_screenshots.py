@@ -23,9 +23,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from whist_sim.web import browser
-from whist_sim.web.app import create_app
-from whist_sim.web.server import LocalServer
+from whist_sim.interfaces.web import browser
+from whist_sim.interfaces.web.app import create_app
+from whist_sim.interfaces.web.server import LocalServer
 
 HAND = ["AS", "KS", "QS", "2S", "KH", "3H", "QD", "JD", "5D", "4D", "8C", "7C", "2C"]
 WIDTH = 1280

@@ -1,4 +1,4 @@
-"""The hand advisor (whist_sim.advisor, ``whist-sim advise``).
+"""The hand advisor (whist_sim.analyses.advisor, ``whist-sim advise``).
 
 * Counterfactual contracts agree with the reference engine: the same sampled deal, the same
   random stream, each candidate bid played by ``whist_sim.engine`` gives the same tricks, score
@@ -23,18 +23,18 @@ from click.testing import CliRunner
 from scipy import stats as sps
 
 from whist_sim import advise
-from whist_sim.advisor import Advice, AdviceError, parse_constraint, resolve_scenario, run_scenario
-from whist_sim.cli import main
-from whist_sim.core.cards import parse_hand
-from whist_sim.core.rng import DealRng
-from whist_sim.core.rules import Rules
-from whist_sim.engine import DealState, get_policy
-from whist_sim.engine.play import run_deal
-from whist_sim.kernels.advise_batch import _sample, eval_candidates
-from whist_sim.kernels.batch import play_traces
-from whist_sim.kernels.conditional import deal_hidden, unconstrained
-from whist_sim.kernels.deal import loop_address, run_full
-from whist_sim.kernels.layout import (
+from whist_sim.analyses.advisor import (
+    Advice,
+    AdviceError,
+    parse_constraint,
+    resolve_scenario,
+    run_scenario,
+)
+from whist_sim.compiled.entry.advise import _sample, eval_candidates
+from whist_sim.compiled.entry.batch import play_traces
+from whist_sim.compiled.entry.deal import loop_address, run_full
+from whist_sim.compiled.ground.conditional import deal_hidden, unconstrained
+from whist_sim.compiled.ground.layout import (
     H_HAND,
     N_PARAMS,
     PH_PLAY,
@@ -44,10 +44,16 @@ from whist_sim.kernels.layout import (
     rules_array,
     sampler_scratch,
 )
-from whist_sim.kernels.loop import apply_contract, begin_contracts
-from whist_sim.kernels.rng import stream_start
-from whist_sim.strategies.dispatch import FULL, loop_mode
-from whist_sim.strategies.registry import BID, PLAY, seat_ids, seat_params
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.loop.phases import apply_contract, begin_contracts
+from whist_sim.compiled.strategies.dispatch import FULL, loop_mode
+from whist_sim.compiled.strategies.registry import BID, PLAY, seat_ids, seat_params
+from whist_sim.core.cards import parse_hand
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
+from whist_sim.engine import DealState, get_policy
+from whist_sim.engine.play import run_deal
+from whist_sim.interfaces.cli import main
 
 HAND = "AKQ2.K3.QJ54.872"
 ALL_SPADES = "AKQJT98765432..."
@@ -281,7 +287,7 @@ def test_results_depend_on_the_seed_only():
 
 
 def test_blocks_and_threads_do_not_change_results(monkeypatch):
-    import whist_sim.advisor.sampling as advisor
+    import whist_sim.analyses.advisor.sampling as advisor
 
     kw = dict(trump="C", declarer=0, bids=[5, 1], deals=61, seed=3)
     a = advise(HAND, **kw)
@@ -322,7 +328,7 @@ def test_auction_mode():
 def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     """eps = 0: a deal is kept only when the model (the heuristic) bids the earlier contracts
     on its sampled hands; the deprecated --consistent reads the table too."""
-    from whist_sim.advisor.sampling import NO_CALLS, model_arrays
+    from whist_sim.analyses.advisor.sampling import NO_CALLS, model_arrays
 
     rules = Rules()
     scen = resolve_scenario(HAND, trump="S", declarer=0, level=5, bids=[6, 0], rules=rules)
@@ -356,7 +362,7 @@ def test_reading_the_auction_exactly_keeps_deals_where_the_heuristic_calls_match
     """RULES §2: with the whole auction given and eps = 0, every kept deal is one on which the
     model (the heuristic) makes each of the others' calls and earlier contracts as the table
     did; the declarer, trump and level follow from the auction."""
-    from whist_sim.advisor.sampling import Inference, sample_play_hands
+    from whist_sim.analyses.advisor.sampling import Inference, sample_play_hands
 
     rules = Rules()
     scen = resolve_scenario(HAND, bids=[6], auction="pass,5S,pass,6H,pass,pass,pass", dealer=3,
@@ -400,7 +406,7 @@ def test_advice_with_an_auction_reads_the_calls_and_says_so():
 def test_an_auction_is_checked_call_by_call():
     """RULES §2-§3: each call legal when made; a round of passes is a Frisch (the minimum goes
     up); the auction must be over, and the given trump, declarer and level must agree."""
-    from whist_sim.advisor.scenario import parse_auction
+    from whist_sim.analyses.advisor.scenario import parse_auction
 
     rules = Rules()
     calls, dealer, decl, trump, level = parse_auction("p p p p 6S p p p", 0, rules)
@@ -558,7 +564,7 @@ def test_cli_bad_input(args, message):
 
 
 def test_bench_advisor_keys():
-    from whist_sim.bench.advisor import bench_advisor
+    from whist_sim.analyses.bench.advisor import bench_advisor
 
     r = bench_advisor(hands=4, deals_per_hand=2, threads=1)
     assert set(r) == {"advise_warm_s", "bid_chart_hands_per_s"}

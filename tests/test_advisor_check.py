@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import advise
-from whist_sim.advisor import AdviceError
-from whist_sim.advisor.checked import check_candidates
-from whist_sim.advisor.scenario import resolve_scenario
-from whist_sim.check import bid_holds
-from whist_sim.cli import main
+from whist_sim.analyses.advisor import AdviceError
+from whist_sim.analyses.advisor.checked import check_candidates
+from whist_sim.analyses.advisor.scenario import resolve_scenario
+from whist_sim.analyses.check import bid_holds
+from whist_sim.interfaces.cli import main
 
 HAND = "AKQ2.K3.QJ54.872"
 CHECK = "rollout:n=2"

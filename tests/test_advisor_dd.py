@@ -1,4 +1,4 @@
-"""The double-dummy view of the advisor (``advise --eval dd``, whist_sim.advisor.dd_view).
+"""The double-dummy view of the advisor (``advise --eval dd``, whist_sim.analyses.advisor.dd_view).
 
 * The hands solved are the advisor's own sampled deals at the start of play (the first
   ``dd_deals`` of them): dealt again from the streams ``(seed, j)`` they are the same cards, the
@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import advise
-from whist_sim.advisor import (
+from whist_sim.analyses.advisor import (
     DEFAULT_DD_DEALS,
     DEFAULT_DD_NODE_LIMIT,
     AdviceError,
@@ -33,15 +33,15 @@ from whist_sim.advisor import (
     sample_play_hands,
     solve_dd,
 )
-from whist_sim.cli import main
+from whist_sim.compiled.ground.conditional import deal_hidden
+from whist_sim.compiled.ground.layout import H_HAND, new_state, rules_array, sampler_scratch
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.loop.phases import begin_contracts
 from whist_sim.core.cards import STRAINS, parse_hand
 from whist_sim.core.rules import Rules
 from whist_sim.core.stats import wilson_interval
 from whist_sim.dd import UNSOLVED, solve_batch
-from whist_sim.kernels.conditional import deal_hidden
-from whist_sim.kernels.layout import H_HAND, new_state, rules_array, sampler_scratch
-from whist_sim.kernels.loop import begin_contracts
-from whist_sim.kernels.rng import stream_start
+from whist_sim.interfaces.cli import main
 
 HAND = "AKQ2.K3.QJ54.872"
 ALL_SPADES = "AKQJT98765432..."
@@ -185,7 +185,7 @@ def test_exact_implies_min_le_k_le_max(hand, trump):
 
 
 def _view_table(scen, raw):
-    from whist_sim.advisor import DDView
+    from whist_sim.analyses.advisor import DDView
 
     view = DDView(raw={scen.trump: raw}, deals=12, of_deals=12, node_limit=LIMIT, seat=0,
                   leader=0, n_tricks=13, confidence=0.95, candidates={scen.trump: ()},

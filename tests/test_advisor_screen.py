@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import advise
-from whist_sim.advisor import AdviceError
-from whist_sim.cli import main
+from whist_sim.analyses.advisor import AdviceError
+from whist_sim.interfaces.cli import main
 
 HAND = "AKQ2.K3.QJ54.872"
 ROLL = "rollout:n=4"

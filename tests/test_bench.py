@@ -5,8 +5,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.bench import SECTIONS, BenchContext, bench_section, format_results, run_bench
-from whist_sim.cli import main
+from whist_sim.analyses.bench import (
+    SECTIONS,
+    BenchContext,
+    bench_section,
+    format_results,
+    run_bench,
+)
+from whist_sim.interfaces.cli import main
 
 REQUIRED = ("random_1t", "heuristic_1t", "random_all", "heuristic_all", "reference_1t",
             "compile_s", "random_vs_reference")
@@ -69,7 +75,7 @@ def test_text_output_gives_each_figure_its_unit():
 def test_the_play_section_times_every_play_policy():
     """``bench --only play``: deals/s of each registered play policy and its ratio to heuristic
     play in the same run; not part of the default run."""
-    from whist_sim.strategies import play_names
+    from whist_sim.compiled.strategies import play_names
 
     data = run_bench(seconds=0.01, only=["play"])
     for name in play_names():

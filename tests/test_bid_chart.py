@@ -1,4 +1,4 @@
-"""Bid charts (whist_sim.advisor.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py).
+"""Bid charts (whist_sim.analyses.advisor.bidchart, ``whist-sim bid-chart``, scripts/bid_chart.py).
 
 * Each hand's scenario is the deal of the compiled engine (same seed, deal index): declarer,
   trump, level, the player's hand at the start of play and the earlier contracts match
@@ -22,10 +22,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.advisor.bidchart import ChartError, bid_chart, chart_tables, write_chart_report
-from whist_sim.cli import main
+from whist_sim.analyses.advisor.bidchart import (
+    ChartError,
+    bid_chart,
+    chart_tables,
+    write_chart_report,
+)
+from whist_sim.compiled.entry.batch import play_batch
 from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch
+from whist_sim.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 31

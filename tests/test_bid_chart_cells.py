@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.advisor.bidchart import bid_chart, chart_tables, paired_zero_value
-from whist_sim.advisor.chart_cells import monotonicity
-from whist_sim.advisor.chart_strata import (
+from whist_sim.analyses.advisor.bidchart import bid_chart, chart_tables, paired_zero_value
+from whist_sim.analyses.advisor.chart_cells import monotonicity
+from whist_sim.analyses.advisor.chart_strata import (
     NT_CLASS,
     ScreenTask,
     band_of,
@@ -29,8 +29,8 @@ from whist_sim.advisor.chart_strata import (
     run_screen_chunk,
     trump_class_of,
 )
-from whist_sim.cli import main
 from whist_sim.core.rules import Rules
+from whist_sim.interfaces.cli import main
 
 SEED = 7
 HANDS = 400

@@ -13,15 +13,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.advisor.bidchart import _md_best
-from whist_sim.advisor.chart_check import (
+from whist_sim.analyses.advisor.bidchart import _md_best
+from whist_sim.analyses.advisor.chart_check import (
     check_deals_per_hand,
     check_grids,
     check_hands,
     compare_cells,
 )
-from whist_sim.advisor.chart_plots import MOVED_COLOR, bid_grid
-from whist_sim.cli import main
+from whist_sim.analyses.advisor.chart_plots import MOVED_COLOR, bid_grid
+from whist_sim.interfaces.cli import main
 
 KEY = {"position": 1, "panel": "suit", "hcp_band": "5-6", "trump_class": "2"}
 
@@ -107,7 +107,7 @@ def test_the_markdown_grid_marks_the_moved_cells_and_the_zero_cells():
 
 
 def test_the_chart_frames_the_moved_cells():
-    from whist_sim.reports.charts import new_figure
+    from whist_sim.analyses.reports.charts import new_figure
 
     best = _grid([[0, 1], [2, 1]])
     moved = check_grids(_checked(), best, 1)[0]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from whist_sim.advisor.bidchart import ChartError, bid_chart
+from whist_sim.analyses.advisor.bidchart import ChartError, bid_chart
 from whist_sim.runs.checkpoint import MANIFEST
 from whist_sim.runs.executors import Executor, ThreadExecutor
 

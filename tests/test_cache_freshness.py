@@ -16,16 +16,16 @@ import numba
 import pytest
 
 import whist_sim
-from whist_sim.kernels import _numba
+from whist_sim.compiled.ground import _numba
 
 INACTIVE = ("the cache-freshness mechanism is inactive: a cached kernel would not see an edit of "
-            "the sources it compiles in (whist_sim/kernels/_numba.py, _watch_sources)")
+            "the sources it compiles in (whist_sim/compiled/ground/_numba.py, _watch_sources)")
 
 
 def _kernels():
     """Every cached numba kernel of the engine and double-dummy groups, by module."""
     found = []
-    for package in ("kernels", "strategies", "dd"):
+    for package in ("compiled", "dd"):
         root = importlib.import_module(f"whist_sim.{package}")
         names = [root.__name__] + [m.name for m in pkgutil.walk_packages(
             root.__path__, prefix=f"whist_sim.{package}.")]
@@ -43,8 +43,7 @@ def test_the_stamp_mechanism_is_installed():
     assert _numba.watching(), INACTIVE
 
 
-@pytest.mark.parametrize("group, package", [("engine", "kernels"), ("engine", "strategies"),
-                                            ("dd", "dd")])
+@pytest.mark.parametrize("group, package", [("engine", "compiled"), ("dd", "dd")])
 def test_every_kernel_stamp_carries_its_groups_fingerprint(group, package):
     kernels = [k for k in _kernels() if k[0].startswith(f"whist_sim.{package}.")]
     assert len(kernels) >= 3, f"found only {len(kernels)} cached kernels in {package}"
@@ -68,6 +67,6 @@ def test_the_fingerprint_follows_every_watched_file(tmp_path, monkeypatch):
 
 def test_the_engine_fingerprint_covers_the_compiled_sources():
     watched = {p.relative_to(_numba._PACKAGE).as_posix() for p in _numba._watched_files()}
-    assert {"kernels/loop.py", "strategies/registry.py", "strategies/play/rollout.py",
-            "core/rules.py", "core/rng.py"} <= watched
+    assert {"compiled/loop/phases.py", "compiled/strategies/registry.py",
+            "compiled/search/rollout.py", "core/rules.py", "core/rng.py"} <= watched
     assert whist_sim.__file__  # the package imports without compiling anything

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from whist_sim.check import (
+from whist_sim.analyses.check import (
     CHECK_MIN_DEALS,
     CHECK_RATIO,
     DEFAULT_CHECK_PLAY,
@@ -21,13 +21,13 @@ from whist_sim.check import (
     parsed_check,
     ranking_holds,
 )
-from whist_sim.tournament.check import (
+from whist_sim.analyses.tournament.check import (
     RANKING_CHANGES,
     compare_check,
     ranking,
     tournament_check_deals,
 )
-from whist_sim.tournament.render import check_lines, check_verdict, rank_line
+from whist_sim.analyses.tournament.render import check_lines, check_verdict, rank_line
 
 
 def test_the_default_check_is_a_search_of_sixteen_rollouts():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-PROGRAM = [sys.executable, "-c", "from whist_sim.cli import run; run()"]
+PROGRAM = [sys.executable, "-c", "from whist_sim.interfaces.cli import run; run()"]
 
 
 def complete(*env: tuple[str, str]) -> str:

@@ -9,9 +9,9 @@ import io
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
-from whist_sim.cli import options as options_module
-from whist_sim.cli.options import show_progress
+from whist_sim.interfaces.cli import main
+from whist_sim.interfaces.cli import options as options_module
+from whist_sim.interfaces.cli.options import show_progress
 
 COMMANDS_WITH_BARS = ("simulate", "report", "tournament", "bid-chart", "advise", "export", "dd")
 

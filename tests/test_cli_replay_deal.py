@@ -6,9 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import Rules
-from whist_sim.cli import main
 from whist_sim.engine import play_deal
 from whist_sim.engine.record import record_from_trace
+from whist_sim.interfaces.cli import main
 
 HANDS = ["AKQ2.K3.QJ54.872", "T98.AQJ.K32.KQJ5", "J76.T98765.A.A64", "543.42.T9876.T93"]
 
@@ -78,7 +78,7 @@ def test_deal_usage_errors_exit_2(runner, args, message):
 def test_deal_plays_any_policy_in_the_compiled_engine(runner, tmp_path):
     # `deal` takes every play policy; the ones the readable engine lacks are played by
     # the compiled engine and replayed (each move checked) through the reference rules
-    from whist_sim.kernels.batch import play_traces
+    from whist_sim.compiled.entry.batch import play_traces
 
     res = runner.invoke(main, ["deal", "--seed", "777", "--deal", "2", "--json",
                                "--policy", "montecarlo:n=4/rollout:n=4,heuristic,heuristic/expert,"

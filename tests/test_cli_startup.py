@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from whist_sim import _cache
-from whist_sim.cli import _modules, main
+from whist_sim.interfaces.cli import _modules, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,10 +32,11 @@ def test_help_lists_every_command_with_its_summary():
 
 
 def test_help_imports_no_heavy_module():
-    code = ("import sys\nfrom whist_sim.cli import main\n"
+    code = ("import sys\nfrom whist_sim.interfaces.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "heavy = [m for m in ('pandas', 'scipy', 'matplotlib', 'numba', 'pyarrow',"
-            " 'whist_sim.cli.cmd_simulate', 'starlette', 'uvicorn') if m in sys.modules]\n"
+            " 'whist_sim.interfaces.cli.cmd_simulate', 'starlette', 'uvicorn')"
+            " if m in sys.modules]\n"
             "print('HEAVY', heavy)")
     out = _python(code).stdout
     assert "HEAVY []" in out
@@ -75,7 +76,7 @@ def test_the_package_chooses_the_cache_folder(tmp_path, monkeypatch):
 def test_the_compile_notice_says_exactly_when_numba_compiles_and_for_how_long():
     import numba
 
-    from whist_sim.kernels._numba import compile_notice
+    from whist_sim.compiled.ground._numba import compile_notice
 
     @numba.njit
     def plus_one(x):
@@ -104,7 +105,7 @@ def twice(x):
 def test_the_compile_notice_is_silent_when_the_kernel_loads_from_the_cache(tmp_path):
     (tmp_path / "cached_kernel.py").write_text(MODULE)
     code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
-            "from whist_sim.kernels._numba import compile_notice\n"
+            "from whist_sim.compiled.ground._numba import compile_notice\n"
             "notes = []\n"
             "with compile_notice(notes.append, 'compiling'):\n"
             "    import cached_kernel; cached_kernel.twice(3)\n"

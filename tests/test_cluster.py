@@ -125,7 +125,7 @@ def test_killed_worker_loses_and_duplicates_nothing(client, embedded, tmp_path, 
 
 @pytest.mark.slow
 def test_bench_cluster_reports_three_rates():
-    from whist_sim.bench.cluster import bench_cluster
+    from whist_sim.analyses.bench.cluster import bench_cluster
 
     rates = bench_cluster(deals=4_000, chunk_size=1_000, threads=2)
     assert set(rates) == {"embedded", "cluster_1w", "cluster_2w"}

@@ -1,4 +1,4 @@
-"""Conditional dealing in the compiled engine (whist_sim.kernels.conditional).
+"""Conditional dealing in the compiled engine (whist_sim.compiled.ground.conditional).
 
 * With nothing known, ``deal_hidden`` is the engine's own deal (docs/ENGINE.md §3.1; RULES §1,
   §8), draw for draw.
@@ -17,11 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from scipy import stats as sps
 
-from whist_sim.core.cards import SUIT_MASKS, parse_hand
-from whist_sim.core.rng import DealRng
-from whist_sim.core.rules import Rules
-from whist_sim.engine.state import deal_hands
-from whist_sim.kernels.conditional import (
+from whist_sim.compiled.ground.conditional import (
     CONS_HCP_MAX,
     CONS_HCP_MIN,
     CONS_MAX,
@@ -32,7 +28,7 @@ from whist_sim.kernels.conditional import (
     satisfies,
     unconstrained,
 )
-from whist_sim.kernels.layout import (
+from whist_sim.compiled.ground.layout import (
     H_DEALT,
     H_HAND,
     H_START,
@@ -42,8 +38,12 @@ from whist_sim.kernels.layout import (
     rules_array,
     sampler_scratch,
 )
-from whist_sim.kernels.loop import deal_cards
-from whist_sim.kernels.rng import stream_start
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.loop.phases import deal_cards
+from whist_sim.core.cards import SUIT_MASKS, parse_hand
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
+from whist_sim.engine.state import deal_hands
 
 SEED = 20260511
 ALPHA = 1e-3  # strict: a correct sampler fails this at a fixed seed with probability 0.1 %

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.dataset import (
     CHUNK_META_KEY,
     DatasetError,

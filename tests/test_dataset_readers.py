@@ -132,7 +132,7 @@ def test_cluster_options_without_the_extra_name_it(tmp_path, monkeypatch):
 
     from click.testing import CliRunner
 
-    from whist_sim.cli import main
+    from whist_sim.interfaces.cli import main
     from whist_sim.runs import executors
 
     real = importlib.util.find_spec

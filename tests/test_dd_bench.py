@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from whist_sim.bench.dd_solves import run_bench
+from whist_sim.analyses.bench.dd_solves import run_bench
 
 
 def test_dd_bench_figures():

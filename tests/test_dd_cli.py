@@ -6,9 +6,9 @@ import json
 
 from click.testing import CliRunner
 
-from whist_sim.cli import main
-from whist_sim.cli.cmd_dd import _slow_whist_notice
 from whist_sim.core.cards import parse_deal
+from whist_sim.interfaces.cli import main
+from whist_sim.interfaces.cli.cmd_dd import _slow_whist_notice
 
 SYMMETRIC = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 FOUR_SUITS = "0:AKQJ... ...AKQJ .AKQJ.. ..AKQJ."
@@ -172,7 +172,7 @@ def test_min_node_limit_stops_whist_min_alone():
 
 def test_compile_notice_goes_to_stderr(monkeypatch):
     # the first run compiles the solver for a minute or two: the user is told why, on stderr
-    from whist_sim.cli import cmd_dd
+    from whist_sim.interfaces.cli import cmd_dd
 
     monkeypatch.setattr(cmd_dd, "warm_up", lambda notify: notify("compiling ..."))
     res = _run(FOUR_SUITS, "--json")

@@ -1,6 +1,6 @@
 """Every registered policy id reaches its own code: the compiled decision points switch on the
-ids (``whist_sim/strategies/dispatch.py`` for the strategies that do not search,
-``whist_sim/kernels/deal.py`` for those that do), and an id they do not list would play
+ids (``whist_sim/compiled/strategies/dispatch.py`` for the strategies that do not search,
+``whist_sim/compiled/entry/deal.py`` for those that do), and an id they do not list would play
 ``random``, the fall-through, without a word. This test reads their source and fails for a
 registered id that no decision point names, or a searching id the full loop does not know."""
 
@@ -11,9 +11,9 @@ import inspect
 
 import pytest
 
-from whist_sim.kernels import deal
-from whist_sim.strategies import dispatch, registry
-from whist_sim.strategies.registry import (
+from whist_sim.compiled.entry import deal
+from whist_sim.compiled.strategies import dispatch, registry
+from whist_sim.compiled.strategies.registry import (
     BID_POLICIES,
     BID_RANDOM,
     PLAY_POLICIES,
@@ -37,7 +37,7 @@ def named_ids(func) -> set[int]:
 
 
 def full_point(name: str):
-    """The full loop's overload of decision point ``name`` (kernels/deal.py)."""
+    """The full loop's overload of decision point ``name`` (compiled/entry/deal.py)."""
     return getattr(deal, f"_full_{name}")
 
 

@@ -1,4 +1,4 @@
-"""Same game, two engines: the compiled engine (whist_sim.kernels) and the reference engine
+"""Same game, two engines: the compiled engine (whist_sim.compiled) and the reference engine
 (whist_sim.engine) make identical calls, Frisch passes, contracts, plays and scores, deal for deal,
 with the same seed, rules and policies (docs/ENGINE.md; RULES.md §1-§8).
 
@@ -16,14 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist_sim.core.rng import DealRng
-from whist_sim.core.rules import Rules
-from whist_sim.engine import DealState, get_policy, play_deal
-from whist_sim.engine import policies as ref_policies
-from whist_sim.kernels._numba import jit
-from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.kernels.deal import run_full  # noqa: F401 - registers the FULL decision points
-from whist_sim.kernels.layout import (
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.entry.deal import run_full  # noqa: F401 - registers the FULL decision points
+from whist_sim.compiled.ground._numba import jit
+from whist_sim.compiled.ground.layout import (
     H_FRISCH,
     H_HAND,
     N_PARAMS,
@@ -38,11 +34,15 @@ from whist_sim.kernels.layout import (
     new_state,
     rules_array,
 )
-from whist_sim.kernels.loop import apply_frisch
-from whist_sim.kernels.rng import stream_start
-from whist_sim.strategies.bidding.heuristic import est_q_all, heuristic_frisch
-from whist_sim.strategies.bidding.random import random_frisch
-from whist_sim.strategies.dispatch import FULL, choose_frisch
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.loop.phases import apply_frisch
+from whist_sim.compiled.strategies.bidding.heuristic import est_q_all, heuristic_frisch
+from whist_sim.compiled.strategies.bidding.random import random_frisch
+from whist_sim.compiled.strategies.dispatch import FULL, choose_frisch
+from whist_sim.core.rng import DealRng
+from whist_sim.core.rules import Rules
+from whist_sim.engine import DealState, get_policy, play_deal
+from whist_sim.engine import policies as ref_policies
 
 SEED = 20240611
 
@@ -366,7 +366,7 @@ def test_engines_agree_on_planner_parameters():
 
 
 def test_planner_defaults_agree_with_the_registry():
-    from whist_sim.strategies.registry import get_info
+    from whist_sim.compiled.strategies.registry import get_info
 
     assert get_info("planner", "play").defaults == {
         "margin": ref_policies.PLANNER_MARGIN, "side": ref_policies.PLANNER_SIDE,

@@ -16,11 +16,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from whist_sim.core.rules import Rules
-from whist_sim.engine.inference import mismatches as twin_mismatches
-from whist_sim.engine.state import DealState
-from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.kernels.layout import (
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.ground.layout import (
     H_DEALT,
     H_FRISCH,
     H_HAND,
@@ -41,13 +38,22 @@ from whist_sim.kernels.layout import (
     rules_array,
     sampler_scratch,
 )
-from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply_frisch, begin_deal
-from whist_sim.kernels.rng import stream_start
-from whist_sim.strategies import parse_play, parse_strategy
-from whist_sim.strategies.inference import MODEL_TABLE, mismatches, model_rows, resample
-from whist_sim.strategies.play.rollout import draw_layouts
-from whist_sim.strategies.registry import BID_HEURISTIC
-from whist_sim.strategies.seating import Seating
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.loop.phases import (
+    apply_call,
+    apply_card,
+    apply_contract,
+    apply_frisch,
+    begin_deal,
+)
+from whist_sim.compiled.search.inference import MODEL_TABLE, mismatches, model_rows, resample
+from whist_sim.compiled.search.rollout import draw_layouts
+from whist_sim.compiled.strategies import parse_play, parse_strategy
+from whist_sim.compiled.strategies.registry import BID_HEURISTIC
+from whist_sim.compiled.strategies.seating import Seating
+from whist_sim.core.rules import Rules
+from whist_sim.engine.inference import mismatches as twin_mismatches
+from whist_sim.engine.state import DealState
 
 
 def _replay(tr, j, rules, steps):

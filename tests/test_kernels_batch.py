@@ -4,9 +4,15 @@ bad-input errors of the compiled engine."""
 import numpy as np
 import pytest
 
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.strategies.registry import (
+    PolicyError,
+    describe,
+    get_info,
+    policy_names,
+    seat_ids,
+)
 from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.strategies.registry import PolicyError, describe, get_info, policy_names, seat_ids
 
 R4, H4 = ("random",) * 4, ("heuristic",) * 4
 

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist_sim.kernels.bits import (
+from whist_sim.compiled.ground.bits import (
     SUIT_MASK,
     SUIT_OF,
     clz,

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from whist_sim.compiled.ground.rng import draws_below, draws_raw, stream_start
 from whist_sim.core.rng import DealRng
 from whist_sim.core.rng import stream_start as py_stream_start
-from whist_sim.kernels.rng import draws_below, draws_raw, stream_start
 
 SEEDS = st.integers(0, 2**64 - 1)
 DEALS = st.integers(0, 2**63 - 1)

@@ -6,11 +6,11 @@ decision order of docs/ENGINE.md §3.
 import numpy as np
 import pytest
 
+from whist_sim.compiled.entry.batch import play_batch, play_traces
 from whist_sim.core.cards import SUIT_MASKS
 from whist_sim.core.rng import DealRng
 from whist_sim.core.rules import Rules
 from whist_sim.core.scoring import score
-from whist_sim.kernels.batch import play_batch, play_traces
 
 VARIANTS = [
     Rules(),

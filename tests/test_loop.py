@@ -1,5 +1,5 @@
-"""The one deal loop (whist_sim.kernels.loop): it starts from any point of a deal, and it owns
-legality (RULES §2 calls, §3 Frisch cards, §4 contracts, §5 following suit).
+"""The one deal loop (whist_sim.compiled.loop.phases): it starts from any point of a deal, and it
+owns legality (RULES §2 calls, §3 Frisch cards, §4 contracts, §5 following suit).
 
 A deal played in one go and the same deal rebuilt up to any decision with the loop's own
 transitions (``apply_call``, ``apply_frisch``, ``apply_contract``, ``apply_card``), then finished by
@@ -9,10 +9,9 @@ the loop, must be the same deal move for move.
 import numpy as np
 import pytest
 
-from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.kernels.deal import run_full
-from whist_sim.kernels.layout import (
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.entry.deal import run_full
+from whist_sim.compiled.ground.layout import (
     H_DEALT,
     H_HAND,
     N_PARAMS,
@@ -37,7 +36,7 @@ from whist_sim.kernels.layout import (
     new_state,
     rules_array,
 )
-from whist_sim.kernels.loop import (
+from whist_sim.compiled.loop.phases import (
     IllegalDecision,
     apply_call,
     apply_card,
@@ -46,9 +45,10 @@ from whist_sim.kernels.loop import (
     begin_deal,
     run_base,
 )
-from whist_sim.strategies.dispatch import BASE, CHECKED, FULL
-from whist_sim.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
-from whist_sim.strategies.seating import Seating
+from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL
+from whist_sim.compiled.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
+from whist_sim.compiled.strategies.seating import Seating
+from whist_sim.core.rules import Rules
 
 VARIANTS = [
     Rules(),
@@ -186,7 +186,7 @@ def test_an_illegal_answer_is_caught():
 
 def test_batch_runs_name_an_illegal_answer():
     """The Python entry points turn the loop's IllegalDecision into a PolicyError with the seat."""
-    from whist_sim.kernels import batch
+    from whist_sim.compiled.entry import batch
 
     rules = Rules()
     st, hm, rng, work = batch._scratch()
@@ -202,7 +202,7 @@ def test_every_strategy_is_legal_in_the_checked_loop(rules):
     """RULES §2-5: every registered bidding strategy and play policy, at every seat, makes only
     legal decisions (the checked loop raises on the first illegal one); and the checked loop
     plays the same deals as the fast one."""
-    from whist_sim.strategies.registry import policy_names
+    from whist_sim.compiled.strategies.registry import policy_names
 
     p = rules.players
     bids = policy_names(BID)
@@ -222,8 +222,8 @@ def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules)
     """docs/ENGINE.md §3: a seating where no seat searches runs from an entry point compiled for
     the base loop alone (``loop_mode`` BASE), and a seating with a searching seat from the full
     one; the base entry point plays the same deals as the checked full loop, byte for byte."""
-    from whist_sim.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
-    from whist_sim.strategies.registry import (
+    from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
+    from whist_sim.compiled.strategies.registry import (
         SEARCHING_BIDS,
         SEARCHING_PLAYS,
         get_info,

@@ -10,7 +10,7 @@ import pytest
 from numba import njit, typeof
 from numba.core.errors import TypingError
 
-from whist_sim.strategies.dispatch import (
+from whist_sim.compiled.strategies.dispatch import (
     BASE,
     BASE_TYPE,
     CHECKED,
@@ -21,8 +21,8 @@ from whist_sim.strategies.dispatch import (
     checks,
     loop_mode,
 )
-from whist_sim.strategies.registry import PLAY_ROLLOUT
-from whist_sim.strategies.seating import Seating
+from whist_sim.compiled.strategies.registry import PLAY_ROLLOUT
+from whist_sim.compiled.strategies.seating import Seating
 
 
 @njit
@@ -61,7 +61,7 @@ def test_threads_that_ask_for_the_shared_loop_at_once_get_one_address():
     numba's typing is not safe across threads, so the others wait."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from whist_sim.kernels.deal import loop_address
+    from whist_sim.compiled.entry.deal import loop_address
 
     with ThreadPoolExecutor(4) as ex:
         addresses = set(ex.map(lambda _: int(loop_address(BASE)), range(8)))

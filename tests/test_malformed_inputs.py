@@ -12,7 +12,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
+from whist_sim.interfaces.cli import main
 
 SEATS4 = "heuristic,heuristic,heuristic,heuristic"
 HAND = "AKQ2.K3.QJ54.872"

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import manual
-from whist_sim.cli import _modules, main
+from whist_sim.interfaces.cli import _modules, main
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
@@ -68,8 +68,8 @@ def test_no_help_text_points_to_a_file_an_installed_user_lacks(command):
 
 
 def test_the_built_package_ships_the_pages_equal_to_docs(tmp_path):
-    # the wheel pip would install: the build copies docs/*.md into whist_sim/_manual/ (built from
-    # a copy of the sources, so that the build leaves nothing in the working tree)
+    # the wheel pip would install: the build copies docs/*.md into whist_sim/interfaces/_manual/
+    # (built from a copy of the sources, so that the build leaves nothing in the working tree)
     src = tmp_path / "src"
     src.mkdir()
     for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
@@ -83,10 +83,11 @@ def test_the_built_package_ships_the_pages_equal_to_docs(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     (whl,) = tmp_path.glob("whist_sim-*.whl")
     with zipfile.ZipFile(whl) as z:
-        shipped = {Path(n).stem for n in z.namelist() if n.startswith("whist_sim/_manual/")}
+        shipped = {Path(n).stem for n in z.namelist()
+                   if n.startswith("whist_sim/interfaces/_manual/")}
         assert "RULES" in shipped
         for stem in shipped:
             assert stem in manual.PAGES
-            assert z.read(f"whist_sim/_manual/{stem}.md") == (
+            assert z.read(f"whist_sim/interfaces/_manual/{stem}.md") == (
                 ROOT / "docs" / f"{stem}.md").read_bytes()
     assert shipped == {p for p in manual.PAGES if (ROOT / "docs" / f"{p}.md").is_file()}

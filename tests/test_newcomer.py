@@ -3,7 +3,7 @@ reports record the command that made them."""
 
 from click.testing import CliRunner
 
-from whist_sim.cli import main
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.dataset import chunk_name
 
 

@@ -13,13 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from whist_sim.core.cards import NT, parse_hand
-from whist_sim.core.rules import Rules
-from whist_sim.engine import policies as ref
-from whist_sim.kernels.batch import play_batch
-from whist_sim.kernels.layout import N_PARAMS, rules_array
-from whist_sim.strategies.bidding.estimators import hcp_estimates, ltc_estimates
-from whist_sim.strategies.bidding.heuristic import (
+from whist_sim.compiled.entry.batch import play_batch
+from whist_sim.compiled.ground.layout import N_PARAMS, rules_array
+from whist_sim.compiled.strategies.bidding.estimators import hcp_estimates, ltc_estimates
+from whist_sim.compiled.strategies.bidding.heuristic import (
     NT_HCP,
     NT_HCP_FOUR,
     NT_HCP_THREE,
@@ -27,8 +24,11 @@ from whist_sim.strategies.bidding.heuristic import (
     est_q_deck,
     nt_minimum,
 )
-from whist_sim.strategies.bidding.heuristic import nt_hand as compiled_nt_hand
-from whist_sim.strategies.registry import BID_POLICIES, NT_PARAMS, seat_params
+from whist_sim.compiled.strategies.bidding.heuristic import nt_hand as compiled_nt_hand
+from whist_sim.compiled.strategies.registry import BID_POLICIES, NT_PARAMS, seat_params
+from whist_sim.core.cards import NT, parse_hand
+from whist_sim.core.rules import Rules
+from whist_sim.engine import policies as ref
 
 NT_HANDS = [  # NT hands at the four-player minimum (20 high-card points)
     "S:AK2 H:KQ3 D:AQJ4 C:A32",  # 4333, 23 HCP

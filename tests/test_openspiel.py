@@ -1,7 +1,7 @@
-"""israeli_whist as an OpenSpiel game (whist_sim.openspiel, docs/OPENSPIEL.md): OpenSpiel's own
-random-simulation checks over a grid of rule options, serialisation, a golden playthrough,
-returns equal to `replay` on the same moves, resampling from an information state, and the
-PettingZoo environment through Shimmy. Skipped only where the ``openspiel`` extra is not
+"""israeli_whist as an OpenSpiel game (whist_sim.interfaces.openspiel, docs/OPENSPIEL.md):
+OpenSpiel's own random-simulation checks over a grid of rule options, serialisation, a golden
+playthrough, returns equal to `replay` on the same moves, resampling from an information state, and
+the PettingZoo environment through Shimmy. Skipped only where the ``openspiel`` extra is not
 installed (``make install`` installs it)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import whist_sim.openspiel as W  # noqa: E402  (registers israeli_whist)
+import whist_sim.interfaces.openspiel as W  # noqa: E402  (registers israeli_whist)
 from whist_sim import Rules  # noqa: E402
 from whist_sim.core.cards import card_str, format_hand  # noqa: E402
 from whist_sim.core.rules import MAX_REDEALS  # noqa: E402

@@ -8,7 +8,6 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
 from whist_sim.core.cards import NotationError, parse_deal, parse_hand
 from whist_sim.core.pbn import (
     EXPORT_TAGS,
@@ -20,6 +19,7 @@ from whist_sim.core.pbn import (
     parse_pbn_deal,
     whist_tags,
 )
+from whist_sim.interfaces.cli import main
 
 DEAL = "N:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 J7654.T98.AT9.A3 3.76542.876.T964"
 HANDS = parse_deal(DEAL, size=13)

@@ -11,7 +11,6 @@ from click.testing import CliRunner
 from endplay.parsers import pbn as endplay_pbn
 
 from whist_sim import Rules
-from whist_sim.cli import main
 from whist_sim.core.cards import parse_card, parse_hand
 from whist_sim.core.pbn import format_pbn, parse_pbn
 from whist_sim.engine import play_deal
@@ -23,6 +22,7 @@ from whist_sim.engine.pbn_record import (
 )
 from whist_sim.engine.record import RecordError, record_from_trace, replay_game, replay_record
 from whist_sim.engine.state import call_str
+from whist_sim.interfaces.cli import main
 
 VARIANTS = [Rules(), Rules(players=3), Rules(players=3, three_player_deck="one_random"),
             Rules(after_third_frisch="redeal", zero_over=30, frisch_directions="left,across,right"),

@@ -9,15 +9,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
-from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch
-from whist_sim.runs.dataset import load, load_manifest
-from whist_sim.runs.simulate import seat_policies, simulate
-from whist_sim.strategies import registry
-from whist_sim.strategies.registry import DEFAULT_PLAY, PLAY, PLAY_POLICIES, PolicyInfo
-from whist_sim.strategies.seating import Seating
-from whist_sim.strategies.spec import (
+from whist_sim.compiled.entry.batch import play_batch
+from whist_sim.compiled.strategies import registry
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY, PLAY, PLAY_POLICIES, PolicyInfo
+from whist_sim.compiled.strategies.seating import Seating
+from whist_sim.compiled.strategies.spec import (
     PlaySpec,
     StrategyError,
     StrategySpec,
@@ -29,6 +25,10 @@ from whist_sim.strategies.spec import (
     play_table,
     spec_help,
 )
+from whist_sim.core.rules import Rules
+from whist_sim.interfaces.cli import main
+from whist_sim.runs.dataset import load, load_manifest
+from whist_sim.runs.simulate import seat_policies, simulate
 
 
 def run(*args: str):
@@ -326,7 +326,7 @@ def test_newcomer_papercuts(tmp_path):
     """A bid chart never writes into a folder of other files; advise --plot checks
     its folder before computing; the tournament report's command line has only the options
     given; a three-player report says 3rd, not 3th."""
-    from whist_sim.reports.labels import ordinal
+    from whist_sim.analyses.reports.labels import ordinal
 
     runner = CliRunner()
     (tmp_path / "notes.txt").write_text("mine")
@@ -348,7 +348,7 @@ def test_newcomer_papercuts(tmp_path):
 def test_a_folder_that_cannot_be_written_is_named_without_a_resume_hint(tmp_path, monkeypatch):
     """A read-only --out gets an error that names it and does not send the user to
     --resume (which would fail the same way)."""
-    from whist_sim.cli import cmd_simulate
+    from whist_sim.interfaces.cli import cmd_simulate
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")

@@ -11,15 +11,15 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import Rules
-from whist_sim.cli import main
+from whist_sim.compiled.entry.batch import play_traces
+from whist_sim.compiled.entry.decide import KernelSeats
 from whist_sim.core.cards import card_str, cards_of
 from whist_sim.core.rng import DealRng
 from whist_sim.engine import DealState, IllegalAction, get_policy, play_deal
 from whist_sim.engine.record import replay_record
 from whist_sim.engine.state import call_str
 from whist_sim.engine.table import PolicySeats, Table, hand_text
-from whist_sim.kernels.batch import play_traces
-from whist_sim.kernels.decide import KernelSeats
+from whist_sim.interfaces.cli import main
 
 SEATS = ("heuristic/expert", "hcp", "ltc:margin=1", "random/heuristic")
 BIDS = ["heuristic", "hcp", "ltc:margin=1", "random"]

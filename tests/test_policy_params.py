@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from whist_sim.strategies.registry import (
+from whist_sim.compiled.strategies.registry import (
     BID,
     BID_POLICIES,
     PLAY,
@@ -17,7 +17,7 @@ from whist_sim.strategies.registry import (
     SEARCHING_PLAY,
     Param,
 )
-from whist_sim.strategies.spec import (
+from whist_sim.compiled.strategies.spec import (
     PARAM_LIMITS,
     PLAY_PARAM_LIMITS,
     StrategyError,

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from whist_sim import Rules, score
-from whist_sim.cli import main
 from whist_sim.core.rng import DealRng
 from whist_sim.engine import DealState, IllegalAction, play_deal
 from whist_sim.engine.record import record_from_trace, replay_record
+from whist_sim.interfaces.cli import main
 
 SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -124,8 +124,8 @@ def test_every_module_the_readme_and_docs_name_is_where_they_say():
 
 
 def test_a_moved_module_is_found():
-    assert _stale_names("see `whist_sim/kernels/no_such.py` and whist_sim.core.nowhere.f") == [
-        "whist_sim/kernels/no_such.py", "whist_sim.core.nowhere.f"]
+    assert _stale_names("see `whist_sim/compiled/no_such.py` and whist_sim.core.nowhere.f") == [
+        "whist_sim/compiled/no_such.py", "whist_sim.core.nowhere.f"]
     assert _stale_names("`whist_sim.core.rules.Rules`, whist_sim/core/, whist_sim.load") == []
 
 

@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import reports
-from whist_sim.cli import main
+from whist_sim.analyses.reports import ReportError, Tally
+from whist_sim.compiled.entry.batch import play_batch
 from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch
-from whist_sim.reports import ReportError, Tally
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.dataset import load
 from whist_sim.runs.dd_columns import dd_column_names
 from whist_sim.runs.simulate import simulate

@@ -21,8 +21,8 @@ from click.testing import CliRunner
 
 import whist_sim
 from whist_sim import reports as R
-from whist_sim.cli import main as cli
 from whist_sim.core.scoring import score
+from whist_sim.interfaces.cli import main as cli
 from whist_sim.runs.dataset import load_manifest
 from whist_sim.runs.simulate import simulate
 

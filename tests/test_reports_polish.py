@@ -11,8 +11,8 @@ import pytest
 from test_reports import MANIFEST, ROWS, frame  # the hand-worked synthetic dataset
 
 from whist_sim import reports as R
-from whist_sim.reports import charts
-from whist_sim.reports.render import inline_html, paragraphs_html
+from whist_sim.analyses.reports import charts
+from whist_sim.analyses.reports.render import inline_html, paragraphs_html
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from matplotlib.figure import Figure
 from test_reports import MANIFEST, ROWS, frame  # the hand-worked synthetic dataset
 
 from whist_sim import reports as R
-from whist_sim.cli import cmd_report
+from whist_sim.analyses.reports import charts
+from whist_sim.analyses.reports.labels import position_label
 from whist_sim.core.stats import wilson_interval
-from whist_sim.reports import charts
-from whist_sim.reports.labels import position_label
+from whist_sim.interfaces.cli import cmd_report
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -98,7 +98,7 @@ def test_charts_leave_the_global_backend_alone(tmp_path):
         import sys, matplotlib
         import whist_sim
         assert "matplotlib.pyplot" not in sys.modules
-        from whist_sim.reports import charts
+        from whist_sim.analyses.reports import charts
         import pandas as pd
         t = pd.DataFrame({"n": [10, 10], "made": [5, 9], "rate": [0.5, 0.9],
                           "ci_low": [0.2, 0.6], "ci_high": [0.8, 0.98]},
@@ -117,8 +117,8 @@ def test_charts_leave_the_global_backend_alone(tmp_path):
 
 
 def test_importing_whist_sim_does_not_load_matplotlib():
-    # matplotlib is loaded by whist_sim.reports (and `whist-sim report`) only when used
-    code = ("import sys, whist_sim, whist_sim.cli.cmd_report; "
+    # matplotlib is loaded by whist_sim.analyses.reports (and `whist-sim report`) only when used
+    code = ("import sys, whist_sim, whist_sim.interfaces.cli.cmd_report; "
             "print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
@@ -182,7 +182,7 @@ def test_decimals_adapt_to_the_interval():
 
 
 def test_markdown_rows_is_the_one_text_table_renderer():
-    from whist_sim.reports.render import markdown_rows, markdown_text_table
+    from whist_sim.analyses.reports.render import markdown_rows, markdown_text_table
 
     text = markdown_rows(["step", "gain"], [["`a` -> `b`", "+1.50"], ["x|y", 3]], "lr")
     assert text.splitlines() == ["| step | gain |", "|---|---:|", "| `a` -> `b` | +1.50 |",

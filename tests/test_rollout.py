@@ -4,9 +4,8 @@ seat knows, and its choices depend only on (seed, deal) and the seating."""
 import numpy as np
 import pytest
 
-from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.kernels.layout import (
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.ground.layout import (
     H_DEALT,
     H_FRISCH,
     H_HAND,
@@ -24,10 +23,17 @@ from whist_sim.kernels.layout import (
     rules_array,
     sampler_scratch,
 )
-from whist_sim.kernels.loop import apply_call, apply_card, apply_contract, apply_frisch, begin_deal
-from whist_sim.kernels.rng import stream_start
-from whist_sim.strategies import parse_play
-from whist_sim.strategies.play.rollout import _race, sample_layout
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.loop.phases import (
+    apply_call,
+    apply_card,
+    apply_contract,
+    apply_frisch,
+    begin_deal,
+)
+from whist_sim.compiled.search.rollout import _race, sample_layout
+from whist_sim.compiled.strategies import parse_play
+from whist_sim.core.rules import Rules
 
 
 def _mid_play(tr, j, rules, cards):

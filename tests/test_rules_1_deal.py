@@ -8,10 +8,10 @@ import pytest
 from scipy import stats
 
 from whist_sim import Rules
+from whist_sim.compiled.entry.batch import play_batch
 from whist_sim.core.rng import DealRng
 from whist_sim.engine import play_game
 from whist_sim.engine.state import deal_hands
-from whist_sim.kernels.batch import play_batch
 
 VARIANTS = [
     Rules(),

@@ -14,12 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from whist_sim import Rules
-from whist_sim.core.rng import DealRng
-from whist_sim.engine import DealState, IllegalAction
-from whist_sim.engine.state import PASS, parse_call
-from whist_sim.kernels._numba import jit
-from whist_sim.kernels.batch import play_batch
-from whist_sim.kernels.layout import (
+from whist_sim.compiled.entry.batch import play_batch
+from whist_sim.compiled.ground._numba import jit
+from whist_sim.compiled.ground.layout import (
     S_HIGH,
     S_MINLEVEL,
     S_PASSED,
@@ -27,8 +24,11 @@ from whist_sim.kernels.layout import (
     new_state,
     rules_array,
 )
-from whist_sim.kernels.loop import call_is_legal, legal_calls
-from whist_sim.strategies.registry import BID, policy_names
+from whist_sim.compiled.loop.phases import call_is_legal, legal_calls
+from whist_sim.compiled.strategies.registry import BID, policy_names
+from whist_sim.core.rng import DealRng
+from whist_sim.engine import DealState, IllegalAction
+from whist_sim.engine.state import PASS, parse_call
 
 DEAL = "0:AKQ2.K3.QJ54.872 T98.AQJ.K32.KQJ5 J76.T98765.A.A64 543.42.T9876.T93"
 THREE = "0:AKQJT98765432.-.-.- -.AKQJT98765432.-.- -.-.AKQJT98765432.-"  # no_suit: S, H, D

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from whist_sim import Rules
+from whist_sim.compiled.entry.batch import play_batch, play_traces
 from whist_sim.core.rng import DealRng
 from whist_sim.core.rules import MAX_REDEALS
 from whist_sim.engine import DealState, play_deal
 from whist_sim.engine.game import play_game
 from whist_sim.engine.policies import heuristic_policy
 from whist_sim.engine.record import record_from_trace, replay_game
-from whist_sim.kernels.batch import play_batch, play_traces
 
 REDEAL = Rules(after_third_frisch="redeal")
 

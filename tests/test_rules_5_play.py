@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from whist_sim import Rules, score
+from whist_sim.compiled.loop.phases import beats, beats_mask
 from whist_sim.core.cards import parse_card
 from whist_sim.engine import DealState, IllegalAction, play_deal
-from whist_sim.kernels.loop import beats, beats_mask
 
 # The §5 example: diamonds trump, seat 0 declares and leads 9C; seat 1 holds QC; seat 2 is void
 # in clubs and holds 7D; seat 3 holds 8C (and other clubs).

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from whist_sim import Rules
-from whist_sim.cli import main
 from whist_sim.engine.record import replay_game
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.game import game_record, play_game
 
 SEATS = ("heuristic/expert", "hcp/heuristic", "cautious", "random/heuristic")

@@ -142,9 +142,9 @@ def test_the_heuristic_estimate_knows_the_three_player_deck(deck, adjust):
 def test_the_engines_agree_on_the_deck_estimates(hand, deck):
     import numpy as np
 
+    from whist_sim.compiled.ground.layout import rules_array
+    from whist_sim.compiled.strategies.bidding.heuristic import est_q_deck
     from whist_sim.engine.policies import est_q
-    from whist_sim.kernels.layout import rules_array
-    from whist_sim.strategies.bidding.heuristic import est_q_deck
 
     rules = Rules(players=3, three_player_deck=deck)
     if deck == "no_suit":
@@ -169,7 +169,7 @@ def test_three_player_games_end(deck, bidder):
 
 def test_the_advisor_never_suggests_clubs_without_clubs():
     # §8: with the no_suit deck clubs are no bid, so the advisor leaves them out
-    from whist_sim.advisor import AdviceError, advise
+    from whist_sim.analyses.advisor import AdviceError, advise
 
     rules = Rules(players=3, three_player_deck="no_suit")
     hand = "S:AKQJT9 H:AKQ D:A987 C:-"
@@ -184,8 +184,8 @@ def test_the_advisor_never_suggests_clubs_without_clubs():
 def test_the_share_gap_of_the_shaded_strategies(players, deck, gap):
     # a player's share of the tricks, 4 N // P quarter tricks, beyond the four-player 13 and the
     # estimate's deck adjustment: cautious lowers its zero threshold by it and its shift by half
-    from whist_sim.kernels.layout import rules_array
-    from whist_sim.strategies.bidding.estimators import share_gap_q
+    from whist_sim.compiled.ground.layout import rules_array
+    from whist_sim.compiled.strategies.bidding.estimators import share_gap_q
 
     assert share_gap_q(rules_array(Rules(players=players, three_player_deck=deck))) == gap
 
@@ -195,7 +195,7 @@ def test_the_share_gap_eases_the_shift_both_ways(deck):
     # §8 with §5: shift_q moves gap // 2 towards 0, not past it. With three players cautious's
     # +2 and aggressive's -2 become 0 (every gap is 4 or 5), so on the same deals their contracts
     # are those of shift_q=0; with four players (gap 0) the shift stays
-    from whist_sim.kernels.batch import play_batch
+    from whist_sim.compiled.entry.batch import play_batch
 
     three = Rules(players=3, three_player_deck=deck)
     for name in ("cautious", "aggressive"):

@@ -8,8 +8,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
 from whist_sim.core.rules import Rules, RulesError, load_rules_file
+from whist_sim.interfaces.cli import main
 
 
 def _toml(tmp_path, text, name="rules.toml"):

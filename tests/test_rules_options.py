@@ -11,8 +11,6 @@ from pathlib import Path
 import click
 import pytest
 
-from whist_sim.cli import main
-from whist_sim.cli.options import rule_options as rule_flags
 from whist_sim.core.rules import (
     Rules,
     RulesError,
@@ -21,6 +19,8 @@ from whist_sim.core.rules import (
     rule_options,
     scoring_names,
 )
+from whist_sim.interfaces.cli import main
+from whist_sim.interfaces.cli.options import rule_options as rule_flags
 
 OPTIONS = rule_options()
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
@@ -132,9 +132,9 @@ def test_the_flags_and_a_rules_file_reach_every_option(tmp_path):
 def test_the_web_form_sends_every_option_and_reads_its_help():
     from webcall import call
 
-    from whist_sim.web.app import create_app
-    from whist_sim.web.requests import rules_of
-    from whist_sim.web.server import LocalServer
+    from whist_sim.interfaces.web.app import create_app
+    from whist_sim.interfaces.web.requests import rules_of
+    from whist_sim.interfaces.web.server import LocalServer
 
     values = changed_rules()
     form = {k: (",".join(v) if isinstance(v, tuple) else v if isinstance(v, bool) else str(v))
@@ -153,7 +153,7 @@ def test_the_web_form_sends_every_option_and_reads_its_help():
 
 
 def test_every_scoring_number_has_a_kernel_slot_of_its_own():
-    from whist_sim.kernels.layout import R_SCORING, RP_SIZE, rule_slot, rules_array
+    from whist_sim.compiled.ground.layout import R_SCORING, RP_SIZE, rule_slot, rules_array
 
     names = scoring_names()
     assert names == tuple(o.name for o in OPTIONS if o.scoring)

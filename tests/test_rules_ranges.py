@@ -14,7 +14,6 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from whist_sim.cli import main
 from whist_sim.core.rules import (
     SCORE_STORE_LIMITS,
     Rules,
@@ -23,6 +22,7 @@ from whist_sim.core.rules import (
     scoring_names,
 )
 from whist_sim.core.scoring import score, score_extremes
+from whist_sim.interfaces.cli import main
 
 RANGES = rule_ranges()
 SCORING = scoring_names()  # a new scoring number is tested here with no edit
@@ -98,7 +98,7 @@ def test_a_flag_and_a_file_that_disagree_name_the_one_at_fault(tmp_path):
 
 
 def test_the_web_api_refuses_an_out_of_range_value_by_name():
-    from whist_sim.web.requests import RequestError, rules_of
+    from whist_sim.interfaces.web.requests import RequestError, rules_of
 
     for body in ({"made_bonus": 2**63}, {"rules": {"zero_under": -40000}}):
         with pytest.raises(RequestError) as e:
@@ -120,8 +120,8 @@ def _extreme(name: str):
        three=st.booleans(), start=st.integers(0, 10_000),
        policy=st.sampled_from(["random", "heuristic"]))
 def test_both_engines_score_the_extreme_legal_values_alike(values, three, start, policy):
+    from whist_sim.compiled.entry.batch import play_batch
     from whist_sim.engine import play_deal
-    from whist_sim.kernels.batch import play_batch
 
     rules = Rules(**values, **({"players": 3, "three_player_deck": "one_random"} if three else {}))
     p = rules.players

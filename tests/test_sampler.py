@@ -1,4 +1,4 @@
-"""The one sampler of hidden hands (whist_sim.kernels.sampler): invariants as property
+"""The one sampler of hidden hands (whist_sim.compiled.ground.sampler): invariants as property
 tests, exact uniformity against an enumeration of the layouts, determinism for a fixed stream.
 
 RULES §5: a seat that did not follow a suit holds none of it, so a sampled layout gives it none;
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from scipy import stats as sps
 
-from whist_sim.kernels.rng import stream_start
-from whist_sim.kernels.sampler import NO_LAYOUT, TAB_SIZE, W_NEED, WORK_SIZE, deal_pool
+from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.ground.sampler import NO_LAYOUT, TAB_SIZE, W_NEED, WORK_SIZE, deal_pool
 
 ALPHA = 1e-4  # chi-square threshold: a correct sampler fails it at a fixed seed with p = 1e-4
 

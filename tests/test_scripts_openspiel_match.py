@@ -30,7 +30,7 @@ def match(monkeypatch):
 
 
 def test_the_openspiel_state_of_a_reference_deal_is_the_same_deal(match):
-    import whist_sim.openspiel  # noqa: F401
+    import whist_sim.interfaces.openspiel  # noqa: F401
     from whist_sim import Rules
     from whist_sim.engine import play_deal
     from whist_sim.engine.seats import seat_policy

@@ -40,7 +40,7 @@ def test_sizes_meet_the_issue_and_scale(ladder):
         ladder.match_sizes(scale=0)
     # every play policy of a match with the ladder's bidding is a rung (timed on its own), as
     # a policy, however it is spelt (rollout:n=16:infer=1 is rollout:n=16, its default)
-    from whist_sim.strategies.spec import parse_play
+    from whist_sim.compiled.strategies.spec import parse_play
 
     def policy(text):  # the policy and every parameter's value, defaults filled in
         spec = parse_play(text)

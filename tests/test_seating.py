@@ -10,13 +10,13 @@ import re
 import numpy as np
 import pytest
 
+from whist_sim.compiled.ground.layout import N_PARAMS
+from whist_sim.compiled.strategies import seating as seating_module
+from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL
+from whist_sim.compiled.strategies.registry import BID, PLAY, PolicyError, get_info
+from whist_sim.compiled.strategies.seating import Seating
+from whist_sim.compiled.strategies.spec import parse_play, parse_strategy
 from whist_sim.core.rules import Rules
-from whist_sim.kernels.layout import N_PARAMS
-from whist_sim.strategies import seating as seating_module
-from whist_sim.strategies.dispatch import BASE, CHECKED, FULL
-from whist_sim.strategies.registry import BID, PLAY, PolicyError, get_info
-from whist_sim.strategies.seating import Seating
-from whist_sim.strategies.spec import parse_play, parse_strategy
 
 BIDS = ("heuristic", "montecarlo:n=4:calls=0", "cautious:margin_q=6", "random")
 PLAYS = ("expert", "heuristic", "planner:margin=2", "random")

@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from whist_sim import __version__
+from whist_sim.compiled.entry.batch import play_batch
+from whist_sim.compiled.ground._numba import engine_fingerprint
 from whist_sim.core.rules import Rules
-from whist_sim.kernels._numba import engine_fingerprint
-from whist_sim.kernels.batch import play_batch
 from whist_sim.runs.dataset import chunk_name, load, load_manifest, write_manifest
 from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
 from whist_sim.core.rules import Rules
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.dataset import load, load_manifest
 from whist_sim.runs.simulate import simulate
 

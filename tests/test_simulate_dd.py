@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
+from whist_sim.compiled.entry.batch import play_batch
 from whist_sim.core.rules import Rules
 from whist_sim.dd import SOLVER_VERSION, solve_batch
-from whist_sim.kernels.batch import play_batch
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.dataset import (
     DatasetError,
     iter_chunks,
@@ -379,7 +379,7 @@ def test_compile_notice_comes_after_the_checks(tmp_path, monkeypatch):
                                              (1234.0, "1,234 deals/s")])
 def test_cli_summary_shows_slow_rates(tmp_path, monkeypatch, rate, shown):
     # a --dd run makes a few deals a second: the summary must not round that to "0 deals/s"
-    from whist_sim.cli import cmd_simulate
+    from whist_sim.interfaces.cli import cmd_simulate
 
     def fake_simulate(out, deals, seed, **kw):
         return {"timings": {"wall_s": 9.0, "deals_per_s": rate}, "deals_done": deals,

@@ -9,18 +9,29 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from whist_sim.core.cards import parse_hand
-from whist_sim.core.rng import mix64
-from whist_sim.core.rules import Rules
-from whist_sim.engine.play import DealTrace
-from whist_sim.engine.record import record_from_trace, replay_record
-from whist_sim.kernels.batch import play_batch, play_traces
-from whist_sim.kernels.deal import play_deal
-from whist_sim.kernels.layout import N_PARAMS, R_DECK_SIZE, deck_array, new_state, rules_array
-from whist_sim.kernels.rng import GOLDEN, stream_start
-from whist_sim.strategies.bidding.estimators import hcp_estimates, ltc_estimates, ltc_losers
-from whist_sim.strategies.registry import BID_POLICIES, PLAY_HEURISTIC, get_info, seat_params
-from whist_sim.strategies.spec import (
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.entry.deal import loop_address, play_deal_in
+from whist_sim.compiled.ground.layout import (
+    N_PARAMS,
+    R_DECK_SIZE,
+    deck_array,
+    new_state,
+    rules_array,
+)
+from whist_sim.compiled.ground.rng import GOLDEN, stream_start
+from whist_sim.compiled.strategies.bidding.estimators import (
+    hcp_estimates,
+    ltc_estimates,
+    ltc_losers,
+)
+from whist_sim.compiled.strategies.dispatch import FULL
+from whist_sim.compiled.strategies.registry import (
+    BID_POLICIES,
+    PLAY_HEURISTIC,
+    get_info,
+    seat_params,
+)
+from whist_sim.compiled.strategies.spec import (
     StrategyError,
     StrategySpec,
     param_rows,
@@ -28,6 +39,11 @@ from whist_sim.strategies.spec import (
     strategy_names,
     strategy_table,
 )
+from whist_sim.core.cards import parse_hand
+from whist_sim.core.rng import mix64
+from whist_sim.core.rules import Rules
+from whist_sim.engine.play import DealTrace
+from whist_sim.engine.record import record_from_trace, replay_record
 
 NEW = ("hcp", "ltc", "cautious", "aggressive", "montecarlo")
 DETERMINISTIC = ("heuristic", "hcp", "ltc", "cautious", "aggressive", "montecarlo")
@@ -176,8 +192,8 @@ def _stream_after_deal(name: str, rules: Rules, deal: int) -> tuple[int, int]:
     par = np.zeros((2, p, N_PARAMS))
     par[0] = seat_params([name] * p, "bid", [{"n": 4.0} if name == "montecarlo" else {}] * p)
     rp = rules_array(rules)
-    play_deal(np.uint64(mix64(SEED)), deal, st, hm, rp, deck_array(rules), np.zeros(52, np.int64),
-             pol, par, rng)
+    play_deal_in(loop_address(FULL), np.uint64(mix64(SEED)), deal, st, hm, rp, deck_array(rules),
+                 np.zeros(52, np.int64), pol, par, rng)
     start = int(stream_start(np.uint64(SEED), np.uint64(deal)))
     shuffle_draws = int(rp[R_DECK_SIZE]) - 1
     return int(rng[0]), (start + shuffle_draws * int(GOLDEN)) % (1 << 64)
@@ -209,19 +225,19 @@ def test_montecarlo_is_reproducible_and_independent_of_batching():
         np.testing.assert_array_equal(a[key][5:], c[key])
 
 
-def test_montecarlo_with_no_samples_is_the_heuristic(monkeypatch):
+def test_montecarlo_with_no_samples_is_the_heuristic():
     rules = Rules()
     ref = play_traces(SEED, 0, 40, rules, ("heuristic",) * 4, ("heuristic",) * 4)
-    got = _traces_with_params(monkeypatch, rules, "montecarlo", {"n": 0.0}, 40)
+    got = _traces_with_params(rules, "montecarlo", {"n": 0.0}, 40)
     for key in ("calls", "contracts", "plays", "scores"):
         np.testing.assert_array_equal(got[key], ref[key], err_msg=key)
     # calls=0: the heuristic's auction (and Frisches), simulated contracts
-    got = _traces_with_params(monkeypatch, rules, "montecarlo", {"calls": 0.0, "n": 4.0}, 8)
+    got = _traces_with_params(rules, "montecarlo", {"calls": 0.0, "n": 4.0}, 8)
     np.testing.assert_array_equal(got["calls"], ref["calls"][:8])
     assert (got["contracts"] != ref["contracts"][:8]).any()
 
 
-def _traces_with_params(monkeypatch, rules: Rules, name: str, params: dict, count: int) -> dict:
+def _traces_with_params(rules: Rules, name: str, params: dict, count: int) -> dict:
     """play_traces with parameter overrides for every seat, given in the spec
     (``montecarlo:n=0``)."""
     spec = name + "".join(f":{k}={v:g}" for k, v in params.items())

@@ -14,12 +14,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from whist_sim.bench.tournament import bench_tournament
-from whist_sim.core.rules import Rules
-from whist_sim.kernels.batch import play_batch
-from whist_sim.kernels.tournament_kernel import TALLY_NAMES
-from whist_sim.runs.executors import ThreadExecutor
-from whist_sim.tournament import (
+from whist_sim.analyses.bench.tournament import bench_tournament
+from whist_sim.analyses.tournament import (
     TournamentError,
     TournamentTask,
     load_scores,
@@ -32,6 +28,10 @@ from whist_sim.tournament import (
     run_chunk,
     tournament,
 )
+from whist_sim.compiled.entry.batch import play_batch
+from whist_sim.compiled.entry.tournament import TALLY_NAMES
+from whist_sim.core.rules import Rules
+from whist_sim.runs.executors import ThreadExecutor
 
 SEED = 4242
 

@@ -9,10 +9,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.check import difference_holds
-from whist_sim.cli import main
-from whist_sim.tournament import tournament
-from whist_sim.tournament.check import RANKING_CHANGES
+from whist_sim.analyses.check import difference_holds
+from whist_sim.analyses.tournament import tournament
+from whist_sim.analyses.tournament.check import RANKING_CHANGES
+from whist_sim.interfaces.cli import main
 
 CHECK = "rollout:n=2"
 

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
-from whist_sim.tournament import load_scores
+from whist_sim.analyses.tournament import load_scores
+from whist_sim.interfaces.cli import main
 
 
 def cli(*args: str):

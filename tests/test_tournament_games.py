@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
+from whist_sim.analyses.tournament import TournamentError, tournament
+from whist_sim.analyses.tournament.games import game_seed, play_games, ranking_agreement
+from whist_sim.analyses.tournament.schedule import make_entries, make_seatings
 from whist_sim.core.rules import Rules
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.game import game_totals, play_game
-from whist_sim.tournament import TournamentError, tournament
-from whist_sim.tournament.games import game_seed, play_games, ranking_agreement
-from whist_sim.tournament.schedule import make_entries, make_seatings
 
 RULES = Rules(target=200)
 

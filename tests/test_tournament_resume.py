@@ -9,10 +9,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
+from whist_sim.analyses.tournament import tournament
+from whist_sim.analyses.tournament.schedule import TournamentError
+from whist_sim.interfaces.cli import main
 from whist_sim.runs.checkpoint import MANIFEST
-from whist_sim.tournament import tournament
-from whist_sim.tournament.schedule import TournamentError
 
 OPTS = dict(strategies=["heuristic", "random"], deals=60, seed=11, play="random", chunk_size=10,
             threads=1, progress=False)

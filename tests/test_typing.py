@@ -85,7 +85,7 @@ def test_mypy_finds_the_package_and_its_types(checked):
     assert 'Revealed type is "def (path: str | pathlib.Path' in out
     assert 'Revealed type is "whist_sim.core.rules.Rules"' in out
     assert 'probe.py:4: note: Revealed type is "int"' in out
-    assert "-> whist_sim.advisor.evaluate.Advice" in out
+    assert "-> whist_sim.analyses.advisor.evaluate.Advice" in out
     assert 'probe.py:6: error: Module has no attribute "no_such_name"  [attr-defined]' in out
     assert "probe.py:7: error: Argument 1 to \"score\" has incompatible type" in out
     assert f"Found 2 errors in 1 file (checked {1 + len(EXAMPLES)} source files)" in out, out

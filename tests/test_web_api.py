@@ -16,12 +16,12 @@ import pytest
 from click.testing import CliRunner
 from webcall import call
 
-from whist_sim.advisor import advise
-from whist_sim.advisor.sampling import PROGRESS_BLOCK
-from whist_sim.cli import main
-from whist_sim.web.app import create_app
-from whist_sim.web.reports import render_markdown, safe_path
-from whist_sim.web.server import LocalServer
+from whist_sim.analyses.advisor import advise
+from whist_sim.analyses.advisor.sampling import PROGRESS_BLOCK
+from whist_sim.interfaces.cli import main
+from whist_sim.interfaces.web.app import create_app
+from whist_sim.interfaces.web.reports import render_markdown, safe_path
+from whist_sim.interfaces.web.server import LocalServer
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "AKQ2.K3.QJ54.872"
@@ -238,7 +238,7 @@ def test_the_serve_command_checks_its_options():
 def test_a_deal_thrown_in_after_the_third_frisch_is_redealt_by_the_same_dealer(tmp_path):
     # RULES §3, after_third_frisch=redeal: the same dealer deals again, the stream continued
     from whist_sim import Rules
-    from whist_sim.web.tables import GameTable
+    from whist_sim.interfaces.web.tables import GameTable
 
     g = GameTable(Rules(after_third_frisch="redeal"), 0, ["cautious"] * 4, seed=11)
     first = g.table.state.hand(0)
@@ -263,7 +263,7 @@ def test_whist_sim_serve_starts_the_page(tmp_path):
     import subprocess
     import sys
 
-    from whist_sim.web.server import free_port
+    from whist_sim.interfaces.web.server import free_port
 
     port = free_port()
     (tmp_path / "mine").mkdir()

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.cli import main
-from whist_sim.web import browser
-from whist_sim.web.app import create_app
-from whist_sim.web.server import LocalServer
+from whist_sim.interfaces.cli import main
+from whist_sim.interfaces.web import browser
+from whist_sim.interfaces.web.app import create_app
+from whist_sim.interfaces.web.server import LocalServer
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ["AS", "KS", "QS", "2S", "KH", "3H", "QD", "JD", "5D", "4D", "8C", "7C", "2C"]
@@ -85,7 +85,7 @@ def test_leaving_the_advisor_cancels_its_advice(driver):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from whist_sim.web.requests import play_cost
+    from whist_sim.interfaces.web.requests import play_cost
 
     app = create_app(max_deals=1000 * play_cost("rollout"), workers=2)
     with LocalServer(app) as url:
@@ -292,7 +292,7 @@ def test_a_server_restart_mid_game_resumes(driver, tmp_path):
     above the table, and the rule variants of the set-up reach the table.)"""
     from selenium.webdriver.common.by import By
 
-    from whist_sim.web.server import free_port
+    from whist_sim.interfaces.web.server import free_port
 
     port = free_port()
     state_dir = tmp_path / "tables"

@@ -13,10 +13,10 @@ import time
 import pytest
 from webcall import call
 
-from whist_sim.web import jobs as jobs_module
-from whist_sim.web.app import create_app
-from whist_sim.web.requests import MAX_BODY_BYTES, play_cost
-from whist_sim.web.server import LocalServer
+from whist_sim.interfaces.web import jobs as jobs_module
+from whist_sim.interfaces.web.app import create_app
+from whist_sim.interfaces.web.requests import MAX_BODY_BYTES, play_cost
+from whist_sim.interfaces.web.server import LocalServer
 
 HAND = "AKQ2.K3.QJ54.872"
 MAX_DEALS = 400_000
@@ -47,11 +47,11 @@ def url():
     ("/api/advise", b"\xff\xfe", None, "UTF-8"),
 ])
 def test_bad_requests_are_400_json_naming_the_field(url, path, body, field, fragment, caplog):
-    with caplog.at_level(logging.INFO, logger="whist_sim.web"):
+    with caplog.at_level(logging.INFO, logger="whist_sim.interfaces.web"):
         status, got = call(url, path, body)
     assert status == 400, got
     assert got["field"] == field and fragment in got["error"], got
-    lines = [r for r in caplog.records if r.name == "whist_sim.web"]
+    lines = [r for r in caplog.records if r.name == "whist_sim.interfaces.web"]
     assert len(lines) == 1 and lines[0].getMessage().startswith("refused POST")
     assert "\n" not in lines[0].getMessage() and lines[0].exc_info is None
 
@@ -102,7 +102,7 @@ def test_play_never_waits_behind_advice_and_an_abandoned_advice_stops(url, monke
 def test_an_advice_whose_client_hangs_up_is_cancelled(url, monkeypatch, caplog):
     host, port = url.removeprefix("http://").split(":")
     body = json.dumps({"hand": HAND, "deals": MAX_DEALS, "play": "random"}).encode()
-    with caplog.at_level(logging.INFO, logger="whist_sim.web"):
+    with caplog.at_level(logging.INFO, logger="whist_sim.interfaces.web"):
         with socket.create_connection((host, int(port))) as s:
             s.sendall(b"POST /api/advise HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
                       b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)

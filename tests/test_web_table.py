@@ -1,8 +1,8 @@
-"""The tables of the play page (whist_sim/web/tables.py, docs/WEB.md): a repeated tap is refused
-and changes nothing, a table kept on disk comes back after a restart exactly as it stood (and a
-record that does not replay is refused, not trusted), the bots' cards come with their trick and
-its winner, the cards received in a Frisch are marked, the opponents are chosen by level, and the
-page can say when the engine is still starting."""
+"""The tables of the play page (whist_sim/interfaces/web/tables.py, docs/WEB.md): a repeated tap is
+refused and changes nothing, a table kept on disk comes back after a restart exactly as it stood
+(and a record that does not replay is refused, not trusted), the bots' cards come with their trick
+and its winner, the cards received in a Frisch are marked, the opponents are chosen by level, and
+the page can say when the engine is still starting."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 from webcall import call
 
-from whist_sim.cli import main
 from whist_sim.core.rules import Rules
-from whist_sim.web.app import create_app
-from whist_sim.web.server import LocalServer
-from whist_sim.web.tables import OPPONENT_LEVELS, GameTable, StaleMove, TableStore
-from whist_sim.web.warmth import Warmth
+from whist_sim.interfaces.cli import main
+from whist_sim.interfaces.web.app import create_app
+from whist_sim.interfaces.web.server import LocalServer
+from whist_sim.interfaces.web.tables import OPPONENT_LEVELS, GameTable, StaleMove, TableStore
+from whist_sim.interfaces.web.warmth import Warmth
 
 CHEAP = "random/random"  # the cheapest bots
 

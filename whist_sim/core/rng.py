@@ -7,7 +7,7 @@ Both engines use exactly this generator, so they draw the same numbers in the sa
 * ``below(n)`` (an index in ``0..n-1``) is ``((draw >> 32) * n) >> 32``.
 
 ``mix64`` is the SplitMix64 finaliser. All arithmetic is modulo 2**64. The compiled twin of this
-module lives in :mod:`whist_sim.kernels.rng`.
+module lives in :mod:`whist_sim.compiled.ground.rng`.
 """
 
 from __future__ import annotations

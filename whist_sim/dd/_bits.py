@@ -14,7 +14,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..kernels import _numba  # noqa: F401 - cached kernels are revalidated against all dd sources
+from ..compiled.ground import _numba  # noqa: F401 - cached kernels are revalidated against all dd sources
 
 # numba options of every solver kernel: cached machine code, GIL released (threads run truly in
 # parallel), no zero-division checks, no index checks, exact integer semantics.

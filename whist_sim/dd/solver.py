@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..compiled.ground._numba import compile_notice
 from ..core.cards import STRAINS, card_str, cards_of
-from ..kernels._numba import compile_notice
 from . import objectives, search
 
 OBJECTIVES = ("bridge", "whist-max", "whist-min", "whist-exact")
@@ -272,7 +272,7 @@ def warm_up(notify=None) -> float:
     ``dd/objectives.py``; docs/DD.md, "Module map", says which cache to clear then), compiles
     for a minute or two; later calls load the cache in about a second. When it compiles,
     ``notify`` hears :data:`COMPILE_NOTICE`, how long so far every half minute, and the total
-    (:func:`whist_sim.kernels._numba.compile_notice`); loading from the cache is silent.
+    (:func:`whist_sim.compiled.ground._numba.compile_notice`); loading from the cache is silent.
     Returns the seconds taken.
     """
     t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Reading the table, in readable Python: the twin of :mod:`whist_sim.strategies.inference`.
+"""Reading the table, in readable Python: the twin of :mod:`whist_sim.compiled.search.inference`.
 
 A searching seat weighs a sampled layout of the hidden hands by how well it explains what the
 others said: every auction call and every contract made so far is compared with what a *model*

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..core.cards import (
@@ -484,8 +485,30 @@ __all__ = [
     "board_record",
     "check_stated_outcome",
     "game_boards",
+    "load_records",
     "parse_rules_tag",
     "pbn_records",
     "record_board",
     "rules_tag",
 ]
+
+
+def load_records(path: str | Path, rules: Rules | None = None) -> list[tuple[str, Any]]:
+    """The records of a file as ``(name, record)`` pairs: a JSON file holds one record (a deal or
+    a game; its name is ``path``), a PBN file one game record or one deal record per board
+    (``path#board``; docs/PBN.md, whole records). Either is read within the limits of
+    :mod:`whist_sim.core.jsonio` (size, UTF-8; a JSON record also nesting and number length).
+    Raises :class:`RecordError`."""
+    from ..core.jsonio import JsonInputError, decode_utf8, parse_json, read_capped
+    from ..core.pbn import is_pbn
+
+    try:
+        text = decode_utf8(read_capped(path))
+        if text.lstrip().startswith("{") or not is_pbn(text):
+            return [(str(path), parse_json(text))]
+    except JsonInputError as e:
+        raise RecordError(str(e)) from None
+    records = pbn_records(text, rules)
+    if len(records) == 1:
+        return [(str(path), records[0])]
+    return [(f"{path}#{i + 1}", r) for i, r in enumerate(records)]

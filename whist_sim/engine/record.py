@@ -397,29 +397,6 @@ def load_record(path: str | Path) -> Any:
         raise RecordError(str(e)) from None
 
 
-def load_records(path: str | Path, rules: Rules | None = None) -> list[tuple[str, Any]]:
-    """The records of a file as ``(name, record)`` pairs: a JSON file holds one record (a deal or
-    a game; its name is ``path``), a PBN file one game record or one deal record per board
-    (``path#board``; docs/PBN.md, whole records). Either is read within the limits of
-    :mod:`whist_sim.core.jsonio` (size, UTF-8; a JSON record also nesting and number length).
-    Raises :class:`RecordError`."""
-    from ..core.jsonio import JsonInputError, decode_utf8, parse_json, read_capped
-    from ..core.pbn import is_pbn
-
-    try:
-        text = decode_utf8(read_capped(path))
-        if text.lstrip().startswith("{") or not is_pbn(text):
-            return [(str(path), parse_json(text))]
-    except JsonInputError as e:
-        raise RecordError(str(e)) from None
-    from .pbn_record import pbn_records
-
-    records = pbn_records(text, rules)
-    if len(records) == 1:
-        return [(str(path), records[0])]
-    return [(f"{path}#{i + 1}", r) for i, r in enumerate(records)]
-
-
 def replay_file(
     path: str | Path, rules: Rules | None = None, revokes: str | None = None
 ) -> ReplayResult:
@@ -590,7 +567,6 @@ __all__ = [
     "RecordError",
     "ReplayResult",
     "load_record",
-    "load_records",
     "parse_call",
     "record_from_trace",
     "replay_file",

@@ -15,7 +15,7 @@
 
 The bots are a :class:`Seats` object: anything with ``decide() -> action`` for the seat to move
 and ``apply(action)`` to follow every move made at the table (the compiled strategies:
-:class:`whist_sim.kernels.decide.KernelSeats`; the reference policies: :class:`PolicySeats`).
+:class:`whist_sim.compiled.entry.decide.KernelSeats`; the reference policies: :class:`PolicySeats`).
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ class Game:
 
 
 def _trace(tr: dict[str, np.ndarray], j: int, seed: int, rules: Rules) -> DealTrace:
-    """Row ``j`` of :func:`whist_sim.kernels.batch.play_traces` as a :class:`DealTrace`."""
+    """Row ``j`` of :func:`whist_sim.compiled.entry.batch.play_traces` as a :class:`DealTrace`."""
     thrown = bool(tr["thrown_in"][j])
     p = rules.players
     return DealTrace(
@@ -90,8 +90,8 @@ def play_game(seed: int, rules: Rules, seats: Sequence[str], max_deals: int = MA
     """Play a game to ``rules.target`` (RULES §7) with ``seats`` (``BID`` or ``BID/PLAY`` specs,
     one per seat, e.g. ``"montecarlo:n=8/heuristic"``; a seat without ``/PLAY`` plays with the
     heuristic play policy). Stops unfinished after ``max_deals`` deals."""
-    from ..kernels.batch import play_traces
-    from ..strategies.spec import parse_seat
+    from ..compiled.entry.batch import play_traces
+    from ..compiled.strategies.spec import parse_seat
 
     p = rules.players
     if len(seats) != p:
@@ -151,7 +151,7 @@ def game_totals(
     totals (``int64[n_deals, P]``, after each deal) and the winners (``()``: unfinished after
     ``max_deals``). ``bid``/``play``: strategy and play policy specs by seat. The same deals and
     decisions as :func:`play_game`."""
-    from ..kernels.batch import play_batch
+    from ..compiled.entry.batch import play_batch
 
     p = rules.players
     rows: list[np.ndarray] = []

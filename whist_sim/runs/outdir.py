@@ -70,7 +70,7 @@ def discard_stale_run(out: str | Path) -> bool:
     own working datasets (``make run``, ``make results``) and reuse them while the code is the
     same: after an engine change they simulate again instead of reusing stale data. A folder
     that holds files besides a run is left alone (:func:`simulate` then refuses it)."""
-    from ..kernels._numba import engine_fingerprint
+    from ..compiled.ground._numba import engine_fingerprint
 
     out = Path(out)
     if not out.is_dir() or manifest_path(out) is None:

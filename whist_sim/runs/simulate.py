@@ -2,11 +2,11 @@
 
 ``simulate(out, deals, seed, ...)`` splits deals ``0 .. deals-1`` into chunks of ``chunk_size``
 consecutive deals. Chunk ``k`` holds deals ``k*chunk_size ..`` and is played by one call of the
-compiled kernel :func:`whist_sim.kernels.batch.play_batch` (single-threaded, GIL released) and
-written as ``out/chunk-<k>.parquet`` (:mod:`whist_sim.runs.dataset`). Deal ``i`` depends only on
+compiled kernel :func:`whist_sim.compiled.entry.batch.play_batch` (single-threaded, GIL released)
+and written as ``out/chunk-<k>.parquet`` (:mod:`whist_sim.runs.dataset`). Deal ``i`` depends only on
 ``(seed, i)``, so the dataset (the chunks concatenated in order) is the same for any chunk size,
-thread count or cluster, and a chunk file is byte-for-byte the same whichever thread or worker
-wrote it.
+thread count or cluster, and a chunk file is byte-for-byte the same whichever thread or worker wrote
+it.
 
 Chunks are handed out dynamically to an executor (:mod:`whist_sim.runs.executors`): local threads by
 default, or a Dask cluster. Each task plays *and writes* its chunk and returns a small
@@ -55,9 +55,9 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from .. import __version__
+from ..compiled.strategies.seating import Seating
 from ..core.rng import MAX_DEALS  # noqa: F401 - the limit of deals, also for the CLI
 from ..core.rules import Rules
-from ..strategies.seating import Seating
 from .dataset import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -162,7 +162,7 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
     same bytes to the same file name. With ``task.dd_node_limit`` the chunk also gets the
     double-dummy columns (:func:`whist_sim.runs.dd_columns.dd_columns`, one solver thread).
     """
-    from ..kernels.batch import play_batch
+    from ..compiled.entry.batch import play_batch
 
     t0 = time.perf_counter()
     start, count = chunk_bounds(index, task.deals, task.chunk_size)
@@ -222,14 +222,14 @@ def _check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
 
 def known_policies(kind: str = "bid") -> tuple[str, ...]:
     """Names of the built-in policies of ``kind`` (``"bid"`` or ``"play"``) the engine can play."""
-    from ..strategies import registry as policies
+    from ..compiled.strategies import registry as policies
 
     return tuple(policies.policy_names(kind))
 
 
 def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -> tuple[Any, ...]:
     """The specs by seat of ``value`` (one spec for every seat, or one per seat)."""
-    from ..strategies.spec import StrategyError, parse_play, parse_strategy
+    from ..compiled.strategies.spec import StrategyError, parse_play, parse_strategy
 
     what = "bidding" if kind == "bid" else "play"
     if value is None:
@@ -253,7 +253,7 @@ def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -
 
 def _check_name(kind: str, text: Any, seat: int) -> None:
     """An unknown policy name in a seat's spec, said as it always was."""
-    from ..strategies.spec import StrategySpec
+    from ..compiled.strategies.spec import StrategySpec
 
     what = "bidding" if kind == "bid" else "play"
     name = text.name if isinstance(text, StrategySpec) else (
@@ -278,16 +278,16 @@ def seat_policies(
 def seating_of(
     bid: Seating | str | Sequence[str] | None, play: str | Sequence[str] | None, players: int
 ) -> Seating:
-    """The :class:`~whist_sim.strategies.seating.Seating` of :func:`simulate`'s ``bid`` and
+    """The :class:`~whist_sim.compiled.strategies.seating.Seating` of :func:`simulate`'s ``bid`` and
     ``play``, parsed once: the run and its chunks take it as it is.
 
     ``bid``: one seat for all or one per seat; a seat is ``BID`` or ``BID/PLAY``
     (``heuristic/random``, ``montecarlo:n=8/heuristic``). ``play``: one play spec for all or one
     per seat. A seat's own ``/PLAY`` comes first, then ``play``, then the default play
-    (:func:`whist_sim.strategies.spec.default_play`: ``random`` plays ``random``, every other
-    strategy :data:`whist_sim.strategies.registry.DEFAULT_PLAY`).
+    (:func:`whist_sim.compiled.strategies.spec.default_play`: ``random`` plays ``random``, every
+    other strategy :data:`whist_sim.compiled.strategies.registry.DEFAULT_PLAY`).
     """
-    from ..strategies.spec import StrategyError, default_play, parse_seat, seat_text
+    from ..compiled.strategies.spec import StrategyError, default_play, parse_seat, seat_text
 
     if isinstance(bid, Seating):  # parsed at the edge already
         if play is not None:
@@ -339,9 +339,9 @@ def _identity(
     dd: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What defines a run's data: the options, and the engine code that plays them
-    (``engine``: :func:`~whist_sim.kernels._numba.engine_fingerprint`; a run written by other
-    engine code is not resumed)."""
-    from ..kernels._numba import engine_fingerprint
+    (``engine``: :func:`~whist_sim.compiled.ground._numba.engine_fingerprint`; a run written by
+    other engine code is not resumed)."""
+    from ..compiled.ground._numba import engine_fingerprint
 
     return {
         "seed": seed,
@@ -436,11 +436,11 @@ def simulate(
     bid: the seats: one for every seat or one per seat, each a bidding strategy spec (auction
         calls, Frisch passes, contract: ``"heuristic"``, ``"montecarlo:n=8"``) or ``BID/PLAY``
         with its play policy (``"heuristic/random"``); default ``"heuristic"``. Names:
-        :func:`known_policies`. Or a :class:`~whist_sim.strategies.seating.Seating` (with no
-        ``play``), parsed once by the caller, as the command line does.
+        :func:`known_policies`. Or a :class:`~whist_sim.compiled.strategies.seating.Seating` (with
+        no ``play``), parsed once by the caller, as the command line does.
     play: play policy spec per seat, or one for all, for the seats given without ``/PLAY``;
-        default: :data:`whist_sim.strategies.registry.DEFAULT_PLAY` (``"expert"``), except that
-        ``random`` plays ``random`` (:func:`seat_policies`).
+        default: :data:`whist_sim.compiled.strategies.registry.DEFAULT_PLAY` (``"expert"``), except
+        that ``random`` plays ``random`` (:func:`seat_policies`).
     chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``.
         Memory is a few chunks' results.
     threads: local threads (default: every CPU); with ``cluster`` the threads per worker.
@@ -739,8 +739,8 @@ class _RunSession:
 def _warm_up(task: ChunkTask, notify: Callable[[str], None] | None) -> None:
     """Compile the run's kernels (or load them from numba's cache) with one tiny call, telling
     ``notify`` when that compiles; with ``dd`` the double-dummy solver too."""
-    from ..kernels import batch
-    from ..kernels._numba import ENGINE_COMPILE_NOTICE, compile_notice
+    from ..compiled.entry import batch
+    from ..compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
     with compile_notice(notify, ENGINE_COMPILE_NOTICE):
         batch.play_batch(task.seed, 0, 1, task.rules, task.seating,

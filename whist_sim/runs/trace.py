@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..compiled.strategies.spec import PlaySpec, StrategySpec
 from ..core.rng import DealRng
 from ..core.rules import Rules
 from ..engine.play import DealTrace, run_deal, trace_of
 from ..engine.state import DealState, IllegalAction
-from ..strategies.spec import PlaySpec, StrategySpec
 
 
 class ReplayMismatch(RuntimeError):
@@ -31,7 +31,7 @@ def compiled_trace(
 ) -> DealTrace:
     """Deal ``deal`` of run ``seed`` played by the compiled engine (``bid[s]`` / ``play[s]``: the
     specs of seat ``s``), as the reference engine's trace of the same actions."""
-    from ..kernels.batch import play_traces
+    from ..compiled.entry.batch import play_traces
 
     tr = play_traces(seed, deal, 1, rules, [_text(b) for b in bid], [_text(q) for q in play])
     calls = iter(int(c) for c in tr["calls"][0, : tr["n_calls"][0]])

@@ -1,0 +1,153 @@
+"""The package's folders are its floors (docs/ENGINE.md, "The map"): a module imports only from
+its own floor and the floors below it, no two modules import each other through any chain, the top
+level stays small, and the names of the modules that moved still import the same module."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import whist_sim
+
+PACKAGE = Path(whist_sim.__file__).resolve().parent
+
+#: the floors from the ground up; a module's floor is the longest prefix of its name listed here
+FLOORS = (
+    "whist_sim.core",
+    "whist_sim.compiled.ground",
+    "whist_sim.compiled.strategies",
+    "whist_sim.compiled.loop",
+    "whist_sim.compiled.search",
+    "whist_sim.compiled.entry",
+    "whist_sim.engine",
+    "whist_sim.dd",
+    "whist_sim.runs",
+    "whist_sim.analyses.check",
+    "whist_sim.analyses.reports",
+    "whist_sim.analyses.advisor",
+    "whist_sim.analyses.tournament",
+    "whist_sim.analyses.bench",
+    "whist_sim.interfaces",
+)
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_module(name: str) -> bool:
+    path = PACKAGE.parent / name.replace(".", "/")
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _imports() -> list[tuple[str, str, int]]:
+    """Every import of a whist_sim module by a whist_sim module, those inside functions too:
+    ``(importer, imported, line)``; ``from PACKAGE import module`` counts as the module."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = _module_name(path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                if not target.startswith("whist_sim"):
+                    continue
+                subs = [f"{target}.{a.name}" for a in node.names
+                        if _is_module(f"{target}.{a.name}")]
+                out += [(name, t, node.lineno) for t in (subs or [target])]
+            elif isinstance(node, ast.Import):
+                out += [(name, a.name, node.lineno) for a in node.names
+                        if a.name.startswith("whist_sim")]
+    return out
+
+
+def _floor(name: str) -> int | None:
+    found = None
+    for i, floor in enumerate(FLOORS):
+        if name == floor or name.startswith(floor + "."):
+            found = i
+    return found
+
+
+def test_every_module_sits_on_a_floor():
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    loose = {m for m in modules if _floor(m) is None}
+    # the package itself, its entry for ``python -m`` and the folders' own docstrings only
+    assert loose <= {"whist_sim", "whist_sim.__main__", "whist_sim.compiled",
+                     "whist_sim.analyses"}, loose
+
+
+def test_no_module_imports_from_a_floor_above_its_own():
+    upward = [f"{a}:{line} imports {b}" for a, b, line in _imports()
+              if _floor(a) is not None and _floor(b) is not None and _floor(b) > _floor(a)]
+    assert upward == []
+
+
+def test_no_two_modules_import_each_other_through_any_chain():
+    graph: dict[str, set[str]] = {}
+    for a, b, _line in _imports():
+        graph.setdefault(a, set()).add(b)
+    # a module that reaches itself is in a cycle (package __init__ files that import their own
+    # modules are edges like any other)
+    cycles = []
+    for start in graph:
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m == start:
+                cycles.append(start)
+                break
+            if m not in seen:
+                seen.add(m)
+                todo += graph.get(m, ())
+    assert cycles == []
+
+
+def test_the_top_level_holds_at_most_ten_entries():
+    entries = sorted(p.name for p in PACKAGE.iterdir()
+                     if p.name not in {"__pycache__", "_manual"} and not p.name.endswith(".pyc"))
+    assert len(entries) <= 10, entries
+
+
+def test_no_module_is_longer_than_900_lines():
+    long = {_module_name(p): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 900}
+    assert long == {}
+
+
+@pytest.mark.parametrize("old", sorted(whist_sim.MOVED))
+def test_a_moved_module_imports_under_its_old_name(old):
+    module = importlib.import_module(f"whist_sim.{old}")
+    new = importlib.import_module(f"whist_sim.{whist_sim.MOVED[old]}")
+    if hasattr(new, "__path__"):  # a package: a stand-in that gives the package's names
+        assert module.__doc__ == new.__doc__
+        for name in getattr(new, "__all__", ())[:5]:
+            assert getattr(module, name) is getattr(new, name)
+    else:
+        assert module is new
+
+
+def test_a_sub_module_of_a_moved_package_is_the_module_itself():
+    from whist_sim.analyses.advisor import sampling
+    from whist_sim.compiled.search import rollout
+
+    assert importlib.import_module("whist_sim.advisor.sampling") is sampling
+    assert importlib.import_module("whist_sim.strategies.play.rollout") is rollout
+    from whist_sim.kernels import advise_batch  # the old name of compiled.entry.advise
+    from whist_sim.strategies.play import rollout as old_rollout
+
+    assert advise_batch is importlib.import_module("whist_sim.compiled.entry.advise")
+    assert old_rollout is rollout
+    with pytest.raises(ImportError):
+        importlib.import_module("whist_sim.advisor.no_such_module")

@@ -1,0 +1,471 @@
+"""The hand advisor: which contract to bid with a given hand, by simulation.
+
+:func:`advise` samples the hidden hands (every card the player cannot see is dealt uniformly
+among the places he cannot see, optionally under constraints), then plays each sampled deal once
+per candidate bid with the *same* cards and random numbers (common random numbers), so the
+differences between bids are measured on the same deals. The player's play is contract-aware (it
+plays for the number it bid), the later bidders bid by their strategy on their sampled hands, the
+last bidder is hooked (RULES §4), so over/under and the value of a zero bid come out of the
+simulation. Docs: docs/ADVISOR.md (the JSON schema is documented there).
+
+Two modes:
+
+* **contract mode** (``trump`` given): the auction is over; ``declarer`` won it at ``level`` in
+  ``trump``, ``bids`` are the contracts already bid (bidding order, the declarer's first), and the
+  player bids next. One row per legal contract: P(make) with its Wilson interval, the expected
+  score (points, RULES §6) with its t interval, expected tricks, P(over) and the distribution of
+  the tricks taken. The recommended bid is the one with the highest expected score (ties: the
+  lower bid); the interval of its difference to the runner-up is paired over the common deals.
+* **auction mode** (no ``trump``): for each strain, the player declares in it (contracts from
+  ``level`` up); per strain the best contract, its expected score and trick distribution, and the
+  best call.
+
+Seats are ``0..P-1`` clockwise (RULES §1); the player's bidding position is
+``(seat - declarer) % P`` (0 = declarer, ``P-1`` = the hooked last bidder). Sampled deal ``j``
+of an advice uses the random stream ``(seed, j)`` (docs/ENGINE.md §2), so results depend only on
+the seed and the options, not on threads.
+
+This module runs the candidates and builds the :class:`Advice`; the scenario comes from
+:mod:`whist_sim.analyses.advisor.scenario`, the sampled deals from
+:mod:`whist_sim.analyses.advisor.sampling`, the double-dummy view from
+:mod:`whist_sim.analyses.advisor.dd_view` and the outputs (text, JSON, plot) from
+:mod:`whist_sim.analyses.advisor.render`. Conventions: scores are points (RULES §6); every interval
+has the coverage ``confidence`` (P(make): Wilson; expected scores: t, from
+:mod:`whist_sim.core.stats`); ties between contracts go to the lower bid.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...compiled.strategies.registry import DEFAULT_PLAY
+from ...core.cards import NT, STRAINS, CardSet
+from ...core.rules import Rules
+from .checked import AdviceCheck, check_advice
+from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
+from .render import AdviceOutput
+from .sampling import DEFAULT_EPS, Inference, RunResult, check_model, run_scenario
+from .scenario import AdviceError, Scenario, check_int, resolve_scenario
+
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "advise", "summarize", "with_check"]
+
+DEFAULT_DEALS = 10_000
+#: candidates per strain that a searching play policy (``rollout``) plays, after a screen of
+#: every candidate with its base policy on the same sampled deals (``advise(screen=...)``)
+DEFAULT_SCREEN = 3
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def summarize(run: RunResult, scen: Scenario, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per candidate: ``strain``, ``bid``, ``n``, ``p_make`` (+ ``p_make_lo/hi``, Wilson),
+    ``ev`` (+ ``ev_lo/hi``, t interval; points), ``ev_sd``, ``e_tricks``, ``p_over``, and the
+    trick distribution ``t0 .. tN`` (fractions)."""
+    from ...core.stats import mean_interval_from_sums, wilson_interval
+
+    n_tricks = scen.rules.n_tricks
+    k, n = run.tricks.shape
+    bids = np.array([c[1] for c in scen.candidates])
+    tr = run.tricks.astype(np.int64)
+    sc = run.score.astype(np.int64)
+    made = (tr == bids[:, None]).sum(axis=1)
+    lo, hi = wilson_interval(made, np.full(k, n), confidence)
+    mean, sd, elo, ehi = mean_interval_from_sums(np.full(k, n), sc.sum(axis=1),
+                                                 (sc * sc).sum(axis=1), confidence)
+    dist = np.stack([np.bincount(tr[i], minlength=n_tricks + 1) / n for i in range(k)])
+    df = pd.DataFrame({
+        "strain": [STRAINS[c[0]] for c in scen.candidates],
+        "bid": bids,
+        "n": n,
+        "p_make": made / n,
+        "p_make_lo": np.atleast_1d(lo),
+        "p_make_hi": np.atleast_1d(hi),
+        "ev": np.atleast_1d(mean),
+        "ev_lo": np.atleast_1d(elo),
+        "ev_hi": np.atleast_1d(ehi),
+        "ev_sd": np.atleast_1d(sd),
+        "e_tricks": tr.mean(axis=1),
+        "p_over": run.over.mean(axis=1),
+    })
+    for t in range(n_tricks + 1):
+        df[f"t{t}"] = dist[:, t]
+    return df
+
+
+def _screen_plan(play: str, screen: int | None) -> tuple[str, int] | None:
+    """``(screening play, candidates kept per strain)``, or ``None`` when every candidate is
+    played with ``play`` itself. ``screen=None``: :data:`DEFAULT_SCREEN` for a searching play
+    policy (``rollout``), none for the others; ``0``: no screening."""
+    from ...compiled.strategies.registry import SEARCHING_PLAY
+    from ...compiled.strategies.spec import StrategyError, parse_play
+
+    try:
+        spec = parse_play(play)
+    except StrategyError as e:
+        raise AdviceError(str(e)) from None
+    searching = spec.name in SEARCHING_PLAY
+    if screen is None:
+        screen = DEFAULT_SCREEN if searching else 0
+    screen = check_int("screen", screen, 0, 10_000)
+    if screen == 0:
+        return None
+    if not searching:
+        raise AdviceError(f"screening applies to a searching play policy (rollout), not to "
+                          f"{spec.text}: it already plays every candidate at full strength")
+    return spec.value_text("base"), screen
+
+
+def _screened(scen: Scenario, ev: np.ndarray, keep: int) -> np.ndarray:
+    """Mask of the candidates kept by the screen: per strain the ``keep`` best expected scores
+    (ties: the lower bid)."""
+    strains = np.array([c[0] for c in scen.candidates])
+    kept = np.zeros(len(ev), dtype=bool)
+    for t in np.unique(strains):
+        rows = np.flatnonzero(strains == t)
+        order = sorted(rows, key=lambda i: (-ev[i], scen.candidates[i][1]))
+        kept[order[:keep]] = True
+    return kept
+
+
+def _run(scen: Scenario, deals: int, seed: int, play: str, bid_policy: str, infer: Inference,
+         threads: int, plan: tuple[str, int] | None, confidence: float,
+         on_deals: Callable[[int], None] | None) -> tuple[RunResult, np.ndarray]:
+    """The run of every candidate and the mask of those played with ``play``. With a screening
+    ``plan``, every candidate is first played with the plan's policy on the same sampled deals;
+    only the kept ones are then played with ``play`` (the others keep the screen's results)."""
+    if plan is None:
+        run = run_scenario(scen, deals, seed, play, bid_policy, infer, threads, on_deals)
+        return run, np.ones(len(scen.candidates), dtype=bool)
+    base, keep = plan
+    first = run_scenario(scen, deals, seed, base, bid_policy, infer, threads)
+    searched = _screened(scen, summarize(first, scen, confidence)["ev"].to_numpy(), keep)
+    if searched.all():
+        return run_scenario(scen, deals, seed, play, bid_policy, infer, threads,
+                            on_deals), searched
+    rows = np.flatnonzero(searched)
+    sub = replace(scen, candidates=tuple(scen.candidates[i] for i in rows))
+    second = run_scenario(sub, deals, seed, play, bid_policy, infer, threads, on_deals)
+    # the same sampled deals: both runs draw deal j from the stream (seed, j) whatever the play
+    assert second.tries == first.tries
+    for name in ("tricks", "score", "over"):
+        getattr(first, name)[rows] = getattr(second, name)
+    return first, searched
+
+
+def _best_two(ev: np.ndarray) -> tuple[int, int | None]:
+    """Indices of the highest and second-highest values (ties: the earlier index)."""
+    order = sorted(range(len(ev)), key=lambda i: (-ev[i], i))
+    second = order[1] if len(order) > 1 and ev[order[1]] > -np.inf else None
+    return order[0], second
+
+
+# --------------------------------------------------------------------------- the advice
+
+
+@dataclass(frozen=True)
+class Advice(AdviceOutput):
+    """The answer of :func:`advise`.
+
+    ``table``: one row per candidate (:func:`summarize` columns); in contract mode indexed by
+    ``bid``, in auction mode by ``(strain, bid)``. ``recommended``: the contract with the highest
+    expected score (in auction mode: in the best strain); ``runner_up`` the next; ``ev_diff`` /
+    ``ev_diff_ci``: expected score of the recommended minus the runner-up, paired over the
+    common deals (points). ``strains`` (auction mode): one row per strain with its best contract;
+    ``best_call``: e.g. ``'5S'`` or ``'pass'``. ``acceptance``: accepted / dealt sampled deals
+    (1.0 without conditions). ``evaluation``: ``'heuristic'`` or ``'dd'``; ``dd``: with
+    ``'dd'``, the double-dummy view of the first sampled deals
+    (:class:`whist_sim.analyses.advisor.dd_view.DDView`). ``screen_play`` / ``screen``: with a
+    searching play policy, the base policy that screened the candidates and how many per strain were
+    searched (``None`` / ``0``: every candidate was played with ``play``; the table's ``searched``
+    column). ``run``: the raw results behind ``table`` (what a later check pairs with). ``check``:
+    the advice checked against search (:class:`whist_sim.analyses.advisor.checked.AdviceCheck`),
+    ``None`` unchecked. ``str(advice)``, ``to_dict()``, ``to_json()``, ``figure()`` and
+    ``plot(path)``:
+    :class:`whist_sim.analyses.advisor.render.AdviceOutput`.
+    """
+
+    scenario: Scenario
+    table: pd.DataFrame
+    recommended: int
+    runner_up: int | None
+    ev_diff: float | None
+    ev_diff_ci: tuple[float, float] | None
+    deals: int
+    tries: int
+    seed: int
+    play: str
+    bid_policy: str
+    infer: Inference
+    confidence: float
+    elapsed_s: float
+    strains: pd.DataFrame | None = None
+    best_call: str | None = None
+    best_strain: int | None = None
+    evaluation: str = "heuristic"
+    dd: DDView | None = None
+    screen_play: str | None = None
+    screen: int = 0
+    check: AdviceCheck | None = None
+    run: RunResult | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def consistent(self) -> bool:
+        """Deprecated name of ``infer.on`` (the earlier contracts read)."""
+        return self.infer.on
+
+    @property
+    def reads_table(self) -> bool:
+        """True when the sampled deals were conditioned on earlier decisions (reading the table
+        was asked for and there were earlier contracts to read)."""
+        return self.infer.on and (self.scenario.position > 0 or bool(self.scenario.calls))
+
+    @property
+    def mode(self) -> str:
+        return self.scenario.mode
+
+    @property
+    def acceptance(self) -> float:
+        """Share of the dealt deals that met the conditions (constraints, the table read)."""
+        return self.deals / self.tries if self.tries else math.nan
+
+    def bids_table(self) -> pd.DataFrame:
+        """The rows of the recommended strain (contract mode: the whole table), by ``bid``."""
+        if self.mode == "contract":
+            return self.table
+        return self.table.xs(STRAINS[self.best_strain], level="strain")
+
+
+def advise(
+    hand: str | int | CardSet,
+    trump: str | int | None = None,
+    declarer: int | None = None,
+    level: int | None = None,
+    seat: int | None = None,
+    bids: Sequence[int] | str = (),
+    play: str = DEFAULT_PLAY,
+    bid_policy: str = "heuristic",
+    deals: int = DEFAULT_DEALS,
+    seed: int = 0,
+    consistent: bool = False,
+    infer: bool | None = None,
+    model: str | None = None,
+    eps: float = DEFAULT_EPS,
+    constraints: Iterable[str] | Mapping[int, Mapping[str, Any]] = (),
+    known: Mapping[int, Any] | None = None,
+    rules: Rules | None = None,
+    confidence: float = 0.95,
+    auction: str | Sequence[str | int] | None = None,
+    dealer: int | None = None,
+    threads: int = 1,
+    evaluation: str = "heuristic",
+    dd_deals: int | None = None,
+    dd_node_limit: int | None = None,
+    progress: bool = False,
+    dd_min_node_limit: int | None = None,
+    notify: Callable[[str], None] | None = None,
+    screen: int | None = None,
+    on_deals: Callable[[int], None] | None = None,
+    check: str | None = None,
+    check_deals: int | None = None,
+    on_check_deals: Callable[[int], None] | None = None,
+) -> Advice:
+    """Advise the contract to bid with ``hand`` (see the module doc for the method).
+
+    ``hand``: the player's cards (RULES §9 text, a mask or a :class:`CardSet`). ``trump`` (C, D,
+    H, S, NT or 0..4) selects contract mode; without it the advisor answers for the auction.
+    ``declarer`` / ``level``: who won the auction and at which level (default 5); ``bids``: the
+    contracts already bid in bidding order starting with the declarer (``[7, 0]`` or ``"7,0"``);
+    ``seat``: the player (default: the next bidder after ``bids``; checked when both are given).
+    ``play``: the play policy of every seat (default
+    :data:`~whist_sim.compiled.strategies.registry.DEFAULT_PLAY`); ``bid_policy``: the bidding
+    strategy of the other seats (one of
+    :data:`~whist_sim.analyses.advisor.sampling.MODEL_BID_POLICIES`). ``deals``: sampled deals (each
+    candidate is played on all of them); ``seed``: deal ``j`` uses stream ``(seed, j)``. ``infer``
+    (default True): read the table, i.e. condition the hidden hands on the earlier contracts: a
+    sampled deal in which the ``model`` (a bidding strategy spec; default ``bid_policy``) would have
+    bid ``k`` of them otherwise is kept with probability ``eps ** k`` (docs/STRATEGIES.md, "Reading
+    the table"); ``consistent``: the deprecated name of ``infer=True``. ``constraints``: on the
+    hidden hands, e.g. ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
+    :func:`~whist_sim.analyses.advisor.scenario.parse_constraint`) or ``{1: {"hcp": (10, 15)}}``;
+    ``known``: cards known to be in other seats' hands, ``{1: "AS KH"}``. ``confidence``:
+    coverage of the intervals. ``auction``: the whole trump auction, every call from the seat
+    after ``dealer`` (default: the last seat), e.g. ``"pass,5S,pass,6H,pass,pass,pass"``
+    (:func:`~whist_sim.analyses.advisor.scenario.parse_auction`); the declarer, trump and level
+    follow from it, and with ``infer`` the others' calls are read as well as their contracts.
+    ``threads``: local threads (results do not depend on it).
+
+    ``evaluation``: ``"heuristic"`` (the play policy's results only) or ``"dd"``: also the
+    double-dummy view of the first ``dd_deals`` sampled deals (default ``min(100, deals)``),
+    every solve limited to ``dd_node_limit`` card plays (default 1,000,000; whist-min's to
+    ``dd_min_node_limit`` when given: it nearly always runs into the limit on full deals, so a
+    lower one makes the view several times faster), with a tqdm bar on stderr when ``progress``
+    (see :mod:`whist_sim.analyses.advisor.dd_view`; four players only).
+    ``notify`` gets one-line notices, e.g. that the solver is being compiled (a minute or two on
+    a first run, :func:`whist_sim.dd.warm_up`), once every input has been checked.
+    ``on_deals(m)`` is told every time ``m`` more sampled deals are done (progress; an exception
+    it raises stops the advice: how the web page cancels, docs/WEB.md); it changes no result.
+
+    ``screen``: with a searching play policy (``rollout``), every candidate is first played
+    with its base policy on the same sampled deals, and only the ``screen`` best per strain
+    (default :data:`DEFAULT_SCREEN`) are played with the search; the others keep the base
+    policy's numbers, are flagged in the table (column ``searched``) and are never recommended.
+    ``0`` searches every candidate; ``on_deals`` then follows the searched run only.
+
+    ``check``: a play policy spec (e.g. :data:`whist_sim.analyses.check.DEFAULT_CHECK_PLAY`): the
+    advice is checked against it on the first ``check_deals`` sampled deals (default
+    :func:`whist_sim.analyses.check.check_deals` of ``deals``), searching only the answer's best
+    candidates and the zero bid (:func:`whist_sim.analyses.advisor.checked.check_advice`);
+    ``on_check_deals`` follows that run as ``on_deals`` does the answer's. ``None``: no check.
+
+    Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
+    """
+    from ...core.stats import mean_interval
+
+    if not 0.0 < confidence < 1.0:
+        raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")
+    if evaluation not in EVALUATIONS:
+        raise AdviceError(f"evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
+    if evaluation == "heuristic" and (dd_deals is not None or dd_node_limit is not None
+                                      or dd_min_node_limit is not None):
+        raise AdviceError("dd_deals, dd_node_limit and dd_min_node_limit apply to the "
+                          "double-dummy evaluation only (evaluation='dd')")
+    t0 = time.perf_counter()
+    scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known,
+                            auction, dealer)
+    if consistent and scen.mode == "auction":
+        raise AdviceError("consistent sampling needs earlier contract bids (contract mode)")
+    inf = _inference(consistent, infer, model, eps, bid_policy)
+    if evaluation == "dd":
+        deals = check_int("deals", deals, 1, 100_000_000)
+        dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
+        dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
+    if check is not None:
+        check = _check_play(check)
+        if check_deals is not None:
+            check_deals = check_int("check_deals", check_deals, 1, 100_000_000)
+    plan = _screen_plan(play, screen)
+    run, searched = _run(scen, deals, seed, play, bid_policy, inf, threads, plan,
+                         confidence, on_deals)
+    table = summarize(run, scen, confidence)
+    table["searched"] = searched
+    dd = None
+    if evaluation == "dd":
+        from ...dd import warm_up
+
+        warm_up(notify)
+        dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
+                     inf, run.pilot_rate, confidence, threads, progress,
+                     dd_min_node_limit)
+    strains = best_call = best_strain = None
+    # a candidate the screen left out is never recommended (its numbers are the base play's)
+    ev_all = np.where(searched, table["ev"].to_numpy(), -np.inf)
+    if scen.mode == "contract":
+        i, j = _best_two(ev_all)
+        idx = [i] if j is None else [i, j]
+        table = table.drop(columns="strain").set_index("bid")
+    else:
+        best_rows = []
+        # the strains that are candidates (no clubs with the no_suit deck, RULES §8)
+        present = [t for t in range(NT + 1) if (table["strain"] == STRAINS[t]).any()]
+        for t in present:
+            rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[t])
+            best_rows.append(rows[_best_two(ev_all[rows])[0]])
+        strains = table.iloc[best_rows].set_index("strain")
+        k = _best_two(strains["ev"].to_numpy())[0]
+        top = present[k]
+        best_strain = top
+        rows = np.flatnonzero(table["strain"].to_numpy() == STRAINS[top])
+        a, b = _best_two(ev_all[rows])
+        idx = [rows[a]] if b is None else [rows[a], rows[b]]
+        ev_top = float(strains["ev"].iloc[k])
+        best_call = "pass" if ev_top < 0 else f"{scen.level}{STRAINS[top]}"
+        table = table.set_index(["strain", "bid"])
+    bids_col = np.array([c[1] for c in scen.candidates])
+    recommended = int(bids_col[idx[0]])
+    runner_up = ev_diff = ev_diff_ci = None
+    if len(idx) > 1:
+        runner_up = int(bids_col[idx[1]])
+        d = run.score[idx[0]].astype(np.int64) - run.score[idx[1]].astype(np.int64)
+        if len(d) > 1:
+            mean, _sd, lo, hi = mean_interval(d, confidence)
+            ev_diff, ev_diff_ci = float(mean), (float(lo), float(hi))
+        else:
+            ev_diff = float(d.mean())
+    advice = Advice(
+        scenario=scen, table=table, recommended=recommended, runner_up=runner_up,
+        ev_diff=ev_diff, ev_diff_ci=ev_diff_ci, deals=int(run.tricks.shape[1]), tries=run.tries,
+        seed=int(seed), play=play, bid_policy=bid_policy, infer=inf,
+        confidence=float(confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
+        best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
+        screen_play=None if plan is None else plan[0],
+        screen=0 if plan is None else plan[1],
+        run=run,
+    )
+    if check is None:
+        return advice
+    return with_check(advice, check, check_deals, threads, on_check_deals)
+
+
+def with_check(advice: Advice, check: str, check_deals: int | None = None, threads: int = 1,
+               on_deals: Callable[[int], None] | None = None) -> Advice:
+    """``advice`` checked against the play ``check`` (a play policy spec) on its first
+    ``check_deals`` sampled deals (default :func:`whist_sim.analyses.check.check_deals` of its
+    deals): the same advice with ``check`` set
+    (:func:`whist_sim.analyses.advisor.checked.check_advice`). ``on_deals(m)`` follows the check's
+    run; ``threads`` do not change the result."""
+    if advice.run is None:
+        raise AdviceError("this advice has no raw results to check against (advise() keeps them)")
+    play = _check_play(check)
+    if check_deals is not None:
+        check_deals = check_int("check_deals", check_deals, 1, 100_000_000)
+    threads = check_int("threads", threads, 1, 1024)
+    scen = advice.scenario
+    # the table's rows are the scenario's candidates, in order
+    ev = np.where(advice.table["searched"].to_numpy(bool), advice.table["ev"].to_numpy(float),
+                  -np.inf)
+    rec = next(i for i, c in enumerate(scen.candidates)
+               if c[1] == advice.recommended
+               and (scen.mode == "contract" or c[0] == advice.best_strain))
+    t0 = time.perf_counter()
+    checked = check_advice(scen, advice.run, ev, rec, advice.seed, advice.play, play,
+                           advice.bid_policy, advice.infer, threads, advice.confidence,
+                           on_deals, check_deals)
+    return replace(advice, check=checked,
+                   elapsed_s=advice.elapsed_s + time.perf_counter() - t0)
+
+
+def _check_play(text: str) -> str:
+    """The canonical check play spec, or an :class:`AdviceError` naming ``check``."""
+    from ..check import CheckError, check_play
+
+    try:
+        return check_play(text)
+    except CheckError as e:
+        raise AdviceError(f"check: {e}") from None
+
+
+
+def _inference(consistent: bool, infer: bool | None, model: str | None, eps: float,
+               bid_policy: str) -> Inference:
+    """The advice's :class:`~whist_sim.analyses.advisor.sampling.Inference` from its options
+    (checked)."""
+    if consistent and infer is False:
+        raise AdviceError("consistent (the old name of infer) contradicts infer=False")
+    on = True if infer is None else bool(infer)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0.0 <= eps <= 1.0:
+        raise AdviceError(f"eps must be a number in 0..1, got {eps!r}")
+    spec = None
+    if model is not None:
+        try:
+            spec = check_model(model)
+        except ValueError as e:
+            raise AdviceError(f"model: {e}") from None
+    return Inference(on=on, model=spec, eps=float(eps))

@@ -1,0 +1,2 @@
+"""The one deal loop (:mod:`.phases`): the phase machine that plays or resumes a deal, asking the
+strategies through :mod:`whist_sim.compiled.strategies.dispatch`."""

@@ -1,0 +1,204 @@
+"""The compiled ``planner`` play policy (docs/ENGINE.md §7). It makes no random draws.
+
+``expert`` (docs/ENGINE.md §6) with a plan for the tricks it still needs: before every card it
+counts its *sure tricks* (the masters it holds, trump length left after the trumps out are drawn,
+side-suit masters only as long as the others can be expected to follow while trumps are out) and,
+when they cover the tricks it still needs with ``margin`` to spare, it loses the trick in
+progress with a card it can spare, rather than taking a trick it does not need and ending over
+its contract. Otherwise it plays ``expert``'s card.
+
+Giving up a trick, never with a trump:
+
+* leading (``lead`` 1 or 2; 0: never at the lead): the lowest card of a suit that is not a
+  master; among the suits, the one with the most cards still out above that card (``lead=1``,
+  the surest loser) or the seat's longest (``lead=2``, a length trick given up);
+* following suit: the highest card of the led suit that does not win now;
+* discarding (void in the led suit): the highest card of a suit, by rank;
+
+following and discarding, masters are kept unless ``shed=1`` (a sure trick to spare goes).
+Ties between suits go to the larger suit picture (as ``expert``), then the lowest card code.
+With no such card it plays ``expert``'s. Parameters (the play row, ``par[1, seat, j]``, in the
+registry's order): ``margin``, ``side``, ``lead``, ``shed`` (docs/ENGINE.md §7).
+
+The reference engine's ``planner_card`` states the same rule card by card (tested equal).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...ground._numba import jit
+from ...ground.bits import ALL_ONES, ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, highest_bit, popcount
+from ...ground.layout import (
+    H_HAND,
+    H_PLAYED,
+    H_TRICK,
+    R_DECK_MASK,
+    R_PLAYERS,
+    S_BEST_CARD,
+    S_CONTRACT,
+    S_LED,
+    S_POS,
+    S_TRICKS,
+    S_TRUMP,
+    S_VOIDS,
+)
+from .expert import _suit_pattern, expert_card
+
+
+@jit(inline="always")
+def _sure_tricks(hand, out, trump, voids, seat, p, side):
+    """``(sure, masters)``: the seat's sure tricks and the mask of its masters.
+
+    Per suit of ``L`` cards with ``O`` still out: its masters (the cards above every card of the
+    suit still out). In trumps and, once no trump is out, in every suit: at least the length
+    tricks ``L - O`` (the others' cards all in one hand). In a side suit while trumps are out:
+    none if another seat has shown a void there and not in trumps (it may ruff), else at most
+    ``O // (p - 1) + side`` (the rounds the others can be expected to follow)."""
+    sure = 0
+    masters = ZERO
+    trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
+    for s in range(4):
+        hs = hand & SUIT_MASK[s]
+        if hs == ZERO:
+            continue
+        o = out & SUIT_MASK[s]
+        n_out = popcount(o)
+        if o == ZERO:
+            m = hs
+        else:
+            m = hs & (ALL_ONES << np.uint64(highest_bit(o) + 1))
+        masters |= m
+        k = popcount(m)
+        if s != trump and trumps_out > 0:
+            ruffed = False
+            for other in range(p):
+                if (other != seat and (voids >> (4 * other + s)) & 1 == 1
+                        and (voids >> (4 * other + trump)) & 1 == 0):
+                    ruffed = True
+            if ruffed:
+                k = 0
+            else:
+                k = min(k, n_out // (p - 1) + side)
+        else:
+            k = max(k, popcount(hs) - n_out)
+        sure += k
+    return sure, masters
+
+
+@jit(inline="always")
+def _best_of_suits(cands, keys_high, hand, out, voids, seat, p):
+    """The card of ``cands`` (at most one per suit) with the largest key, then the largest suit
+    picture, then the lowest card code; ``keys_high[s]`` is the key of suit ``s``'s card."""
+    best_card = -1
+    best_key = -1
+    best_pat = np.int64(-1)
+    for s in range(4):
+        m = cands & SUIT_MASK[s]
+        if m == ZERO:
+            continue
+        c = ctz(m)
+        k = keys_high[s]
+        if k > best_key:
+            best_key = k
+            best_card = c
+            best_pat = -1
+        elif k == best_key:
+            if best_pat < 0:
+                best_pat = _suit_pattern(SUIT_OF[best_card], hand, out, voids, seat, p)
+            pat = _suit_pattern(s, hand, out, voids, seat, p)
+            if pat > best_pat:
+                best_card = c
+                best_pat = pat
+    return best_card
+
+
+@jit(inline="always")
+def _give_up(st, hm, rp, seat, legal, need, margin, side, lead, shed):
+    """The card with which the seat loses the trick in progress, or -1 to play ``expert``'s
+    (the module doc)."""
+    p = rp[R_PLAYERS]
+    hand = hm[H_HAND + seat]
+    out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hand)
+    trump = st[S_TRUMP]
+    voids = st[S_VOIDS]
+    sure, masters = _sure_tricks(hand, out, trump, voids, seat, p, side)
+    if sure < need + margin:
+        return -1
+    side_cards = legal
+    if trump < 4:
+        side_cards &= ~SUIT_MASK[trump]
+    free = side_cards & ~masters
+    pos = st[S_POS]
+    cands = ZERO
+    k0 = -1
+    k1 = -1
+    k2 = -1
+    k3 = -1
+    if pos == 0:  # lead: the lowest free card of a suit
+        if lead == 0 or free == ZERO:
+            return -1
+        for s in range(4):
+            m = free & SUIT_MASK[s]
+            if m == ZERO:
+                continue
+            c = ctz(m)
+            cands |= ONE << np.uint64(c)
+            if lead == 1:  # the surest loser: the most cards out above it
+                k = popcount(out & SUIT_MASK[s] & (ALL_ONES << np.uint64(c + 1)))
+            else:  # from the longest suit: a length trick given up
+                k = popcount(hand & SUIT_MASK[s])
+            if s == 0:
+                k0 = k
+            elif s == 1:
+                k1 = k
+            elif s == 2:
+                k2 = k
+            else:
+                k3 = k
+        return _best_of_suits(cands, (k0, k1, k2, k3), hand, out, voids, seat, p)
+    pool = side_cards if shed != 0 else free  # shed=1: a master may go too
+    led = st[S_LED]
+    best = st[S_BEST_CARD]
+    lm = SUIT_MASK[led]
+    if legal & lm != ZERO:  # following suit: the highest card that loses now
+        m = pool & lm
+        if SUIT_OF[best] == led:
+            m &= ~(ALL_ONES << np.uint64(best + 1))
+        if m == ZERO:
+            return -1
+        return highest_bit(m)
+    for s in range(4):  # discarding: the highest card of a suit, keyed by its rank
+        m = pool & SUIT_MASK[s]
+        if m == ZERO:
+            continue
+        c = highest_bit(m)
+        cands |= ONE << np.uint64(c)
+        k = c - 13 * s
+        if s == 0:
+            k0 = k
+        elif s == 1:
+            k1 = k
+        elif s == 2:
+            k2 = k
+        else:
+            k3 = k
+    if cands == ZERO:
+        return -1
+    return _best_of_suits(cands, (k0, k1, k2, k3), hand, out, voids, seat, p)
+
+
+@jit
+def planner_card(st, hm, rp, seat, legal, rng, par):
+    """``planner`` card of ``seat`` (the module doc): a trick given up while its sure tricks
+    cover the tricks it needs with ``margin`` to spare, else ``expert``'s card."""
+    if legal & (legal - ONE) == ZERO:
+        return ctz(legal)
+    need = st[S_CONTRACT + seat] - st[S_TRICKS + seat]
+    if need > 0:
+        c = _give_up(st, hm, rp, seat, legal, need, np.int64(par[1, seat, 0]),
+                     np.int64(par[1, seat, 1]), np.int64(par[1, seat, 2]),
+                     np.int64(par[1, seat, 3]))
+        if c >= 0:
+            return c
+    return expert_card(st, hm, rp, seat, legal, rng)

@@ -1,0 +1,272 @@
+"""``whist-sim advise``: which contract to bid with a hand, by simulation (docs: whist-sim docs
+advisor)."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+import click
+
+from ...analyses.advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
+from ...analyses.advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
+from ...analyses.advisor.evaluate import with_check
+from ...analyses.advisor.sampling import DEFAULT_EPS, check_model
+from ...analyses.advisor.scenario import parse_auction, resolve_scenario
+from ...analyses.check import check_deals as default_check_deals
+from ...compiled.strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
+from ...compiled.strategies.spec import StrategyError
+from .options import (
+    FiniteFloatRange,
+    NamedPath,
+    check_options,
+    checked_play,
+    progress_option,
+    rule_options,
+    show_progress,
+)
+from .seats import play_help, play_spec
+
+
+def _dd_args(evaluation: str, dd_deals: int | None, dd_node_limit: int | None,
+             progress: bool, dd_min_node_limit: int | None = None) -> dict:
+    """Keyword arguments of the double-dummy evaluation (none for the heuristic one, so that
+    ``advise`` is called exactly as before)."""
+    if evaluation == "heuristic":
+        return {}
+    return {"evaluation": evaluation, "dd_deals": dd_deals, "dd_node_limit": dd_node_limit,
+            "dd_min_node_limit": dd_min_node_limit, "progress": progress,
+            "notify": lambda msg: click.echo(msg, err=True)}
+
+
+def _known(values: tuple[str, ...]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for v in values:
+        seat, sep, cards = v.partition(":")
+        try:
+            s = int(seat)
+        except ValueError:
+            s = None
+        if not sep or s is None or not cards.strip():
+            raise click.BadParameter(
+                f"{v!r}: expected SEAT:CARDS, e.g. 1:AS,KH", param_hint="--known"
+            )
+        if s in out:
+            raise click.BadParameter(f"seat {s} given twice", param_hint="--known")
+        out[s] = cards
+    return out
+
+
+def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
+    """The --auction and --dealer options on their own, each error naming its option."""
+    if auction is None:
+        if dealer is not None:
+            raise click.UsageError("--dealer applies to a given --auction only")
+        return
+    try:
+        parse_auction(auction, dealer, rules)
+    except AdviceError as e:
+        hint = "--dealer" if str(e).startswith("dealer") else "--auction"
+        raise click.BadParameter(str(e).removeprefix("auction: "), param_hint=hint) from None
+
+
+@click.command("advise")
+@click.argument("hand")
+@click.option("--trump", default=None, metavar="S|H|D|C|NT",
+              help="trump of the deal: advise the contract; without it, advise the auction call")
+@click.option("--declarer", type=int, default=None, metavar="SEAT",
+              help="seat that won the auction [default: follows from --seat and --bids]")
+@click.option("--level", type=int, default=None, metavar="N",
+              help="declarer's auction level (auction mode: lowest level considered) [default: 5]")
+@click.option("--seat", type=int, default=None, metavar="SEAT",
+              help="your seat (0..3) [default: the next bidder after --bids, or 0]")
+@click.option("--bids", default=None, metavar="B,B,...",
+              help="contracts already bid, in bidding order starting with the declarer, e.g. 7,0")
+@click.option("--auction", default=None, metavar="CALLS",
+              help="the whole trump auction, every call in order from the seat after --dealer, "
+              "e.g. pass,5S,pass,6H,pass,pass,pass (p for pass; every round, a Frisch after a "
+              "round of passes): the declarer, trump and level follow, and --infer reads the "
+              "calls too")
+@click.option("--dealer", type=int, default=None, metavar="SEAT",
+              help="with --auction: the dealer (the seat after him calls first) [default: the "
+              "last seat, so seat 0 calls first]")
+@click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
+              help=play_help("play policy of every seat"))
+@click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
+              help="bidding strategy assumed for the other seats: NAME[:KEY=VALUE...], NAME one "
+              f"of {', '.join(MODEL_BID_POLICIES)}")
+@click.option("--deals", type=click.IntRange(1, 100_000_000), default=DEFAULT_DEALS,
+              show_default=True,
+              help="sampled deals; every candidate bid is played on all of them")
+@click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
+              help="sampled deal j uses the random stream (seed, j)")
+@click.option("--infer/--no-infer", default=True, show_default=True,
+              help="read the table: condition the hidden hands on the earlier contracts (and "
+              "the --auction calls), as --model would have made them (whist-sim docs "
+              "strategies: Reading the table)")
+@click.option("--model", default=None, metavar="SPEC",
+              help="bidding strategy assumed for the earlier bidders when reading the table "
+              "[default: --bid-policy]")
+@click.option("--eps", type=FiniteFloatRange(0, 1), default=DEFAULT_EPS, show_default=True,
+              help="weight of a deal per earlier contract the model would have bid otherwise "
+              "(0: keep only deals the model explains exactly)")
+@click.option("--consistent", is_flag=True, hidden=True,
+              help="deprecated: the old name of --infer")
+@click.option("--constrain", multiple=True, metavar="SEAT:KEY=RANGE",
+              help="constraint on a hidden hand (repeatable): 1:S=0-2, 2:hcp=12-, 3:void=H")
+@click.option("--known", multiple=True, metavar="SEAT:CARDS",
+              help="cards known to be in another seat's hand (repeatable), e.g. 1:AS,KH")
+@click.option("--confidence", type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
+              default=0.95, show_default=True, help="coverage of the intervals")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+              help="local threads (results do not depend on it)")
+@click.option("--eval", "evaluation", type=click.Choice(EVALUATIONS), default="heuristic",
+              show_default=True,
+              help="dd: also solve the first --dd-deals sampled deals double dummy (your "
+                   "whist-max, whist-min and exactly makeable tricks; four players only)")
+@click.option("--dd-deals", type=click.IntRange(min=1), default=None, metavar="M",
+              help=f"with --eval dd: sampled deals solved, the first M of --deals "
+                   f"[default: {DEFAULT_DD_DEALS}, at most --deals]")
+@click.option("--dd-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help=f"with --eval dd: card plays a solve may try before the deal is left "
+                   f"unsolved [default: {DEFAULT_DD_NODE_LIMIT:_}]")
+@click.option("--dd-min-node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="with --eval dd: whist-min's own node limit (it nearly always runs into the "
+                   "limit on full deals: a lower one, e.g. 30000, makes the view several times "
+                   "faster) [default: --dd-node-limit]")
+@click.option("--screen", type=click.IntRange(min=0), default=None, metavar="K",
+              help="with a searching --play (rollout): play every bid with its base policy "
+              "first and search only the K best per strain on the same deals (0: search every "
+              "bid)  [default: 3]")
+@check_options()
+@progress_option("a progress bar on stderr (a searching play, the check, the double-dummy "
+                 "evaluation)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON (schema: whist-sim docs advisor)")
+@click.option("--plot", type=NamedPath(dir_okay=False), default=None, metavar="FILE",
+              help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
+@rule_options
+def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
+            seat: int | None, bids: str | None, auction: str | None, dealer: int | None,
+            play: str, bid_policy: str, deals: int,
+            seed: int, infer: bool, model: str | None, eps: float, consistent: bool,
+            constrain: tuple[str, ...], known: tuple[str, ...],
+            confidence: float, threads: int, evaluation: str, dd_deals: int | None,
+            dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
+            check: str, no_check: bool, check_deals: int | None,
+            progress: bool | None, as_json: bool, plot: str | None,
+            rules) -> None:
+    """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
+    "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
+
+    With --trump: for each legal contract, P(make), the expected score with confidence
+    intervals and the trick distribution, played out on the same sampled deals; the
+    recommended bid has the highest expected score. Without --trump: for each strain, what
+    declaring in it is worth, and the best call.
+
+    With --eval dd, also what you could do with every hand in view and perfect play, alone
+    against the other three, on the first --dd-deals sampled deals (whist-sim docs advisor).
+
+    Unless --no-check: the best bids and the zero bid are played again under --check (a
+    searching play) on a subsample of the same deals, and the output says whether the advice
+    holds under stronger play.
+    """
+    try:
+        bid_policy = check_model(bid_policy)
+    except StrategyError as e:
+        raise click.BadParameter(str(e), param_hint="--bid-policy") from None
+    if model is not None:
+        try:
+            model = check_model(model)
+        except StrategyError as e:
+            raise click.BadParameter(str(e), param_hint="--model") from None
+    if consistent:
+        if not infer:
+            raise click.UsageError("--consistent (the old name of --infer) contradicts "
+                                   "--no-infer")
+        click.echo("whist-sim: --consistent is deprecated: the advisor reads the earlier bids "
+                   "by default (--infer)", err=True)
+    check_play = checked_play(check, no_check, check_deals)
+    spec = play_spec(play, "--play")
+    play = spec.text
+    searching = spec.name in SEARCHING_PLAY
+    if screen and not searching:
+        raise click.BadParameter(
+            f"{screen}: screening applies to a searching --play (rollout), not to {play}",
+            param_hint="--screen")
+    if evaluation == "heuristic":
+        for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit),
+                            ("--dd-min-node-limit", dd_min_node_limit)):
+            if value is not None:
+                raise click.UsageError(f"{name} applies to the double-dummy evaluation only: "
+                                       "add --eval dd")
+    else:
+        if rules.players != 4:
+            raise click.UsageError(
+                "--eval dd: the double-dummy solver plays the four-player game only (the 52-card "
+                f"deck, RULES §1), not --players {rules.players} (RULES §8)"
+            )
+        if dd_deals is not None and dd_deals > deals:
+            raise click.BadParameter(
+                f"{dd_deals} is more than the {deals} sampled deals (--deals): the "
+                "double-dummy view solves the first M of them", param_hint="--dd-deals"
+            )
+    progress = show_progress(progress)
+    if plot:
+        from pathlib import Path
+
+        parent = Path(plot).parent
+        if not parent.is_dir():
+            raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
+    try:
+        # every check of the scenario before the compile wait (advise() repeats it: cheap)
+        _check_auction(auction, dealer, rules)
+        resolve_scenario(hand, trump, declarer, level, seat, bids or (), rules, constrain,
+                         _known(known), auction, dealer)
+        with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
+            a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
+                       bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
+                       seed=seed, consistent=consistent, infer=infer, model=model, eps=eps,
+                       constraints=constrain,
+                       known=_known(known), rules=rules, confidence=confidence, threads=threads,
+                       auction=auction, dealer=dealer,
+                       screen=screen, on_deals=on_deals,
+                       **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
+                                  dd_min_node_limit))
+        if check_play is not None:
+            n_check = default_check_deals(a.deals) if check_deals is None else min(
+                a.deals, check_deals)
+            with _search_bar(progress, n_check, "check") as on_check:
+                a = with_check(a, check_play, check_deals, threads, on_check)
+        if plot:
+            a.plot(plot)
+    except AdviceError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(a.to_json() if as_json else str(a))
+
+
+@contextmanager
+def _search_bar(show: bool, deals: int, desc: str = "search"):
+    """A tqdm bar on stderr over the sampled deals of a searching play's run (a callback for
+    :func:`~whist_sim.analyses.advisor.advise`'s ``on_deals``, or ``None``)."""
+    if not show:
+        yield None
+        return
+    import threading
+
+    from tqdm import tqdm
+
+    lock = threading.Lock()
+    with tqdm(total=deals, unit="deal", desc=desc, file=sys.stderr, leave=False) as bar:
+        def step(m: int) -> None:
+            with lock:
+                bar.update(m)
+
+        yield step
+
+
+def _compile_notice():
+    """Words on stderr while the advisor's kernels compile (silent when they load from the
+    cache)."""
+    from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
+
+    return compile_notice(lambda msg: click.echo(msg, err=True), ENGINE_COMPILE_NOTICE)

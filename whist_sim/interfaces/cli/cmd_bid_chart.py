@@ -1,0 +1,233 @@
+"""``whist-sim bid-chart``: EV-optimal bids of many sampled hands, by hand class."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ...analyses.advisor import MODEL_BID_POLICIES
+from ...analyses.advisor.bidchart import (
+    DEFAULT_CHUNK,
+    DEFAULT_DEALS_PER_HAND,
+    DEFAULT_MIN_HANDS,
+    ChartError,
+    bid_chart,
+    write_chart_report,
+)
+from ...analyses.advisor.sampling import check_model
+from ...analyses.check import DEFAULT_CHECK_PLAY
+from ...compiled.strategies.registry import DEFAULT_PLAY
+from ...compiled.strategies.spec import StrategyError
+from ...runs.executors import ExecutorError
+from .options import (
+    NamedPath,
+    check_options,
+    checked_play,
+    progress_option,
+    rule_options,
+    show_progress,
+)
+from .seats import play_help, play_spec
+
+
+def _flag(name: str, value) -> str:
+    opt = name.replace("_", "-")
+    if isinstance(value, bool):
+        return f"--{opt}" if value else f"--no-{opt}"
+    if isinstance(value, (list, tuple)):
+        return f"--{opt} {','.join(map(str, value))}"
+    return f"--{opt} {value}"
+
+
+@click.command("bid-chart")
+@click.option("--hands", type=click.IntRange(min=1), default=None,
+              help="hands drawn from the natural distribution and classed (one auction each); "
+              "the first --min-hands of every class are evaluated [default: players x "
+              "min-hands / 1e-4, enough for classes of probability 1e-4]")
+@click.option("--min-hands", type=click.IntRange(min=1), default=DEFAULT_MIN_HANDS,
+              show_default=True, help="hands evaluated per class (cell) of the chart")
+@click.option("--deals", "--deals-per-hand", "deals_per_hand", type=click.IntRange(min=1),
+              default=DEFAULT_DEALS_PER_HAND, show_default=True,
+              help="sampled deals per evaluated hand (every legal bid is played on each)")
+@click.option("--nt/--no-nt", default=True, show_default=True,
+              help="also chart every hand played at no-trump (the NT panel)")
+@click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=0, show_default=True,
+              help="run seed")
+@click.option("--out", required=True, type=NamedPath(file_okay=False),
+              help="output directory: report.md, cells.csv, cheat_sheet_<P>p.pdf/.png, "
+              "charts/*.png, hands.parquet (overwritten)")
+@click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
+              help="bidding strategy of every seat (auction, earlier and later contracts): "
+              f"NAME[:KEY=VALUE...], NAME one of {', '.join(MODEL_BID_POLICIES)}")
+@click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
+              help=play_help("play policy of every seat"))
+@click.option("--consistent", is_flag=True,
+              help="sample only deals in which the earlier bidders' strategy makes their bids")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK,
+              show_default=True, help="hands per task")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="local threads [default: every CPU]; with --cluster local:N, per worker")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="run the tasks on a running Dask scheduler (tcp://host:8786)")
+@click.option("--cluster", default=None, metavar="local:N",
+              help="start a local Dask cluster of N worker processes for this run")
+@click.option("--parquet/--no-parquet", default=True, show_default=True,
+              help="also write the per-hand results to hands.parquet")
+@check_options(unit="sampled deals per checked hand",
+               default_rule="--deals / 20, at least 10, at most --deals")
+@progress_option()
+@click.option("--resume", is_flag=True,
+              help="finish the chart interrupted in --out (same options required): its "
+                   "finished tasks, kept in OUT/chunks, are not played again")
+@click.option("--json", "as_json", is_flag=True,
+              help="print the run and its summary table as one JSON object on stdout "
+                   "(whist-sim docs json)")
+@rule_options
+def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, seed: int,
+            out: str, bid: str, play: str,
+            consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
+            cluster: str | None, parquet: bool, check: str, no_check: bool,
+            check_deals: int | None, progress: bool | None, resume: bool, as_json: bool,
+            rules) -> None:
+    """Bid charts: the contract with the highest expected score by hand class (bidding
+    position x high-card points x trump length, and an NT panel). Hands come from deals bid
+    up to the contracts; --hands of them are classed and the first --min-hands of every class
+    are evaluated on --deals sampled deals each. Writes a Markdown report, cells.csv, heat maps
+    and a printable A4 cheat sheet (PNG, PDF) to --out.
+
+    Unless --no-check: every cell's first hands are played again under --check (a searching
+    play; only the cell's three best bids and zero), and the cells whose best bid moves are
+    marked in the report, the charts and the cheat sheet.
+    """
+    if scheduler is not None and cluster is not None:
+        raise click.UsageError("give --scheduler or --cluster, not both")
+    try:
+        bid = check_model(bid, chart=True)
+    except StrategyError as e:
+        raise click.BadParameter(str(e), param_hint="--bid") from None
+    play = play_spec(play, "--play").text
+    check_play = checked_play(check, no_check, check_deals)
+    _check_out(out)
+    try:
+        from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
+
+        with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
+            df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
+                           bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
+                           threads=threads, scheduler=scheduler, cluster=cluster,
+                           progress=show_progress(progress), min_hands=min_hands, nt=nt,
+                           checkpoint=Path(out) / "chunks", resume=resume)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: every finished task is kept in {out}/chunks; run the same "
+                   "command with --resume to finish", err=True)
+        sys.exit(130)
+    except (ChartError, ExecutorError) as e:
+        raise click.ClickException(str(e)) from None
+    checked = None
+    if check_play is not None and len(df):
+        checked = _check(df, check_play, check_deals, rules, show_progress(progress))
+    changes = " ".join(_flag(k, v) for k, v in rules.changes().items())
+    for note in df.attrs["coverage"]:
+        click.echo(f"bid-chart: {note}", err=True)
+    command_text = (f"whist-sim bid-chart --hands {df.attrs['hands']} --min-hands {min_hands} "
+                    f"--deals {deals_per_hand} --seed {seed} --bid {bid} --play {play}"
+                    + ("" if nt else " --no-nt")
+                    + (" --consistent" if consistent else "") + (f" {changes}" if changes else "")
+                    + (" --no-check" if check_play is None else
+                       (f" --check {check_play}" if check_play != DEFAULT_CHECK_PLAY else "")
+                       + (f" --check-deals {check_deals}" if check_deals else "")))
+    try:
+        written = write_chart_report(df, out, command=command_text, rules=rules, parquet=parquet,
+                                     check=checked)
+    except OSError as e:
+        raise click.ClickException(f"cannot write to {out}: {e}") from None
+    a = df.attrs
+    if as_json:
+        from ...analyses.advisor.bidchart import chart_tables
+        from ._json import echo_json
+
+        echo_json({
+            "command": "bid-chart",
+            "out": out,
+            "hands": int(df["hand_index"].nunique()),  # hands evaluated (in one panel or two)
+            "evaluations": len(df),  # (hand, panel) rows: a hand in its suit and at NT
+            "hands_screened": a["hands"],
+            "min_hands": min_hands,
+            "deals_per_hand": deals_per_hand,
+            "nt": nt,
+            "coverage": a["coverage"],
+            "seed": seed,
+            "bid": bid,
+            "play": play,
+            "consistent": consistent,
+            "rules": rules.to_dict(),
+            "wall_s": a["wall_s"],
+            "hands_per_s": int(df["hand_index"].nunique()) / max(a["wall_s"], 1e-9),
+            "hand_evaluations_per_s": len(df) / max(a["wall_s"], 1e-9),
+            "executor": a["executor"],
+            "summary": chart_tables(df, rules.players)["summary"] if len(df) else [],
+            "written": [str(p) for p in written],
+            **({} if checked is None else {"check": _check_json(checked)}),
+        })
+        return
+    if checked is not None:
+        click.echo(f"checked against search ({checked.attrs['play']}): "
+                   f"{int(checked['moved'].sum())} of {len(checked)} cells move, "
+                   f"{int((~checked['holds']).sum())} do not hold (marked in the report)")
+    click.echo(
+        f"{a['hands']:,} hands classed, {len(df):,} evaluated x {deals_per_hand:,} deals in "
+        f"{a['wall_s']:.1f} s ({len(df) / max(a['wall_s'], 1e-9):,.0f} hand evaluations/s, "
+        f"{a['executor']}); {len(written)} files written to {out}"
+    )
+
+
+def _check(df, play: str, deals: int | None, rules, progress: bool):
+    """The chart checked against search, with a progress bar over the checked hands."""
+    from ...analyses.advisor.chart_check import check_chart, check_workload
+
+    if not progress:
+        return check_chart(df, play, rules, deals_per_hand=deals)
+    from tqdm import tqdm
+
+    with tqdm(total=check_workload(df), unit="hand", desc="check", file=sys.stderr,
+              leave=False) as bar:
+        return check_chart(df, play, rules, deals_per_hand=deals, on_hand=bar.update)
+
+
+def _check_json(checked) -> dict:
+    """The JSON ``check`` object of a checked chart (docs/ADVISOR.md)."""
+    import math
+
+    def num(v):
+        return None if isinstance(v, float) and math.isnan(v) else v
+
+    a = checked.attrs
+    return {
+        "play": a["play"], "hands_per_cell": a["hands"], "deals_per_hand": a["deals_per_hand"],
+        "deals": a["samples"], "holds": bool(checked["holds"].all()),
+        "cells_checked": len(checked), "cells_moved": int(checked["moved"].sum()),
+        "cells": [{k: num(v.item() if hasattr(v, "item") else v) for k, v in r.items()}
+                  for r in checked.to_dict(orient="records")],
+    }
+
+
+#: what a bid chart writes into --out (a folder holding only these may be written again)
+_CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "check.csv", "chunks",
+                "cheat_sheet_3p.png", "cheat_sheet_3p.pdf", "cheat_sheet_4p.png",
+                "cheat_sheet_4p.pdf"}
+
+
+def _check_out(out: str) -> None:
+    """--out must be new, empty, or an earlier bid chart: never mix a chart into other files."""
+    from pathlib import Path
+
+    path = Path(out)
+    if path.is_dir():
+        others = sorted(p.name for p in path.iterdir() if p.name not in _CHART_FILES)
+        if others:
+            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise click.BadParameter(
+                f"{out} holds other files ({shown}): give a new or empty folder, or an earlier "
+                "bid chart's", param_hint="--out")
