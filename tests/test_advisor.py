@@ -30,7 +30,7 @@ from whist_sim.analyses.advisor import (
     resolve_scenario,
     run_scenario,
 )
-from whist_sim.compiled.entry.advise import _sample, eval_candidates
+from whist_sim.compiled.entry.advise import Sampling, _sample, eval_candidates, sampling_scratch
 from whist_sim.compiled.entry.batch import play_traces
 from whist_sim.compiled.entry.deal import loop_address, run_full
 from whist_sim.compiled.ground.conditional import deal_hidden, unconstrained
@@ -40,6 +40,8 @@ from whist_sim.compiled.ground.layout import (
     PH_PLAY,
     S_BIDSUM,
     S_CONTRACT,
+    Table,
+    deck_array,
     new_state,
     rules_array,
     sampler_scratch,
@@ -124,12 +126,14 @@ def test_counterfactual_bids_agree_with_the_reference_engine(case):
     forced = scen.forced
     pol, par = seating(rules, bid_policy, play)
     rp = rules_array(rules)
-    st, hm, rng = new_state()
     known = np.array(scen.known, dtype=np.uint64)
     cand_trump = np.array([c[0] for c in scen.candidates], dtype=np.int64)
     cand_bid = np.array([c[1] for c in scen.candidates], dtype=np.int64)
     k = len(cand_bid)
-    res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
+    deal, scratch = sampling_scratch(k)
+    st, hm, rng = deal.st, deal.hm, deal.rng
+    table = Table(rp, deck_array(rules), pol, par)
+    res = (scratch.res_t, scratch.res_s, scratch.res_o)
     run = run_scenario(scen, 6, seed=11, play=play, bid_policy=bid_policy,
                        infer=False)  # the deals as dealt, each evaluated below
     for j in range(6):
@@ -138,8 +142,8 @@ def test_counterfactual_bids_agree_with_the_reference_engine(case):
         deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         hands = [int(hm[H_HAND + s]) for s in range(p)]
         r0 = int(rng[0])
-        eval_candidates(loop_address(loop_mode(pol)), st, hm, rp, pol, par, rng, forced, me,
-                        cand_trump, cand_bid, k, np.empty_like(st), np.empty_like(hm), *res)
+        eval_candidates(loop_address(loop_mode(pol)), table, deal, scratch, forced, np.int64(me),
+                        cand_trump, cand_bid, k)
         for i in range(k):
             ref = reference_result(rules, hands, declarer, trump, level, forced, me,
                                    int(cand_bid[i]), r0, bid_policy, play)
@@ -333,8 +337,9 @@ def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     rules = Rules()
     scen = resolve_scenario(HAND, trump="S", declarer=0, level=5, bids=[6, 0], rules=rules)
     pol, par = seating(rules, "heuristic", "heuristic")
-    rp = rules_array(rules)
-    st, hm, rng = new_state()
+    table = Table(rules_array(rules), deck_array(rules), pol, par)
+    deal, scratch = sampling_scratch(1)
+    hm, rng = deal.hm, deal.rng
     known = np.array(scen.known, dtype=np.uint64)
     cons = unconstrained(4, 13)
     ref = get_policy("heuristic")
@@ -342,9 +347,10 @@ def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     for j in range(40):
         rng[0] = stream_start(np.uint64(9), np.uint64(j))
         model = (True, *model_arrays(4, "heuristic"), 0.0, NO_CALLS, np.int64(0))
-        tries = _sample(st, hm, rp, pol, par, rng, j, known, np.uint64(rules.deck_mask), cons,
-                        False, 0, 3, 5, scen.forced, model, 2, *sampler_scratch(), 100_000,
-                        np.empty_like(st), np.empty_like(hm))
+        smp = Sampling(known, np.uint64(rules.deck_mask), cons, False, scen.forced, model,
+                       np.int64(100_000), np.int64(0), np.int64(3), np.int64(5), np.int64(2))
+        tries = _sample(table, deal, scratch, smp, j, np.int64(0), np.int64(3), np.int64(5),
+                        np.int64(2), False)
         assert tries > 0
         rejected_any |= tries > 1
         hands = [int(hm[H_HAND + s]) for s in range(4)]

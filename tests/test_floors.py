@@ -151,3 +151,15 @@ def test_a_sub_module_of_a_moved_package_is_the_module_itself():
     assert old_rollout is rollout
     with pytest.raises(ImportError):
         importlib.import_module("whist_sim.advisor.no_such_module")
+
+
+def test_no_entry_kernel_takes_more_than_ten_arguments():
+    """The entry points' arrays come bundled in named tuples (``Table``, ``Deal``, ``Sampling``,
+    the outputs), so that a call names what it passes."""
+    wide = {}
+    for path in sorted((PACKAGE / "compiled" / "entry").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.decorator_list \
+                    and len(node.args.args) > 10:
+                wide[f"{path.stem}.{node.name}"] = len(node.args.args)
+    assert wide == {}

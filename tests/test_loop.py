@@ -187,9 +187,10 @@ def test_an_illegal_answer_is_caught():
 def test_batch_runs_name_an_illegal_answer():
     """The Python entry points turn the loop's IllegalDecision into a PolicyError with the seat."""
     from whist_sim.compiled.entry import batch
+    from whist_sim.compiled.ground.layout import new_deal
 
     rules = Rules()
-    st, hm, rng, work = batch._scratch()
+    st = new_deal().st
     with pytest.raises(PolicyError, match="seat 2"):
         with batch._checked(st, Seating.of(["heuristic"] * 4, ["heuristic"] * 4, 4)):
             st[S_BAD_SEAT], st[S_BAD_VALUE] = 2, 60  # as the loop leaves them

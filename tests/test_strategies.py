@@ -14,6 +14,7 @@ from whist_sim.compiled.entry.deal import loop_address, play_deal_in
 from whist_sim.compiled.ground.layout import (
     N_PARAMS,
     R_DECK_SIZE,
+    Deal,
     deck_array,
     new_state,
     rules_array,
@@ -192,8 +193,8 @@ def _stream_after_deal(name: str, rules: Rules, deal: int) -> tuple[int, int]:
     par = np.zeros((2, p, N_PARAMS))
     par[0] = seat_params([name] * p, "bid", [{"n": 4.0} if name == "montecarlo" else {}] * p)
     rp = rules_array(rules)
-    play_deal_in(loop_address(FULL), np.uint64(mix64(SEED)), deal, st, hm, rp, deck_array(rules),
-                 np.zeros(52, np.int64), pol, par, rng)
+    play_deal_in(loop_address(FULL), np.uint64(mix64(SEED)), deal, rp, deck_array(rules), pol,
+                 par, Deal(st, hm, rng, np.zeros(52, np.int64)))
     start = int(stream_start(np.uint64(SEED), np.uint64(deal)))
     shuffle_draws = int(rp[R_DECK_SIZE]) - 1
     return int(rng[0]), (start + shuffle_draws * int(GOLDEN)) % (1 << 64)

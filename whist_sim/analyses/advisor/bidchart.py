@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compiled.ground.layout import deck_array, new_state, rules_array, sampler_scratch
+from ...compiled.ground.layout import Table, deck_array, rules_array
 from ...compiled.strategies.registry import DEFAULT_PLAY, PolicyError
 from ...compiled.strategies.spec import check_play
 from ...core.cards import NT, STRAINS, SUIT_MASKS
@@ -109,7 +109,14 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
     ``sum``, ``sq``, ``made``, ``tricks``, ``over`` (see
     :func:`whist_sim.compiled.entry.advise.chart_kernel`).
     """
-    from ...compiled.entry.advise import chart_kernel
+    from ...compiled.entry.advise import (
+        Candidates,
+        ChartHands,
+        ChartOut,
+        Sampling,
+        chart_kernel,
+        sampling_scratch,
+    )
     from ...compiled.entry.deal import loop_address
     from ...compiled.ground.conditional import unconstrained
     from ...compiled.strategies.dispatch import loop_mode
@@ -121,7 +128,6 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
     strain = np.ascontiguousarray(task.strain[sl], dtype=np.int64)
     count = len(ids)
     pol, par = policy_arrays(p, task.bid, task.play)
-    st, hm, rng = new_state()
     k = n + 1
     out = {
         "scen": np.zeros((count, 6), dtype=np.int64),
@@ -131,18 +137,20 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
            for name in ("n", "sum", "sq", "made", "tricks", "over")},
         "tries": np.zeros(count, dtype=np.int64),
     }
-    chart_kernel(
-        loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)), ids, strain,
-        np.int64(task.deals_per_hand), rules_array(rules), deck_array(rules),
-        np.uint64(rules.deck_mask), pol, par,
+    smp = Sampling(
+        np.zeros(p, dtype=np.uint64), np.uint64(rules.deck_mask), unconstrained(p, rules.hand_size),
+        False, np.zeros(p, dtype=np.int64),
         (bool(task.consistent), *model_arrays(p, task.bid), DEFAULT_EPS, NO_CALLS, np.int64(0)),
-        np.int64(MAX_TRIES),
-        st, hm, rng, *sampler_scratch(), np.zeros_like(st), np.zeros_like(hm),
-        np.zeros(p, dtype=np.uint64), np.zeros(p, dtype=np.int64),
-        unconstrained(p, rules.hand_size), np.zeros(k, dtype=np.int64),
-        np.zeros(k, dtype=np.int64), *(np.zeros(k, dtype=np.int64) for _ in range(3)),
-        out["scen"], out["hand"], out["earlier"], out["n"], out["sum"], out["sq"], out["made"],
-        out["tricks"], out["over"], out["tries"],
+        np.int64(MAX_TRIES), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    deal, scratch = sampling_scratch(k)
+    chart_kernel(
+        loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)),
+        ChartHands(ids, strain, np.int64(task.deals_per_hand)),
+        Table(rules_array(rules), deck_array(rules), pol, par), smp,
+        Candidates(np.int64(-1), np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)),
+        deal, scratch,
+        ChartOut(out["scen"], out["hand"], out["earlier"], out["n"], out["sum"], out["sq"],
+                 out["made"], out["tricks"], out["over"], out["tries"]),
     )
     scen = out.pop("scen")
     out["hand_index"] = ids

@@ -95,9 +95,15 @@ class ScreenTask:
 def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     """Classes of hands ``index * chunk_size ..`` (at most ``chunk_size``): ``band`` (int8, -1:
     thrown in every time) and ``cls`` (int8 trump class in the deal's strain)."""
-    from ...compiled.entry.advise import chart_screen_kernel
+    from ...compiled.entry.advise import ScreenOut, chart_screen_kernel
     from ...compiled.entry.deal import loop_address
-    from ...compiled.ground.layout import deck_array, new_state, rules_array, sampler_scratch
+    from ...compiled.ground.layout import (
+        Table,
+        deck_array,
+        new_deal,
+        rules_array,
+        sampler_scratch,
+    )
     from ...compiled.strategies.dispatch import loop_mode
     from ..reports.tally import hcp as hcp_of
     from .sampling import policy_arrays
@@ -106,14 +112,12 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     start = index * task.chunk_size
     count = max(0, min(task.chunk_size, task.hands - start))
     pol, par = policy_arrays(rules.players, task.bid, task.play)
-    st, hm, rng = new_state()
     trump = np.zeros(count, dtype=np.int64)
     hand = np.zeros(count, dtype=np.uint64)
     chart_screen_kernel(loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)),
-                        np.int64(start),
-                        np.int64(count),
-                        rules_array(rules), deck_array(rules), pol, par, st, hm, rng,
-                        sampler_scratch()[0], trump, hand)
+                        np.int64(start), np.int64(count),
+                        Table(rules_array(rules), deck_array(rules), pol, par),
+                        new_deal(sampler_scratch()[0]), ScreenOut(trump, hand))
     thrown = trump < 0
     band = band_of(hcp_of(hand)).astype(np.int8)
     band[thrown] = -1

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...compiled.ground.layout import H_START, N_PARAMS, new_state, rules_array, sampler_scratch
+from ...compiled.ground.layout import H_START, N_PARAMS, Table, deck_array, rules_array
 from ...compiled.strategies.registry import BID, policy_names
 from ...compiled.strategies.seating import Seating
 from ...compiled.strategies.spec import StrategyError, StrategySpec, parse_strategy
@@ -162,19 +162,18 @@ def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference | bool | None):
-    """``(common, model, cand_trump, cand_bid)``: the arguments of ``advise_kernel`` up to
-    the first leader's level (``common``), the model tuple ``(on, mpol, mpar, eps, calls,
-    dealer)`` (on only when there is something to read: earlier contracts, or the auction's
-    calls when given) and the candidates' trumps and contracts."""
+    """``(table, smp, cands)``: the advisor kernels' :class:`~whist_sim.compiled.ground.layout.
+    Table`, :class:`~whist_sim.compiled.entry.advise.Sampling` (with ``max_tries`` 1; the model
+    ``(on, mpol, mpar, eps, calls, dealer)`` is on only when there is something to read: earlier
+    contracts, or the auction's calls when given) and
+    :class:`~whist_sim.compiled.entry.advise.Candidates`."""
+    from ...compiled.entry.advise import Candidates, Sampling
     from ...compiled.ground.conditional import unconstrained
 
     pol, par = _arrays(scen, bid_policy, play)
     rules = scen.rules
-    rp = rules_array(rules)
-    known = np.array(scen.known, dtype=np.uint64)
-    deck_mask = np.uint64(rules.deck_mask)
     check = scen.cons is not None
-    cons = scen.cons if check else unconstrained(rules.players, rules.hand_size)
+    cons = scen.cons if scen.cons is not None else unconstrained(rules.players, rules.hand_size)
     inf = Inference.of(infer)
     mpol, mpar = model_arrays(rules.players, inf.model or bid_policy)
     model = (bool(inf.on and (scen.position > 0 or scen.calls)), mpol, mpar, float(inf.eps),
@@ -182,9 +181,11 @@ def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference 
     cand_trump = np.array([c[0] for c in scen.candidates], dtype=np.int64)
     cand_bid = np.array([c[1] for c in scen.candidates], dtype=np.int64)
     trump0 = scen.trump if scen.trump >= 0 else 0
-    common = (rp, pol, par, known, deck_mask, cons, check, np.int64(scen.declarer),
-              np.int64(trump0), np.int64(scen.level))
-    return common, model, cand_trump, cand_bid
+    table = Table(rules_array(rules), deck_array(rules), pol, par)
+    smp = Sampling(np.array(scen.known, dtype=np.uint64), np.uint64(rules.deck_mask), cons, check,
+                   scen.forced, model, np.int64(1), np.int64(scen.declarer), np.int64(trump0),
+                   np.int64(scen.level), np.int64(scen.position))
+    return table, smp, Candidates(np.int64(scen.seat), cand_trump, cand_bid)
 
 
 def _max_tries(pilot_rate: float) -> int:
@@ -235,21 +236,17 @@ def run_scenario(
     threads = check_int("threads", threads, 1, 1024)
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
-    common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
-    loop = loop_address(loop_mode(common[1]))  # the base loop when no seat searches
-    check = scen.cons is not None
-    forced = scen.forced
-    k = len(cand_bid)
+    table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
+    loop = loop_address(loop_mode(table.pol))  # the base loop when no seat searches
+    model = smp.model
+    k = len(cands.bid)
 
     pilot_rate = None
     max_tries = 1
-    if check or model[0]:
-        st, hm, rng = new_state()
-        work, tab = sampler_scratch()
+    if smp.check or model[0]:
+        deal, scratch = K.sampling_scratch(k)
         pilot_mix = np.uint64(mix64(mix64(seed) ^ PILOT_SALT))
-        ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), *common, forced, model,
-                             np.int64(scen.position), st, hm, rng, work, tab, np.zeros_like(st),
-                             np.zeros_like(hm))
+        ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), table, smp, deal, scratch)
         pilot_rate = ok / PILOT_TRIES
         if ok == 0:
             what = _conditions_text(scen, model)
@@ -258,6 +255,7 @@ def run_scenario(
                 f"them (acceptance rate below {1 / PILOT_TRIES:.4%})"
             )
         max_tries = _max_tries(pilot_rate)
+    smp = smp._replace(max_tries=np.int64(max_tries))
 
     tricks = np.empty((k, deals), dtype=np.int8)
     score = np.empty((k, deals), dtype=np.int16)
@@ -268,10 +266,7 @@ def run_scenario(
     def chunk(bounds: tuple[int, int]) -> int:
         """Deals ``a..b-1`` in blocks (bounded scratch); negative: a deal was not accepted."""
         a, b = bounds
-        st, hm, rng = new_state()
-        work, tab = sampler_scratch()
-        snap_st, snap_hm = np.zeros_like(st), np.zeros_like(hm)
-        res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
+        deal, scratch = K.sampling_scratch(k)
         block = BLOCK if on_deals is None else max(16, min(PROGRESS_BLOCK, deals // 50))
         size = min(block, b - a)
         t_out, s_out = np.empty((k, size), np.int8), np.empty((k, size), np.int16)
@@ -279,10 +274,8 @@ def run_scenario(
         for lo in range(a, b, block):
             m = min(block, b - lo)
             done = K.advise_kernel(
-                loop, seed_mix, np.int64(lo), np.int64(m), *common, np.int64(scen.seat), forced,
-                model, np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries),
-                st, hm, rng, work, tab, snap_st, snap_hm, *res, t_out, s_out, o_out,
-                tries[lo:lo + m],
+                loop, seed_mix, np.int64(lo), np.int64(m), table, smp, cands, deal, scratch,
+                K.AdviceOut(t_out, s_out, o_out, tries[lo:lo + m]),
             )
             if done < m:
                 return -1
@@ -338,33 +331,29 @@ def sample_play_hands(
     seed = check_int("seed", seed, 0, _MAX_SEED)
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
-    common, model, cand_trump, cand_bid = _kernel_inputs(scen, bid_policy, play, infer)
-    loop = loop_address(loop_mode(common[1]))  # the base loop when no seat searches
-    check = scen.cons is not None
+    table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
+    loop = loop_address(loop_mode(table.pol))  # the base loop when no seat searches
+    model = smp.model
     p = scen.rules.players
-    if check or model[0]:
+    if smp.check or model[0]:
         max_tries = MAX_TRIES_CAP
         if pilot_rate:
             max_tries = _max_tries(pilot_rate)
     else:
         max_tries = 1
-    k = len(cand_bid)
-    st, hm, rng = new_state()
-    work, tab = sampler_scratch()
-    snap_st, snap_hm = np.zeros_like(st), np.zeros_like(hm)
-    res = [np.zeros(k, dtype=np.int64) for _ in range(3)]
+    smp = smp._replace(max_tries=np.int64(max_tries))
+    k = len(cands.bid)
+    deal, scratch = K.sampling_scratch(k)
     t_out, s_out = np.empty((k, 1), np.int8), np.empty((k, 1), np.int16)
     o_out = np.empty((k, 1), np.bool_)
     hands = np.zeros((count, p), dtype=np.uint64)
     tricks = np.zeros((k, count), dtype=np.int8)
     tries = np.zeros(count, dtype=np.int64)
     seed_mix = np.uint64(mix64(seed))
-    forced = scen.forced
     for j in range(count):
         done = K.advise_kernel(
-            loop, seed_mix, np.int64(j), np.int64(1), *common, np.int64(scen.seat), forced, model,
-            np.int64(scen.position), cand_trump, cand_bid, np.int64(max_tries), st, hm, rng, work,
-            tab, snap_st, snap_hm, *res, t_out, s_out, o_out, tries[j:j + 1],
+            loop, seed_mix, np.int64(j), np.int64(1), table, smp, cands, deal, scratch,
+            K.AdviceOut(t_out, s_out, o_out, tries[j:j + 1]),
         )
         if done < 1:
             raise AdviceError(
@@ -373,6 +362,6 @@ def sample_play_hands(
             )
         # the state now holds the last candidate's finished deal; the hands at the start of play
         # are kept in H_START (docs/ENGINE.md), the same for every candidate
-        hands[j] = hm[H_START:H_START + p]
+        hands[j] = deal.hm[H_START:H_START + p]
         tricks[:, j] = t_out[:, 0]
     return SampledDeals(hands, tricks, tries)

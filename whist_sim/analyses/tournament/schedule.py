@@ -190,8 +190,8 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     A top-level function, so Dask can ship it to workers; pure (returns arrays, writes nothing).
     """
     from ...compiled.entry.deal import loop_address
-    from ...compiled.entry.tournament import N_TALLY, tournament_kernel
-    from ...compiled.ground.layout import deck_array, new_state, rules_array
+    from ...compiled.entry.tournament import N_TALLY, Entrants, TallyOut, tournament_kernel
+    from ...compiled.ground.layout import Table, deck_array, new_deal, rules_array
     from ...compiled.strategies.dispatch import BASE, FULL, loop_mode
     from ...core.rng import mix64
     from ...runs.dataset import chunk_bounds
@@ -200,7 +200,6 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     start, count = chunk_bounds(index, task.deals, task.chunk_size)
     pols, pars, ent, inv_m = task_arrays(task)
     n_ent = inv_m.shape[0]
-    st, hm, rng = new_state()
     ysum = np.zeros((count, n_ent), dtype=np.float64)
     yy = np.zeros((count, n_ent, n_ent), dtype=np.float64)
     tally = np.zeros((count, n_ent, N_TALLY), dtype=np.int32)
@@ -209,9 +208,9 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     mode = FULL if any(loop_mode(pol) is FULL for pol in pols) else BASE
     tournament_kernel(
         loop_address(mode), np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
-        rules_array(task.rules), deck_array(task.rules), pols, pars, ent, inv_m,
-        bool(task.independent), st, hm, rng, np.zeros(52, dtype=np.int64),
-        np.zeros(n_ent, dtype=np.float64), ysum, yy, tally, thrown,
+        Table(rules_array(task.rules), deck_array(task.rules), pols, pars),
+        Entrants(ent, inv_m, bool(task.independent)), new_deal(),
+        TallyOut(np.zeros(n_ent, dtype=np.float64), ysum, yy, tally, thrown),
     )
     return ChunkResult(index, start, count, ysum, yy, tally, thrown, time.perf_counter() - t0)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,7 +44,9 @@ from ..ground.layout import (
     S_THROWN,
     S_TRICKS,
     S_TRUMP,
+    Table,
     deck_array,
+    new_deal,
     new_state,
     rules_array,
 )
@@ -57,90 +60,122 @@ _MAX_SEED = (1 << 64) - 1
 _MAX_DEAL = (1 << 63) - 1
 
 
+class BatchOut(NamedTuple):
+    """The result columns :func:`_batch_kernel` writes, row ``i - start`` for deal ``i`` (the
+    dtypes and meanings of :func:`play_batch`'s columns; per-seat ones ``[P, count]``)."""
+
+    dealer: np.ndarray
+    declarer: np.ndarray
+    trump: np.ndarray
+    level: np.ndarray
+    frisch: np.ndarray
+    thrown: np.ndarray
+    ncalls: np.ndarray
+    removed: np.ndarray
+    hand: np.ndarray
+    contract: np.ndarray
+    tricks: np.ndarray
+    score: np.ndarray
+    bidsum: np.ndarray
+    over: np.ndarray
+    dealt: np.ndarray
+    redeals: np.ndarray
+
+
+class TraceOut(NamedTuple):
+    """The move-by-move record :func:`_trace_kernel` writes, row ``i - start`` for deal ``i``:
+    ``ints`` int64 ``[count, 12]`` (dealer, removed card, Frisches, calls, thrown in, declarer,
+    trump, level, plays, over, bid sum, redeals), ``dealt`` / ``hands`` uint64 ``[count, P]``,
+    ``frisch`` uint64 ``[count, 3, P]``, ``calls`` int16 ``[count, MAX_CALLS]``, ``plays`` int8
+    ``[count, MAX_PLAYS]``, ``seat`` int64 ``[count, 3, P]`` (contract, tricks, score)."""
+
+    ints: np.ndarray
+    dealt: np.ndarray
+    hands: np.ndarray
+    frisch: np.ndarray
+    calls: np.ndarray
+    plays: np.ndarray
+    seat: np.ndarray
+
+
 @jit
-def _batch_kernel(
-    loop, seed_mix, start, count, rp, deck, pol, par, store_dealt, st, hm, rng, work,
-    o_dealer, o_declarer, o_trump, o_level, o_frisch, o_thrown, o_ncalls, o_removed,
-    o_hand, o_contract, o_tricks, o_score, o_bidsum, o_over, o_dealt, o_redeals,
-):
-    """Play ``count`` deals from ``start``; write row ``i - start`` of every output array."""
+def _batch_kernel(loop, seed_mix, start, count, store_dealt, table, deal, out):
+    """Play ``count`` deals from ``start`` at ``table`` in ``deal`` (its scratch); write row
+    ``i - start`` of every array of ``out`` (a :class:`BatchOut`)."""
+    rp, deck, pol, par = table
+    st, hm = deal.st, deal.hm
     p = rp[R_PLAYERS]
     for j in range(count):
-        deal = start + j
-        play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
-        o_dealer[j] = deal % p
-        o_frisch[j] = st[S_NFRISCH]
-        o_ncalls[j] = st[S_NCALLS]
-        o_removed[j] = st[S_REMOVED]
-        o_redeals[j] = st[S_REDEALS]
+        d = start + j
+        play_deal_in(loop, seed_mix, d, rp, deck, pol, par, deal)
+        out.dealer[j] = d % p
+        out.frisch[j] = st[S_NFRISCH]
+        out.ncalls[j] = st[S_NCALLS]
+        out.removed[j] = st[S_REMOVED]
+        out.redeals[j] = st[S_REDEALS]
         thrown = st[S_THROWN] != 0
-        o_thrown[j] = thrown
+        out.thrown[j] = thrown
         for s in range(p):
-            o_hand[s, j] = hm[H_START + s]
+            out.hand[s, j] = hm[H_START + s]
             if store_dealt:
-                o_dealt[s, j] = hm[H_DEALT + s]
+                out.dealt[s, j] = hm[H_DEALT + s]
         if thrown:
-            o_declarer[j] = -1
-            o_trump[j] = -1
-            o_level[j] = 0
-            o_bidsum[j] = -1
-            o_over[j] = False
+            out.declarer[j] = -1
+            out.trump[j] = -1
+            out.level[j] = 0
+            out.bidsum[j] = -1
+            out.over[j] = False
             for s in range(p):
-                o_contract[s, j] = -1
-                o_tricks[s, j] = -1
-                o_score[s, j] = 0
+                out.contract[s, j] = -1
+                out.tricks[s, j] = -1
+                out.score[s, j] = 0
         else:
-            o_declarer[j] = st[S_DECLARER]
-            o_trump[j] = st[S_TRUMP]
-            o_level[j] = st[S_LEVEL]
-            o_bidsum[j] = st[S_BIDSUM]
-            o_over[j] = st[S_OVER] != 0
+            out.declarer[j] = st[S_DECLARER]
+            out.trump[j] = st[S_TRUMP]
+            out.level[j] = st[S_LEVEL]
+            out.bidsum[j] = st[S_BIDSUM]
+            out.over[j] = st[S_OVER] != 0
             for s in range(p):
-                o_contract[s, j] = st[S_CONTRACT + s]
-                o_tricks[s, j] = st[S_TRICKS + s]
-                o_score[s, j] = st[S_SCORE + s]
+                out.contract[s, j] = st[S_CONTRACT + s]
+                out.tricks[s, j] = st[S_TRICKS + s]
+                out.score[s, j] = st[S_SCORE + s]
 
 
 @jit
-def _trace_kernel(
-    loop, seed_mix, start, count, rp, deck, pol, par, st, hm, rng, work,
-    t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
-):
-    """Like :func:`_batch_kernel`, recording every move (see :func:`play_traces`)."""
+def _trace_kernel(loop, seed_mix, start, count, table, deal, out):
+    """Like :func:`_batch_kernel`, recording every move in ``out`` (a :class:`TraceOut`; see
+    :func:`play_traces`)."""
+    rp, deck, pol, par = table
+    st, hm = deal.st, deal.hm
     p = rp[R_PLAYERS]
     for j in range(count):
-        deal = start + j
-        play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng)
-        t_ints[j, 0] = deal % p
-        t_ints[j, 1] = st[S_REMOVED]
-        t_ints[j, 2] = st[S_NFRISCH]
-        t_ints[j, 3] = st[S_NCALLS]
-        t_ints[j, 4] = st[S_THROWN]
-        t_ints[j, 5] = st[S_DECLARER]
-        t_ints[j, 6] = st[S_TRUMP]
-        t_ints[j, 7] = st[S_LEVEL]
-        t_ints[j, 8] = st[S_NPLAYS]
-        t_ints[j, 9] = st[S_OVER]
-        t_ints[j, 10] = st[S_BIDSUM]
-        t_ints[j, 11] = st[S_REDEALS]
+        d = start + j
+        play_deal_in(loop, seed_mix, d, rp, deck, pol, par, deal)
+        ints = out.ints
+        ints[j, 0] = d % p
+        ints[j, 1] = st[S_REMOVED]
+        ints[j, 2] = st[S_NFRISCH]
+        ints[j, 3] = st[S_NCALLS]
+        ints[j, 4] = st[S_THROWN]
+        ints[j, 5] = st[S_DECLARER]
+        ints[j, 6] = st[S_TRUMP]
+        ints[j, 7] = st[S_LEVEL]
+        ints[j, 8] = st[S_NPLAYS]
+        ints[j, 9] = st[S_OVER]
+        ints[j, 10] = st[S_BIDSUM]
+        ints[j, 11] = st[S_REDEALS]
         for s in range(p):
-            t_dealt[j, s] = hm[H_DEALT + s]
-            t_hands[j, s] = hm[H_START + s]
-            t_seat[j, 0, s] = st[S_CONTRACT + s]
-            t_seat[j, 1, s] = st[S_TRICKS + s]
-            t_seat[j, 2, s] = st[S_SCORE + s]
+            out.dealt[j, s] = hm[H_DEALT + s]
+            out.hands[j, s] = hm[H_START + s]
+            out.seat[j, 0, s] = st[S_CONTRACT + s]
+            out.seat[j, 1, s] = st[S_TRICKS + s]
+            out.seat[j, 2, s] = st[S_SCORE + s]
             for f in range(st[S_NFRISCH]):
-                t_frisch[j, f, s] = hm[H_FRISCH + 4 * f + s]
+                out.frisch[j, f, s] = hm[H_FRISCH + 4 * f + s]
         for i in range(st[S_NCALLS]):
-            t_calls[j, i] = st[S_CALLS + i]
+            out.calls[j, i] = st[S_CALLS + i]
         for i in range(st[S_NPLAYS]):
-            t_plays[j, i] = st[S_PLAYS + i]
-
-
-def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """State arrays for one batch (the kernels allocate nothing): ``st, hm, rng, work``."""
-    st, hm, rng = new_state()
-    return st, hm, rng, np.zeros(52, dtype=np.int64)
+            out.plays[j, i] = st[S_PLAYS + i]
 
 
 @contextmanager
@@ -171,7 +206,7 @@ def _check_args(seed, start, count, rules, bid, play):
     pol, par = seating.arrays()
     seed_mix = np.uint64(mix64(int(seed)))
     rp, deck = rules_array(rules), deck_array(rules)
-    return seating, seed_mix, np.int64(start), np.int64(count), rp, deck, pol, par
+    return seating, seed_mix, np.int64(start), np.int64(count), Table(rp, deck, pol, par)
 
 
 def play_batch(
@@ -207,8 +242,7 @@ def play_batch(
     illegal one raises :class:`~whist_sim.compiled.strategies.registry.PolicyError` naming the
     seat). Same deals, 5-10 % slower; the tests use it.
     """
-    seating, seed_mix, start_, count_, rp, deck, pol, par = _check_args(
-        seed, start, count, rules, bid, play)
+    seating, seed_mix, start_, count_, table = _check_args(seed, start, count, rules, bid, play)
     n = int(count_)
     p = rules.players
     out_dealer = np.empty(n, dtype=np.int8)
@@ -227,15 +261,13 @@ def play_batch(
     out_over = np.empty(n, dtype=np.bool_)
     out_dealt = np.empty((p, n if store_dealt else 0), dtype=np.uint64)
     out_redeals = np.empty(n, dtype=np.int8)
-    scratch = _scratch()
-    with _checked(scratch[0], seating):
-        _batch_kernel(
-            loop_address(loop_mode(pol, checked)), seed_mix, start_, count_, rp, deck, pol, par,
-            bool(store_dealt), *scratch,
-            out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown, out_ncalls,
-            out_removed, out_hand, out_contract, out_tricks, out_score, out_bidsum, out_over,
-            out_dealt, out_redeals,
-        )
+    out = BatchOut(out_dealer, out_declarer, out_trump, out_level, out_frisch, out_thrown,
+                   out_ncalls, out_removed, out_hand, out_contract, out_tricks, out_score,
+                   out_bidsum, out_over, out_dealt, out_redeals)
+    deal = new_deal()
+    with _checked(deal.st, seating):
+        _batch_kernel(loop_address(loop_mode(table.pol, checked)), seed_mix, start_, count_,
+                      bool(store_dealt), table, deal, out)
     cols: dict[str, np.ndarray] = {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),
         "dealer": out_dealer,
@@ -297,8 +329,7 @@ def play_traces(
     ``checked`` as in :func:`play_batch`.
     """
     del store_dealt
-    seating, seed_mix, start_, count_, rp, deck, pol, par = _check_args(
-        seed, start, count, rules, bid, play)
+    seating, seed_mix, start_, count_, table = _check_args(seed, start, count, rules, bid, play)
     n = int(count_)
     p = rules.players
     t_ints = np.zeros((n, 12), dtype=np.int64)
@@ -308,13 +339,11 @@ def play_traces(
     t_calls = np.full((n, MAX_CALLS), -1, dtype=np.int16)
     t_plays = np.full((n, MAX_PLAYS), -1, dtype=np.int8)
     t_seat = np.zeros((n, 3, p), dtype=np.int64)
-    scratch = _scratch()
-    with _checked(scratch[0], seating):
-        _trace_kernel(
-            loop_address(loop_mode(pol, checked)), seed_mix, start_, count_, rp, deck, pol, par,
-            *scratch,
-            t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat,
-        )
+    out = TraceOut(t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat)
+    deal = new_deal()
+    with _checked(deal.st, seating):
+        _trace_kernel(loop_address(loop_mode(table.pol, checked)), seed_mix, start_, count_, table,
+                      deal, out)
     return {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),
         "dealer": t_ints[:, 0],
@@ -340,4 +369,4 @@ def play_traces(
     }
 
 
-__all__ = ["new_state", "play_batch", "play_traces"]
+__all__ = ["BatchOut", "TraceOut", "new_state", "play_batch", "play_traces"]

@@ -306,15 +306,18 @@ def run_shared(loop, st, hm, rp, pol, par, rng, until):
 
 
 @jit(inline="always")
-def play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pol, par, rng):
-    """Play deal ``deal`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the
-    score (dealer ``deal % P``, random stream ``(seed, deal)``, docs/ENGINE.md §2-3), in the
-    shared loop at address ``loop`` (:func:`loop_address` of the seating's mode,
-    :func:`~whist_sim.compiled.strategies.dispatch.loop_mode`: ``BASE`` when no searching strategy
-    is seated). A deal cancelled after the third Frisch is dealt again from the same stream
-    (``after_third_frisch=redeal``; ``st[S_REDEALS]`` counts it). Inlined into its callers."""
-    rng[0] = stream_start_mixed(seed_mix, np.uint64(deal))
-    begin_deal(st, hm, rp, deal, deal % rp[R_PLAYERS])
+def play_deal_in(loop, seed_mix, d, rp, deck, pol, par, deal):
+    """Play deal ``d`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the score
+    (dealer ``d % P``, random stream ``(seed, d)``, docs/ENGINE.md §2-3) in ``deal`` (a
+    :class:`~whist_sim.compiled.ground.layout.Deal`), with the rules' slots ``rp``, the deck and
+    the seating ``pol`` / ``par``, in the shared loop at address ``loop`` (:func:`loop_address`
+    of the seating's mode, :func:`~whist_sim.compiled.strategies.dispatch.loop_mode`: ``BASE``
+    when no searching strategy is seated). A deal cancelled after the third Frisch is dealt again
+    from the same stream (``after_third_frisch=redeal``; ``st[S_REDEALS]`` counts it). Inlined
+    into its callers."""
+    st, hm, rng, work = deal
+    rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
+    begin_deal(st, hm, rp, d, d % rp[R_PLAYERS])
     deal_cards(st, hm, rp, deck, work, rng)
     run_shared(loop, st, hm, rp, pol, par, rng, np.int64(PH_DONE))
     while redeal_due(st, rp):  # after_third_frisch=redeal: the same dealer deals again

@@ -24,6 +24,10 @@ Single-threaded, allocation-free (``y`` is caller scratch), releases the GIL.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
+
 from ..ground._numba import jit
 from ..ground.layout import (
     R_PLAYERS,
@@ -59,28 +63,50 @@ TALLY_NAMES = (
 )
 
 
-@jit
-def tournament_kernel(
-    loop, seed_mix, start, count, rp, deck, pols, pars, ent, inv_m, independent, st, hm, rng, work,
-    y, o_ysum, o_yy, o_tally, o_thrown,
-):
-    """Play ``count`` deals from ``start`` under each of the ``pols.shape[0]`` seatings, in the
-    shared loop at address ``loop`` (:func:`whist_sim.compiled.entry.deal.loop_address` of ``BASE``
-    when no seat of any seating searches: :func:`whist_sim.compiled.strategies.dispatch.loop_mode`).
+class Entrants(NamedTuple):
+    """Who sits where in each seating of a tournament: ``ent[k, s]`` the entrant at seat ``s``
+    of seating ``k`` (int64), ``inv_m[e]`` one over the seats entrant ``e`` holds per seating
+    (float64, to average its score), ``independent`` (bool: each seating plays its own deals,
+    ``deal * seatings + k``, instead of the same deal)."""
 
-    ``o_ysum`` (float64 ``[count, E]``), ``o_yy`` (float64 ``[count, E, E]``), ``o_tally`` (int32
-    ``[count, E, N_TALLY]``) and ``o_thrown`` (int32 ``[count]``) must be zero on entry.
-    ``y``: float64 scratch of length ``E`` (entries).
-    """
+    ent: np.ndarray
+    inv_m: np.ndarray
+    independent: bool
+
+
+class TallyOut(NamedTuple):
+    """What :func:`tournament_kernel` sums per deal ``j`` and entrant ``e``: ``ysum`` (float64
+    ``[count, E]``) and ``yy`` (float64 ``[count, E, E]``) the entrants' mean scores and their
+    products, ``tally`` (int32 ``[count, E, N_TALLY]``, ``TALLY_NAMES``), ``thrown`` (int32
+    ``[count]``: seatings thrown in); all zero on entry. ``y``: float64 scratch of length E."""
+
+    y: np.ndarray
+    ysum: np.ndarray
+    yy: np.ndarray
+    tally: np.ndarray
+    thrown: np.ndarray
+
+
+@jit
+def tournament_kernel(loop, seed_mix, start, count, table, entrants, deal, out):
+    """Play ``count`` deals from ``start`` under each of the seatings of ``table`` (its ``pol``
+    and ``par`` hold one row per seating), in the shared loop at address ``loop``
+    (:func:`whist_sim.compiled.entry.deal.loop_address` of ``BASE`` when no seat of any seating
+    searches: :func:`whist_sim.compiled.strategies.dispatch.loop_mode`), and sum the entrants'
+    results into ``out`` (a :class:`TallyOut`)."""
+    rp, deck, pols, pars = table
+    ent, inv_m, independent = entrants
+    y, o_ysum, o_yy, o_tally, o_thrown = out
+    st = deal.st
     p = rp[R_PLAYERS]
     n_seatings = pols.shape[0]
     n_entries = inv_m.shape[0]
     for j in range(count):
         for k in range(n_seatings):
-            deal = start + j
+            d = start + j
             if independent:
-                deal = deal * n_seatings + k
-            play_deal_in(loop, seed_mix, deal, st, hm, rp, deck, work, pols[k], pars[k], rng)
+                d = d * n_seatings + k
+            play_deal_in(loop, seed_mix, d, rp, deck, pols[k], pars[k], deal)
             for e in range(n_entries):
                 y[e] = 0.0
             thrown = st[S_THROWN] != 0

@@ -28,6 +28,8 @@ snapshot a deal by copying ``st``, ``hm`` and ``rng`` and continue each copy dif
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules, scoring_names
@@ -227,3 +229,33 @@ def new_state() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     hm = np.zeros(HM_SIZE, dtype=np.uint64)
     rng = np.zeros(1, dtype=np.uint64)
     return st, hm, rng
+
+
+class Table(NamedTuple):
+    """The table a kernel plays at, as plain arrays: ``rp`` the rules' slots (int64, ``R_*``),
+    ``deck`` the deck's cards (int64, :func:`deck_array`), ``pol`` the seated strategies' ids
+    (int64 ``[2, P]``: row 0 bidding, row 1 play) and ``par`` their parameters (float64
+    ``[2, P, N_PARAMS]``). A tournament's ``pol`` and ``par`` have one more leading axis, one
+    row per seating."""
+
+    rp: np.ndarray
+    deck: np.ndarray
+    pol: np.ndarray
+    par: np.ndarray
+
+
+class Deal(NamedTuple):
+    """One thread's deal in play: the state ``st`` (int64, ``S_*``), the hands ``hm`` (uint64,
+    ``H_*``), the random stream's counter ``rng`` (uint64 ``[1]``) and the dealing scratch
+    ``work`` (int64, at least 52 long; the sampler's ``work`` where hidden hands are dealt)."""
+
+    st: np.ndarray
+    hm: np.ndarray
+    rng: np.ndarray
+    work: np.ndarray
+
+
+def new_deal(work: np.ndarray | None = None) -> Deal:
+    """A fresh :class:`Deal` for one thread (``work``: 52 zeros unless given)."""
+    st, hm, rng = new_state()
+    return Deal(st, hm, rng, np.zeros(52, dtype=np.int64) if work is None else work)
