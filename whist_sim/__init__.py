@@ -6,15 +6,10 @@ bitmasks (bit ``i`` = card ``i``); seats are 0..3 clockwise.
 """
 
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-try:
-    __version__ = version("whist-sim")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
-
 from .compiled.ground._cache import configure_numba_cache
+from .core.version import __version__
 
 # before numba is first imported: every way of starting whist-sim shares one cache of compiled
 # kernels

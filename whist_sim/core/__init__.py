@@ -5,7 +5,8 @@
 * :mod:`.rules` - :class:`~whist_sim.core.rules.Rules`, every rule option of RULES.md, validated;
 * :mod:`.rng` - the counter-based random stream (docs/ENGINE.md §2);
 * :mod:`.scoring` - the score of a contract (RULES §6);
-* :mod:`.stats` - every statistic: means and intervals, paired tests, SPRT.
+* :mod:`.stats` - every statistic: means and intervals, paired tests, SPRT;
+* :mod:`.version` - the installed version (``whist_sim.__version__``).
 
 Nothing here imports numba, pandas or any other part of the package.
 """

@@ -54,10 +54,10 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from .. import __version__
 from ..compiled.strategies.seating import Seating
 from ..core.rng import MAX_DEALS  # noqa: F401 - the limit of deals, also for the CLI
 from ..core.rules import Rules
+from ..core.version import __version__
 from .dataset import (
     FORMAT_NAME,
     FORMAT_VERSION,

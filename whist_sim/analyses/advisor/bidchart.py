@@ -595,7 +595,7 @@ def _md_best(best: pd.DataFrame, sep: pd.DataFrame,
 
 def chart_meta(df: pd.DataFrame, rules: Rules) -> dict[str, str]:
     """The run's provenance lines (sample, model, rules) shared by the report and cheat sheet."""
-    from ... import __version__
+    from ...core.version import __version__
 
     a = df.attrs
     dph = a.get("deals_per_hand")

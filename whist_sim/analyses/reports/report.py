@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from ... import __version__
 from ...core.rules import Rules, RulesError
+from ...core.version import __version__
 from . import charts, dd_tables, tables
 from .check import check_section, zero_table
 from .items import ChartItem, Report, Section, TableItem

@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from ... import __version__
 from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...compiled.strategies.spec import StrategyError, StrategySpec, check_play
 from ...core.rng import MAX_DEALS
 from ...core.rules import Rules
 from ...core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
+from ...core.version import __version__
 from ...runs.checkpoint import MANIFEST, CheckpointError, ChunkStore
 from ...runs.executors import Executor, check_executor_options, make_executor
 from . import checkpoint as ck

@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 import click
 
-from ... import __version__
+from ...core.version import __version__
 
 _PREFIX = "cmd_"
 _DOC_HEAD = re.compile(r"^``whist-sim [\w-]+``:\s*")
