@@ -18,8 +18,8 @@ import whist_sim
 #: cached functions that hold the loop or the sampler (each copy costs seconds of compile time)
 LARGE = {"run_base", "run_full", "steps_base", "steps_full", "run_shared", "play_deal_in",
          "deal_pool", "_deal_bound", "_count", "sample_layout", "draw_layouts", "evaluate",
-         "_sample", "eval_candidates"}
-FLOORS = ("compiled",)
+         "_sample", "eval_candidates", "_search"}
+FLOORS = ("compiled", "dd")
 
 
 def _is_constant(node: ast.expr) -> bool:

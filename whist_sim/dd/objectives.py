@@ -51,7 +51,8 @@ def _ask(hands, leader, t, trump, win, mx, lo, hi, ws, table, stats):
     """One null-window search of :func:`solve_count`, "at least ``t``?": ``(got, lo, hi)``, the
     answer (``UNSOLVED`` when it ran out of card plays) and the bounds narrowed by it. Fail-soft:
     the search may prove more than the question asked (``stats[ST_BOUND]``)."""
-    got = _search(MODE_COUNT, hands, leader, t, trump, win, mx, 0, ws, table, stats)
+    got = _search(np.int64(MODE_COUNT), hands, leader, t, trump, win, mx, np.int64(0), ws, table,
+                  stats)
     if got == UNSOLVED:
         return got, lo, hi
     if got:
@@ -216,7 +217,8 @@ def solve_exact(hands, leader, trump, p, lo, hi, out, ws, table, stats):
     for k in range(out.shape[0]):
         out[k] = 0
     for k in range(lo, hi + 1):
-        got = _search(MODE_EXACT, hands, leader, k, trump, 1 << p, 1 << p, p, ws, table, stats)
+        got = _search(np.int64(MODE_EXACT), hands, leader, k, trump, 1 << p, 1 << p, p, ws, table,
+                      stats)
         if got == UNSOLVED:
             for j in range(out.shape[0]):
                 out[j] = UNSOLVED
