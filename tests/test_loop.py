@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from whist_sim.compiled.entry.batch import play_batch, play_traces
-from whist_sim.compiled.entry.deal import run_full
+from whist_sim.compiled.entry.deal import loop_address, run_full, run_shared
 from whist_sim.compiled.ground.layout import (
     H_DEALT,
     H_HAND,
@@ -138,10 +138,10 @@ def test_the_loop_stops_at_the_phase_asked_for():
     pol, par = _seating(rules, "heuristic", "heuristic")
     for j in np.flatnonzero(~tr["thrown_in"]):
         st, hm, rng, rp = _rebuild(tr, j, rules, 0)
-        run_full(FULL, st, hm, rp, pol, par, rng, PH_PLAY)
+        run_shared(loop_address(FULL), st, hm, rp, pol, par, rng, PH_PLAY)
         assert st[S_PHASE] == PH_PLAY and st[S_NPLAYS] == 0 and st[S_POS] == 0
         assert [int(st[S_CONTRACT + s]) for s in range(4)] == list(tr["contracts"][j])
-        run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+        run_shared(loop_address(FULL), st, hm, rp, pol, par, rng, PH_DONE)
         assert [int(st[S_SCORE + s]) for s in range(4)] == list(tr["scores"][j])
 
 
@@ -161,7 +161,7 @@ def test_the_play_copies_leave_the_state_the_general_play_leaves(rules, play):
             st, hm, rng, rp = _rebuild(tr, j, rules, k)
             st2, hm2, rng2 = st.copy(), hm.copy(), rng.copy()
             run_base(BASE, st, hm, rp, pol, par, rng, PH_DONE)
-            run_full(CHECKED, st2, hm2, rp, pol, par, rng2, PH_DONE)
+            run_shared(loop_address(CHECKED), st2, hm2, rp, pol, par, rng2, PH_DONE)
             assert np.array_equal(st, st2), (j, k, np.flatnonzero(st != st2))
             assert np.array_equal(hm, hm2), (j, k, np.flatnonzero(hm != hm2))
             assert np.array_equal(rng, rng2)
@@ -180,7 +180,7 @@ def test_an_illegal_answer_is_caught():
     st, hm, rng, rp = _rebuild(tr, j, rules, 10_000)  # the whole deal ...
     st[S_PHASE] = PH_PLAY  # ... then one more card asked of a seat with an empty hand
     with pytest.raises(IllegalDecision):
-        run_full(CHECKED, st, hm, rp, pol, par, rng, PH_DONE)
+        run_shared(loop_address(CHECKED), st, hm, rp, pol, par, rng, PH_DONE)
     assert st[S_BAD_SEAT] == st[S_TURN] and st[S_BAD_VALUE] > 51
 
 
