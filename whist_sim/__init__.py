@@ -76,7 +76,6 @@ class _MovedModules:
         new = moved_name(name)
         if new is None or importlib.util.find_spec(new) is None:
             return None
-
         return ModuleSpec(name, _MovedModules)
 
     @staticmethod

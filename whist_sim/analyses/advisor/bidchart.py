@@ -36,7 +36,7 @@ import functools
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +45,14 @@ import pandas as pd
 
 from ...compiled.ground.layout import Table, deck_array, rules_array
 from ...compiled.strategies.registry import DEFAULT_PLAY, PolicyError
+from ...compiled.strategies.seating import Seating
 from ...compiled.strategies.spec import check_play
 from ...core.cards import NT, STRAINS, SUIT_MASKS
 from ...core.rng import mix64
 from ...core.rules import Rules
 from ...runs.executors import Executor, ExecutorError, check_executor_options, make_executor
 from .chart_strata import HCP_BANDS, MIN_CELL, MIN_PROB, hand_classes
-from .sampling import DEFAULT_EPS, NO_CALLS, check_model, model_arrays, policy_arrays
+from .sampling import DEFAULT_EPS, NO_CALLS, check_model, model_arrays
 
 __all__ = [
     "DEFAULT_DEALS_PER_HAND",
@@ -98,6 +99,12 @@ class ChartTask:
     play: str
     consistent: bool
     chunk_size: int
+    #: ``bid`` and ``play`` at every seat, parsed once when the task is made
+    seating: Seating = field(init=False)
+
+    def __post_init__(self) -> None:
+        p = self.rules.players
+        object.__setattr__(self, "seating", Seating.of((self.bid,) * p, (self.play,) * p, p))
 
 
 def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
@@ -127,7 +134,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
     ids = np.ascontiguousarray(task.ids[sl], dtype=np.int64)
     strain = np.ascontiguousarray(task.strain[sl], dtype=np.int64)
     count = len(ids)
-    pol, par = policy_arrays(p, task.bid, task.play)
+    pol, par = task.seating.arrays()
     k = n + 1
     out = {
         "scen": np.zeros((count, 6), dtype=np.int64),

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ...compiled.strategies.seating import Seating
 from ...core.cards import NT, SUIT_MASKS
 from ...core.rng import mix64
 from ...core.rules import Rules
@@ -82,7 +83,8 @@ def cell_key(position, band, cls) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ScreenTask:
-    """Options of the screening pass (picklable): hands ``0 .. hands-1`` in chunks."""
+    """Options of the screening pass (picklable): hands ``0 .. hands-1`` in chunks; ``bid`` and
+    ``play`` (spec texts, every seat) are parsed once, into ``seating``, when the task is made."""
 
     hands: int
     seed: int
@@ -90,6 +92,11 @@ class ScreenTask:
     bid: str
     play: str
     chunk_size: int
+    seating: Seating = field(init=False)
+
+    def __post_init__(self) -> None:
+        p = self.rules.players
+        object.__setattr__(self, "seating", Seating.of((self.bid,) * p, (self.play,) * p, p))
 
 
 def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
@@ -106,12 +113,11 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     )
     from ...compiled.strategies.dispatch import loop_mode
     from ..reports.tally import hcp as hcp_of
-    from .sampling import policy_arrays
 
     rules = task.rules
     start = index * task.chunk_size
     count = max(0, min(task.chunk_size, task.hands - start))
-    pol, par = policy_arrays(rules.players, task.bid, task.play)
+    pol, par = task.seating.arrays()
     trump = np.zeros(count, dtype=np.int64)
     hand = np.zeros(count, dtype=np.uint64)
     chart_screen_kernel(loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)),
