@@ -18,8 +18,9 @@ import whist_sim
 #: cached functions that hold the loop or the sampler (each copy costs seconds of compile time)
 LARGE = {"run_base", "run_full", "steps_base", "steps_full", "run_shared", "play_deal_in",
          "deal_pool", "_deal_bound", "_count", "sample_layout", "draw_layouts", "evaluate",
-         "_sample", "eval_candidates", "_search"}
-FLOORS = ("compiled", "dd")
+         "_sample", "eval_candidates", "_search", "_bounds", "_climb_then_cap"}
+#: the folders whose jitted code calls them (the benchmark's kernels too: the suite runs them)
+FLOORS = ("compiled", "dd", "analyses/bench")
 
 
 def _is_constant(node: ast.expr) -> bool:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from whist_sim.compiled.entry.batch import play_batch, play_traces
-from whist_sim.compiled.entry.deal import loop_address, run_full, run_shared
+from whist_sim.compiled.entry.deal import loop_address, run_shared
 from whist_sim.compiled.ground.layout import (
     H_DEALT,
     H_HAND,
@@ -117,7 +117,7 @@ def test_the_loop_resumes_from_any_decision(rules, bid, play):
         total = int(tr["n_calls"][j]) + int(tr["n_plays"][j]) + p * (1 + int(tr["n_frisch"][j]))
         for k in sorted({0, 1, total // 3, total // 2, total - 5, total - 1}):
             st, hm, rng, rp = _rebuild(tr, j, rules, max(k, 0))
-            run_full(FULL, st, hm, rp, pol, par, rng, PH_DONE)
+            run_shared(loop_address(FULL), st, hm, rp, pol, par, rng, PH_DONE)
             assert int(st[S_NCALLS]) == tr["n_calls"][j]
             assert list(st[S_CALLS:S_CALLS + st[S_NCALLS]]) == list(
                 tr["calls"][j, : tr["n_calls"][j]])

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
 import pytest
 from numba import njit, typeof
 from numba.core.errors import TypingError
 
+from whist_sim.compiled.ground.layout import S_CHECK, ST_SIZE
 from whist_sim.compiled.strategies.dispatch import (
     BASE,
     BASE_TYPE,
@@ -26,8 +28,8 @@ from whist_sim.compiled.strategies.seating import Seating
 
 
 @njit
-def _checks(mode):
-    return checks(mode)
+def _checks(mode, st):
+    return checks(mode, st)
 
 
 def test_each_marker_has_its_own_type_and_survives_pickling():
@@ -39,14 +41,19 @@ def test_each_marker_has_its_own_type_and_survives_pickling():
 
 
 def test_only_the_checked_loop_checks():
-    assert _checks(CHECKED) is True
-    assert _checks(FULL) is False and _checks(BASE) is False
+    """``CHECKED`` checks; ``FULL`` checks while the shared loop's checked entry has set
+    ``st[S_CHECK]`` (one compiled full loop serves both); ``BASE`` never."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    assert _checks(CHECKED, st) is True
+    assert _checks(FULL, st) is False and _checks(BASE, st) is False
+    st[S_CHECK] = 1
+    assert _checks(FULL, st) is True and _checks(BASE, st) is False
 
 
 @pytest.mark.parametrize("value", [0, 1.0, True])
 def test_a_value_that_is_not_a_marker_is_refused_by_name(value):
     with pytest.raises(TypingError, match="loop mode marker"):
-        _checks(value)
+        _checks(value, np.zeros(ST_SIZE, dtype=np.int64))
 
 
 def test_the_mode_of_a_seating_is_a_marker():

@@ -151,18 +151,19 @@ def solve_count(hands, leader, trump, win, mx, ws, table, stats):
     r = popcount(hands[leader])
     if r == 0:
         return 0, 0, 0
-    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r, 0, r)
+    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r,
+                           np.int64(0), r)
     if win == mx and popcount(U(win)) == 1:
         # whist-max: climb, then cap from the top with what a node limit leaves
-        return _climb_then_cap(hands, leader, trump, win, mx, CLIMB_SHARE_PCT, lo, hi, ws, table,
-                               stats)
+        return _climb_then_cap(hands, leader, trump, win, mx, np.int64(CLIMB_SHARE_PCT), lo, hi,
+                               ws, table, stats)
     if mx == 15 ^ win and popcount(U(win)) == 1:
         # whist-min: proving "at least t" is cheap (the pushing side shows one way), proving
         # "fewer than t" the costly part (every way of pushing must fail). Climbing from below
         # needs just one costly search, and a search stopped by a node limit still leaves a
         # useful lower bound; most of a limit goes to the climb, the rest caps from the top
-        return _climb_then_cap(hands, leader, trump, win, mx, MIN_CLIMB_SHARE_PCT, lo, hi, ws,
-                               table, stats)
+        return _climb_then_cap(hands, leader, trump, win, mx, np.int64(MIN_CLIMB_SHARE_PCT), lo,
+                               hi, ws, table, stats)
     # bridge (the only objective left here) starts at an estimate on a full deal, else in the
     # middle (climbing took +9 % card plays on random deals)
     guess = (lo + hi + 1) // 2
@@ -199,7 +200,8 @@ def _min_past(hands, leader, trump, me, cap, ws, table, stats):
         return 1, 0, 0
     win = me
     mx = 15 ^ me
-    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r, 0, r)
+    lo, _, hi, _ = _bounds(hands[0], hands[1], hands[2], hands[3], leader, trump, win, mx, r,
+                           np.int64(0), r)
     while lo < hi and lo <= cap:
         got, lo, hi = _ask(hands, leader, lo + 1, trump, win, mx, lo, hi, ws, table, stats)
         if got == UNSOLVED:

@@ -78,7 +78,7 @@ def _decision_ess(pol, par, st, hm, rp, seat):
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
     picks = np.int64(par[1, seat, 7]) * n
-    ess, _count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n, True, pool,
+    ess, _count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n, np.bool_(True), pool,
                                par[1, seat, 5], picks, mpol, mpar, rst, rhm, rrng,
                                np.empty((n * pool, p), dtype=np.uint64),
                                np.empty(n * pool, dtype=np.uint64), np.empty(n * pool),

@@ -23,7 +23,7 @@ from numba.extending import intrinsic, overload
 from numba.np.arrayobj import populate_array
 
 from ..ground._numba import NUMBA_OPTIONS, jit
-from ..ground.layout import N_PARAMS, PH_DONE, PH_ILLEGAL, R_PLAYERS, S_PHASE
+from ..ground.layout import N_PARAMS, PH_DONE, PH_ILLEGAL, R_PLAYERS, S_CHECK, S_PHASE
 from ..ground.rng import stream_start_mixed
 from ..loop.phases import (
     IllegalDecision,
@@ -114,6 +114,8 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
         return None
 
     def impl(mode, st, hm, rp, pol, par, rng, until):
+        if st[S_CHECK] != 0:  # the checked loop checks every answer: no hand-over
+            return False
         for s in range(rp[R_PLAYERS]):
             if pol[0, s] == BID_MONTECARLO or pol[1, s] == PLAY_ROLLOUT:
                 return False
@@ -123,9 +125,9 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
     return impl
 
 
-#: the full loop, compiled once per mode (``FULL``, ``CHECKED``): :func:`run_full` and the shared
-#: full loops call it (a function of its own: see ``steps_base``)
-steps_full = jit(_steps)
+#: the full loop: :func:`run_full` and the shared full loop call it (a function of its own: see
+#: ``steps_base``); the shared loop runs ``CHECKED`` in its ``FULL`` copy, checks switched on
+steps_full = jit(inline="always")(_steps)
 
 
 def _run_full(mode, st, hm, rp, pol, par, rng, until):
@@ -149,11 +151,12 @@ run_full = jit(_run_full)
 # (cached like every kernel), and an entry point holds one indirect call per deal.
 
 #: the C signature of the shared loop: the state arrays by their first element and lengths,
-#: ``P`` (``pol`` is ``int64[2, P]``, ``par`` ``float64[2, P, N_PARAMS]``), and ``until``
+#: ``P`` (``pol`` is ``int64[2, P]``, ``par`` ``float64[2, P, N_PARAMS]``), ``until``, and
+#: ``checked`` (1: check every answer; the full loop only)
 LOOP_SIGNATURE = types.void(
     types.CPointer(types.int64), types.CPointer(types.uint64), types.CPointer(types.int64),
     types.CPointer(types.int64), types.CPointer(types.float64), types.CPointer(types.uint64),
-    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64)
+    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64)
 
 
 @intrinsic
@@ -193,22 +196,20 @@ def _views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p):
 views = jit(inline="always")(_views)
 
 
-def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
+def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     steps_base(BASE, a, b, c, d, e, f, until)
 
 
-def _shared_full(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
+def _shared_full(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    a[S_CHECK] = checked
     steps_full(FULL, a, b, c, d, e, f, until)
+    a[S_CHECK] = 0
 
 
-def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until):
-    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
-    steps_full(CHECKED, a, b, c, d, e, f, until)
-
-
-_SHARED = {"BASE": _shared_base, "FULL": _shared_full, "CHECKED": _shared_checked}
+#: the C functions compiled, by mode name (``CHECKED`` is the ``FULL`` one, checks switched on)
+_SHARED = {"BASE": _shared_base, "FULL": _shared_full}
 #: numba options of the shared loops (a C function takes no ``nogil``: it holds no GIL; the
 #: cache is enabled apart, as the ``cfunc`` decorator does)
 _CFUNC_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k in ("error_model", "boundscheck",
@@ -255,16 +256,24 @@ def loop_address(mode: LoopMode) -> np.int64:
     """The address of the loop of ``mode`` (a
     :class:`~whist_sim.compiled.strategies.dispatch.LoopMode` marker), compiled or loaded on first
     use in this process: the ``loop`` argument of the entry points. It is valid in this process
-    only; pass it to a kernel, never store or send it."""
+    only; pass it to a kernel, never store or send it. ``CHECKED`` is the ``FULL`` loop's
+    address with its lowest bit set (a function's address is aligned: that bit is otherwise 0),
+    which :func:`run_shared` passes on as the loop's ``checked`` argument."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
-    return np.int64(_shared_loop(mode.name).address)
+    if mode is CHECKED:
+        return np.int64(int(loop_address(FULL)) | 1)
+    address = int(_shared_loop(mode.name).address)
+    if address & 1:  # pragma: no cover - a C function is aligned on every platform numba targets
+        raise RuntimeError("the shared loop's address is odd: the checked mark cannot be set")
+    return np.int64(address)
 
 
 @intrinsic
 def _call_loop(typingctx, loop, st, hm, rp, pol, par, rng, until):
     """Call the shared loop at address ``loop`` on the state arrays (each C-contiguous, of the
-    dtypes of :data:`LOOP_SIGNATURE`)."""
+    dtypes of :data:`LOOP_SIGNATURE`); the address's lowest bit is the ``checked`` argument
+    (:func:`loop_address`)."""
     want = ((st, types.int64, 1), (hm, types.uint64, 1), (rp, types.int64, 1),
             (pol, types.int64, 2), (par, types.float64, 3), (rng, types.uint64, 1))
     for ty, dtype, ndim in want:
@@ -282,11 +291,13 @@ def _call_loop(typingctx, loop, st, hm, rp, pol, par, rng, until):
         ptrs = [a.data for a in arrays]
         lengths = [builder.extract_value(arrays[k].shape, 0) for k in (0, 1, 2, 5)]
         p = builder.extract_value(arrays[3].shape, 1)
-        fnty = ir.FunctionType(ir.VoidType(), [q.type for q in ptrs] + [i64] * 6)
-        fn = builder.inttoptr(context.cast(builder, args[0], signature.args[0], types.int64),
-                              fnty.as_pointer())
+        fnty = ir.FunctionType(ir.VoidType(), [q.type for q in ptrs] + [i64] * 7)
+        address = context.cast(builder, args[0], signature.args[0], types.int64)
+        one = ir.Constant(i64, 1)
+        checked = builder.and_(address, one)
+        fn = builder.inttoptr(builder.and_(address, ir.Constant(i64, ~1)), fnty.as_pointer())
         until = context.cast(builder, args[7], signature.args[7], types.int64)
-        builder.call(fn, ptrs + lengths + [p, until])
+        builder.call(fn, ptrs + lengths + [p, until, checked])
         return context.get_dummy_value()
 
     return sig, codegen

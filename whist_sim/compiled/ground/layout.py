@@ -82,6 +82,8 @@ S_FLOOR = 44  # + strain (0..4): lowest legal level of a bid in that strain for 
 #   bids are not one run of codes (RULES §2: bid_order=suit, or no clubs in the no_suit deck).
 #   Strategies read it through call_floor, which computes it when they are one run.
 S_REDEALS = 49  # times the deal was cancelled and dealt again (after_third_frisch=redeal)
+S_CHECK = 50  # 1 while the full loop checks every answer (the checked loop: set on entry to the
+#   shared full loop and cleared on its return, so a finished deal shows 0)
 S_CALLS = 64  # + i: i-th auction call of the deal
 S_PLAYS = S_CALLS + MAX_CALLS  # + i: i-th card played
 S_SCRATCH = S_PLAYS + MAX_PLAYS  # + SCRATCH_PER_SEAT * seat + j: policy scratch of seat

@@ -655,7 +655,7 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             hand = hm[H_HAND + seat]
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng,
                                (hand, 0, -1, -1, trump))
-            if checks(mode) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
+            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -671,7 +671,7 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             legal = _following(hand, led)
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng,
                                (hand, pos, led, best, trump))
-            if checks(mode) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
+            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -749,7 +749,7 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
             while True:  # the calls of one round
                 lo, hi = legal_calls(st, rp, seat)
                 c = choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng)
-                if checks(mode) and not call_is_legal(st, rp, c, lo, hi):
+                if checks(mode, st) and not call_is_legal(st, rp, c, lo, hi):
                     _illegal(st, seat, c)
                     break
                 if apply_call(st, hm, rp, seat, c):
@@ -757,14 +757,14 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
                 seat = seat + 1 if seat + 1 < p else 0
         elif phase == PH_FRISCH:
             cards = choose_frisch(mode, pol, par, st, hm, rp, seat, rng)
-            if checks(mode) and not legal_frisch(hm, seat, cards):
+            if checks(mode, st) and not legal_frisch(hm, seat, cards):
                 _illegal(st, seat, np.int64(cards))
                 break
             apply_frisch(st, hm, rp, seat, cards)
         elif phase == PH_CONTRACTS:
             lo, forbidden = legal_contracts(st, rp)
             c = choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng)
-            if checks(mode) and (c < lo or c > n_tricks or c == forbidden):
+            if checks(mode, st) and (c < lo or c > n_tricks or c == forbidden):
                 _illegal(st, seat, c)
                 break
             apply_contract(st, rp, seat, c)

@@ -122,7 +122,7 @@ def sample_hidden(st, hm, rp, seat, sub, work, tab, out_hm):
     deal_pool(p, pool, out_hm, np.int64(H_HAND), np.int64(0), work, tab, np.bool_(False), sub)
 
 
-@jit
+@jit(cache=False)
 def _finish(st, hm, rp, rpol, rpar, rrng, seat):
     """Play the deal in ``st``/``hm`` to the end with the base loop; ``seat``'s score (0 if the
     deal is thrown in)."""
@@ -132,7 +132,7 @@ def _finish(st, hm, rp, rpol, rpar, rrng, seat):
     return st[S_SCORE + seat]
 
 
-@jit
+@jit(cache=False)
 def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
              base_st, base_hm, rst, rhm, work, tab, sub, rrng, rpol, rpar, totals,
              infer, eps, mpol, mpar, lays, w, picks):
@@ -194,7 +194,7 @@ def rollout_play(pol, par, seat):
     return pid
 
 
-@jit(_nrt=True)
+@jit(_nrt=True, cache=False)
 def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
     """Allocate the scratch of one decision and :func:`evaluate` it."""
     p = rp[R_PLAYERS]
@@ -226,7 +226,7 @@ def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_s
     )
 
 
-@jit(_nrt=True)
+@jit(_nrt=True, cache=False)
 def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     """``montecarlo`` auction call of ``seat``: pass or a legal bid (the lowest
     legal level of each strain, ``call_floor``; see the module doc).
@@ -252,7 +252,7 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
                 st[S_NCALLS], n_samples)
 
 
-@jit(_nrt=True)
+@jit(_nrt=True, cache=False)
 def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """``montecarlo`` contract of ``seat`` in ``lo..N``, not ``forbidden``. Draws nothing."""
     want = heuristic_contract(st, hm, rp, seat, lo, forbidden, NT_HCP)

@@ -33,7 +33,9 @@ from the same source, told apart by its first argument ``mode``, a named marker
 * :data:`FULL`: the loop that simulations, the advisor and tournaments run. Its decision points
   are registered by :mod:`whist_sim.compiled.entry.deal`, one layer up: the searching strategies,
   and everything else by the base decision points below.
-* :data:`CHECKED`: ``FULL`` with every answer checked (the tests' mode).
+* :data:`CHECKED`: ``FULL`` with every answer checked (the tests' mode). The shared loop runs it
+  as the full loop's own code with the checks switched on (``st[S_CHECK]``, see
+  :func:`checks`), so it costs no compile of its own.
 
 Any other ``mode`` (a plain ``0``, say) is refused when the kernel compiles, by name.
 
@@ -55,7 +57,7 @@ from numba.core.imputils import lower_constant
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from ..ground._numba import NUMBA_OPTIONS, jit
-from ..ground.layout import R_PLAYERS
+from ..ground.layout import R_PLAYERS, S_CHECK
 from .bidding.estimators import (
     hcp_call,
     hcp_contract,
@@ -154,20 +156,24 @@ def _constant_mode(context, builder, ty, pyval):
     return ir.Constant(context.get_value_type(ty), [])
 
 
-def checks(mode):
-    """True when the loop of this ``mode`` checks every answer (compiled only: a constant)."""
+def checks(mode, st):
+    """True when the loop of this ``mode`` checks every answer (compiled only): never in
+    ``BASE``, always in ``CHECKED``, and in ``FULL`` while ``st[S_CHECK]`` is set (the shared
+    loop's checked entry sets it: one compiled full loop serves both)."""
     raise NotImplementedError("compiled only")
 
 
 @overload(checks, inline="always")
-def _checks(mode):
+def _checks(mode, st):
     if not isinstance(mode, LoopModeType):
         raise TypingError("mode must be a loop mode marker of "
                           "whist_sim.compiled.strategies.dispatch "
                           f"(BASE, FULL or CHECKED), got a value of type {mode}")
     if mode == CHECKED_TYPE:
-        return lambda mode: True
-    return lambda mode: False
+        return lambda mode, st: True
+    if mode == FULL_TYPE:
+        return lambda mode, st: st[S_CHECK] != 0
+    return lambda mode, st: False
 
 
 #: numba options of the decision points' implementations (not cached on their own: they are
