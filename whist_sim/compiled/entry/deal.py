@@ -13,6 +13,7 @@ the advisor, the bid charts, tournaments) calls it through its address (:func:`p
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 from numba.np.arrayobj import populate_array
 
+from ..ground._cache import compile_lock
 from ..ground._numba import NUMBA_OPTIONS, jit
 from ..ground.layout import N_PARAMS, PH_DONE, PH_ILLEGAL, R_PLAYERS, S_CHECK, S_PHASE
 from ..ground.rng import stream_start_mixed
@@ -222,7 +224,7 @@ _LOADED: dict[str, Any] = {}
 
 def _shared_loop(name: str) -> Any:
     """The compiled C function of the loop of mode ``name``, loaded from numba's cache or
-    compiled once per process, whichever thread asks first (said as a compile to
+    compiled once, by whichever thread of whichever process asks first (said as a compile to
     :class:`~whist_sim.compiled.ground._numba.CompileWatch`: numba tells its listeners of a jit
     function's compile, not of a C function's)."""
     from numba.core import event, sigutils
@@ -233,7 +235,10 @@ def _shared_loop(name: str) -> Any:
         func = _LOADED.get(name)
         if func is not None:
             return func
-        with global_compiler_lock:  # numba's typing context is not safe across threads
+        # one process compiles, the others wait and load it (compile_lock), and one thread of
+        # this process: numba's typing context is not safe across threads
+        locked = compile_lock(f"loop-{name}") if NUMBA_OPTIONS.get("cache") else nullcontext()
+        with locked, global_compiler_lock:
             func = CFunc(_SHARED[name], sigutils.normalize_signature(LOOP_SIGNATURE), {},
                          dict(_CFUNC_OPTIONS))
             if NUMBA_OPTIONS.get("cache"):

@@ -11,13 +11,25 @@ is first imported:
 3. else ``$XDG_CACHE_HOME/whist-sim/numba`` (``~/.cache/whist-sim/numba``).
 
 A folder that cannot be written falls through to the next choice.
+
+:func:`compile_lock` lets one process at a time compile a kernel that several processes may ask
+for at once (the test workers, a local cluster's workers, the web server's threads and a command
+started beside it): the others wait for it and then load the kernel from the cache instead of
+compiling the same code again.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock, each process compiles on its own
+    fcntl = None  # type: ignore[assignment]
 
 ENV = "NUMBA_CACHE_DIR"
 
@@ -54,3 +66,29 @@ def configure_numba_cache() -> str:
         if config is not None and not getattr(config, "CACHE_DIR", ""):
             config.CACHE_DIR = folder  # type: ignore[attr-defined]
     return folder
+
+
+@contextmanager
+def compile_lock(name: str) -> Iterator[None]:
+    """Hold the cache folder's lock called ``name`` (an exclusive ``flock`` on
+    ``<cache>/<name>.lock``) while the body runs; another process asking for the same lock
+    waits. Without ``fcntl`` (Windows) or a folder that cannot be written, the body runs
+    unlocked: the lock saves work, it is never needed for correctness (numba's cache files are
+    written atomically)."""
+    folder = Path(os.environ.get(ENV) or default_cache_dir())
+    handle = None
+    if fcntl is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle = open(folder / f"{name}.lock", "a")  # noqa: SIM115 - held across the yield
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            if handle is not None:
+                handle.close()
+            handle = None
+    try:
+        yield
+    finally:
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            handle.close()
