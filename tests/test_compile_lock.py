@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import pytest
 
@@ -46,3 +47,39 @@ def test_a_folder_that_cannot_be_written_runs_unlocked(tmp_path, monkeypatch):
     with _cache.compile_lock("loop-BASE"):
         ran.append(True)
     assert ran == [True]
+
+
+#: a second process that holds the lock for a second (prints "locked" once it has it)
+_HOLD = """
+import fcntl, sys, time
+with open(sys.argv[1], "a") as f:
+    fcntl.flock(f, fcntl.LOCK_EX)
+    print("locked", flush=True)
+    time.sleep(1.0)
+"""
+
+
+def test_a_process_that_must_wait_says_so(tmp_path, monkeypatch):
+    """The caller's ``waiting`` notice runs while another process holds the lock, not when the
+    lock is free (a command then says it compiles rather than hang silently)."""
+    monkeypatch.setenv(_cache.ENV, str(tmp_path / "cache"))
+    path = tmp_path / "cache" / "loop-FULL.lock"
+    path.parent.mkdir()
+    entered = []
+
+    @contextmanager
+    def waiting():
+        entered.append("waiting")
+        yield
+
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(path)], stdout=subprocess.PIPE,
+                              text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    with _cache.compile_lock("loop-FULL", waiting):
+        entered.append("held")
+    holder.communicate()
+    assert entered == ["waiting", "held"]
+    entered.clear()
+    with _cache.compile_lock("loop-FULL", waiting):
+        entered.append("held")
+    assert entered == ["held"]

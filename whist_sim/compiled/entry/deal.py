@@ -222,37 +222,57 @@ _SHARED_LOCK = threading.Lock()
 _LOADED: dict[str, Any] = {}
 
 
-def _shared_loop(name: str) -> Any:
-    """The compiled C function of the loop of mode ``name``, loaded from numba's cache or
-    compiled once, by whichever thread of whichever process asks first (said as a compile to
+def _load_or_compile(name: str, may_compile: bool) -> Any:
+    """The C function of the loop of mode ``name`` from numba's cache; else compiled when
+    ``may_compile`` (said as a compile to
     :class:`~whist_sim.compiled.ground._numba.CompileWatch`: numba tells its listeners of a jit
-    function's compile, not of a C function's)."""
+    function's compile, not of a C function's), or None."""
     from numba.core import event, sigutils
     from numba.core.ccallback import CFunc
     from numba.core.compiler_lock import global_compiler_lock
 
+    with global_compiler_lock:  # numba's typing context is not safe across threads
+        func = CFunc(_SHARED[name], sigutils.normalize_signature(LOOP_SIGNATURE), {},
+                     dict(_CFUNC_OPTIONS))
+        if NUMBA_OPTIONS.get("cache"):
+            func.enable_caching()
+        try:
+            cached = func._cache.load_overload(func._sig, func._targetdescr.target_context)
+        except AttributeError:  # pragma: no cover - numba internals moved: a compile
+            cached = None
+        if cached is not None:
+            func.compile()  # loads what was found
+            return func
+        if not may_compile:
+            return None
+        with event.trigger_event("numba:compile", data={
+                "dispatcher": func, "args": None, "return_type": None}):
+            func.compile()
+        return func
+
+
+def _shared_loop(name: str) -> Any:
+    """The compiled C function of the loop of mode ``name``, loaded from numba's cache or
+    compiled once, by whichever thread of whichever process asks first: a process that finds it
+    missing from the cache takes the cache's compile lock
+    (:func:`~whist_sim.compiled.ground._cache.compile_lock`) and looks again before it compiles,
+    so that another process compiling it at the same time is waited for (and said as a compile)
+    rather than repeated."""
+    from numba.core import event
+
+    def waiting() -> Any:  # another process compiles the loop: a compile, as said here
+        return event.trigger_event("numba:compile", data={
+            "dispatcher": None, "args": None, "return_type": None})
+
     with _SHARED_LOCK:
         func = _LOADED.get(name)
-        if func is not None:
-            return func
-        # one process compiles, the others wait and load it (compile_lock), and one thread of
-        # this process: numba's typing context is not safe across threads
-        locked = compile_lock(f"loop-{name}") if NUMBA_OPTIONS.get("cache") else nullcontext()
-        with locked, global_compiler_lock:
-            func = CFunc(_SHARED[name], sigutils.normalize_signature(LOOP_SIGNATURE), {},
-                         dict(_CFUNC_OPTIONS))
-            if NUMBA_OPTIONS.get("cache"):
-                func.enable_caching()
-            try:
-                cached = func._cache.load_overload(func._sig, func._targetdescr.target_context)
-            except AttributeError:  # pragma: no cover - numba internals moved: a compile
-                cached = None
-            if cached is not None:
-                func.compile()
-            else:
-                with event.trigger_event("numba:compile", data={
-                        "dispatcher": func, "args": None, "return_type": None}):
-                    func.compile()
+        if func is None:
+            func = _load_or_compile(name, may_compile=False)
+        if func is None:
+            locked = compile_lock(f"loop-{name}", waiting) if NUMBA_OPTIONS.get("cache") \
+                else nullcontext()
+            with locked:
+                func = _load_or_compile(name, may_compile=True)
         _LOADED[name] = func
         return func
 

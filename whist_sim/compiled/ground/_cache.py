@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
+from typing import Any
 
 try:
     import fcntl
@@ -69,10 +70,13 @@ def configure_numba_cache() -> str:
 
 
 @contextmanager
-def compile_lock(name: str) -> Iterator[None]:
+def compile_lock(name: str,
+                 waiting: Callable[[], AbstractContextManager[Any]] = nullcontext
+                 ) -> Iterator[None]:
     """Hold the cache folder's lock called ``name`` (an exclusive ``flock`` on
     ``<cache>/<name>.lock``) while the body runs; another process asking for the same lock
-    waits. Without ``fcntl`` (Windows) or a folder that cannot be written, the body runs
+    waits, inside ``waiting()`` (a context manager: the caller's notice that it waits for a
+    compile). Without ``fcntl`` (Windows) or a folder that cannot be written, the body runs
     unlocked: the lock saves work, it is never needed for correctness (numba's cache files are
     written atomically)."""
     folder = Path(os.environ.get(ENV) or default_cache_dir())
@@ -81,7 +85,11 @@ def compile_lock(name: str) -> Iterator[None]:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             handle = open(folder / f"{name}.lock", "a")  # noqa: SIM115 - held across the yield
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # another process compiles: wait for it, and say so
+                with waiting():
+                    fcntl.flock(handle, fcntl.LOCK_EX)
         except OSError:
             if handle is not None:
                 handle.close()

@@ -178,9 +178,9 @@ if not watching():  # pragma: no cover - depends on the numba version and its se
 
 # --------------------------------------------------------------------------- compile notice
 
-#: what a command prints on stderr when the engine's kernels compile (the first ``simulate`` of
-#: a fresh install takes about a minute and a half, the first ``advise`` about four: README,
-#: ``bench --only compile_cold``)
+#: what a command prints on stderr when the engine's kernels compile, or when it waits for another
+#: process compiling them (the first ``simulate`` of a fresh install takes under a minute, the
+#: first ``advise`` one, two with its check: README, ``bench --only compile_cold``)
 ENGINE_COMPILE_NOTICE = (
     "compiling the engine (the first run after an install or an update: a few minutes on two "
     "cores; later runs load it from the cache)..."
