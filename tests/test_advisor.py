@@ -48,7 +48,7 @@ from whist_sim.compiled.ground.layout import (
 )
 from whist_sim.compiled.ground.rng import stream_start
 from whist_sim.compiled.loop.phases import apply_contract, begin_contracts
-from whist_sim.compiled.strategies.dispatch import FULL, loop_mode
+from whist_sim.compiled.strategies.dispatch import loop_mode
 from whist_sim.compiled.strategies.registry import BID, PLAY, seat_ids, seat_params
 from whist_sim.core.cards import parse_hand
 from whist_sim.core.rng import DealRng
@@ -200,7 +200,7 @@ def test_model_contract_is_the_strategys_contract(strategy):
             hm[H_HAND + s] = tr["hands"][j, s]
         rng[0] = np.uint64(j)  # not used by these strategies
         apply_contract(st, rp, decl, int(tr["contracts"][j, decl]))
-        run_shared(loop_address(FULL), st, hm, rp, pol, par, rng, PH_PLAY)
+        run_shared(loop_address(loop_mode(pol)), st, hm, rp, pol, par, rng, PH_PLAY)
         assert [int(st[S_CONTRACT + s]) for s in range(4)] == list(tr["contracts"][j])
         checked += 1
     assert checked > 40
@@ -221,7 +221,7 @@ def test_later_bidders_are_hooked():
         deal_hidden(st, hm, rp, known, np.uint64(rules.deck_mask), *sampler_scratch(), rng)
         apply_contract(st, rp, 1, forced[1])
         apply_contract(st, rp, 2, j % 14)
-        run_shared(loop_address(FULL), st, hm, rp, pol, par, rng, PH_PLAY)
+        run_shared(loop_address(loop_mode(pol)), st, hm, rp, pol, par, rng, PH_PLAY)
         assert st[S_CONTRACT + 1] == 6 and st[S_CONTRACT + 2] == j % 14
         assert st[S_BIDSUM] != 13
         sums.add(int(st[S_BIDSUM]))
