@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from whist_sim.compiled.entry.batch import play_batch, play_traces
-from whist_sim.compiled.entry.deal import run_full  # noqa: F401 - registers the FULL decision points
 from whist_sim.compiled.ground._numba import jit
 from whist_sim.compiled.ground.layout import (
     H_FRISCH,
@@ -38,7 +37,7 @@ from whist_sim.compiled.ground.rng import stream_start
 from whist_sim.compiled.loop.phases import apply_frisch
 from whist_sim.compiled.strategies.bidding.heuristic import est_q_all, heuristic_frisch
 from whist_sim.compiled.strategies.bidding.random import random_frisch
-from whist_sim.compiled.strategies.dispatch import FULL, choose_frisch
+from whist_sim.compiled.strategies.dispatch import BASE, choose_frisch
 from whist_sim.core.rng import DealRng
 from whist_sim.core.rules import Rules
 from whist_sim.engine import DealState, get_policy, play_deal
@@ -56,7 +55,7 @@ def _frisch(st, hm, rp, pol, par, rng, f):
     st[S_TURN] = st[S_FIRST]
     for _ in range(rp[R_PLAYERS]):
         seat = st[S_TURN]
-        apply_frisch(st, hm, rp, seat, choose_frisch(FULL, pol, par, st, hm, rp, seat, rng))
+        apply_frisch(st, hm, rp, seat, choose_frisch(BASE, pol, par, st, hm, rp, seat, rng))
 
 
 VARIANTS = [

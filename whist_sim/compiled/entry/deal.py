@@ -7,7 +7,8 @@ strategies that search (``montecarlo`` bidding, ``rollout`` play: they run ``run
 deals), and every other strategy as in the base loop. It compiles the loop of each mode once, as a C
 function (:func:`loop_address`), and every entry point that plays deals (batch simulation, traces,
 the advisor, the bid charts, tournaments) calls it through its address (:func:`play_deal_in`,
-:func:`run_shared`).
+:func:`run_shared`). One decision asked alone (the table's bots) is :func:`decide_once`, here
+beside the decision points it compiles.
 """
 
 from __future__ import annotations
@@ -25,13 +26,28 @@ from numba.np.arrayobj import populate_array
 
 from ..ground._cache import compile_lock
 from ..ground._numba import NUMBA_OPTIONS, jit
-from ..ground.layout import N_PARAMS, PH_DONE, PH_ILLEGAL, R_PLAYERS, S_CHECK, S_PHASE
+from ..ground.layout import (
+    N_PARAMS,
+    PH_AUCTION,
+    PH_CONTRACTS,
+    PH_DONE,
+    PH_FRISCH,
+    PH_ILLEGAL,
+    PH_PLAY,
+    R_PLAYERS,
+    S_CHECK,
+    S_PHASE,
+    S_TURN,
+)
 from ..ground.rng import stream_start_mixed
 from ..loop.phases import (
     IllegalDecision,
     _steps,
     begin_deal,
     deal_cards,
+    legal_calls,
+    legal_cards,
+    legal_contracts,
     redeal,
     redeal_due,
     run_base,
@@ -143,6 +159,32 @@ def _run_full(mode, st, hm, rp, pol, par, rng, until):
 
 #: the loop with every strategy, for ``mode`` ``FULL`` or ``CHECKED``
 run_full = jit(_run_full)
+
+
+# ---------------------------------------------------------------- one decision
+
+
+@jit
+def decide_once(mode, st, hm, rp, pol, par, rng):
+    """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none: one
+    decision of the loop, asked alone (the bots of :mod:`whist_sim.compiled.entry.decide`).
+    ``mode``: the decision points of ``BASE`` (no seat searches) or ``FULL`` (registered above,
+    in this module)."""
+    seat = st[S_TURN]
+    phase = st[S_PHASE]
+    if phase == PH_AUCTION:
+        lo, hi = legal_calls(st, rp, seat)
+        return np.int64(choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng))
+    if phase == PH_FRISCH:
+        return np.int64(choose_frisch(mode, pol, par, st, hm, rp, seat, rng))
+    if phase == PH_CONTRACTS:
+        lo, forbidden = legal_contracts(st, rp)
+        return np.int64(choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng))
+    if phase == PH_PLAY:
+        legal = legal_cards(st, hm, seat)
+        return np.int64(choose_card(mode, pol, par, st, hm, rp, seat, legal, rng))
+    return np.int64(-1)
+
 
 
 # ---------------------------------------------------------------- the loop shared by address

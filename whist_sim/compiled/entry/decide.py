@@ -37,39 +37,13 @@ from ..loop.phases import (
     apply_frisch,
     begin_deal,
     legal_calls,
-    legal_cards,
-    legal_contracts,
     score,
 )
 from ..strategies.dispatch import (
-    choose_call,
-    choose_card,
-    choose_contract,
-    choose_frisch,
     loop_mode,
 )
 from ..strategies.seating import Seating
-from .deal import run_full  # noqa: F401 - registers the FULL decision points
-
-
-@jit
-def _decide(mode, st, hm, rp, pol, par, rng):
-    """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none.
-    ``mode``: the decision points of ``BASE`` (no seat searches) or ``FULL``."""
-    seat = st[S_TURN]
-    phase = st[S_PHASE]
-    if phase == PH_AUCTION:
-        lo, hi = legal_calls(st, rp, seat)
-        return np.int64(choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng))
-    if phase == PH_FRISCH:
-        return np.int64(choose_frisch(mode, pol, par, st, hm, rp, seat, rng))
-    if phase == PH_CONTRACTS:
-        lo, forbidden = legal_contracts(st, rp)
-        return np.int64(choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng))
-    if phase == PH_PLAY:
-        legal = legal_cards(st, hm, seat)
-        return np.int64(choose_card(mode, pol, par, st, hm, rp, seat, legal, rng))
-    return np.int64(-1)
+from .deal import decide_once
 
 
 @jit
@@ -116,7 +90,7 @@ class KernelSeats:
     def decide(self) -> int:
         """What the strategy of the seat to act decides now (a call code, a Frisch mask, a
         contract or a card code; see :mod:`whist_sim.engine.state`)."""
-        return int(_decide(self.mode, self.st, self.hm, self.rp, self.pol, self.par,
+        return int(decide_once(self.mode, self.st, self.hm, self.rp, self.pol, self.par,
                            self.rng))
 
     def peek(self) -> int:
