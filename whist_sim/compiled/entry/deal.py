@@ -143,8 +143,9 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
     return impl
 
 
-#: the full loop: :func:`run_full` and the shared full loop call it (a function of its own: see
-#: ``steps_base``); the shared loop runs ``CHECKED`` in its ``FULL`` copy, checks switched on
+#: the full loop, inlined into its callers (the shared full loop's C function, :func:`run_full`),
+#: so that its code is generated once in each rather than once more for a function of its own;
+#: the shared loop runs ``CHECKED`` in its ``FULL`` code, checks switched on
 steps_full = jit(inline="always")(_steps)
 
 

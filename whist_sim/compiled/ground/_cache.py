@@ -13,9 +13,9 @@ is first imported:
 A folder that cannot be written falls through to the next choice.
 
 :func:`compile_lock` lets one process at a time compile a kernel that several processes may ask
-for at once (the test workers, a local cluster's workers, the web server's threads and a command
-started beside it): the others wait for it and then load the kernel from the cache instead of
-compiling the same code again.
+for at once (the test workers, a local cluster's workers, the web server and a command started
+beside it; the threads of one process wait on a lock of their own): the others wait for it and
+then load the kernel from the cache instead of compiling the same code again.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ A caller that wants to force a decision (a candidate contract, a card) applies i
 decision points know only the strategies that do not search, and ``steps_full`` (``mode``
 :data:`~whist_sim.compiled.strategies.dispatch.FULL`, in :mod:`whist_sim.compiled.entry.deal`), with
 every strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled
-function calls itself, and each loop is one cached function. ``run_full`` hands a deal with no
+function calls itself; each loop is compiled once (the full one inside the C function that the
+entry points call, :mod:`whist_sim.compiled.entry.deal`). ``run_full`` hands a deal with no
 searching strategy seated to ``run_base`` (the same decisions,
 :func:`~whist_sim.compiled.strategies.dispatch. in_base_loop`), so every plain simulation runs the
 base loop.
