@@ -21,8 +21,7 @@ def chunk_bytes() -> Callable[[Path], dict[str, bytes]]:
 
 
 #: the full loop, compiled (or loaded) by a process of its own beside the test workers
-_WARM_FULL_LOOP = ("from whist_sim.compiled.entry.deal import loop_address; "
-                   "from whist_sim.compiled.strategies.dispatch import FULL; loop_address(FULL)")
+_WARM_FULL_LOOP = "from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop('FULL')"
 
 
 def pytest_configure(config):

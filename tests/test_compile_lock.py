@@ -83,3 +83,52 @@ def test_a_process_that_must_wait_says_so(tmp_path, monkeypatch):
     with _cache.compile_lock("loop-FULL", waiting):
         entered.append("held")
     assert entered == ["held"]
+
+
+class _Started:
+    """A stand-in for ``subprocess.Popen`` that records what it was asked to start."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, args, **kwargs):
+        self.calls.append((args, kwargs))
+        return self
+
+
+def test_a_check_under_search_starts_the_full_loop_compile_beside_the_command(monkeypatch):
+    """A first run whose check searches (``--check rollout``) compiles the full loop in a
+    process of its own while it compiles its own loop; once per process, and only when the
+    full loop is neither loaded nor in the cache."""
+    from whist_sim.analyses.check import compile_check_ahead
+    from whist_sim.compiled.entry import deal
+
+    started = _Started()
+    monkeypatch.setattr(deal.subprocess, "Popen", started)
+    monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setattr(deal, "_LOADED", {})
+    monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: None)
+    monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
+    assert not compile_check_ahead(None)  # --no-check
+    assert not compile_check_ahead("expert")  # a check that does not search: the base loop
+    assert compile_check_ahead("rollout:n=16")
+    assert not compile_check_ahead("rollout:n=4")  # once per process
+    (args, kwargs), = started.calls
+    assert args[0] == sys.executable and "_shared_loop('FULL')" in args[2]
+    assert kwargs["stdout"] == subprocess.DEVNULL and kwargs["preexec_fn"] is not None
+
+
+def test_no_compile_is_started_when_the_full_loop_is_cached(monkeypatch):
+    from whist_sim.compiled.entry import deal
+    from whist_sim.compiled.strategies.dispatch import CHECKED
+
+    started = _Started()
+    monkeypatch.setattr(deal.subprocess, "Popen", started)
+    monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setattr(deal, "_LOADED", {})
+    monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: object())
+    monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
+    assert not deal.compile_ahead(CHECKED)
+    assert "FULL" in deal._LOADED and not started.calls
+    with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
+        deal.compile_ahead("FULL")

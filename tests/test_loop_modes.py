@@ -75,3 +75,22 @@ def test_threads_that_ask_for_the_shared_loop_at_once_get_one_address():
     assert len(addresses) == 1 and addresses.pop() != 0
     with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
         loop_address(0)
+
+
+def test_each_mode_has_a_table_of_its_loop_the_base_loop_and_the_check_switch():
+    """``loop_address(mode)`` points at three words: the loop's C function (``CHECKED`` runs the
+    ``FULL`` one), the base loop's (where the full loop's searches play their rollouts) and
+    ``checked``."""
+    import ctypes
+
+    from whist_sim.compiled.entry.deal import base_loop_address, loop_address
+
+    def table(mode):
+        return list((ctypes.c_int64 * 3).from_address(int(loop_address(mode))))
+
+    base = int(base_loop_address())
+    assert table(BASE) == [base, base, 0]
+    full = table(FULL)
+    assert full[0] not in (0, base) and full[1:] == [base, 0]
+    assert table(CHECKED) == [full[0], base, 1]
+    assert loop_address(FULL) == loop_address(FULL)  # one table per mode and process

@@ -40,6 +40,7 @@ __all__ = [
     "bid_holds",
     "check_deals",
     "check_play",
+    "compile_check_ahead",
     "parsed_check",
     "difference_holds",
     "ranking_holds",
@@ -67,6 +68,24 @@ def check_play(text: str) -> str:
         return parse_play(text).text
     except StrategyError as e:
         raise CheckError(str(e)) from None
+
+
+def compile_check_ahead(play: str | None) -> bool:
+    """When the check play ``play`` (a canonical spec, or None: no check) searches, start the
+    compile of the loop it runs in, in a process of its own, if this process finds it neither
+    loaded nor in numba's cache (:func:`whist_sim.compiled.entry.deal.compile_ahead`): the
+    answer's own loop and the check's then compile at the same time on a first run. Returns
+    whether a compile was started."""
+    if play is None:
+        return False
+    from ..compiled.entry.deal import compile_ahead
+    from ..compiled.strategies.dispatch import FULL
+    from ..compiled.strategies.registry import SEARCHING_PLAYS
+    from ..compiled.strategies.spec import parse_play
+
+    if parse_play(play).info.id not in SEARCHING_PLAYS:
+        return False
+    return compile_ahead(FULL)
 
 
 def check_deals(deals: int, ratio: int = CHECK_RATIO, minimum: int = CHECK_MIN_DEALS) -> int:
@@ -127,6 +146,8 @@ def parsed_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
     if args.no_check:
         return None
     try:
-        return check_play(args.check)
+        play = check_play(args.check)
     except CheckError as e:
         parser.error(f"--check: {e}")
+    compile_check_ahead(play)
+    return play

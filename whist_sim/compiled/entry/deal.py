@@ -1,33 +1,30 @@
-"""The deal loop with every strategy (``run_full``), and the loop shared by address.
+"""The deal loop with every strategy (the full loop), and the loops shared by address.
 
 :mod:`whist_sim.compiled.loop.phases` holds the rules and the loop;
 :mod:`whist_sim.compiled.strategies.dispatch` the decision points of the strategies that do not
 search. This module, one layer up, registers the decision points of the ``FULL`` loop: the
-strategies that search (``montecarlo`` bidding, ``rollout`` play: they run ``run_base`` on sampled
-deals), and every other strategy as in the base loop. It compiles the loop of each mode once, as a C
-function (:func:`loop_address`), and every entry point that plays deals (batch simulation, traces,
-the advisor, the bid charts, tournaments) calls it through its address (:func:`play_deal_in`,
-:func:`run_shared`). One decision asked alone (the table's bots) is :func:`decide_once`, here
-beside the decision points it compiles.
+strategies that search (``montecarlo`` bidding, ``rollout`` play: they play sampled deals in the
+base loop, :func:`~whist_sim.compiled.loop.shared.run_base_at`), and every other strategy as in
+the base loop. It compiles the loop of each mode once, as a C function, and hands out a table of
+the loops' addresses (:func:`loop_address`); every entry point that plays deals (batch
+simulation, traces, the advisor, the bid charts, tournaments) calls the loop through it
+(:func:`play_deal_in`, :func:`run_shared`). One decision asked alone (the table's bots) is
+:func:`decide_once`, here beside the decision points it compiles.
 """
-
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
-from numba.np.arrayobj import populate_array
+from numba.extending import overload
 
 from ..ground._cache import compile_lock
 from ..ground._numba import NUMBA_OPTIONS, jit
 from ..ground.layout import (
-    N_PARAMS,
     PH_AUCTION,
     PH_CONTRACTS,
     PH_DONE,
@@ -35,6 +32,7 @@ from ..ground.layout import (
     PH_ILLEGAL,
     PH_PLAY,
     R_PLAYERS,
+    S_BASE_LOOP,
     S_CHECK,
     S_PHASE,
     S_TURN,
@@ -50,9 +48,9 @@ from ..loop.phases import (
     legal_contracts,
     redeal,
     redeal_due,
-    run_base,
     steps_base,
 )
+from ..loop.shared import LOOP_SIGNATURE, call_loop_at, run_base_at, views, word_at
 from ..search.montecarlo import mc_call, mc_contract
 from ..search.rollout import rollout_card
 from ..strategies.dispatch import (
@@ -137,29 +135,15 @@ def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
         for s in range(rp[R_PLAYERS]):
             if pol[0, s] == BID_MONTECARLO or pol[1, s] == PLAY_ROLLOUT:
                 return False
-        run_base(BASE, st, hm, rp, pol, par, rng, until)
+        run_base_at(st, hm, rp, pol, par, rng, until)  # st[S_BASE_LOOP]: the shared full loop's
         return True
 
     return impl
 
 
-#: the full loop, inlined into its callers (the shared full loop's C function, :func:`run_full`),
-#: so that its code is generated once in each rather than once more for a function of its own;
-#: the shared loop runs ``CHECKED`` in its ``FULL`` code, checks switched on
+#: the full loop, inlined into the shared full loop's C function, so that its code is generated
+#: once; the shared loop runs ``CHECKED`` in its ``FULL`` code, checks switched on
 steps_full = jit(inline="always")(_steps)
-
-
-def _run_full(mode, st, hm, rp, pol, par, rng, until):
-    """:func:`whist_sim.compiled.loop.phases.run_base` with every strategy (``mode`` ``FULL`` or
-    ``CHECKED``); raises :class:`~whist_sim.compiled.loop.phases.IllegalDecision` after the checked
-    loop stopped on an illegal answer."""
-    steps_full(mode, st, hm, rp, pol, par, rng, until)
-    if st[S_PHASE] == PH_ILLEGAL:
-        raise IllegalDecision("a strategy gave an illegal answer")
-
-
-#: the loop with every strategy, for ``mode`` ``FULL`` or ``CHECKED``
-run_full = jit(_run_full)
 
 
 # ---------------------------------------------------------------- one decision
@@ -170,7 +154,8 @@ def decide_once(mode, st, hm, rp, pol, par, rng):
     """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none: one
     decision of the loop, asked alone (the bots of :mod:`whist_sim.compiled.entry.decide`).
     ``mode``: the decision points of ``BASE`` (no seat searches) or ``FULL`` (registered above,
-    in this module)."""
+    in this module; a search plays its rollouts in the base loop at ``st[S_BASE_LOOP]``, which
+    the caller sets, :func:`base_loop_address`)."""
     seat = st[S_TURN]
     phase = st[S_PHASE]
     if phase == PH_AUCTION:
@@ -190,67 +175,21 @@ def decide_once(mode, st, hm, rp, pol, par, rng):
 
 # ---------------------------------------------------------------- the loop shared by address
 #
-# Every cached function that calls the loop carries its own copy of the loop's machine code: a
-# second entry point costs a second code generation of the whole loop. So the entry points call
-# the loop through its address instead: the loop of each mode is compiled once, as a C function
-# (cached like every kernel), and an entry point holds one indirect call per deal.
+# The loop of each mode is compiled once, as a C function (cached like every kernel), and every
+# caller holds one indirect call per deal (whist_sim.compiled.loop.shared has why and how).
 
-#: the C signature of the shared loop: the state arrays by their first element and lengths,
-#: ``P`` (``pol`` is ``int64[2, P]``, ``par`` ``float64[2, P, N_PARAMS]``), ``until``, and
-#: ``checked`` (1: check every answer; the full loop only)
-LOOP_SIGNATURE = types.void(
-    types.CPointer(types.int64), types.CPointer(types.uint64), types.CPointer(types.int64),
-    types.CPointer(types.int64), types.CPointer(types.float64), types.CPointer(types.uint64),
-    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64)
-
-
-@intrinsic
-def _array_at(typingctx, ptr, shape):
-    """The C-contiguous array of ``shape`` (a tuple of ints) whose first element is at ``ptr``
-    (a ``CPointer``): a view with no owner, as ``numba.carray`` without the reference counting
-    that the engine's kernels leave out (``_nrt=False``)."""
-    if not (isinstance(ptr, types.CPointer) and isinstance(shape, types.UniTuple)
-            and isinstance(shape.dtype, types.Integer)):
-        return None
-    arrty = types.Array(ptr.dtype, len(shape), "C")
-
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(arrty)(context, builder)
-        dims = [context.cast(builder, d, shape.dtype, types.intp)
-                for d in cgutils.unpack_tuple(builder, args[1])]
-        size = context.get_abi_sizeof(context.get_data_type(ptr.dtype))
-        itemsize = context.get_constant(types.intp, size)
-        strides, step = [], itemsize
-        for d in reversed(dims):
-            strides.insert(0, step)
-            step = builder.mul(step, d)
-        populate_array(ary, data=args[0], shape=dims, strides=strides, itemsize=itemsize,
-                       meminfo=None)
-        return ary._getvalue()
-
-    return arrty(ptr, shape), codegen
-
-
-def _views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p):
-    """The state arrays at the shared loop's pointers (see :data:`LOOP_SIGNATURE`)."""
-    return (_array_at(st, (nst,)), _array_at(hm, (nhm,)), _array_at(rp, (nrp,)),
-            _array_at(pol, (np.int64(2), p)), _array_at(par, (np.int64(2), p, N_PARAMS)),
-            _array_at(rng, (nrng,)))
-
-
-views = jit(inline="always")(_views)
-
-
-def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked):
+def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, base):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     steps_base(BASE, a, b, c, d, e, f, until)
 
 
-def _shared_full(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked):
+def _shared_full(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, base):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     a[S_CHECK] = checked
+    a[S_BASE_LOOP] = base
     steps_full(FULL, a, b, c, d, e, f, until)
     a[S_CHECK] = 0
+    a[S_BASE_LOOP] = 0
 
 
 #: the C functions compiled, by mode name (``CHECKED`` is the ``FULL`` one, checks switched on)
@@ -320,55 +259,83 @@ def _shared_loop(name: str) -> Any:
         return func
 
 
-def loop_address(mode: LoopMode) -> np.int64:
-    """The address of the loop of ``mode`` (a
-    :class:`~whist_sim.compiled.strategies.dispatch.LoopMode` marker), compiled or loaded on first
-    use in this process: the ``loop`` argument of the entry points. It is valid in this process
-    only; pass it to a kernel, never store or send it. ``CHECKED`` is the ``FULL`` loop's
-    address with its lowest bit set (a function's address is aligned: that bit is otherwise 0),
-    which :func:`run_shared` passes on as the loop's ``checked`` argument."""
+#: the loops whose compile this process has handed to a process of its own (:func:`compile_ahead`)
+_AHEAD: dict[str, Any] = {}
+
+
+def compile_ahead(mode: LoopMode) -> bool:
+    """Start the compile of the loop of ``mode`` in a process of its own, beside this one, when
+    this process will need it later (a check under a searching play) and finds it neither loaded
+    nor in numba's cache: on two cores the two loops of a first run (the base loop, which the
+    answer needs first, and the full loop, which its check needs) then compile at the same
+    time. That process takes the cache's compile lock
+    (:func:`~whist_sim.compiled.ground._cache.compile_lock`), so :func:`loop_address` here waits
+    for it (said as a compile) rather than compiling again. At most one such process per loop
+    and process; none without numba's cache. Returns whether one was started."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
-    if mode is CHECKED:
-        return np.int64(int(loop_address(FULL)) | 1)
-    address = int(_shared_loop(mode.name).address)
-    if address & 1:  # pragma: no cover - a C function is aligned on every platform numba targets
-        raise RuntimeError("the shared loop's address is odd: the checked mark cannot be set")
-    return np.int64(address)
+    name = FULL.name if mode is CHECKED else mode.name
+    if not NUMBA_OPTIONS.get("cache") or name in _AHEAD:
+        return False
+    with _SHARED_LOCK:
+        if name in _LOADED:
+            return False
+        func = _load_or_compile(name, may_compile=False)
+        if func is not None:
+            _LOADED[name] = func
+            return False
+    code = f"from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop({name!r})"
+    _AHEAD[name] = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
+        [sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - no threads
+    return True
 
 
-@intrinsic
-def _call_loop(typingctx, loop, st, hm, rp, pol, par, rng, until):
-    """Call the shared loop at address ``loop`` on the state arrays (each C-contiguous, of the
-    dtypes of :data:`LOOP_SIGNATURE`); the address's lowest bit is the ``checked`` argument
-    (:func:`loop_address`)."""
-    want = ((st, types.int64, 1), (hm, types.uint64, 1), (rp, types.int64, 1),
-            (pol, types.int64, 2), (par, types.float64, 3), (rng, types.uint64, 1))
-    for ty, dtype, ndim in want:
-        if not (isinstance(ty, types.Array) and ty.dtype == dtype and ty.ndim == ndim
-                and ty.layout == "C"):
-            return None
-    if not (isinstance(loop, types.Integer) and isinstance(until, types.Integer)):
-        return None
-    sig = types.void(loop, st, hm, rp, pol, par, rng, until)
+def _end_with_parent() -> None:
+    """In the compiling process, before it starts (Linux): end it when the process that asked
+    for it ends, so that a command that stops early (a usage error, Ctrl-C) leaves no compile
+    running behind it. Elsewhere a no-op: the compile then finishes and fills the cache."""
+    try:
+        import ctypes
+        import signal
 
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        arrays = [context.make_array(ty)(context, builder, v)
-                  for ty, v in zip(signature.args[1:7], args[1:7], strict=True)]
-        ptrs = [a.data for a in arrays]
-        lengths = [builder.extract_value(arrays[k].shape, 0) for k in (0, 1, 2, 5)]
-        p = builder.extract_value(arrays[3].shape, 1)
-        fnty = ir.FunctionType(ir.VoidType(), [q.type for q in ptrs] + [i64] * 7)
-        address = context.cast(builder, args[0], signature.args[0], types.int64)
-        one = ir.Constant(i64, 1)
-        checked = builder.and_(address, one)
-        fn = builder.inttoptr(builder.and_(address, ir.Constant(i64, ~1)), fnty.as_pointer())
-        until = context.cast(builder, args[7], signature.args[7], types.int64)
-        builder.call(fn, ptrs + lengths + [p, until, checked])
-        return context.get_dummy_value()
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
 
-    return sig, codegen
+
+#: the loop tables handed out by :func:`loop_address`, by mode name: ``int64[3]`` of the C
+#: function's address, the base loop's address (which the full loop's rollouts call) and
+#: ``checked``; kept here so that their addresses stay valid for the life of the process
+_TABLES: dict[str, np.ndarray] = {}
+
+
+def loop_address(mode: LoopMode) -> np.int64:
+    """The address of the loop table of ``mode`` (a
+    :class:`~whist_sim.compiled.strategies.dispatch.LoopMode` marker): the ``loop`` argument of
+    the entry points, which :func:`run_shared` reads. The table holds the address of the loop's
+    C function (``CHECKED``: the ``FULL`` one), the base loop's (the full loop's rollouts play in
+    it) and ``checked`` (1 for ``CHECKED``); each loop is compiled or loaded on first use in
+    this process. It is valid in this process only; pass it to a kernel, never store or send
+    it."""
+    if not isinstance(mode, LoopMode):
+        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
+    with _SHARED_LOCK:
+        table = _TABLES.get(mode.name)
+    if table is None:
+        fn = _shared_loop(BASE.name if mode is BASE else FULL.name).address
+        base = _shared_loop(BASE.name).address
+        table = np.array([fn, base, int(mode is CHECKED)], dtype=np.int64)
+        with _SHARED_LOCK:
+            table = _TABLES.setdefault(mode.name, table)
+    return np.int64(table.ctypes.data)
+
+
+def base_loop_address() -> np.int64:
+    """The address of the base loop's C function (compiled or loaded on first use): what
+    ``st[S_BASE_LOOP]`` holds while the full loop runs, for a search asked alone
+    (:func:`decide_once` in ``FULL``)."""
+    return np.int64(_shared_loop(BASE.name).address)
 
 
 @jit(inline="always")
@@ -376,7 +343,8 @@ def run_shared(loop, st, hm, rp, pol, par, rng, until):
     """The loop at address ``loop`` (:func:`loop_address`) from the deal's current phase until
     ``until``; raises :class:`~whist_sim.compiled.loop.phases.IllegalDecision` after the checked
     loop stopped on an illegal answer."""
-    _call_loop(loop, st, hm, rp, pol, par, rng, until)
+    call_loop_at(word_at(loop, 0), st, hm, rp, pol, par, rng, until, word_at(loop, 2),
+                 word_at(loop, 1))
     if st[S_PHASE] == PH_ILLEGAL:
         raise IllegalDecision("a strategy gave an illegal answer")
     if st[S_PHASE] < until:  # a C function cannot raise: say so if it stopped short

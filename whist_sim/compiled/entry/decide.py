@@ -24,6 +24,7 @@ from ..ground.layout import (
     PH_FRISCH,
     PH_PLAY,
     PH_SCORE,
+    S_BASE_LOOP,
     S_PHASE,
     S_REMOVED,
     S_TURN,
@@ -39,11 +40,9 @@ from ..loop.phases import (
     legal_calls,
     score,
 )
-from ..strategies.dispatch import (
-    loop_mode,
-)
+from ..strategies.dispatch import FULL, loop_mode
 from ..strategies.seating import Seating
-from .deal import decide_once
+from .deal import base_loop_address, decide_once
 
 
 @jit
@@ -86,6 +85,8 @@ class KernelSeats:
             self.hm[H_HAND + s] = np.uint64(dealt[s])
         self.st[S_REMOVED] = removed_card
         self.rng[0] = np.uint64(rng_state)
+        if self.mode is FULL:  # a search plays its rollouts in the base loop, by its address
+            self.st[S_BASE_LOOP] = base_loop_address()
 
     def decide(self) -> int:
         """What the strategy of the seat to act decides now (a call code, a Frisch mask, a

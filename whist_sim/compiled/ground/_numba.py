@@ -24,7 +24,7 @@
 
 Cache freshness: numba revalidates a cached function only against the source file that defines it,
 but the deal loop inlines strategies and helpers from other files, so after an edit of
-``compiled/strategies/bidding/heuristic.py`` a cached ``run_full`` would silently run the old code.
+``compiled/strategies/bidding/heuristic.py`` a cached loop would silently run the old code.
 :func:`_watch_sources` therefore adds a fingerprint of every source of a group to the freshness
 stamp of each kernel of that group: the engine (``whist_sim/compiled/``,
 ``whist_sim/compiled/strategies/`` and the ``core`` modules whose constants are compiled in) and the

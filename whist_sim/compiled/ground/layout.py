@@ -84,6 +84,9 @@ S_FLOOR = 44  # + strain (0..4): lowest legal level of a bid in that strain for 
 S_REDEALS = 49  # times the deal was cancelled and dealt again (after_third_frisch=redeal)
 S_CHECK = 50  # 1 while the full loop checks every answer (the checked loop: set on entry to the
 #   shared full loop and cleared on its return, so a finished deal shows 0)
+S_BASE_LOOP = 51  # the address of the base loop's C function while the full loop runs (set and
+#   cleared as S_CHECK): the searching strategies play their rollouts in it
+#   (whist_sim.compiled.loop.shared.run_base_at); 0 otherwise
 S_CALLS = 64  # + i: i-th auction call of the deal
 S_PLAYS = S_CALLS + MAX_CALLS  # + i: i-th card played
 S_SCRATCH = S_PLAYS + MAX_PLAYS  # + SCRATCH_PER_SEAT * seat + j: policy scratch of seat

@@ -12,8 +12,8 @@ and the random stream ``rng``; ``st[S_PHASE]`` says where it stands::
   computed here and handed to the strategies, which choose within them.
 * **Transitions** (:func:`apply_call`, :func:`apply_frisch`, :func:`apply_contract`,
   :func:`apply_card`, :func:`score`) move the state by one decision and advance the phase.
-* **The loop** (:func:`run_base`, and ``run_full`` in :mod:`whist_sim.compiled.entry.deal`) asks the
-  seat to act (``st[S_TURN]``) for its decision, applies it, and goes on until the phase
+* **The loop** (:func:`run_base`, and the full loop of :mod:`whist_sim.compiled.entry.deal`) asks
+  the seat to act (``st[S_TURN]``) for its decision, applies it, and goes on until the phase
   ``until`` is reached. In the checked mode (``CHECKED``, which the tests run every strategy
   through) it first checks the answer against the legal choices: an illegal one stops the loop
   and raises :class:`IllegalDecision`, with the seat and the answer in ``st[S_BAD_SEAT]`` /
@@ -30,10 +30,12 @@ A caller that wants to force a decision (a candidate contract, a card) applies i
 (``mode`` :data:`~whist_sim.compiled.strategies.dispatch.BASE`; ``run_base`` raises after it), whose
 decision points know only the strategies that do not search, and ``steps_full`` (``mode``
 :data:`~whist_sim.compiled.strategies.dispatch.FULL`, in :mod:`whist_sim.compiled.entry.deal`), with
-every strategy. Searching strategies play their sampled deals with ``run_base``, so no compiled
-function calls itself; each loop is compiled once (the full one inside the C function that the
-entry points call, :mod:`whist_sim.compiled.entry.deal`). ``run_full`` hands a deal with no
-searching strategy seated to ``run_base`` (the same decisions,
+every strategy. Each loop is compiled once, as a C function that its callers call through its
+address (:mod:`whist_sim.compiled.loop.shared`, :mod:`whist_sim.compiled.entry.deal`).
+Searching strategies play their sampled deals in the base loop, through its address
+(:func:`~whist_sim.compiled.loop.shared.run_base_at`), so no compiled function calls itself and
+the full loop's compile does not generate the base loop again. The full loop hands a deal with no
+searching strategy seated to the base loop (the same decisions,
 :func:`~whist_sim.compiled.strategies.dispatch. in_base_loop`), so every plain simulation runs the
 base loop.
 

@@ -78,7 +78,8 @@ from ..ground.layout import (
 )
 from ..ground.rng import decision_stream, unit
 from ..ground.sampler import W_NEED, deal_pool
-from ..loop.phases import apply_call, apply_contract, run_base
+from ..loop.phases import apply_call, apply_contract
+from ..loop.shared import run_base_at
 from ..strategies.bidding.heuristic import (
     NT_HCP,
     est_from_q,
@@ -86,7 +87,6 @@ from ..strategies.bidding.heuristic import (
     heuristic_call,
     heuristic_contract,
 )
-from ..strategies.dispatch import BASE
 from ..strategies.registry import BID_HEURISTIC, PLAY_ROLLOUT
 from .inference import mismatches, model_rows, resample
 
@@ -126,7 +126,7 @@ def sample_hidden(st, hm, rp, seat, sub, work, tab, out_hm):
 def _finish(st, hm, rp, rpol, rpar, rrng, seat):
     """Play the deal in ``st``/``hm`` to the end with the base loop; ``seat``'s score (0 if the
     deal is thrown in)."""
-    run_base(BASE, st, hm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
+    run_base_at(st, hm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
     if st[S_THROWN] != 0:
         return 0
     return st[S_SCORE + seat]

@@ -85,8 +85,9 @@ from ..ground.layout import (
 )
 from ..ground.rng import decision_stream, unit
 from ..ground.sampler import NO_LAYOUT, W_NEED, deal_pool
-from ..loop.phases import apply_card, run_base
-from ..strategies.dispatch import BASE, base_card
+from ..loop.phases import apply_card
+from ..loop.shared import run_base_at
+from ..strategies.dispatch import base_card
 from .inference import mismatches, model_rows, resample
 
 ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
@@ -289,7 +290,7 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
                 rhm[j] = lay[j]
             rrng[0] = r0  # a random base policy sees the same draws for every candidate
             apply_card(rst, rhm, rp, seat, cands[k])
-            run_base(BASE, rst, rhm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
+            run_base_at(rst, rhm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
             v = rst[S_SCORE + seat]
             totals[k] += mult[i] * v
             sc[k, i] = v

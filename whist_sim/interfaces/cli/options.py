@@ -154,8 +154,10 @@ def check_options(unit: str = "deals", default_rule: str = "the answer's deals /
 
 def checked_play(check: str, no_check: bool, check_deals: int | None = None) -> str | None:
     """The canonical check play, or ``None`` with ``--no-check``; a bad spec is refused in one
-    line naming ``--check``."""
-    from ...analyses.check import DEFAULT_CHECK_PLAY
+    line naming ``--check``. A check under a searching play starts the compile of its loop
+    beside this process when it is not in the cache
+    (:func:`~whist_sim.analyses.check.compile_check_ahead`)."""
+    from ...analyses.check import DEFAULT_CHECK_PLAY, compile_check_ahead
     from .seats import play_spec
 
     if no_check:
@@ -167,4 +169,6 @@ def checked_play(check: str, no_check: bool, check_deals: int | None = None) -> 
         if check_deals is not None:
             raise click.UsageError("--check-deals applies to the check: drop --no-check")
         return None
-    return play_spec(check, "--check").text
+    play = play_spec(check, "--check").text
+    compile_check_ahead(play)
+    return play
