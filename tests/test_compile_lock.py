@@ -132,3 +132,26 @@ def test_no_compile_is_started_when_the_full_loop_is_cached(monkeypatch):
     assert "FULL" in deal._LOADED and not started.calls
     with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
         deal.compile_ahead("FULL")
+
+
+def test_at_exit_a_compile_still_running_is_ended_and_every_one_collected(monkeypatch):
+    from whist_sim.compiled.entry import deal
+
+    class Proc:
+        def __init__(self, running):
+            self.running, self.calls = running, []
+
+        def poll(self):
+            self.calls.append("poll")
+            return None if self.running else 0
+
+        def terminate(self):
+            self.calls.append("terminate")
+
+        def wait(self):
+            self.calls.append("wait")
+
+    running, done = Proc(True), Proc(False)
+    monkeypatch.setattr(deal, "_AHEAD", {"FULL": running, "BASE": done})
+    deal._end_ahead()
+    assert running.calls == ["poll", "terminate", "wait"] and done.calls == ["poll"]

@@ -43,7 +43,6 @@ from whist_sim.compiled.loop.phases import (
     apply_contract,
     apply_frisch,
     begin_deal,
-    run_base,
 )
 from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL
 from whist_sim.compiled.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
@@ -160,7 +159,7 @@ def test_the_play_copies_leave_the_state_the_general_play_leaves(rules, play):
         for k in (0, auction, auction + 1, auction + 2, auction + 4 * p + 3):
             st, hm, rng, rp = _rebuild(tr, j, rules, k)
             st2, hm2, rng2 = st.copy(), hm.copy(), rng.copy()
-            run_base(BASE, st, hm, rp, pol, par, rng, PH_DONE)
+            run_shared(loop_address(BASE), st, hm, rp, pol, par, rng, PH_DONE)
             run_shared(loop_address(CHECKED), st2, hm2, rp, pol, par, rng2, PH_DONE)
             assert np.array_equal(st, st2), (j, k, np.flatnonzero(st != st2))
             assert np.array_equal(hm, hm2), (j, k, np.flatnonzero(hm != hm2))

@@ -13,6 +13,7 @@ simulation, traces, the advisor, the bid charts, tournaments) calls the loop thr
 """
 from __future__ import annotations
 
+import atexit
 import subprocess
 import sys
 import threading
@@ -285,10 +286,21 @@ def compile_ahead(mode: LoopMode) -> bool:
             _LOADED[name] = func
             return False
     code = f"from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop({name!r})"
+    if not _AHEAD:
+        atexit.register(_end_ahead)
     _AHEAD[name] = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
         [sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - no threads
     return True
+
+
+def _end_ahead() -> None:
+    """At exit: end the compiles started by :func:`compile_ahead` that are still running (the
+    command that wanted them is done) and collect every one's exit status."""
+    for proc in _AHEAD.values():
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait()
 
 
 def _end_with_parent() -> None:
