@@ -7,6 +7,7 @@ import subprocess
 import sys
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 
 from whist_sim.compiled.ground import _cache
@@ -155,3 +156,33 @@ def test_at_exit_a_compile_still_running_is_ended_and_every_one_collected(monkey
     monkeypatch.setattr(deal, "_AHEAD", {"FULL": running, "BASE": done})
     deal._end_ahead()
     assert running.calls == ["poll", "terminate", "wait"] and done.calls == ["poll"]
+
+
+def test_the_double_dummy_solver_is_compiled_under_the_lock_once_per_process(monkeypatch):
+    """Test workers (or cluster workers) that start solving at once: one compiles the solver,
+    the others wait for it and load it from the cache."""
+    from whist_sim.dd import objectives, solver
+
+    class Solve:
+        def __init__(self):
+            self.signatures, self.compiled = [], []
+
+        def compile(self, sig):
+            self.compiled.append(sig)
+            self.signatures.append(sig)
+
+    locks = []
+
+    @contextmanager
+    def lock(name, waiting):
+        locks.append(name)
+        yield
+
+    fake = Solve()
+    monkeypatch.setattr(objectives, "solve_rows", fake)
+    monkeypatch.setattr(solver, "compile_lock", lock)
+    args = (np.zeros((2, 4), dtype=np.uint64), np.int8(0))
+    solver._ready(args)
+    solver._ready(args)  # compiled or loaded already: no lock
+    assert locks == ["dd-solver"] and len(fake.compiled) == 1
+    assert str(fake.compiled[0][0]) == "array(uint64, 2d, C)"

@@ -14,8 +14,10 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
 
+from ..compiled.ground._cache import compile_lock
 from ..compiled.ground._numba import compile_notice
 from ..core.cards import STRAINS, card_str, cards_of
 from . import objectives, search
@@ -123,6 +125,33 @@ def _per_row(value, n: int, name: str, lo: int, hi: int) -> np.ndarray:
 # --------------------------------------------------------------------------- batch API
 
 
+#: one thread of this process at a time loads or compiles the solver
+_COMPILE = threading.Lock()
+
+
+def _ready(args: tuple) -> None:
+    """Load the solver for the types of ``args`` from numba's cache, or compile it, before its
+    first call in this process, under the cache folder's compile lock
+    (:func:`~whist_sim.compiled.ground._cache.compile_lock`): of several processes that start
+    at once (test workers, cluster workers) one compiles it and the others wait for it, said as
+    a compile, and load it."""
+    solve = objectives.solve_rows
+    if solve.signatures:
+        return
+    with _COMPILE:
+        if not solve.signatures:
+            with compile_lock("dd-solver", _waiting):
+                solve.compile(tuple(numba.typeof(a) for a in args))
+
+
+def _waiting():
+    """Waiting for another process's compile of the solver, said as a compile."""
+    from numba.core import event
+
+    return event.trigger_event("numba:compile", data={
+        "dispatcher": None, "args": None, "return_type": None})
+
+
 def _run_chunk(
     hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, tt_bits, exact_keys,
     node_limit,
@@ -130,9 +159,9 @@ def _run_chunk(
     table, stats = _tables(tt_bits)
     stats[search.ST_FLAGS] = (1 if exact_keys else 0) | _TEST_FLAGS
     stats[search.ST_LIMIT] = node_limit
-    objectives.solve_rows(
-        hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, table, stats
-    )
+    args = (hands, trump, leader, seat, code, out, out_lo, out_hi, out_exact, table, stats)
+    _ready(args)
+    objectives.solve_rows(*args)
 
 
 def solve_batch(
