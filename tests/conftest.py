@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,23 +21,33 @@ def chunk_bytes() -> Callable[[Path], dict[str, bytes]]:
     return _chunk_bytes
 
 
-#: the full loop, compiled (or loaded) by a process of its own beside the test workers
-_WARM_FULL_LOOP = "from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop('FULL')"
+#: the full loop and the double-dummy solver, each compiled (or loaded) by a process of its own
+#: beside the test workers
+_WARM = (
+    "from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop('FULL')",
+    "import numpy as np; from whist_sim.dd.solver import solve_batch; "
+    "solve_batch(np.array([[1, 2, 4, 8]], dtype=np.uint64), 4, 0, 'whist-max')",
+)
 
 
 def pytest_configure(config):
-    """Under ``pytest -n`` (make test), the controller, idle while the workers test, starts one
-    process that compiles the full loop (or loads it from the cache). The workers start with the
-    base loop, which one of them compiles while the other waits for it (the cache's compile lock,
-    ``whist_sim.compiled.ground._cache.compile_lock``): the waiting core compiles the full loop,
+    """Under ``pytest -n`` (make test), the controller, idle while the workers test, starts two
+    processes: one compiles the full loop, the other the double-dummy solver (or each loads it
+    from the cache). The workers start with the base loop, which one of them compiles while the
+    other waits for it (the cache's compile lock,
+    ``whist_sim.compiled.ground._cache.compile_lock``): the waiting core compiles the other two,
     which the workers then load rather than compile again."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        config._warm_full_loop = subprocess.Popen(
-            [sys.executable, "-c", _WARM_FULL_LOOP], stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
+        config._warm = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, preexec_fn=_behind)
+                        for code in _WARM]
+
+
+def _behind() -> None:
+    """The warming processes yield the cores to the workers (which need the base loop first)."""
+    os.nice(10)
 
 
 def pytest_unconfigure(config):
-    proc = getattr(config, "_warm_full_loop", None)
-    if proc is not None:
+    for proc in getattr(config, "_warm", ()):
         proc.wait()

