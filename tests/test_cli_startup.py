@@ -120,3 +120,46 @@ def test_the_compile_notice_is_silent_when_the_kernel_loads_from_the_cache(tmp_p
     first = run()
     assert "'compiling'" in first and "compiled in " in first
     assert run().strip() == "[]"  # the second process loads it from the cache: silent
+
+
+def _a_compile(*_args, **_kwargs):
+    """What numba says while it compiles (or while another process compiles for us)."""
+    from numba.core import event
+
+    with event.trigger_event("numba:compile", data={
+            "dispatcher": None, "args": None, "return_type": None}):
+        pass
+
+
+def test_a_check_that_compiles_says_so(monkeypatch):
+    """The check of an advice runs under a searching play, whose loop may still be compiling
+    (here, or in the process that compile_ahead started): the command says so, as it does for
+    its own loop."""
+    from whist_sim.interfaces.cli import cmd_advise
+
+    def check(a, *args):
+        _a_compile()
+        return a
+
+    monkeypatch.setattr(cmd_advise, "with_check", check)
+    r = CliRunner().invoke(main, ["advise", "AKQ2.K3.QJ54.872", "--trump", "S", "--deals", "50",
+                                  "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "compiling the engine" in r.stderr and "compiled in " in r.stderr
+
+
+def test_a_tournament_that_compiles_says_so(monkeypatch, tmp_path):
+    from whist_sim.interfaces.cli import cmd_tournament
+
+    real = cmd_tournament.tournament
+
+    def tournament(*args, **kwargs):
+        _a_compile()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cmd_tournament, "tournament", tournament)
+    r = CliRunner().invoke(main, ["tournament", "--strategies", "heuristic,hcp", "--deals", "8",
+                                  "--seed", "1", "--out", str(tmp_path / "t"), "--no-check",
+                                  "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "compiling the engine" in r.stderr and "compiled in " in r.stderr

@@ -235,7 +235,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         if check_play is not None:
             n_check = default_check_deals(a.deals) if check_deals is None else min(
                 a.deals, check_deals)
-            with _search_bar(progress, n_check, "check") as on_check:
+            with _compile_notice(), _search_bar(progress, n_check, "check") as on_check:
                 a = with_check(a, check_play, check_deals, threads, on_check)
         if plot:
             a.plot(plot)
@@ -265,8 +265,8 @@ def _search_bar(show: bool, deals: int, desc: str = "search"):
 
 
 def _compile_notice():
-    """Words on stderr while the advisor's kernels compile (silent when they load from the
-    cache)."""
+    """Words on stderr while the advisor's kernels compile, or the check's searching loop, or
+    while another process compiles them (silent when they load from the cache)."""
     from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
     return compile_notice(lambda msg: click.echo(msg, err=True), ENGINE_COMPILE_NOTICE)

@@ -184,16 +184,19 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
 
 
 def _check(df, play: str, deals: int | None, rules, progress: bool):
-    """The chart checked against search, with a progress bar over the checked hands."""
+    """The chart checked against search, with a progress bar over the checked hands and words
+    on stderr while its searching loop compiles (or another process compiles it)."""
     from ...analyses.advisor.chart_check import check_chart, check_workload
+    from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
-    if not progress:
-        return check_chart(df, play, rules, deals_per_hand=deals)
-    from tqdm import tqdm
+    with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
+        if not progress:
+            return check_chart(df, play, rules, deals_per_hand=deals)
+        from tqdm import tqdm
 
-    with tqdm(total=check_workload(df), unit="hand", desc="check", file=sys.stderr,
-              leave=False) as bar:
-        return check_chart(df, play, rules, deals_per_hand=deals, on_hand=bar.update)
+        with tqdm(total=check_workload(df), unit="hand", desc="check", file=sys.stderr,
+                  leave=False) as bar:
+            return check_chart(df, play, rules, deals_per_hand=deals, on_hand=bar.update)
 
 
 def _check_json(checked) -> dict:

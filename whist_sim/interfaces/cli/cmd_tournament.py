@@ -160,14 +160,17 @@ def command(
             f"{len(names)} strategies for {rules.players} seats (--players {rules.players}): "
             f"name at most {rules.players}", param_hint="--strategies")
     cmd = _command_line(click.get_current_context())
+    from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
+
     try:
-        summary = tournament(
-            names, deals or 0, seed, rules=rules, play=play, rotations=rotations, sprt=sprt,
-            out=out, design=design, chunk_size=chunk_size, threads=threads, scheduler=scheduler,
-            cluster=cluster, progress=show_progress(progress), command=cmd, formats=formats,
-            games=games, game_max_deals=game_max_deals, resume=resume, check=check_play,
-            check_deals=check_deals,
-        )
+        with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
+            summary = tournament(
+                names, deals or 0, seed, rules=rules, play=play, rotations=rotations,
+                sprt=sprt, out=out, design=design, chunk_size=chunk_size, threads=threads,
+                scheduler=scheduler, cluster=cluster, progress=show_progress(progress),
+                command=cmd, formats=formats, games=games, game_max_deals=game_max_deals,
+                resume=resume, check=check_play, check_deals=check_deals,
+            )
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: every finished chunk in {out} is kept; run the same command "
                    "with --resume to finish", err=True)
