@@ -404,7 +404,7 @@ def test_advice_with_an_auction_reads_the_calls_and_says_so():
     r = CliRunner().invoke(main, ["advise", HAND, "--auction", "5S,p,p,p", "--deals", "50",
                                   "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["auction"] == ["5S", "pass", "pass", "pass"]
+    assert json.loads(r.stdout)["auction"] == ["5S", "pass", "pass", "pass"]
     r = CliRunner().invoke(main, ["advise", HAND, "--auction", "5S,p", "--deals", "50"])
     assert r.exit_code == 2 and "--auction" in r.output and "not over" in r.output
 

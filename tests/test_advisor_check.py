@@ -105,7 +105,7 @@ def _cli(*args):
 def test_the_cli_checks_by_default_and_prints_the_check_object():
     r = _cli("--check", CHECK, "--json")
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["check"]["play"] == CHECK and d["check"]["deals"] == 40
     assert isinstance(d["check"]["holds"], bool)
 
@@ -113,7 +113,7 @@ def test_the_cli_checks_by_default_and_prints_the_check_object():
 def test_no_check_omits_it():
     r = _cli("--no-check", "--json")
     assert r.exit_code == 0, r.output
-    assert "check" not in json.loads(r.output)
+    assert "check" not in json.loads(r.stdout)
 
 
 def test_the_text_output_says_whether_the_advice_holds():

@@ -301,7 +301,7 @@ def test_deal_play_without_a_reference_version_is_played_by_the_compiled_engine(
     r = run("deal", "--seed", "1", "--play", "fakeplay:n=2", "--json")
     assert r.exit_code == 0, r.output
     h = run("deal", "--seed", "1", "--json")
-    mine, ref = json.loads(r.output), json.loads(h.output)
+    mine, ref = json.loads(r.stdout), json.loads(h.stdout)
     assert mine["play"] == ref["play"] and mine["contracts"] == ref["contracts"]
     assert mine["policies"] == ["heuristic/fakeplay:n=2"] * 4
     r = run("deal", "--seed", "1", "--play", "bogus")

@@ -67,8 +67,8 @@ def test_game_command_prints_deals_totals_and_winner(tmp_path):
     assert "winner: seat" in out.output and "totals" in out.output
     js = run("game", "--seats", ",".join(SEATS), "--target", "150", "--seed", "5", "--json")
     path = tmp_path / "game.json"
-    path.write_text(js.output)
-    rec = json.loads(js.output)
+    path.write_text(js.stdout)
+    rec = json.loads(js.stdout)
     assert rec["game"]["target"] == 150 and len(rec["deals"]) == len(rec["running_totals"])
     rep = run("replay", str(path))
     assert rep.exit_code == 0, rep.output
