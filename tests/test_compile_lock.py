@@ -86,6 +86,24 @@ def test_a_process_that_must_wait_says_so(tmp_path, monkeypatch):
     assert entered == ["held"]
 
 
+def test_by_default_the_wait_is_said_as_a_compile(tmp_path, monkeypatch):
+    """Every caller of the lock (the loops, the double-dummy solver) waits inside a
+    ``numba:compile`` event, so that the command's compile notice speaks while it waits."""
+    from whist_sim.compiled.ground._numba import compile_notice
+
+    monkeypatch.setenv(_cache.ENV, str(tmp_path / "cache"))
+    path = tmp_path / "cache" / "dd-solver.lock"
+    path.parent.mkdir()
+    notes: list[str] = []
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(path)], stdout=subprocess.PIPE,
+                              text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    with compile_notice(notes.append, "compiling"), _cache.compile_lock("dd-solver"):
+        pass
+    holder.communicate()
+    assert notes[0] == "compiling" and notes[-1].startswith("compiled in ")
+
+
 class _Started:
     """A stand-in for ``subprocess.Popen`` that records what it was asked to start."""
 
@@ -174,7 +192,7 @@ def test_the_double_dummy_solver_is_compiled_under_the_lock_once_per_process(mon
     locks = []
 
     @contextmanager
-    def lock(name, waiting):
+    def lock(name, waiting=None):
         locks.append(name)
         yield
 

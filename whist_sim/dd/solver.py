@@ -140,16 +140,8 @@ def _ready(args: tuple) -> None:
         return
     with _COMPILE:
         if not solve.signatures:
-            with compile_lock("dd-solver", _waiting):
+            with compile_lock("dd-solver"):
                 solve.compile(tuple(numba.typeof(a) for a in args))
-
-
-def _waiting():
-    """Waiting for another process's compile of the solver, said as a compile."""
-    from numba.core import event
-
-    return event.trigger_event("numba:compile", data={
-        "dispatcher": None, "args": None, "return_type": None})
 
 
 def _run_chunk(

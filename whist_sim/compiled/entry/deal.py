@@ -241,18 +241,12 @@ def _shared_loop(name: str) -> Any:
     (:func:`~whist_sim.compiled.ground._cache.compile_lock`) and looks again before it compiles,
     so that another process compiling it at the same time is waited for (and said as a compile)
     rather than repeated."""
-    from numba.core import event
-
-    def waiting() -> Any:  # another process compiles the loop: a compile, as said here
-        return event.trigger_event("numba:compile", data={
-            "dispatcher": None, "args": None, "return_type": None})
-
     with _SHARED_LOCK:
         func = _LOADED.get(name)
         if func is None:
             func = _load_or_compile(name, may_compile=False)
         if func is None:
-            locked = compile_lock(f"loop-{name}", waiting) if NUMBA_OPTIONS.get("cache") \
+            locked = compile_lock(f"loop-{name}") if NUMBA_OPTIONS.get("cache") \
                 else nullcontext()
             with locked:
                 func = _load_or_compile(name, may_compile=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +69,25 @@ def configure_numba_cache() -> str:
     return folder
 
 
+def waiting_for_a_compile() -> AbstractContextManager[Any]:
+    """Waiting for another process's compile, said as a compile: a ``numba:compile`` event, which
+    :func:`~whist_sim.compiled.ground._numba.compile_notice` reports like one of this process."""
+    from numba.core import event
+
+    return event.trigger_event("numba:compile", data={
+        "dispatcher": None, "args": None, "return_type": None})
+
+
 @contextmanager
 def compile_lock(name: str,
-                 waiting: Callable[[], AbstractContextManager[Any]] = nullcontext
+                 waiting: Callable[[], AbstractContextManager[Any]] = waiting_for_a_compile
                  ) -> Iterator[None]:
     """Hold the cache folder's lock called ``name`` (an exclusive ``flock`` on
     ``<cache>/<name>.lock``) while the body runs; another process asking for the same lock
-    waits, inside ``waiting()`` (a context manager: the caller's notice that it waits for a
-    compile). Without ``fcntl`` (Windows) or a folder that cannot be written, the body runs
-    unlocked: the lock saves work, it is never needed for correctness (numba's cache files are
-    written atomically)."""
+    waits, inside ``waiting()`` (a context manager; by default :func:`waiting_for_a_compile`).
+    Without ``fcntl`` (Windows) or a folder that cannot be written, the body runs unlocked: the
+    lock saves work, it is never needed for correctness (numba's cache files are written
+    atomically)."""
     folder = Path(os.environ.get(ENV) or default_cache_dir())
     handle = None
     if fcntl is not None:
