@@ -90,6 +90,7 @@ def seatings(p: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         "mixed3": (("heuristic", "random", "heuristic", "random")[:p],
                    ("expert", "heuristic", "random", "expert")[:p]),
         "planner": (h, ("planner", "expert", "planner", "heuristic")[:p]),
+        "learned": (h, ("learned", "expert", "learned", "planner")[:p]),
     }
 
 
@@ -140,12 +141,14 @@ def assert_same_deals(rules, bid, play, deals) -> None:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
 @pytest.mark.parametrize("seating", ["random", "heuristic", "mixed", "mixed2", "expert", "mixed3",
-                                     "planner"])
+                                     "planner", "learned"])
 def test_engines_agree_deal_for_deal(rules, seating):
     bid, play = seatings(rules.players)[seating]
     # the reference expert (and planner, which plays expert's cards when it gives none up) is
     # slow in Python
     n = 40 if "expert" in play or "planner" in play else 150
+    if "learned" in play:  # the reference learned: expert's card and 17 features a card
+        n = 20
     tr = play_traces(SEED, 0, n, rules, bid, play)
     policies = [seat_policy(bid[s], play[s]) for s in range(rules.players)]
     for j in range(n):

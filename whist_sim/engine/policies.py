@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
+from ..core.play_model import WEIGHTS
 from ..core.rng import DealRng
 from ..core.rules import FRISCH_CARDS, Rules
 from .state import PASS, DealState, bid_code
@@ -573,6 +574,122 @@ def planner_policy(state: DealState, rng: DealRng) -> int:
     return heuristic_policy(state, rng)
 
 
+# --------------------------------------------------------------------------- learned (ENGINE §8)
+
+#: the features of a card, in the order of a row of :data:`whist_sim.core.play_model.WEIGHTS`
+#: (docs/ENGINE.md §8; the compiled module's ``FEATURES``, tested equal)
+LEARNED_FEATURES = ("expert", "wins", "sure", "trump", "master", "higher", "lower", "rank",
+                    "length", "suit_out", "lowest", "highest", "ruff_risk", "masters", "discard",
+                    "singleton", "draw")
+
+
+def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> int:
+    """The situation of the seat to move, ``0..143`` (docs/ENGINE.md §8):
+    ``(((position * 4 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    seat = state.to_move
+    p = state.players
+    pos = len(state.current_trick)
+    posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
+    need = state.contracts[seat] - state.tricks_taken[seat]  # type: ignore[operator]
+    left = state.n_tricks - state.trick_number
+    if need < 0 or need > left:
+        status = 3
+    elif need == 0:
+        status = 2
+    else:
+        status = 1 if sure_tricks(state, out, voids, 0)[0] >= need else 0
+    winner = 0
+    if pos > 0:
+        w = state.trick_winner()
+        nw = state.contracts[w] - state.tricks_taken[w]  # type: ignore[operator]
+        winner = 1 if nw <= 0 else (2 if nw > left else 0)
+    decl = int(state.declarer == seat)
+    return (((posc * 4 + status) * 3 + winner) * 2 + decl) * 2 + int(state.over)
+
+
+def learned_features(state: DealState, card: int, ec: int, out: int,
+                     voids: set[tuple[int, int]]) -> tuple[int, ...]:
+    """The :data:`LEARNED_FEATURES` of ``card`` for the seat to move (``ec``: ``expert``'s card;
+    docs/ENGINE.md §8)."""
+    seat = state.to_move
+    hand = state.hand(seat)
+    p = state.players
+    trump = state.trump
+    trick = state.current_trick
+    pos = len(trick)
+    s = suit_of(card)
+    is_trump = int(s == trump)
+    trumps_out = bin(out & SUIT_MASKS[trump]).count("1") if trump != NT else 0
+    outs = [c for c in cards_of(out) if suit_of(c) == s]
+    mine = [c for c in cards_of(hand) if suit_of(c) == s]
+    higher = sum(1 for c in outs if c > card)
+    top = max(outs, default=-1)
+    later = [(seat + k) % p for k in range(1, p - pos)]
+    follow = any((o, s) not in voids for o in later)  # a later seat may follow suit s
+
+    def ruff(suit: int) -> bool:  # a later seat void in a side suit may ruff it
+        return (trump != NT and suit != trump and trumps_out > 0
+                and any((o, suit) in voids and (o, trump) not in voids for o in later))
+
+    rf = ruff(s)
+    wins = int(state.would_win(card))
+    if not wins:
+        sure = 0
+    elif pos == 0 or s == state.led_suit:
+        sure = int(not rf and (higher == 0 or not follow))
+    else:  # a ruff: over-ruffed only by a later seat void in the led suit holding a higher trump
+        sure = int(higher == 0 or not ruff(state.led_suit))
+    return (int(card == ec), wins, sure, is_trump, int(higher == 0), min(higher, 6),
+            min(len(outs) - higher, 6), rank_of(card), len(mine), len(outs),
+            int(card == min(mine)), int(card == max(mine)), int(rf),
+            sum(1 for c in mine if c > top),
+            int(pos > 0 and s != state.led_suit and not is_trump), int(len(mine) == 1),
+            int(pos == 0 and is_trump == 1 and trumps_out > 0))
+
+
+def learned_scores(state: DealState) -> dict[int, int]:
+    """The score of every legal card of the seat to move (docs/ENGINE.md §8): the sum of its
+    :func:`learned_features` times the weights of its :func:`learned_context`."""
+    out = _out(state)
+    voids = shown_voids(state)
+    ec = expert_card(state)
+    row = WEIGHTS[learned_context(state, out, voids)]
+    return {c: sum(w * f for w, f in zip(row, learned_features(state, c, ec, out, voids),
+                                         strict=True))
+            for c in state.legal_actions()}
+
+
+def learned_card(state: DealState) -> int:
+    """``learned`` play (docs/ENGINE.md §8): the legal card with the largest score; ties go to
+    ``expert``'s card, then (same suit) the lower card, then the larger :func:`suit_picture`,
+    then the lower card code."""
+    legal = sorted(state.legal_actions())
+    if len(legal) == 1:
+        return legal[0]
+    scores = learned_scores(state)
+    out = _out(state)
+    voids = shown_voids(state)
+    ec = expert_card(state)
+    best = legal[0]
+    for c in legal[1:]:
+        if scores[c] > scores[best]:
+            best = c
+        elif scores[c] == scores[best] and best != ec:
+            if c == ec or (suit_of(c) != suit_of(best)
+                           and suit_picture(state, suit_of(c), out, voids)
+                           > suit_picture(state, suit_of(best), out, voids)):
+                best = c
+    return best
+
+
+def learned_policy(state: DealState, rng: DealRng) -> int:
+    """The ``learned`` play policy (docs/ENGINE.md §8) with the heuristic's bidding; never
+    draws."""
+    if state.phase == "play":
+        return learned_card(state)
+    return heuristic_policy(state, rng)
+
+
 def _out(state: DealState) -> int:
     """The cards still out for the seat to move: the deck less the cards played (this trick
     included) and its own hand."""
@@ -589,6 +706,7 @@ POLICIES: dict[str, Policy] = {
     "heuristic": heuristic_policy,
     "expert": expert_policy,
     "planner": planner_policy,
+    "learned": learned_policy,
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -599,6 +717,8 @@ DESCRIPTIONS: dict[str, str] = {
     "planner": "the heuristic's bidding; expert's card play, but while its sure tricks cover "
     "the tricks it needs with a trick to spare it gives the trick in progress up "
     "(docs/ENGINE.md §7)",
+    "learned": "the heuristic's bidding; card play learned from search: integer weights over "
+    "suit-blind features of each card in 144 situations (docs/ENGINE.md §8)",
 }
 
 
@@ -627,6 +747,12 @@ __all__ = [
     "expert_card",
     "expert_key",
     "expert_policy",
+    "LEARNED_FEATURES",
+    "learned_card",
+    "learned_context",
+    "learned_features",
+    "learned_policy",
+    "learned_scores",
     "planner_card",
     "planner_give_up",
     "planner_policy",

@@ -71,6 +71,7 @@ from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_fri
 from .bidding.random import random_call, random_contract, random_frisch
 from .play.expert import expert_card
 from .play.heuristic import heuristic_card, heuristic_play
+from .play.learned import learned_card
 from .play.planner import planner_card
 from .play.random import random_card
 from .registry import (
@@ -82,6 +83,7 @@ from .registry import (
     BID_MONTECARLO,
     PLAY_EXPERT,
     PLAY_HEURISTIC,
+    PLAY_LEARNED,
     PLAY_PLANNER,
     PLAY_RANDOM,
     SEARCHING_BIDS,
@@ -286,6 +288,8 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
         return expert_card(st, hm, rp, seat, legal, rng)
     elif pid == PLAY_PLANNER:
         return planner_card(st, hm, rp, seat, legal, rng, par)
+    elif pid == PLAY_LEARNED:
+        return learned_card(st, hm, rp, seat, legal, rng)
     return random_card(st, hm, rp, seat, legal, rng)
 
 

@@ -115,6 +115,7 @@ PLAY_HEURISTIC = 1
 PLAY_EXPERT = 2
 PLAY_ROLLOUT = 3
 PLAY_PLANNER = 4
+PLAY_LEARNED = 5
 
 #: the NT rule's parameters, last in the row of every strategy of the heuristic family
 #: (ENGINE.md §5): ``nt`` 1 = on (0: NT is never rated above its estimate, the earlier
@@ -275,6 +276,13 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
          _whole("lead", 0.0, 0, 2, "1: gives tricks away at the lead too; 2: low from its "
                 "longest suit"),
          _whole("shed", 1.0, 0, 1, "1: a spare master may go")),
+    ),
+    "learned": PolicyInfo(
+        "learned", PLAY_LEARNED, PLAY,
+        "learned from search: scores every legal card with integer weights fitted to the cards "
+        "rollout chose on recorded deals, over suit-blind features of the card (expert's choice "
+        "among them) in 144 situations of the seat and the trick (ENGINE.md §8); plays at "
+        "simulation speed",
     ),
 }
 

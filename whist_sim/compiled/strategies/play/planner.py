@@ -47,6 +47,16 @@ from .expert import _suit_pattern, expert_card
 
 
 @jit(inline="always")
+def _per_other(n, p):
+    """``n // (p - 1)`` for ``0 <= n <= 13``, without a division for three or four players."""
+    if p == 4:
+        return (n * 11) >> 5
+    if p == 3:
+        return n >> 1
+    return n // (p - 1)
+
+
+@jit(inline="always")
 def _sure_tricks(hand, out, trump, voids, seat, p, side):
     """``(sure, masters)``: the seat's sure tricks and the mask of its masters.
 
@@ -71,15 +81,11 @@ def _sure_tricks(hand, out, trump, voids, seat, p, side):
         masters |= m
         k = popcount(m)
         if s != trump and trumps_out > 0:
-            ruffed = False
-            for other in range(p):
-                if (other != seat and (voids >> (4 * other + s)) & 1 == 1
-                        and (voids >> (4 * other + trump)) & 1 == 0):
-                    ruffed = True
-            if ruffed:
+            # another seat void in s and not in trumps (bit 4 * seat of each seat's nibble)
+            if ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) != 0:
                 k = 0
             else:
-                k = min(k, n_out // (p - 1) + side)
+                k = min(k, _per_other(n_out, p) + side)
         else:
             k = max(k, popcount(hs) - n_out)
         sure += k

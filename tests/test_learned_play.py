@@ -1,0 +1,233 @@
+"""The ``learned`` play policy (docs/ENGINE.md §8) and its training (scripts/train_play.py).
+
+The compiled and the reference engine play it move for move (tests/test_engines_agree.py, the
+``learned`` seating); here: its weights and features are the ones the docs state, it is blind to
+the names of the suits, its tie-breaks are the documented ones, and the training's objective has
+the gradient it claims.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from whist_sim.compiled.strategies.play import learned as compiled
+from whist_sim.compiled.strategies.registry import get_info
+from whist_sim.core import play_model
+from whist_sim.core.cards import NT, suit_of
+from whist_sim.core.rules import Rules
+from whist_sim.engine import policies as ref
+from whist_sim.engine.state import PASS, DealState, bid_code
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_weights_are_one_integer_row_per_situation_and_feature():
+    w = play_model.WEIGHTS
+    assert len(w) == compiled.N_CONTEXTS == 144
+    assert all(len(row) == compiled.N_FEATURES for row in w)
+    assert all(isinstance(x, int) for row in w for x in row)
+    assert Path(play_model.__file__).stat().st_size < 1_000_000  # the issue: a small model
+
+
+def test_both_engines_name_the_same_features_in_the_same_order():
+    assert ref.LEARNED_FEATURES == compiled.FEATURES
+    doc = (ROOT / "docs" / "ENGINE.md").read_text(encoding="utf-8")
+    for name in compiled.FEATURES:  # ENGINE §8 states every feature
+        assert f"`{name}`" in doc
+
+
+def test_learned_is_registered_in_both_engines():
+    assert get_info("learned", "play").id == compiled_id()
+    assert "learned" in ref.POLICIES
+
+
+def compiled_id() -> int:
+    from whist_sim.compiled.strategies.registry import PLAY_LEARNED
+
+    return PLAY_LEARNED
+
+
+def _rename(mask: int, perm: list[int]) -> int:
+    out = 0
+    for s in range(4):
+        out |= (mask >> (13 * s) & 0x1FFF) << (13 * perm[s])
+    return out
+
+
+def _suit_tie(state: DealState) -> bool:
+    """True when a suit name may decide the card: two suits tie at the top of ``expert``'s keys
+    (its card then depends on the code), or of the learned scores without ``expert``'s card."""
+    out = ref._out(state)
+    voids = ref.shown_voids(state)
+    keys = {c: (ref.expert_key(state, c, out, voids),
+                ref.suit_picture(state, suit_of(c), out, voids))
+            for c in state.legal_actions()}
+    top = max(keys.values())
+    if len({suit_of(c) for c, k in keys.items() if k == top}) > 1:
+        return True
+    scores = ref.learned_scores(state)
+    best = max(scores.values())
+    tied = [c for c, s in scores.items() if s == best]
+    if ref.expert_card(state) in tied:
+        return False
+    pics = {suit_of(c): ref.suit_picture(state, suit_of(c), out, voids) for c in tied}
+    return len(pics) > 1 and len(set(pics.values())) < len(pics)
+
+
+def _play(hands, trump, declarer, contracts, ties):
+    """The cards of a deal from its contracts, ``learned`` at every seat (reference engine)."""
+    state = DealState(Rules(), (declarer + 3) % 4, list(hands))
+    state.apply(bid_code(5, trump))  # the declarer calls first and wins with 5 (RULES §2)
+    for _ in range(3):
+        state.apply(PASS)
+    for k in range(4):
+        state.apply(contracts[(declarer + k) % 4])
+    while state.phase == "play":
+        if len(state.legal_actions()) > 1 and _suit_tie(state):
+            ties.append(len(state.plays))
+        state.apply(ref.learned_card(state))
+    return state.tricks_taken, state.plays
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_learned_is_blind_to_suit_names(seed):
+    # RULES §5: only the led suit and the trump matter; renaming the suits and the trump alike
+    # renames every card played and changes no trick count
+    rnd = random.Random(seed)
+    checked = 0
+    for _ in range(10):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        hands = [sum(1 << c for c in deck[13 * s:13 * s + 13]) for s in range(4)]
+        trump = rnd.randrange(5)
+        declarer = rnd.randrange(4)
+        contracts = [rnd.randrange(5) for _ in range(4)]
+        contracts[declarer] = max(5, contracts[declarer])
+        if sum(contracts) == 13:
+            contracts[(declarer + 3) % 4] += 1
+        perm = list(range(4))
+        rnd.shuffle(perm)
+        ties: list[int] = []
+        tricks, plays = _play(hands, trump, declarer, contracts, ties)
+        tricks2, plays2 = _play([_rename(h, perm) for h in hands],
+                                NT if trump == NT else perm[trump], declarer, contracts, ties)
+        if ties:
+            continue  # two suits the seat could not tell apart: a name decided
+        assert tricks2 == tricks
+        assert plays2 == tuple(_rename(1 << c, perm).bit_length() - 1 for c in plays)
+        checked += 1
+    assert checked >= 7
+
+
+def _deals(seed: int, n: int):
+    """``n`` reference deals at the start of play: seat 0 declares 5 in a random strain and the
+    contracts are 6, 2, 3, 0."""
+    rnd = random.Random(seed)
+    for _ in range(n):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        hands = [sum(1 << c for c in deck[13 * s:13 * s + 13]) for s in range(4)]
+        state = DealState(Rules(), 3, hands)
+        state.apply(bid_code(5, rnd.randrange(5)))
+        for _ in range(3):
+            state.apply(PASS)
+        for k in (6, 2, 3, 0):
+            state.apply(k)
+        yield state
+
+
+def test_the_card_has_the_top_score():
+    # ENGINE §8: the legal card with the largest score
+    for state in _deals(5, 12):
+        while state.phase == "play":
+            card = ref.learned_card(state)
+            if len(state.legal_actions()) > 1:
+                scores = ref.learned_scores(state)
+                assert scores[card] == max(scores.values())
+            state.apply(card)
+
+
+def test_a_tie_goes_to_experts_card(monkeypatch):
+    # ENGINE §8: with every weight 0 every card ties, and the tie goes to expert's card
+    monkeypatch.setattr(ref, "WEIGHTS", tuple((0,) * compiled.N_FEATURES
+                                              for _ in range(compiled.N_CONTEXTS)))
+    for state in _deals(6, 6):
+        while state.phase == "play":
+            card = ref.learned_card(state)
+            assert card == ref.expert_card(state)
+            state.apply(card)
+
+
+# ------------------------------------------------------------------------------ the training
+
+@pytest.fixture
+def train(monkeypatch):
+    """scripts/train_play.py as a module."""
+    path = ROOT / "scripts" / "train_play.py"
+    spec = importlib.util.spec_from_file_location("train_play", path)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "train_play", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _decisions(train, rng):
+    """Random decisions: 2-5 cards each, 3 contexts, 4 features, values in points x picks."""
+    rows = {k: [] for k in ("decision", "chosen", "value", "context", "features", "deal")}
+    for d in range(60):
+        k = int(rng.integers(2, 6))
+        ctx = int(rng.integers(0, 3))
+        pick = int(rng.integers(0, k))
+        for i in range(k):
+            rows["decision"].append(d)
+            rows["deal"].append(d)
+            rows["chosen"].append(int(i == pick))
+            rows["value"].append(int(rng.integers(-40, 40)) * 8)
+            rows["context"].append(ctx)
+            rows["features"].append(rng.integers(0, 4, size=4))
+    part = {k: np.array(v) for k, v in rows.items()}
+    part["picks"] = np.int64(8)
+    return train.Decisions([part], 3), part
+
+
+def test_the_fit_objective_has_its_gradient(train):
+    data, _ = _decisions(train, np.random.default_rng(1))
+    w = np.random.default_rng(2).normal(size=12)
+    w0 = np.zeros(12)
+    f, g = data.loss(w, w0, 0.01)
+    eps = 1e-6
+    num = np.array([(data.loss(w + eps * e, w0, 0.01)[0] - data.loss(w - eps * e, w0, 0.01)[0])
+                    / (2 * eps) for e in np.eye(12)])
+    assert np.allclose(g, num, atol=1e-6)
+    assert f > 0
+
+
+def test_regret_is_what_the_top_card_loses_against_the_best(train):
+    data, part = _decisions(train, np.random.default_rng(3))
+    W = np.random.default_rng(4).normal(size=(3, 4))
+    by_dec: dict[int, list[int]] = {}
+    for i, d in enumerate(part["decision"]):
+        by_dec.setdefault(int(d), []).append(i)
+    losses = []
+    for rows in by_dec.values():
+        scores = [part["features"][i] @ W[part["context"][i]] for i in rows]
+        top = rows[int(np.argmax(scores))]
+        best = max(part["value"][i] for i in rows)
+        losses.append((best - part["value"][top]) / 8)
+    assert data.regret(W) == pytest.approx(np.mean(losses))
+    # the fit lowers the regret of its own training decisions from the starting weights
+    W1 = train.fit(data, np.zeros((3, 4)), 1e-4, 50)
+    assert data.regret(W1) <= data.regret(np.zeros((3, 4))) + 1e-12
+
+
+def test_runs_are_keyed_by_suit_and_cards_out_above(train):
+    out = (1 << 12) | (1 << 5)  # the ace and the seven of clubs are out
+    assert train._run(3, out) == train._run(4, out)  # no card out between the 5 and the 6
+    assert train._run(4, out) != train._run(6, out)  # the 7 is out between the 6 and the 8
+    assert train._run(13 + 3, out) == 16  # a diamond: nothing out above it in its suit

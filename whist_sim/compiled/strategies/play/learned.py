@@ -1,0 +1,240 @@
+"""The compiled ``learned`` play policy (docs/ENGINE.md §8). It makes no random draws.
+
+A play policy learned from search: it scores every legal card with integer weights fitted to the
+values search gives every candidate card on recorded deals (``scripts/train_play.py``, ``make
+train``; the weights: :mod:`whist_sim.core.play_model`, their data card: docs/PLAY_MODEL.md).
+The score of a card is
+
+    ``score = sum_i W[context, i] * feature_i(card)``
+
+where ``context`` is one of :data:`N_CONTEXTS` situations of the seat and the trick
+(:func:`context_of`) and the features (:func:`card_features`, :data:`FEATURES`) are integers
+read from what the seat may know, blind to suit names: ``expert``'s choice among them, so the
+weights learn where search departs from it. The legal card with the largest score is played;
+ties go to ``expert``'s card, then (same suit) the lower card, then the larger suit picture
+(as ``expert``), then the lower card code.
+
+The reference engine's ``learned_card`` computes the same features and scores (tested equal).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....core.play_model import WEIGHTS
+from ...ground._numba import jit
+from ...ground.bits import ALL_ONES, ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, highest_bit, popcount
+from ...ground.layout import (
+    H_HAND,
+    H_PLAYED,
+    H_TRICK,
+    R_DECK_MASK,
+    R_NTRICKS,
+    R_PLAYERS,
+    S_BEST_CARD,
+    S_BEST_SEAT,
+    S_CONTRACT,
+    S_DECLARER,
+    S_LED,
+    S_OVER,
+    S_POS,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+    S_VOIDS,
+)
+from .expert import _later_bits, _suit_pattern, expert_card
+from .planner import _sure_tricks
+
+#: the features of a card, in the order of a row of weights (docs/ENGINE.md §8 states each)
+FEATURES = (
+    "expert",  # 1: the card expert plays here
+    "wins",  # 1: it beats the trick's best card now (every card at the lead)
+    "sure",  # 1: it wins the trick whatever the later players hold, as far as the seat can tell
+    "trump",  # 1: a trump
+    "master",  # 1: no card of its suit still out above it
+    "higher",  # cards of its suit still out above it (at most 6)
+    "lower",  # cards of its suit still out below it (at most 6)
+    "rank",  # 0 (two) .. 12 (ace)
+    "length",  # the seat's cards in its suit
+    "suit_out",  # cards of its suit still out
+    "lowest",  # 1: the seat's lowest card of its suit
+    "highest",  # 1: the seat's highest card of its suit
+    "ruff_risk",  # 1: a later player has shown a void in its suit and may hold a trump
+    "masters",  # the seat's masters in its suit
+    "discard",  # 1: a side card played on a trick led in another suit
+    "singleton",  # 1: the seat's last card of its suit
+    "draw",  # 1: a trump led while trumps are still out
+)
+N_FEATURES = len(FEATURES)
+#: situations: position (lead, middle, last) x the seat's need (short of its tricks by its sure
+#: tricks, covered by them, has them, lost) x the trick's winner so far (needs tricks or at the
+#: lead, has its tricks, lost) x declarer or not x over or under
+N_CONTEXTS = 3 * 4 * 3 * 2 * 2
+
+_W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant of the compiled code
+
+
+@jit(inline="always")
+def context_of(st, hm, rp, seat, hand, out):
+    """The seat's situation, ``0 .. N_CONTEXTS - 1`` (:data:`N_CONTEXTS`):
+    ``(((position * 4 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    p = rp[R_PLAYERS]
+    pos = st[S_POS]
+    posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
+    need = st[S_CONTRACT + seat] - st[S_TRICKS + seat]
+    left = rp[R_NTRICKS] - st[S_TRICK]
+    if need < 0 or need > left:
+        status = 3  # lost
+    elif need == 0:
+        status = 2  # has its tricks (a zero bidder on zero)
+    else:
+        sure, _ = _sure_tricks(hand, out, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
+        status = 1 if sure >= need else 0
+    winner = 0
+    if pos > 0:
+        w = st[S_BEST_SEAT]
+        nw = st[S_CONTRACT + w] - st[S_TRICKS + w]
+        if nw <= 0:
+            winner = 1
+        elif nw > left:
+            winner = 2
+    decl = 1 if st[S_DECLARER] == seat else 0
+    over = 1 if st[S_OVER] != 0 else 0
+    return (((posc * 4 + status) * 3 + winner) * 2 + decl) * 2 + over
+
+
+@jit(inline="always")
+def suit_features(s, hand, out, pos, led, trump, trumps_out, ruff):
+    """``(o, hs, masters, trump, length, suit_out, ruff_risk, masters, discard, singleton,
+    draw)``: the seat's cards ``hs`` of suit ``s``, those still out ``o``, its masters there,
+    and the :data:`FEATURES` that every card of suit ``s`` has alike."""
+    o = out & SUIT_MASK[s]
+    hs = hand & SUIT_MASK[s]
+    is_trump = 1 if s == trump else 0
+    if o == ZERO:
+        masters = hs
+    else:
+        masters = hs & (ALL_ONES << np.uint64(highest_bit(o) + 1))
+    n_s = popcount(hs)
+    return (o, hs, masters, is_trump, n_s, popcount(o), (ruff >> s) & 1, popcount(masters),
+            1 if pos > 0 and s != led and is_trump == 0 else 0, 1 if n_s == 1 else 0,
+            1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0)
+
+
+@jit(inline="always")
+def own_features(c, ec, s, o, hs, is_trump, pos, led, best, follow, ruff):
+    """``(expert, wins, sure, master, higher, lower, rank, lowest, highest)``: the
+    :data:`FEATURES` of card ``c`` of suit ``s`` that differ between the cards of a suit
+    (``o``, ``hs``, ``is_trump`` as :func:`suit_features` gives them)."""
+    above = ALL_ONES << np.uint64(c + 1)
+    higher = popcount(o & above)
+    f = (follow >> s) & 1 == 1
+    rf = (ruff >> s) & 1 == 1
+    if pos == 0:
+        wins = 1
+        sure = 0 if rf else (1 if higher == 0 or not f else 0)
+    else:
+        if s == SUIT_OF[best]:
+            wins = 1 if c > best else 0
+        else:
+            wins = is_trump
+        if wins == 0:
+            sure = 0
+        elif s == led:
+            sure = 0 if rf else (1 if higher == 0 or not f else 0)
+        else:  # a ruff: over-ruffed only by a later player void in the led suit
+            sure = 1 if higher == 0 or (ruff >> led) & 1 == 0 else 0
+    return (1 if c == ec else 0, wins, sure, 1 if higher == 0 else 0, min(higher, 6),
+            min(popcount(o & ~above), 6), c - 13 * s, 1 if c == ctz(hs) else 0,
+            1 if c == highest_bit(hs) else 0)
+
+
+@jit(inline="always")
+def card_features(c, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff):
+    """The :data:`FEATURES` of card ``c`` (``ec``: ``expert``'s card), a tuple of ints, in
+    their order: :func:`suit_features` and :func:`own_features` together."""
+    s = SUIT_OF[c]
+    o, hs, _m, tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
+        s, hand, out, pos, led, trump, trumps_out, ruff)
+    ex, wins, sure, master, higher, lower, rank, lowest, highest = own_features(
+        c, ec, s, o, hs, tr, pos, led, best, follow, ruff)
+    return (ex, wins, sure, tr, master, higher, lower, rank, length, suit_out, lowest, highest,
+            rr, ms, disc, single, draw)
+
+
+@jit(inline="always")
+def _decision(st, hm, rp, seat, legal, rng):
+    """``(ctx, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff)``: what the
+    features of every card of one decision share."""
+    p = rp[R_PLAYERS]
+    hand = hm[H_HAND + seat]
+    out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hand)
+    pos = st[S_POS]
+    trump = st[S_TRUMP]
+    trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
+    follow, ruff = _later_bits(st[S_VOIDS], seat, p, pos, trump, trumps_out)
+    ec = expert_card(st, hm, rp, seat, legal, rng)
+    ctx = context_of(st, hm, rp, seat, hand, out)
+    return ctx, ec, hand, out, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow, ruff
+
+
+@jit
+def learned_card(st, hm, rp, seat, legal, rng):
+    """``learned`` card of ``seat``: the legal card with the largest score (the module doc)."""
+    if legal & (legal - ONE) == ZERO:
+        return ctz(legal)
+    ctx, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(
+        st, hm, rp, seat, legal, rng)
+    p = rp[R_PLAYERS]
+    voids = st[S_VOIDS]
+    w = _W[ctx]
+    best_card = -1
+    best_score = np.int64(0)
+    for s in range(4):  # the cards in increasing code: suit by suit, low to high
+        m = legal & SUIT_MASK[s]
+        if m == ZERO:
+            continue
+        o, hs, _m, tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
+            s, hand, out, pos, led, trump, trumps_out, ruff)
+        base = (w[3] * tr + w[8] * length + w[9] * suit_out + w[12] * rr + w[13] * ms
+                + w[14] * disc + w[15] * single + w[16] * draw)
+        while m != ZERO:
+            c = ctz(m)
+            m &= m - ONE
+            ex, wins, sure, master, higher, lower, rank, lowest, highest = own_features(
+                c, ec, s, o, hs, tr, pos, led, best, follow, ruff)
+            score = (base + w[0] * ex + w[1] * wins + w[2] * sure + w[4] * master
+                     + w[5] * higher + w[6] * lower + w[7] * rank + w[10] * lowest
+                     + w[11] * highest)
+            if best_card < 0 or score > best_score:
+                best_card = c
+                best_score = score
+            elif score == best_score:
+                if c == ec:
+                    best_card = c
+                elif best_card != ec and s != SUIT_OF[best_card]:
+                    if (_suit_pattern(s, hand, out, voids, seat, p)
+                            > _suit_pattern(SUIT_OF[best_card], hand, out, voids, seat, p)):
+                        best_card = c
+    return best_card
+
+
+@jit
+def decision_rows(st, hm, rp, seat, legal, rng, rows):
+    """Training data: for each legal card, ``rows[k] = (card, context, features...)``; returns the
+    number of rows written (the legal cards, lowest code first)."""
+    ctx, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(
+        st, hm, rp, seat, legal, rng)
+    k = 0
+    rest = legal
+    while rest != ZERO:
+        c = ctz(rest)
+        rest &= rest - ONE
+        fe = card_features(c, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff)
+        rows[k, 0] = c
+        rows[k, 1] = ctx
+        for i in range(N_FEATURES):
+            rows[k, 2 + i] = fe[i]
+        k += 1
+    return k
