@@ -11,7 +11,7 @@ LOCK   := requirements.lock
 # (whist_sim/compiled/ground/_cache.py), so `make run`, `.venv/bin/whist-sim` and `python -m whist_sim` share it.
 # Set NUMBA_CACHE_DIR to put it elsewhere.
 
-.PHONY: install run test lint bench results lock clean
+.PHONY: install run test lint bench results train lock clean
 
 install: $(STAMP)
 
@@ -52,6 +52,12 @@ bench: install
 # Regenerate every curated report and chart in results/ (each script is one analysis).
 results: install
 	$(BIN)/python scripts/make_results.py --data $(DATA) --out results
+
+# Fit the weights of the learned play policy to the values of search (whist_sim/core/play_model.py)
+# and write its data card (docs/PLAY_MODEL.md); deterministic from its seed, about half an hour
+# on two cores. Then `make test` before committing the weights.
+train: install
+	$(BIN)/python scripts/train_play.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache data

@@ -1,0 +1,106 @@
+"""Measurement: the ``learned`` play policy against ``expert`` and ``rollout:n=16``.
+
+    python scripts/measure_play.py [--deals 20000] [--rollout-deals 2000] [--seconds 3]
+
+Prints one JSON object (``markdown``: the tables of docs/PLAY_MODEL.md):
+
+* ``strength``: a duplicate tournament ``heuristic/learned`` against ``heuristic/expert``, every
+  seating, ``--deals`` deals, seed 2026: the difference in points per seat and deal, its 95 % CI
+  and p-value;
+* ``rollout``: the same with ``heuristic/rollout:n=16`` as a third entrant, ``--rollout-deals``
+  deals (every seating of three entrants);
+* ``declarer``: one seat plays ``learned`` (each seat in turn), the others ``expert``; the share
+  of its declarer contracts made, against ``expert`` in its seat, on the same deals and contracts
+  (heuristic bidding; ``--deals`` deals);
+* ``speed``: deals per second on one thread, heuristic bidding, the policy at every seat, for
+  ``heuristic``, ``expert`` and ``learned`` in the same run (``learned`` as a ratio to
+  ``heuristic``).
+
+``scripts/train_play.py`` runs it after training (in a fresh process: the policy compiles with
+the new weights) and puts its tables in the data card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from whist_sim.analyses.bench.play import play_rate
+from whist_sim.analyses.tournament import tournament
+from whist_sim.compiled.entry.batch import play_batch
+from whist_sim.core.rules import Rules
+
+SEED = 2026
+
+
+def strength(deals: int, plays: tuple[str, ...]) -> dict:
+    entrants = [f"heuristic/{p}" for p in plays]
+    s = tournament(entrants, deals, SEED, rules=Rules(), rotations="all", out=None,
+                   threads=None, progress=False,
+                   command=f"whist-sim tournament --strategies {','.join(entrants)} --deals "
+                   f"{deals} --seed {SEED}")
+    return {"deals": s["deals"], "plays": s["plays"],
+            "means": {e["play"]: e["mean"] for e in s["strategies"]},
+            "declarer_made": {e["play"]: e["declarer_hit_rate"] for e in s["strategies"]},
+            "pairs": [{k: p[k] for k in ("a", "b", "diff", "ci", "p")} for p in s["pairs"]]}
+
+
+def declarer(deals: int) -> dict:
+    rules = Rules()
+    bid = ["heuristic"] * 4
+    base = play_batch(SEED, 0, deals, rules, bid, ["expert"] * 4)
+    made = n = made_base = 0
+    for s in range(4):
+        play = ["expert"] * s + ["learned"] + ["expert"] * (3 - s)
+        r = play_batch(SEED, 0, deals, rules, bid, play)
+        mine = (~base["thrown_in"]) & (base["declarer"] == s)
+        n += int(mine.sum())
+        made += int((r[f"tricks_{s}"] == r[f"contract_{s}"])[mine].sum())
+        made_base += int((base[f"tricks_{s}"] == base[f"contract_{s}"])[mine].sum())
+    return {"contracts": n, "made_learned": made / n, "made_expert": made_base / n}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=20000)
+    ap.add_argument("--rollout-deals", type=int, default=2000)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    args = ap.parse_args()
+    rules = Rules()
+    speed = {p: play_rate(rules, p, args.seconds, 2000) for p in ("heuristic", "expert", "learned")}
+    st = strength(args.deals, ("learned", "expert"))
+    ro = strength(args.rollout_deals, ("learned", "expert", "rollout:n=16"))
+    dc = declarer(args.deals)
+    pair = st["pairs"][0]
+    rows = [
+        "| measure | value | command |",
+        "| --- | --- | --- |",
+        f"| `learned` - `expert`, points per seat and deal (heuristic bidding, duplicate, every "
+        f"seating, {st['deals']:,} deals) | {pair['diff']:+.2f} [{pair['ci'][0]:+.2f}, "
+        f"{pair['ci'][1]:+.2f}], p = {pair['p']:.1e} | `whist-sim tournament --strategies "
+        f"heuristic/learned,heuristic/expert --deals {st['deals']} --seed {SEED}` |",
+    ]
+    for p in ro["pairs"]:
+        rows.append(
+            f"| `{p['a'].split('/', 1)[1]}` - `{p['b'].split('/', 1)[1]}` (three entrants, "
+            f"{ro['deals']:,} deals) | {p['diff']:+.2f} [{p['ci'][0]:+.2f}, {p['ci'][1]:+.2f}], "
+            f"p = {p['p']:.1e} | `whist-sim tournament --strategies heuristic/learned,"
+            f"heuristic/expert,heuristic/rollout:n=16 --deals {ro['deals']} --seed {SEED}` |")
+    rows += [
+        f"| declarer contracts made, one seat `learned` among `expert` players ({dc['contracts']:,}"
+        f" contracts) | {100 * dc['made_learned']:.1f} % (`expert` in its seat: "
+        f"{100 * dc['made_expert']:.1f} %) | `python scripts/measure_play.py` |",
+        f"| deals/s on one thread: `learned` / `expert` / `heuristic` | {speed['learned']:,.0f} / "
+        f"{speed['expert']:,.0f} / {speed['heuristic']:,.0f} (`learned`: "
+        f"{speed['learned'] / speed['heuristic']:.2f} x `heuristic`) | `python "
+        f"scripts/measure_play.py` |",
+    ]
+    print(json.dumps({"strength": st, "rollout": ro, "declarer": dc, "speed": speed,
+                      "seed": SEED, "markdown": "\n".join(rows)}, default=float))
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    main()

@@ -1,0 +1,431 @@
+"""Training: the weights of the ``learned`` play policy, fitted to the values of search.
+
+    python scripts/train_play.py [--seed 11] [--rounds 3] [--deals 24000] [--layouts 32]
+
+Each round plays ``--deals`` deals (heuristic bidding at every seat) and values every card
+decision of the play with more than one legal card by search
+(:func:`whist_sim.compiled.search.values.card_values`: every candidate card played on the same
+``--layouts`` layouts of the unseen cards, drawn with the inference of the calls and contracts,
+and finished with ``expert``). Round 0 plays ``rollout:n=64`` at every seat; every later round
+plays ``learned`` with the weights of the round before, so the later rounds value the decisions
+the policy itself meets. After each round the weights are fitted to every round's decisions so
+far: a softmax over the legal cards of each decision, scores ``features . W[context]``
+(docs/ENGINE.md §8), minimising the expected regret (the best candidate's value less the chosen
+card's, in points) plus ``--l2`` times the squared distance from ``expert`` (weight 1 on the
+``expert`` feature, 0 elsewhere); the weights are rounded to integers (x 1000) and written to
+``whist_sim/core/play_model.py``. A round's last 15 % of deals are held out of the fit and
+measure it.
+
+Everything is determined by ``--seed`` and the options: the deals, the layouts (each decision has
+its own stream), the fit (L-BFGS from fixed starting weights). The rounds run the collection in
+fresh processes (``--jobs``), so each compiles the policy with the weights of the round before.
+
+Writes ``whist_sim/core/play_model.py`` (the weights), ``docs/PLAY_MODEL.md`` (the data card:
+teacher, deals, seed, features, regret against the held-out values, agreement with the teacher,
+strength and speed) and ``--work`` (default ``data/train``: each round's decisions, untracked).
+``make train`` runs it with the defaults: about half an hour on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+MODEL = ROOT / "whist_sim" / "core" / "play_model.py"
+CARD = ROOT / "docs" / "PLAY_MODEL.md"
+TEACHER0 = "rollout:n=64"
+BID = "heuristic"
+HELD_OUT = 0.15  # the share of a round's deals kept out of the fit
+SCALE = 1000  # weights are rounded to integers of 1/SCALE
+STEP = 500  # deals per trace batch
+
+
+# ------------------------------------------------------------------------------ collection
+
+def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Path) -> None:
+    """Play deals ``start .. start + count`` of ``seed`` under ``play`` at every seat and write
+    every valued decision's rows to ``out`` (``.npz``: ``deal``, ``decision``, ``chosen``,
+    ``value``, ``context``, ``features``)."""
+    from whist_sim.compiled.entry.batch import play_traces
+    from whist_sim.compiled.entry.deal import base_loop_address
+    from whist_sim.compiled.entry.decide import KernelSeats
+    from whist_sim.compiled.ground.layout import (
+        PH_AUCTION,
+        PH_CONTRACTS,
+        PH_FRISCH,
+        PH_PLAY,
+        S_BASE_LOOP,
+        S_NFRISCH,
+        S_PHASE,
+        S_SCORE,
+        S_TURN,
+    )
+    from whist_sim.compiled.loop.phases import legal_cards
+    from whist_sim.compiled.search.values import card_values
+    from whist_sim.compiled.strategies.play.learned import N_FEATURES, decision_rows
+    from whist_sim.core.rules import Rules
+
+    rules = Rules()
+    p = rules.players
+    rows = np.zeros((13, 2 + N_FEATURES), np.int64)
+    cands = np.zeros(13, np.int64)
+    totals = np.zeros(13, np.int64)
+    base = base_loop_address()
+    cols: dict[str, list] = {k: [] for k in ("deal", "decision", "chosen", "value", "context",
+                                              "features")}
+    n_dec = 0
+    t0 = time.time()
+    for s0 in range(start, start + count, STEP):
+        tr = play_traces(seed, s0, min(STEP, start + count - s0), rules, [BID] * p, [play] * p)
+        for j in range(len(tr["deal"])):
+            if tr["thrown_in"][j]:
+                continue
+            d = int(tr["deal"][j])
+            ks = KernelSeats(rules, [BID] * p, ["expert"] * p, int(tr["dealer"][j]),
+                             [int(x) for x in tr["dealt"][j]], (seed * 1_000_003 + d) % 2**63,
+                             int(tr["removed_card"][j]), d)
+            ks.st[S_BASE_LOOP] = base
+            calls = iter(int(c) for c in tr["calls"][j, : tr["n_calls"][j]])
+            plays = iter(int(c) for c in tr["plays"][j, : tr["n_plays"][j]])
+            while True:
+                phase, seat = int(ks.st[S_PHASE]), int(ks.st[S_TURN])
+                if phase == PH_AUCTION:
+                    ks.apply(next(calls))
+                elif phase == PH_FRISCH:
+                    ks.apply(int(tr["frisch"][j, int(ks.st[S_NFRISCH]), seat]))
+                elif phase == PH_CONTRACTS:
+                    ks.apply(int(tr["contracts"][j, seat]))
+                elif phase == PH_PLAY:
+                    card = next(plays)
+                    legal = np.uint64(legal_cards(ks.st, ks.hm, seat))
+                    if int(legal) & (int(legal) - 1):
+                        n_dec += _value_decision(ks, seat, legal, card, layouts, rows, cands,
+                                                 totals, d, n_dec, cols, card_values,
+                                                 decision_rows)
+                    ks.apply(card)
+                else:
+                    break
+            if tuple(ks.st[S_SCORE:S_SCORE + p]) != tuple(tr["scores"][j]):
+                raise RuntimeError(f"deal {d}: the replay does not score as the trace")
+        done = min(s0 + STEP, start + count) - start
+        print(f"  deals {done}/{count}: {n_dec} decisions, {time.time() - t0:.0f} s",
+              file=sys.stderr, flush=True)
+    arrays = {k: np.array(v, dtype=np.int64 if k != "features" else np.int16)
+              for k, v in cols.items()}
+    np.savez_compressed(out, picks=np.int64(2 * layouts), **arrays)
+
+
+def _value_decision(ks, seat, legal, card, layouts, rows, cands, totals, d, n_dec, cols,
+                    card_values, decision_rows) -> int:
+    """Value one decision; append its rows to ``cols``; 1 when it had two candidates or more."""
+    n = card_values(ks.pol, ks.par, ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng,
+                    np.int64(layouts), cands, totals)
+    if n < 2:
+        return 0
+    hand = int(ks.hm[4 + seat])
+    out = ((1 << 52) - 1) & ~(int(ks.hm[24]) | int(ks.hm[25]) | hand)
+    value = {_run(int(cands[i]), out): int(totals[i]) for i in range(n)}
+    k = decision_rows(ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng, rows)
+    for i in range(k):
+        c = int(rows[i, 0])
+        cols["deal"].append(d)
+        cols["decision"].append(n_dec)
+        cols["chosen"].append(int(_run(c, out) == _run(card, out)))
+        cols["value"].append(value[_run(c, out)])
+        cols["context"].append(int(rows[i, 1]))
+        cols["features"].append(rows[i, 2:].copy())
+    return 1
+
+
+def _run(card: int, out: int) -> int:
+    """The run of ``card``: its suit and the number of cards still out above it (two cards of
+    a run cannot differ)."""
+    s = card // 13
+    return 16 * s + bin(out >> (card + 1) & ((1 << (13 * (s + 1) - card - 1)) - 1)).count("1")
+
+
+# ------------------------------------------------------------------------------ fit
+
+class Decisions:
+    """The rows of many decisions, in decision order, with their regrets (points); the features
+    are kept sorted by context, so that scores and gradients are one matrix product per
+    context."""
+
+    def __init__(self, parts: list[dict[str, np.ndarray]], n_contexts: int):
+        dec, off = [], 0
+        for part in parts:
+            dec.append(part["decision"] + off)
+            off += int(part["decision"].max()) + 1 if len(part["decision"]) else 0
+        self.did = np.concatenate(dec)
+        self.n = int(self.did.max()) + 1
+        value = np.concatenate([p["value"] / float(p["picks"]) for p in parts])
+        ctx = np.concatenate([p["context"] for p in parts])
+        X = np.concatenate([p["features"] for p in parts])
+        self.expert = X[:, 0].astype(float)
+        self.chosen = np.concatenate([p["chosen"] for p in parts]).astype(bool)
+        self.starts = np.flatnonzero(np.r_[1, np.diff(self.did)])
+        self.reg = np.maximum.reduceat(value, self.starts)[self.did] - value
+        self.order = np.argsort(ctx, kind="stable")
+        self.Xo = X[self.order].astype(float)
+        cs = ctx[self.order]
+        bounds = np.flatnonzero(np.r_[1, np.diff(cs)])
+        self.blocks = [(int(cs[b]), int(b), int(e))
+                       for b, e in zip(bounds, np.r_[bounds[1:], len(cs)], strict=True)]
+        self.n_contexts = n_contexts
+
+    def scores(self, W: np.ndarray) -> np.ndarray:
+        so = np.empty(len(self.did))
+        for c, b, e in self.blocks:
+            so[b:e] = self.Xo[b:e] @ W[c]
+        s = np.empty_like(so)
+        s[self.order] = so
+        return s
+
+    def _first_top(self, W: np.ndarray) -> np.ndarray:
+        """The row played by weights ``W`` in each decision (ties: ``expert``'s card, then the
+        first row)."""
+        s = self.scores(W) + 1e-6 * self.expert
+        top = s >= np.maximum.reduceat(s, self.starts)[self.did] - 1e-9
+        idx = np.flatnonzero(top)
+        return idx[np.r_[True, np.diff(self.did[idx]) != 0]]
+
+    def regret(self, W: np.ndarray) -> float:
+        """Mean regret per decision of the card with the top score."""
+        return float(self.reg[self._first_top(W)].mean())
+
+    def chosen_regret(self) -> float:
+        """Mean regret of the card the trace played (the round's play)."""
+        return float(self.reg[self.chosen].mean())
+
+    def agreement(self, W: np.ndarray) -> float:
+        """Share of decisions where the top score is in the run the trace played."""
+        return float(self.chosen[self._first_top(W)].mean())
+
+    def loss(self, w: np.ndarray, w0: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+        """Expected regret of the softmax policy per decision, plus the L2 pull to ``w0``."""
+        W = w.reshape(self.n_contexts, -1)
+        s = self.scores(W)
+        e = np.exp(s - np.maximum.reduceat(s, self.starts)[self.did])
+        pi = e / np.add.reduceat(e, self.starts)[self.did]
+        er = np.add.reduceat(pi * self.reg, self.starts)
+        go = (pi * (self.reg - er[self.did]) / self.n)[self.order]
+        G = np.zeros_like(W)
+        for c, b, e_ in self.blocks:
+            G[c] = go[b:e_] @ self.Xo[b:e_]
+        dw = w - w0
+        return float(er.sum() / self.n + l2 * (dw @ dw)), G.ravel() + 2 * l2 * dw
+
+
+def fit(data: Decisions, start: np.ndarray, l2: float, maxiter: int) -> np.ndarray:
+    from scipy.optimize import minimize
+
+    w0 = expert_weights(data.n_contexts, data.Xo.shape[1]).ravel()
+    r = minimize(data.loss, start.ravel(), args=(w0, l2), jac=True, method="L-BFGS-B",
+                 options={"maxiter": maxiter})
+    return r.x.reshape(data.n_contexts, -1)
+
+
+def expert_weights(n_contexts: int, n_features: int) -> np.ndarray:
+    """The starting weights: ``expert``'s card first, the rest by the tie-breaks."""
+    W = np.zeros((n_contexts, n_features))
+    W[:, 0] = 1.0
+    return W
+
+
+def write_model(path: Path, W: np.ndarray, note: str) -> None:
+    rows = "\n".join("    (" + ", ".join(str(int(x)) for x in r) + ")," for r in W)
+    path.write_text(
+        '"""The weights of the ``learned`` play policy: written by ``scripts/train_play.py``\n'
+        "(``make train``); its data card is docs/PLAY_MODEL.md. Row: a situation (``context``),\n"
+        "column: a card feature, in the order of docs/ENGINE.md §8; the score of a card is the "
+        'sum of\nits features times its row."""\n\n'
+        f"#: {note}\n"
+        "WEIGHTS: tuple[tuple[int, ...], ...] = (\n" + rows + "\n)\n")
+
+
+# ------------------------------------------------------------------------------ driver
+
+def run_round(args, r: int, work: Path) -> list[Path]:
+    """Collect round ``r``'s decisions in ``--jobs`` fresh processes; returns their files."""
+    play = TEACHER0 if r == 0 else "learned"
+    seed = args.seed + r
+    jobs, files, procs = max(1, args.jobs), [], []
+    for k in range(jobs):
+        lo, hi = args.deals * k // jobs, args.deals * (k + 1) // jobs
+        out = work / f"round{r}_{k}.npz"
+        files.append(out)
+        if out.exists() and not args.fresh:
+            continue
+        cmd = [sys.executable, __file__, "--collect", str(seed), str(lo), str(hi - lo), play,
+               str(args.layouts), str(out)]
+        procs.append(subprocess.Popen(cmd, cwd=ROOT))
+    for pr in procs:
+        if pr.wait() != 0:
+            raise SystemExit(f"error: round {r}: a collecting process failed")
+    return files
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--deals", type=int, default=24000, help="deals per round")
+    ap.add_argument("--layouts", type=int, default=32, help="layouts per valued decision")
+    ap.add_argument("--l2", type=float, default=1e-5)
+    ap.add_argument("--maxiter", type=int, default=300)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--eval-deals", type=int, default=20000, help="duplicate deals of the "
+                    "strength check (learned against expert)")
+    ap.add_argument("--work", type=Path, default=ROOT / "data" / "train")
+    ap.add_argument("--fresh", action="store_true", help="collect again what --work holds")
+    ap.add_argument("--model", type=Path, default=MODEL, help="where the weights go (the "
+                    "rounds after the first play the package's own weights: other paths are "
+                    "for tests)")
+    ap.add_argument("--card", type=Path, default=CARD, help="where the data card goes")
+    ap.add_argument("--no-measure", action="store_true", help="skip the strength and speed "
+                    "measurement (scripts/measure_play.py) of the data card")
+    ap.add_argument("--rollout-deals", type=int, default=2000, help="deals of the match "
+                    "against rollout:n=16")
+    ap.add_argument("--measure-only", action="store_true", help="train nothing: measure the "
+                    "weights in place and write the data card with the rounds of the last "
+                    "training (--work/rounds.json), after a change of the policy's code")
+    ap.add_argument("--collect", nargs=6, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.collect:
+        seed, start, count, play, layouts, out = args.collect
+        collect(int(seed), int(start), int(count), play, int(layouts), Path(out))
+        return
+    if args.measure_only:
+        last = json.loads((args.work / "rounds.json").read_text())
+        if isinstance(last, list):  # the first format: the rounds alone
+            last = {"rounds": last, "minutes": None}
+        args.card.write_text(data_card(args, last["rounds"], measure(args), last["minutes"]))
+        return
+    from whist_sim.compiled.strategies.play.learned import N_CONTEXTS, N_FEATURES
+
+    args.work.mkdir(parents=True, exist_ok=True)
+    W = expert_weights(N_CONTEXTS, N_FEATURES)
+    write_model(args.model, np.round(W * SCALE), "expert's card (the start of the training)")
+    train_parts: list[dict] = []
+    rounds = []
+    t0 = time.time()
+    for r in range(args.rounds):
+        print(f"round {r}: collecting", file=sys.stderr, flush=True)
+        parts = [dict(np.load(f)) for f in run_round(args, r, args.work)]
+        part = _concat(parts)
+        cut = np.quantile(np.unique(part["deal"]), 1 - HELD_OUT)
+        train_parts.append(_rows(part, part["deal"] < cut))
+        held = Decisions([_rows(part, part["deal"] >= cut)], N_CONTEXTS)
+        print(f"round {r}: fitting {sum(len(p['decision']) for p in train_parts)} rows",
+              file=sys.stderr, flush=True)
+        W = fit(Decisions(train_parts, N_CONTEXTS), W, args.l2, args.maxiter)
+        Wi = np.round(W * SCALE)
+        rounds.append({
+            "round": r, "play": TEACHER0 if r == 0 else "learned", "seed": args.seed + r,
+            "deals": args.deals, "held_out_decisions": held.n,
+            "regret_expert": held.regret(expert_weights(N_CONTEXTS, N_FEATURES)),
+            "regret_played": held.chosen_regret(),
+            "regret_fitted": held.regret(Wi / SCALE),
+            "agreement_fitted_with_played": held.agreement(Wi / SCALE),
+            "agreement_expert_with_played": held.agreement(expert_weights(N_CONTEXTS,
+                                                                          N_FEATURES)),
+        })
+        print(json.dumps(rounds[-1]), file=sys.stderr, flush=True)
+        write_model(args.model, Wi, f"seed {args.seed}, {r + 1} rounds of {args.deals} deals, "
+                    f"{args.layouts} layouts a decision")
+    minutes = (time.time() - t0) / 60
+    (args.work / "rounds.json").write_text(json.dumps({"rounds": rounds, "minutes": minutes},
+                                                      indent=1))
+    print(f"trained in {minutes:.0f} min; measuring", file=sys.stderr, flush=True)
+    measured = {"markdown": "(not measured: --no-measure)"} if args.no_measure else measure(args)
+    args.card.write_text(data_card(args, rounds, measured, minutes))
+
+
+def measure(args) -> dict:
+    """scripts/measure_play.py in a fresh process (the policy compiles with the weights in
+    place)."""
+    return json.loads(subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "measure_play.py"), "--deals",
+         str(args.eval_deals), "--rollout-deals", str(args.rollout_deals)], cwd=ROOT,
+        check=True, stdout=subprocess.PIPE, text=True).stdout)
+
+
+def _rows(part: dict, keep: np.ndarray) -> dict:
+    """The rows ``keep`` of ``part`` (whole decisions), decisions numbered from 0."""
+    out = {k: (v[keep] if k != "picks" else v) for k, v in part.items()}
+    if len(out["decision"]):
+        out["decision"] = np.unique(out["decision"], return_inverse=True)[1]
+    return out
+
+
+def _concat(parts: list[dict]) -> dict:
+    out, off = {}, 0
+    dec = []
+    for p in parts:
+        dec.append(p["decision"] + off)
+        off += int(p["decision"].max()) + 1 if len(p["decision"]) else 0
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "picks"}
+    out["decision"] = np.concatenate(dec)
+    out["picks"] = parts[0]["picks"]
+    return out
+
+
+def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
+    from whist_sim import __version__
+    from whist_sim.compiled.strategies.play.learned import FEATURES
+
+    lines = [
+        "# The `learned` play policy: data card",
+        "",
+        "Written by `scripts/train_play.py` (`make train`); the weights are",
+        "`whist_sim/core/play_model.py`, the policy is docs/ENGINE.md §8.",
+        "",
+        "| item | value |",
+        "| --- | --- |",
+        f"| teacher | the value of every candidate card by search: {args.layouts} layouts of the "
+        "unseen cards a decision (drawn with the inference of the calls and contracts), every "
+        "candidate finished with `expert` (`card_values`) |",
+        f"| deals | {args.rounds} rounds of {args.deals:,} deals, `heuristic` bidding; round 0 "
+        f"played by `{TEACHER0}` at every seat, each later round by `learned` with the weights "
+        "of the round before |",
+        f"| seed | {args.seed} (round r: seed + r); every run with the same options writes the "
+        "same weights |",
+        f"| fit | softmax over the legal cards, expected regret + {args.l2:g} x squared "
+        f"distance from `expert`, L-BFGS, at most {args.maxiter} iterations; weights x "
+        f"{SCALE}, rounded |",
+        f"| features | {len(FEATURES)} per card: " + ", ".join(f"`{f}`" for f in FEATURES)
+        + "; 144 situations |",
+        f"| size | {args.model.stat().st_size:,} bytes |",
+        f"| training time | {minutes:.0f} min on {args.jobs} cores |" if minutes is not None
+        else "| training time | - |",
+        f"| version | whist-sim {__version__} |",
+        "",
+        "Held-out decisions of each round (the last 15 % of its deals): the mean regret per "
+        "decision (points the seat loses against the best candidate, by the teacher's values) "
+        "of `expert`, of the card the round's play chose, and of the fitted weights; and how "
+        "often the fitted weights and `expert` pick the run of cards the round's play chose.",
+        "",
+        "| round | played by | decisions | regret: expert | played | learned | agreement: "
+        "learned | expert |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rounds:
+        lines.append(
+            f"| {r['round']} | `{r['play']}` | {r['held_out_decisions']:,} | "
+            f"{r['regret_expert']:.2f} | {r['regret_played']:.2f} | {r['regret_fitted']:.2f} | "
+            f"{100 * r['agreement_fitted_with_played']:.1f} % | "
+            f"{100 * r['agreement_expert_with_played']:.1f} % |")
+    lines += ["", m["markdown"], ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

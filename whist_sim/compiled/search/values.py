@@ -1,0 +1,103 @@
+"""The value of every card of one decision, by search: the teacher of the ``learned`` play policy.
+
+:func:`card_values` plays each candidate card (the lowest of each run, as ``rollout`` tries them,
+:func:`~whist_sim.compiled.search.rollout._candidates`) on the same layouts of the unseen cards
+(drawn and weighted as ``rollout`` with ``infer``: the calls and contracts so far, each seat read
+with its own bidding strategy) and finishes the deal with ``expert`` at every seat; a candidate's
+value is the seat's total score over the layouts. No racing: every candidate plays every layout,
+so the values of the candidates are comparable. ``scripts/train_play.py`` fits the ``learned``
+weights to these values (docs/PLAY_MODEL.md).
+
+The stream of a decision is its own (``decision_stream`` of the deal stream's state, the seat and
+:data:`VALUES_DECISION` + cards played): the values depend only on the state, never on the order
+in which decisions are valued. The rollouts run in the base loop, by its address
+(``st[S_BASE_LOOP]`` must hold it). It allocates its scratch: not for the deal loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ground._numba import jit
+from ..ground.layout import (
+    H_HAND,
+    H_PLAYED,
+    H_TRICK,
+    HM_SIZE,
+    MAX_CALLS,
+    N_PARAMS,
+    PH_DONE,
+    R_DECK_MASK,
+    R_PLAYERS,
+    S_NPLAYS,
+    S_SCORE,
+    SAMPLER_TAB,
+    SAMPLER_WORK,
+    ST_SIZE,
+)
+from ..ground.rng import decision_stream
+from ..loop.phases import apply_card
+from ..loop.shared import run_base_at
+from ..strategies.registry import PLAY_EXPERT
+from .inference import model_rows
+from .rollout import _candidates, draw_layouts
+
+VALUES_DECISION = MAX_CALLS + 96  # + cards played: decision index (apart from rollout's)
+POOL = 4  # layouts drawn per layout valued (rollout's default)
+PICKS = 2  # layouts picked per layout valued (rollout's default)
+EPS = 0.6  # weight of a layout per call the model would have made otherwise (rollout's default)
+
+
+@jit(_nrt=True, cache=False)
+def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, cands, totals):
+    """Value the candidates of ``seat``'s card decision (the module doc): writes the candidate
+    cards to ``cands`` and their total scores over ``2 * n_layouts`` picks of layouts to
+    ``totals`` (points, summed over the picks); returns the number of candidates."""
+    p = rp[R_PLAYERS]
+    out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hm[H_HAND + seat])
+    n_cands = _candidates(legal, out, cands)
+    sub = np.empty(1, dtype=np.uint64)
+    sub[0] = decision_stream(rng[0], seat, VALUES_DECISION + st[S_NPLAYS])
+    rrng = np.empty(1, dtype=np.uint64)
+    work = np.empty(SAMPLER_WORK, dtype=np.int64)
+    tab = np.empty(SAMPLER_TAB, dtype=np.float64)
+    lay = np.empty(HM_SIZE, dtype=np.uint64)
+    rst = np.zeros(ST_SIZE, dtype=np.int64)
+    rhm = np.zeros(HM_SIZE, dtype=np.uint64)
+    rpol = np.empty((2, p), dtype=np.int64)
+    rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    for o in range(p):
+        rpol[0, o] = 0
+        rpol[1, o] = PLAY_EXPERT
+    for k in range(n_cands):
+        totals[k] = 0
+    n_picks = PICKS * n_layouts
+    for i in range(HM_SIZE):
+        lay[i] = hm[i]
+    lays = np.empty((n_layouts * POOL, p), dtype=np.uint64)
+    w = np.empty(n_layouts * POOL, dtype=np.float64)
+    picks = np.empty(n_picks, dtype=np.int64)
+    mult = np.empty(n_picks, dtype=np.int64)
+    r0s = np.empty(n_layouts * POOL, dtype=np.uint64)
+    mpol = np.empty((2, p), dtype=np.int64)
+    mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
+    model_rows(pol, par, p, np.int64(-1), mpol, mpar)
+    infer = np.bool_(True)  # variables, not literals: one compiled copy of draw_layouts
+    pool = np.int64(POOL)
+    eps = np.float64(EPS)
+    _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
+                               eps, n_picks, mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks,
+                               mult)
+    for i in range(count):
+        for o in range(p):
+            lay[H_HAND + o] = lays[i, o]
+        for k in range(n_cands):
+            for j in range(ST_SIZE):
+                rst[j] = st[j]
+            for j in range(HM_SIZE):
+                rhm[j] = lay[j]
+            rrng[0] = r0s[i]
+            apply_card(rst, rhm, rp, seat, cands[k])
+            run_base_at(rst, rhm, rp, rpol, rpar, rrng, np.int64(PH_DONE))
+            totals[k] += mult[i] * rst[S_SCORE + seat]
+    return n_cands
