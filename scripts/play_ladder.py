@@ -5,15 +5,16 @@
 Play matches are duplicate tournaments with one bidding strategy (``heuristic`` at every seat)
 and the play policies as entrants (``heuristic/random,heuristic/heuristic``: every deal replayed
 under every seating, :func:`whist_sim.analyses.tournament.tournament`). The ladder is random,
-heuristic, expert, and rollout with n = 8, 16 and 64 (base ``expert``); each match pits neighbours
-on the ladder (:data:`MATCHES`; the three rollouts in one match, so every pair of them is compared
-on the same deals). For each match: every entrant's mean points per deal with its 95 % CI, the
-paired differences with p-values, and the contracts made by role (declarer, other players with a
-contract above zero, zero bidders). Besides, each policy's deals/s on one thread
+heuristic, expert, learned, and rollout with n = 8, 16 and 64 (base ``expert``); each match pits
+neighbours on the ladder (:data:`MATCHES`; the three rollouts in one match, so every pair of them
+is compared on the same deals). For each match: every entrant's mean points per deal with its
+95 % CI, the paired differences with p-values, and the contracts made by role (declarer, other
+players with a contract above zero, zero bidders). Besides, each policy's deals/s on one thread
 (:func:`whist_sim.analyses.bench.play.play_rate`, heuristic bidding, the policy at every seat).
 
 The sizes (:data:`MATCHES`) are what the target statements need: expert against heuristic over
-20,000 duplicate deals, rollout:n=16 against expert over 2,000, the rollouts over 5,000; see
+20,000 duplicate deals, rollout:n=16 against expert over 2,000, learned against expert over
+20,000 and against rollout:n=16 over 2,000, the rollouts over 5,000; see
 :data:`MATCHES` for the time they take (about 11 minutes on two cores). ``--scale F`` multiplies
 every match's deals (at least 2 each), ``--deals N`` sets them all to N (tests run the script
 tiny). The matches share the seed, so their deals are the same
@@ -52,8 +53,8 @@ NAME = "play"  # sub-directory of the results directory
 SEED = 2026
 BID = "heuristic"  # the bidding strategy of every seat in every match
 #: the ladder, weakest first (play policy specs)
-LADDER = ("random", "heuristic", "expert", "rollout:n=8", "rollout:n=16", "rollout:n=64",
-          "rollout:n=16:infer=0")
+LADDER = ("random", "heuristic", "expert", "learned", "rollout:n=8", "rollout:n=16",
+          "rollout:n=64", "rollout:n=16:infer=0")
 ROTATIONS = "all"  # every distinct seating: 6 for two entrants, 12 for three
 SPEED_SECONDS = 3.0  # seconds of play_rate per policy
 
@@ -83,6 +84,11 @@ MATCHES = (
           "the target: expert beats heuristic with p < 1e-6 over 20,000 duplicate deals"),
     Match("expert-rollout16", ("expert", "rollout:n=16"), 2_000,
           "the target: rollout:n=16 beats expert with p < 1e-3 over 2,000 duplicate deals"),
+    Match("expert-learned", ("expert", "learned"), 20_000,
+          "the target: learned beats expert by at least 1.5 points per seat and deal with "
+          "p < 1e-6 over 20,000 duplicate deals"),
+    Match("learned-rollout16", ("learned", "rollout:n=16"), 2_000,
+          "the target: learned within 0.5 points per seat and deal of rollout:n=16"),
     Match("rollout-n", ("rollout:n=8", "rollout:n=16", "rollout:n=64"), 5_000,
           "the target: the strength of rollout rises with n"),
     Match("rollout16-infer", ("rollout:n=16:infer=0", "rollout:n=16:infer=1"), 3_000,
@@ -171,7 +177,8 @@ def _pair(s: dict[str, Any], a: str, b: str) -> dict[str, Any] | None:
 
 
 #: the steps shown (lower, upper): neighbours on the ladder that a match pits against each other
-STEPS = (("random", "heuristic"), ("heuristic", "expert"), ("expert", "rollout:n=16"),
+STEPS = (("random", "heuristic"), ("heuristic", "expert"), ("expert", "learned"),
+         ("learned", "rollout:n=16"), ("expert", "rollout:n=16"),
          ("rollout:n=8", "rollout:n=16"), ("rollout:n=16", "rollout:n=64"),
          ("rollout:n=8", "rollout:n=64"), ("rollout:n=16:infer=0", "rollout:n=16:infer=1"))
 
@@ -190,8 +197,10 @@ def steps(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def checks(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The target statements, each with the numbers behind it and whether they hold."""
+def checks(matches: dict[str, dict[str, Any]], speed: dict[str, float] | None = None
+           ) -> list[dict[str, Any]]:
+    """The target statements, each with the numbers behind it and whether they hold (the speed
+    statement only with ``speed``)."""
     out = []
 
     def beats(match: str, lower: str, upper: str, alpha: float, text: str) -> None:
@@ -206,6 +215,25 @@ def checks(matches: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
           "expert beats heuristic with p < 1e-6 (issue: over 20,000 duplicate deals)")
     beats("expert-rollout16", "expert", "rollout:n=16", 1e-3,
           "rollout:n=16 beats expert with p < 1e-3 (issue: over 2,000 duplicate deals)")
+    s = matches.get("expert-learned")
+    p = _pair(s, "expert", "learned") if s else None
+    ok = p is not None and p["diff"] is not None and p["diff"] >= 1.5 and p["p"] < 1e-6
+    out.append({"statement": "learned beats expert by at least 1.5 points per seat and deal "
+                "with p < 1e-6 (over 20,000 duplicate deals)", "holds": bool(ok),
+                "deals": s["deals"] if s else 0, "diff": p["diff"] if p else None,
+                "p": p["p"] if p else None})
+    s = matches.get("learned-rollout16")
+    p = _pair(s, "learned", "rollout:n=16") if s else None
+    ok = p is not None and p["diff"] is not None and p["diff"] <= 0.5
+    out.append({"statement": "learned within 0.5 points per seat and deal of rollout:n=16 "
+                "(rollout:n=16 minus learned at most 0.5, over 2,000 duplicate deals)",
+                "holds": bool(ok), "deals": s["deals"] if s else 0,
+                "diff": p["diff"] if p else None, "p": p["p"] if p else None})
+    if speed and speed.get("heuristic") and speed.get("learned") is not None:
+        ratio = speed["learned"] / speed["heuristic"]
+        out.append({"statement": "learned plays at least 0.25 x heuristic's deals/s on one "
+                    f"thread (measured: {ratio:.2f} x)", "holds": ratio >= 0.25, "deals": 0,
+                    "diff": None, "p": None})
     beats("rollout-n", "rollout:n=8", "rollout:n=16", 0.05,
           "rollout:n=16 beats rollout:n=8 (p < 0.05)")
     beats("rollout-n", "rollout:n=16", "rollout:n=64", 0.05,
@@ -461,7 +489,7 @@ def run(out: Path, command: str, sizes: dict[str, int], speed_seconds: float,
         "speed_seconds": speed_seconds,
         "speed": speed,
         "steps": st,
-        "checks": checks(matches),
+        "checks": checks(matches, speed),
         "matches": matches,
         "executor": next(iter(matches.values()))["executor"],
         "wall_s": round(time.perf_counter() - t0, 1),

@@ -78,13 +78,14 @@ def test_tiny_ladder_writes_every_output(tmp_path, ladder, capsys):
     assert all(e["strategy"] == "heuristic" for e in rollouts["strategies"])
     assert len(rollouts["seatings"]) == 12 and rollouts["deals"] == 3
     assert [(s["lower"], s["upper"]) for s in data["steps"]] == list(ladder.STEPS)
-    assert len(data["checks"]) == 7  # four of the ladder, three of reading the table
+    # four of the ladder, three of learned (its speed too), three of reading the table
+    assert len(data["checks"]) == 10
     readme = (dest / "README.md").read_text()
     for text in ("`heuristic`", "seed 2026", "rollout:n=64", "made: declarer",
                  "What the issue asks to show", "3 duplicate deals x 12 seatings"):
         assert text in readme, text
     # a pair per two-entrant match, three for the rollouts, and the five of reading the table
-    assert (dest / "matches.csv").read_text().count("\n") == 1 + 1 + 1 + 1 + 3 + 5
+    assert (dest / "matches.csv").read_text().count("\n") == 1 + 5 + 3 + 5
     assert (dest / "ladder.png").read_bytes()[:4] == b"\x89PNG"
 
 
