@@ -374,9 +374,12 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         "",
     ]
     for c in data["checks"]:
-        lines.append(
-            f"- {'holds' if c['holds'] else '**does not hold**'}: {c['statement']}; measured "
-            f"{fmt(c['diff'])} points/deal, p {fmt_p(c['p'])}, over {c['deals']:,} deals.")
+        verdict = f"- {'holds' if c['holds'] else '**does not hold**'}: {c['statement']}"
+        if not c["deals"]:  # a statement of speed: its measure is in the statement
+            lines.append(verdict + ".")
+            continue
+        lines.append(f"{verdict}; measured {fmt(c['diff'])} points/deal, p {fmt_p(c['p'])}, "
+                     f"over {c['deals']:,} deals.")
     if outside:  # the ISMCTS yardstick's section, kept when the README is rewritten
         from openspiel_match import outside_section
 
