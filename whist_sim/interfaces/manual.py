@@ -16,8 +16,8 @@ from pathlib import Path
 
 #: the docs/*.md pages shipped, by stem: the references (the contributors' guide and the research
 #: journal are for the repository only)
-PAGES = ("RULES", "ENGINE", "STRATEGIES", "ADVISOR", "REPORTS", "JSON", "PBN", "DD", "WEB",
-         "CLUSTER", "OPENSPIEL")
+PAGES = ("RULES", "ENGINE", "STRATEGIES", "PLAY_MODEL", "ADVISOR", "REPORTS", "JSON", "PBN",
+         "DD", "WEB", "CLUSTER", "OPENSPIEL")
 SHIPPED = Path(__file__).resolve().parent / "_manual"  # in an installed package
 SOURCE = Path(__file__).resolve().parents[2] / "docs"  # in a source tree (editable install)
 

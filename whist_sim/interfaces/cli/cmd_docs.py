@@ -19,8 +19,9 @@ from .manual_pages import echo_page
 def command(page: str | None, section: tuple[str, ...], list_sections: bool) -> None:
     """Print PAGE of the manual (without PAGE: the list of pages), or SECTION of it: a number
     (3, 8a) or words of its heading. The pages are the project's reference documentation:
-    rules (the rule book, also `whist-sim rules`), engine, strategies, advisor, reports, json,
-    pbn, dd, web, cluster, openspiel."""
+    rules (the rule book, also `whist-sim rules`), engine, strategies, play_model (the data
+    card of the learned play policy), advisor, reports, json, pbn, dd, web, cluster,
+    openspiel."""
     from ..manual import page_names
 
     if page is None:
