@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from whist_sim.compiled.strategies.play import learned as compiled
-from whist_sim.compiled.strategies.registry import get_info
+from whist_sim.compiled.strategies.registry import PLAY_LEARNED, get_info
 from whist_sim.core import play_model
 from whist_sim.core.cards import NT, suit_of
 from whist_sim.core.rules import Rules
@@ -43,14 +43,8 @@ def test_both_engines_name_the_same_features_in_the_same_order():
 
 
 def test_learned_is_registered_in_both_engines():
-    assert get_info("learned", "play").id == compiled_id()
+    assert get_info("learned", "play").id == PLAY_LEARNED
     assert "learned" in ref.POLICIES
-
-
-def compiled_id() -> int:
-    from whist_sim.compiled.strategies.registry import PLAY_LEARNED
-
-    return PLAY_LEARNED
 
 
 def _rename(mask: int, perm: list[int]) -> int:
@@ -231,3 +225,17 @@ def test_runs_are_keyed_by_suit_and_cards_out_above(train):
     assert train._run(3, out) == train._run(4, out)  # no card out between the 5 and the 6
     assert train._run(4, out) != train._run(6, out)  # the 7 is out between the 6 and the 8
     assert train._run(13 + 3, out) == 16  # a diamond: nothing out above it in its suit
+
+
+def test_a_collection_is_reused_only_with_its_own_options_and_weights(train, tmp_path):
+    # the files of a round are read back verified: a key of other options, other weights or an
+    # unreadable file means collecting again
+    key = train.collect_key(11, 0, 100, "learned", 32)
+    path = tmp_path / "round1_0.npz"
+    np.savez_compressed(path, key=np.array(key), decision=np.zeros(1), value=np.zeros(1),
+                        features=np.zeros((1, 17)))
+    assert train._reusable(path, key)
+    assert not train._reusable(path, train.collect_key(11, 0, 100, "learned", 16))
+    assert not train._reusable(tmp_path / "missing.npz", key)
+    path.write_bytes(b"not a numpy file")
+    assert not train._reusable(path, key)

@@ -650,9 +650,12 @@ def learned_features(state: DealState, card: int, ec: int, out: int,
 def learned_scores(state: DealState) -> dict[int, int]:
     """The score of every legal card of the seat to move (docs/ENGINE.md §8): the sum of its
     :func:`learned_features` times the weights of its :func:`learned_context`."""
-    out = _out(state)
-    voids = shown_voids(state)
-    ec = expert_card(state)
+    return _learned_scores(state, _out(state), shown_voids(state), expert_card(state))
+
+
+def _learned_scores(state: DealState, out: int, voids: set[tuple[int, int]],
+                    ec: int) -> dict[int, int]:
+    """:func:`learned_scores` with ``out``, the voids shown and ``expert``'s card given."""
     row = WEIGHTS[learned_context(state, out, voids)]
     return {c: sum(w * f for w, f in zip(row, learned_features(state, c, ec, out, voids),
                                          strict=True))
@@ -666,10 +669,10 @@ def learned_card(state: DealState) -> int:
     legal = sorted(state.legal_actions())
     if len(legal) == 1:
         return legal[0]
-    scores = learned_scores(state)
     out = _out(state)
     voids = shown_voids(state)
     ec = expert_card(state)
+    scores = _learned_scores(state, out, voids, ec)
     best = legal[0]
     for c in legal[1:]:
         if scores[c] > scores[best]:
