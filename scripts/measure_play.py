@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from whist_sim.analyses.bench.play import play_rate
 from whist_sim.analyses.tournament import tournament
 from whist_sim.compiled.entry.batch import play_batch
@@ -102,5 +100,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
     main()

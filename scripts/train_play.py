@@ -120,7 +120,34 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
               file=sys.stderr, flush=True)
     arrays = {k: np.array(v, dtype=np.int64 if k != "features" else np.int16)
               for k, v in cols.items()}
-    np.savez_compressed(out, picks=np.int64(2 * layouts), **arrays)
+    np.savez_compressed(out, picks=np.int64(2 * layouts),
+                        key=np.array(collect_key(seed, start, count, play, layouts)), **arrays)
+
+
+def collect_key(seed: int, start: int, count: int, play: str, layouts: int) -> str:
+    """What a round's file was collected from: its options and the weights it played with (a
+    hash of ``whist_sim/core/play_model.py``). A file is reused only when its key is this."""
+    import hashlib
+
+    weights = hashlib.sha256(MODEL.read_bytes()).hexdigest()[:16]
+    return f"seed={seed} start={start} count={count} play={play} layouts={layouts} w={weights}"
+
+
+def _reusable(path: Path, key: str) -> bool:
+    """True when ``path`` holds a complete collection made with ``key`` (verified, not
+    trusted: a file of other options or weights, or one that cannot be read, is collected
+    again)."""
+    if not path.exists():
+        return False
+    try:
+        with np.load(path) as z:
+            ok = str(z["key"]) == key and all(k in z for k in ("decision", "value", "features"))
+    except (OSError, ValueError, KeyError):
+        ok = False
+    if not ok:
+        print(f"  {path.name}: other options, other weights or unreadable: collecting again",
+              file=sys.stderr, flush=True)
+    return ok
 
 
 def _value_decision(ks, seat, legal, card, layouts, rows, cands, totals, d, n_dec, cols,
@@ -262,7 +289,7 @@ def run_round(args, r: int, work: Path) -> list[Path]:
         lo, hi = args.deals * k // jobs, args.deals * (k + 1) // jobs
         out = work / f"round{r}_{k}.npz"
         files.append(out)
-        if out.exists() and not args.fresh:
+        if not args.fresh and _reusable(out, collect_key(seed, lo, hi - lo, play, args.layouts)):
             continue
         cmd = [sys.executable, __file__, "--collect", str(seed), str(lo), str(hi - lo), play,
                str(args.layouts), str(out)]
@@ -360,19 +387,20 @@ def measure(args) -> dict:
 
 def _rows(part: dict, keep: np.ndarray) -> dict:
     """The rows ``keep`` of ``part`` (whole decisions), decisions numbered from 0."""
-    out = {k: (v[keep] if k != "picks" else v) for k, v in part.items()}
+    out = {k: (v[keep] if k != "picks" else v) for k, v in part.items() if k != "key"}
     if len(out["decision"]):
         out["decision"] = np.unique(out["decision"], return_inverse=True)[1]
     return out
 
 
 def _concat(parts: list[dict]) -> dict:
-    out, off = {}, 0
+    off = 0
     dec = []
     for p in parts:
         dec.append(p["decision"] + off)
         off += int(p["decision"].max()) + 1 if len(p["decision"]) else 0
-    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "picks"}
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]
+           if k not in ("picks", "key")}
     out["decision"] = np.concatenate(dec)
     out["picks"] = parts[0]["picks"]
     return out
