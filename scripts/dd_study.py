@@ -4,7 +4,7 @@
         --node-limit 1000000]
 
 Simulates ``--deals`` deals with the ``heuristic`` bidding strategy and the default play policy
-(``DEFAULT_PLAY``, ``expert``) at every seat and the rule book's default rules, with the
+(``DEFAULT_PLAY``, ``learned``) at every seat and the rule book's default rules, with the
 double-dummy columns (``simulate(..., dd=True)``: every seat's whist-max and whist-min at the start
 of play, docs/DD.md), into its own dataset directory ``DATA/../dd_study``
 (next to the default dataset). Every solve runs under ``--node-limit`` card plays; a solve over it

@@ -39,13 +39,13 @@ ANALYSES: list[Analysis] = [
     Analysis(
         "default",
         "run_default.py",
-        "The default run: 1,000,000 deals, heuristic bidding, expert play (beside heuristic "
+        "The default run: 1,000,000 deals, heuristic bidding, learned play (beside heuristic "
         "play on the same deals), rule book defaults, seed 2026",
     ),
     Analysis(
         "dd",
         "dd_study.py",
-        "Contracts against double-dummy bounds: 2,000 deals, heuristic bidding, expert play, "
+        "Contracts against double-dummy bounds: 2,000 deals, heuristic bidding, learned play, "
         "rule book defaults, node limit 1,000,000 card plays per solve, seed 2026",
     ),
     Analysis(
@@ -53,19 +53,19 @@ ANALYSES: list[Analysis] = [
         "bid_chart.py",
         "Bid charts and printable cheat sheets (4 and 3 players): EV-optimal contract by "
         "position x HCP x trump length with an NT panel, every class of probability 1e-4 "
-        "filled with 400 hands x 200 deals, paired zero-bid value, expert play, seed 2026",
+        "filled with 400 hands x 200 deals, paired zero-bid value, learned play, seed 2026",
     ),
     Analysis(
         "tournament",
         "tournament.py",
         "Strategy tournaments: every built-in bidding strategy against a heuristic field and a "
-        "round robin of the best four (1,000,000 duplicate deals each, expert play, seed 2026), "
+        "round robin of the best four (1,000,000 duplicate deals each, learned play, seed 2026), "
         "and whether the ranking changes from heuristic play",
     ),
     Analysis(
         "play",
         "play_ladder.py",
-        "The play ladder: random, heuristic, expert and rollout (n = 8, 16, 64) in duplicate "
+        "The play ladder: random, heuristic, expert, learned and rollout (n = 8, 16, 64) in duplicate "
         "matches of neighbours, heuristic bidding, with each policy's speed (seed 2026)",
         report="README.md",
     ),

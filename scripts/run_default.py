@@ -4,7 +4,7 @@
     python scripts/run_default.py --data data/default --out results        (make results)
 
 The default workload: 1,000,000 deals, seed 2026, the ``heuristic`` bidding strategy and the
-default play policy (``DEFAULT_PLAY`` of the strategies registry, ``expert``) at every seat, the
+default play policy (``DEFAULT_PLAY`` of the strategies registry, ``learned``) at every seat, the
 rule book's default rules. A companion run plays the same deals with the same seed, rules and
 bidding under ``heuristic`` play into ``DATA/../default_heuristic`` (``COMPANION``); heuristic
 play is the fastest policy, so this costs seconds, and the bidding does not depend on the play,

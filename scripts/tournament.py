@@ -2,7 +2,7 @@
 
     python scripts/tournament.py --data data/default --out results [--deals N] [--mc-deals N]
 
-Two duplicate designs, both with the default play policy (``DEFAULT_PLAY``, ``expert``) at every
+Two duplicate designs, both with the default play policy (``DEFAULT_PLAY``, ``learned``) at every
 seat, rule book defaults and seed 2026:
 
 1. **Field** (every built-in strategy): strategy X in one seat against three ``heuristic`` players
@@ -375,7 +375,7 @@ def _montecarlo_words() -> str:
              f"under their own strategies, eps {v['eps']:g}" if v["infer"] else
              "sampling the hidden hands uniformly")
     return (f"its defaults: n = {v['n']:g} samples per decision, every candidate call and "
-            f"contract simulated, {reads}, rollouts with each seat's own play, here `expert`")
+            f"contract simulated, {reads}, rollouts with each seat's own play, here `{DEFAULT_PLAY}`")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -98,13 +98,13 @@ def test_seats_are_bid_slash_play():
 
 
 def test_seat_policies_play_the_default_play():
-    # BID alone: random plays random, any other strategy the default play (DEFAULT_PLAY, expert);
+    # BID alone: random plays random, any other strategy the default play (DEFAULT_PLAY, learned);
     # BID/PLAY wins over play
-    assert DEFAULT_PLAY == "expert"
+    assert DEFAULT_PLAY == "learned"
     assert seat_policies("random", None, 4) == (("random",) * 4, ("random",) * 4)
-    assert seat_policies("ltc", None, 3) == (("ltc",) * 3, ("expert",) * 3)
-    assert seat_policies("heuristic", None, 4) == (("heuristic",) * 4, ("expert",) * 4)
-    assert seat_policies(None, None, 4) == (("heuristic",) * 4, ("expert",) * 4)
+    assert seat_policies("ltc", None, 3) == (("ltc",) * 3, ("learned",) * 3)
+    assert seat_policies("heuristic", None, 4) == (("heuristic",) * 4, ("learned",) * 4)
+    assert seat_policies(None, None, 4) == (("heuristic",) * 4, ("learned",) * 4)
     assert seat_policies(("hcp/random", "heuristic", "montecarlo:n=2", "random"), "heuristic",
                          4) == (("hcp", "heuristic", "montecarlo:n=2", "random"),
                                 ("random", "heuristic", "heuristic", "heuristic"))
@@ -149,7 +149,7 @@ def test_simulate_takes_every_strategy_with_parameters(tmp_path):
     r = run("simulate", "--deals", "40", "--seed", "1", "--out", str(tmp_path / "a"),
             "--no-progress", "--policy", "ltc")
     assert r.exit_code == 0, r.output
-    assert load_manifest(tmp_path / "a")["play"] == ["expert"] * 4  # the default play
+    assert load_manifest(tmp_path / "a")["play"] == ["learned"] * 4  # the default play
     r = run("simulate", "--deals", "8", "--seed", "1", "--out", str(tmp_path / "b"),
             "--no-progress", "--policy", "montecarlo:n=2:span=1/random")
     assert r.exit_code == 0, r.output
@@ -232,8 +232,8 @@ def test_tournament_errors_name_the_option(tmp_path, args, option, words):
 def test_advise_takes_specs(tmp_path):
     base = ["advise", "AKQ2.K3.QJ54.872", "--trump", "S", "--deals", "40", "--json"]
     a = run(*base)
-    b = run(*base, "--bid-policy", "hcp:margin=0", "--play", "expert")
-    c = run(*base, "--bid-policy", "hcp")  # the default play: expert
+    b = run(*base, "--bid-policy", "hcp:margin=0", "--play", "learned")
+    c = run(*base, "--bid-policy", "hcp")  # the default play: learned
     assert a.exit_code == 0 and b.exit_code == 0 and c.exit_code == 0, a.output + b.output
     assert json.loads(b.stdout)["bids"] == json.loads(c.stdout)["bids"]
     d = run(*base, "--play", "random")

@@ -115,8 +115,8 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert first.returncode == 0, first.stderr
     md = (out / "default" / "report.md").read_text()
     assert "- **seed**: 2026" in md and "--deals 1500" in md
-    # the default play, expert, beside a companion run of the same deals under heuristic play
-    assert "heuristic/expert" in md and "## Play model" in md
+    # the default play, learned, beside a companion run of the same deals under heuristic play
+    assert "heuristic/learned" in md and "## Play model" in md
     assert "| declarer makes contract |" in md
     assert (out / "default" / "tables" / "play_comparison.csv").is_file()
     companion = load_manifest(tmp_path / "default_heuristic")

@@ -86,7 +86,7 @@ def test_policies_and_rules_change_the_data(reference, tmp_path):
     pd.testing.assert_frame_equal(df, pd.DataFrame(direct))
     m = run(tmp_path / "s", deals=300, chunk_size=100,
             bid=("heuristic", "random", "heuristic", "random"), play=None)
-    assert m["play"] == ["expert", "random", "expert", "random"]  # the default play; random
+    assert m["play"] == ["learned", "random", "learned", "random"]  # the default play; random
     # is a whole random player
 
 

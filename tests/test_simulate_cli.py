@@ -45,8 +45,8 @@ def test_policy_defaults_and_play_seats(tmp_path):
     r = cli("--deals", "10", "--seed", "2", "--out", str(tmp_path / "a"), "--no-progress")
     assert r.exit_code == 0, r.output
     m = load_manifest(tmp_path / "a")
-    # the default seat: heuristic bidding, the default play (DEFAULT_PLAY, expert)
-    assert m["bid"] == ["heuristic"] * 4 and m["play"] == ["expert"] * 4
+    # the default seat: heuristic bidding, the default play (DEFAULT_PLAY, learned)
+    assert m["bid"] == ["heuristic"] * 4 and m["play"] == ["learned"] * 4
     r = cli("--deals", "10", "--seed", "2", "--out", str(tmp_path / "b"), "--policy", "random",
             "--play-seats", "heuristic,random,random,heuristic", "--no-progress")
     assert r.exit_code == 0, r.output

@@ -290,7 +290,7 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
 #: ``advise``, ``bid-chart``, ``tournament``, ``make run`` and the Python API (a seat ``BID`` alone
 #: plays it). The strongest policy that keeps ``make run`` within a few minutes on two cores;
 #: change it here only, every command and function takes it from this constant.
-DEFAULT_PLAY = "expert"
+DEFAULT_PLAY = "learned"
 
 #: parameters whose value names a policy (``rollout:base=heuristic``, ``rollout:model=hcp``):
 #: ``(policy, parameter) -> (kind of the named policy, the word stored as -1 or None)``, read from
