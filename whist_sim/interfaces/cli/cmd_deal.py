@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...compiled.strategies.spec import (
     PlaySpec,
     StrategySpec,
@@ -66,7 +67,7 @@ def _readable(bid: StrategySpec, play: PlaySpec) -> bool:
 @click.option("--play", default=None, metavar="SPEC",
               help=play_help("play policy of every seat given without /PLAY [default: the play "
                              "policy of the seat's name (random, heuristic, expert), else the "
-                             "default play, expert]"))
+                             f"default play, {DEFAULT_PLAY}]"))
 @click.option("--json", "as_json", is_flag=True,
               help="print the deal as a JSON game record (RULES §10) that `replay` accepts")
 @click.option("--pbn", "as_pbn", is_flag=True,
