@@ -439,7 +439,7 @@ def simulate(
         :func:`known_policies`. Or a :class:`~whist_sim.compiled.strategies.seating.Seating` (with
         no ``play``), parsed once by the caller, as the command line does.
     play: play policy spec per seat, or one for all, for the seats given without ``/PLAY``;
-        default: :data:`whist_sim.compiled.strategies.registry.DEFAULT_PLAY` (``"expert"``), except
+        default: :data:`whist_sim.compiled.strategies.registry.DEFAULT_PLAY` (``"learned"``), except
         that ``random`` plays ``random`` (:func:`seat_policies`).
     chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``.
         Memory is a few chunks' results.

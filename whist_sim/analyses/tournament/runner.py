@@ -166,7 +166,7 @@ def tournament(
     seed: run seed, 0..2**64-1; duplicate deal ``i`` uses the random stream ``(seed, i)``.
     rules: rule options (default ``Rules()``).
     play: play policy spec of the entrants given as ``BID`` alone (default
-        :data:`~whist_sim.compiled.strategies.registry.DEFAULT_PLAY`, ``expert``).
+        :data:`~whist_sim.compiled.strategies.registry.DEFAULT_PLAY`, ``learned``).
     rotations: ``"all"`` seatings or the P rotations (``"rotate"`` or P); see the package doc.
     sprt: ``(A, B)`` or ``"A,B"``: stop as soon as the SPRT of every pair decides (package doc).
     out: directory (new or empty) for ``scores/*.parquet``, ``summary.json``, ``report.md``,
