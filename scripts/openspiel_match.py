@@ -6,7 +6,8 @@ An outside yardstick for the play ladder (results/play/README.md). Every seat bi
 (calls, Frisch cards, contracts), so only the card play differs. Duplicate: deal ``i`` of the run
 ``seed`` (the reference engine's deal, dealer ``i % 4``, rule book defaults) is played
 
-* once with every seat playing ``expert`` (whist-sim's default play), and
+* once with every seat playing ``expert`` (the default play before ``learned``, kept so that
+  the figures stay comparable), and
 * four times more, each time with OpenSpiel's ISMCTS bot (``open_spiel.python.algorithms.ismcts``,
   random-rollout evaluator, ``--simulations`` simulations a card, the game ``israeli_whist`` of
   :mod:`whist_sim.interfaces.openspiel` with its ``resample_from_infostate``) playing the cards of
