@@ -47,10 +47,10 @@ def one_thread():
 
 def test_entries_are_labelled_by_slot_when_repeated():
     labels = [e.label for e in make_entries(["heuristic", "heuristic"])]
-    assert labels == ["heuristic/expert#1", "heuristic/expert#2"]
+    assert labels == ["heuristic/learned#1", "heuristic/learned#2"]
     labels = [e.label for e in make_entries("hcp,heuristic,heuristic,montecarlo:n=8")]
-    assert labels == ["hcp/expert", "heuristic/expert#2", "heuristic/expert#3",
-                      "montecarlo:n=8/expert"]
+    assert labels == ["hcp/learned", "heuristic/learned#2", "heuristic/learned#3",
+                      "montecarlo:n=8/learned"]
 
 
 def test_every_entry_is_labelled_bid_slash_play():
@@ -59,7 +59,7 @@ def test_every_entry_is_labelled_bid_slash_play():
                                             play="heuristic")]
     assert labels == ["heuristic/heuristic#1", "heuristic/heuristic#2", "hcp/random"]
     labels = [e.label for e in make_entries("heuristic,heuristic/random")]
-    assert labels == ["heuristic/expert", "heuristic/random"]
+    assert labels == ["heuristic/learned", "heuristic/random"]
 
 
 @pytest.mark.parametrize(
@@ -174,9 +174,9 @@ def test_results_do_not_depend_on_chunk_size_or_threads(tmp_path):
     sa, sb = load_scores(tmp_path / "a"), load_scores(tmp_path / "b")
     assert len(sa) == a["deals"]
     np.testing.assert_array_equal(sa.to_numpy(), sb.to_numpy())
-    assert list(sa.columns) == ["deal", "hcp/expert", "ltc/expert", "random/expert"]
+    assert list(sa.columns) == ["deal", "hcp/learned", "ltc/learned", "random/learned"]
     assert sa["deal"].tolist() == list(range(a["deals"]))
-    assert sa["hcp/expert"].mean() == pytest.approx(a["strategies"][0]["mean"], abs=1e-3)
+    assert sa["hcp/learned"].mean() == pytest.approx(a["strategies"][0]["mean"], abs=1e-3)
 
 
 def test_three_players_and_play_policy():
@@ -296,7 +296,7 @@ def test_strategy_parameters_reach_the_engine(one_thread):
     s = tournament(["hcp:margin=3", "hcp"], 300, SEED, rotations=4, progress=False,
                    executor=one_thread)
     a, b = s["strategies"]
-    assert a["name"] == "hcp:margin=3/expert" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
+    assert a["name"] == "hcp:margin=3/learned" and a["declarer_rate"] < 0.5 * b["declarer_rate"]
     s = tournament(["montecarlo:n=0", "heuristic"], 300, SEED, progress=False,
                    executor=one_thread)
     assert s["pairs"][0]["diff"] == 0.0

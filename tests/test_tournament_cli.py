@@ -25,13 +25,13 @@ def test_json_summary_and_files(tmp_path):
     s = json.loads(r.stdout)
     assert s["deals"] <= 40 and s["rules"]["zero_over"] == 30
     names = [e["name"] for e in s["strategies"]]
-    assert names == ["heuristic/expert#1", "heuristic/expert#2", "hcp/expert"]
+    assert names == ["heuristic/learned#1", "heuristic/learned#2", "hcp/learned"]
     for e in s["strategies"]:
         assert {"name", "mean", "ci", "hit_rate"} <= set(e)
         assert e["ci"][0] <= e["mean"] <= e["ci"][1]
     for p in s["pairs"]:
         assert {"a", "b", "diff", "ci", "p", "ci_independent", "ci_shrink"} <= set(p)
-    assert (s["pairs"][0]["a"], s["pairs"][0]["b"]) == ("heuristic/expert#1", "heuristic/expert#2")
+    assert (s["pairs"][0]["a"], s["pairs"][0]["b"]) == ("heuristic/learned#1", "heuristic/learned#2")
     assert json.loads((out / "summary.json").read_text())["deals"] == s["deals"]
     report = (out / "report.md").read_text()
     assert "| rank | strategy |" in report and "tournament.png" in report
@@ -44,7 +44,7 @@ def test_text_output(tmp_path):
     r = cli("--strategies", "random,heuristic", "--deals", "30", "--seed", "3",
             "--out", str(tmp_path / "t"), "--no-progress")
     assert r.exit_code == 0, r.output
-    assert "| 1 | `heuristic/expert` |" in r.output and "| 2 | `random/expert` |" in r.output
+    assert "| 1 | `heuristic/learned` |" in r.output and "| 2 | `random/learned` |" in r.output
     assert "30 deals x 6 seatings = 180 plays" in r.output
 
 
@@ -55,7 +55,7 @@ def test_csv_and_html_outputs_come_from_the_reports_renderer(tmp_path):
     assert r.exit_code == 0, r.output
     s = json.loads((out / "summary.json").read_text())
     ranking = pd.read_csv(out / "tables" / "ranking.csv", index_col=0)
-    assert list(ranking["strategy"]) == ["heuristic/expert", "random/expert"]
+    assert list(ranking["strategy"]) == ["heuristic/learned", "random/learned"]
     assert ranking["mean"].iloc[0] == max(e["mean"] for e in s["strategies"])
     pairs = pd.read_csv(out / "tables" / "pairs.csv")
     assert pairs["diff"].iloc[0] == pytest.approx(s["pairs"][0]["diff"])

@@ -54,9 +54,9 @@ def test_tournament_reports_games_and_whether_the_rankings_agree(tmp_path):
                    games=3, out=tmp_path / "t")
     g = s["games"]
     names = {e["name"] for e in g["entries"]}
-    assert names == {"heuristic/expert", "random/expert"} and g["target"] == 200
+    assert names == {"heuristic/learned", "random/learned"} and g["target"] == 200
     best = max(g["entries"], key=lambda e: e["win_rate"])
-    assert best["name"] == "heuristic/expert" and best["margin"] > 0
+    assert best["name"] == "heuristic/learned" and best["margin"] > 0
     assert g["ranking"] == ranking_agreement(s) and g["ranking"]["agree"]
     report = (tmp_path / "t" / "report.md").read_text()
     assert "## Games" in report and "games won" in report
@@ -93,13 +93,13 @@ def test_games_without_deals_play_the_games_only(tmp_path):
     assert r.exit_code == 0, r.output
     assert "duplicate games to 150" in r.output and "2 games x 2 seatings" in r.output
     assert "Ranking by points per deal" not in r.output  # no points per deal were played
-    assert "`heuristic/expert`" in r.output and "`random/expert`" in r.output
+    assert "`heuristic/learned`" in r.output and "`random/learned`" in r.output
     s = json.loads((out / "summary.json").read_text())
     assert s["deals"] == 0 and s["games"]["games"] == 2 and s["games"]["ranking"] is None
     assert "## Games" in (out / "report.md").read_text()
     assert not (out / "tournament.png").exists()
     games = (out / "tables" / "games.csv").read_text()
-    assert "heuristic/expert" in games and "win_rate" in games
+    assert "heuristic/learned" in games and "win_rate" in games
     # the same games as in a tournament that also plays deals
     both = tournament(["heuristic", "random"], 20, 2, rules=Rules(target=150), progress=False,
                       threads=1, games=2, rotations=4)
