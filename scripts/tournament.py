@@ -375,7 +375,8 @@ def _montecarlo_words() -> str:
              f"under their own strategies, eps {v['eps']:g}" if v["infer"] else
              "sampling the hidden hands uniformly")
     return (f"its defaults: n = {v['n']:g} samples per decision, every candidate call and "
-            f"contract simulated, {reads}, rollouts with each seat's own play, here `{DEFAULT_PLAY}`")
+            f"contract simulated, {reads}, rollouts with each seat's own play, here "
+            f"`{DEFAULT_PLAY}`")
 
 
 def main(argv: list[str] | None = None) -> int:

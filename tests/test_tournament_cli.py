@@ -31,7 +31,8 @@ def test_json_summary_and_files(tmp_path):
         assert e["ci"][0] <= e["mean"] <= e["ci"][1]
     for p in s["pairs"]:
         assert {"a", "b", "diff", "ci", "p", "ci_independent", "ci_shrink"} <= set(p)
-    assert (s["pairs"][0]["a"], s["pairs"][0]["b"]) == ("heuristic/learned#1", "heuristic/learned#2")
+    assert (s["pairs"][0]["a"], s["pairs"][0]["b"]) == ("heuristic/learned#1",
+                                                       "heuristic/learned#2")
     assert json.loads((out / "summary.json").read_text())["deals"] == s["deals"]
     report = (out / "report.md").read_text()
     assert "| rank | strategy |" in report and "tournament.png" in report

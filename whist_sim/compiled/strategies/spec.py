@@ -2,9 +2,10 @@
 
 A **bidding strategy** decides a seat's trump-auction calls (whether and what to call), its Frisch
 passes and its contract; the cards are played by a separate **play policy**
-(:data:`~whist_sim.compiled.strategies.registry.DEFAULT_PLAY`, ``learned``, by default). The registry
-of names, integer ids and parameter defaults is :mod:`whist_sim.compiled.strategies.registry` (the
-compiled engine switches on the ids); this module is the user-facing layer on top of it:
+(:data:`~whist_sim.compiled.strategies.registry.DEFAULT_PLAY`, ``learned``, by default). The
+registry of names, integer ids and parameter defaults is
+:mod:`whist_sim.compiled.strategies.registry` (the compiled engine switches on the ids); this
+module is the user-facing layer on top of it:
 
 * :func:`strategy_names`, :func:`strategy_table`: what exists, with descriptions and defaults;
 * :func:`parse_strategy`: a **strategy spec** ``name`` or ``name:key=value[:key=value...]``
