@@ -12,6 +12,8 @@ Prints one JSON object (``markdown``: the tables of docs/PLAY_MODEL.md):
 * ``declarer``: one seat plays ``learned`` (each seat in turn), the others ``expert``; the share
   of its declarer contracts made, against ``expert`` in its seat, on the same deals and contracts
   (heuristic bidding; ``--deals`` deals);
+* ``declarer_search``: the same for ``rollout:n=16`` in that seat, with ``learned`` and ``expert``
+  on the same contracts (the first ``--rollout-deals`` deals): how far search gets as declarer;
 * ``speed``: deals per second on one thread, heuristic bidding, the policy at every seat, for
   ``heuristic``, ``expert`` and ``learned`` in the same run (``learned`` as a ratio to
   ``heuristic``).
@@ -45,19 +47,25 @@ def strength(deals: int, plays: tuple[str, ...]) -> dict:
             "pairs": [{k: p[k] for k in ("a", "b", "diff", "ci", "p")} for p in s["pairs"]]}
 
 
-def declarer(deals: int) -> dict:
+def declarer(deals: int, plays: tuple[str, ...] = ("learned",)) -> dict:
+    """Declarer contracts made by each of ``plays`` in one seat among ``expert`` players (each
+    seat in turn, the deals' first ``deals``), and by ``expert`` in its seat: ``contracts``,
+    ``made_expert`` and ``made_<play>`` for each play (its name before any ``:``)."""
     rules = Rules()
     bid = ["heuristic"] * 4
     base = play_batch(SEED, 0, deals, rules, bid, ["expert"] * 4)
-    made = n = made_base = 0
+    n = made_base = 0
+    made = dict.fromkeys(plays, 0)
     for s in range(4):
-        play = ["expert"] * s + ["learned"] + ["expert"] * (3 - s)
-        r = play_batch(SEED, 0, deals, rules, bid, play)
         mine = (~base["thrown_in"]) & (base["declarer"] == s)
         n += int(mine.sum())
-        made += int((r[f"tricks_{s}"] == r[f"contract_{s}"])[mine].sum())
         made_base += int((base[f"tricks_{s}"] == base[f"contract_{s}"])[mine].sum())
-    return {"contracts": n, "made_learned": made / n, "made_expert": made_base / n}
+        for pl in plays:
+            r = play_batch(SEED, 0, deals, rules, bid, ["expert"] * s + [pl] + ["expert"] * (3 - s))
+            made[pl] += int((r[f"tricks_{s}"] == r[f"contract_{s}"])[mine].sum())
+    out = {"contracts": n, "made_expert": made_base / n}
+    out.update({f"made_{pl.split(':')[0]}": k / n for pl, k in made.items()})
+    return out
 
 
 def main() -> None:
@@ -71,6 +79,7 @@ def main() -> None:
     st = strength(args.deals, ("learned", "expert"))
     ro = strength(args.rollout_deals, ("learned", "expert", "rollout:n=16"))
     dc = declarer(args.deals)
+    ds = declarer(args.rollout_deals, ("learned", "rollout:n=16"))
     pair = st["pairs"][0]
     rows = [
         "| measure | value | command |",
@@ -90,12 +99,17 @@ def main() -> None:
         f"| declarer contracts made, one seat `learned` among `expert` players ({dc['contracts']:,}"
         f" contracts) | {100 * dc['made_learned']:.1f} % (`expert` in its seat: "
         f"{100 * dc['made_expert']:.1f} %) | `python scripts/measure_play.py` |",
+        f"| the same, one seat `rollout:n=16` ({ds['contracts']:,} contracts of the first "
+        f"{args.rollout_deals:,} deals) | {100 * ds['made_rollout']:.1f} % (`learned` "
+        f"{100 * ds['made_learned']:.1f} %, `expert` {100 * ds['made_expert']:.1f} %) | `python "
+        f"scripts/measure_play.py` |",
         f"| deals/s on one thread: `learned` / `expert` / `heuristic` | {speed['learned']:,.0f} / "
         f"{speed['expert']:,.0f} / {speed['heuristic']:,.0f} (`learned`: "
         f"{speed['learned'] / speed['heuristic']:.2f} x `heuristic`) | `python "
         f"scripts/measure_play.py` |",
     ]
-    print(json.dumps({"strength": st, "rollout": ro, "declarer": dc, "speed": speed,
+    print(json.dumps({"strength": st, "rollout": ro, "declarer": dc, "declarer_search": ds,
+                      "speed": speed,
                       "seed": SEED, "markdown": "\n".join(rows)}, default=float))
 
 

@@ -408,7 +408,7 @@ def _concat(parts: list[dict]) -> dict:
 
 def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
     from whist_sim import __version__
-    from whist_sim.compiled.strategies.play.learned import FEATURES
+    from whist_sim.compiled.strategies.play.learned import FEATURES, N_CONTEXTS
 
     lines = [
         "# The `learned` play policy: data card",
@@ -430,7 +430,7 @@ def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
         f"distance from `expert`, L-BFGS, at most {args.maxiter} iterations; weights x "
         f"{SCALE}, rounded |",
         f"| features | {len(FEATURES)} per card: " + ", ".join(f"`{f}`" for f in FEATURES)
-        + "; 144 situations |",
+        + f"; {N_CONTEXTS} situations |",
         f"| size | {args.model.stat().st_size:,} bytes |",
         f"| training time | {minutes:.0f} min on {args.jobs} cores |" if minutes is not None
         else "| training time | - |",

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_weights_are_one_integer_row_per_situation_and_feature():
     w = play_model.WEIGHTS
-    assert len(w) == compiled.N_CONTEXTS == 144
+    assert len(w) == compiled.N_CONTEXTS == 180
     assert all(len(row) == compiled.N_FEATURES for row in w)
     assert all(isinstance(x, int) for row in w for x in row)
     assert Path(play_model.__file__).stat().st_size < 1_000_000  # the issue: a small model

@@ -584,8 +584,8 @@ LEARNED_FEATURES = ("expert", "wins", "sure", "trump", "master", "higher", "lowe
 
 
 def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> int:
-    """The situation of the seat to move, ``0..143`` (docs/ENGINE.md §8):
-    ``(((position * 4 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    """The situation of the seat to move, ``0..179`` (docs/ENGINE.md §8):
+    ``(((position * 5 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
     seat = state.to_move
     p = state.players
     pos = len(state.current_trick)
@@ -597,14 +597,15 @@ def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> 
     elif need == 0:
         status = 2
     else:
-        status = 1 if sure_tricks(state, out, voids, 0)[0] >= need else 0
+        sure = sure_tricks(state, out, voids, 0)[0]
+        status = 0 if sure < need else (1 if sure == need else 4)
     winner = 0
     if pos > 0:
         w = state.trick_winner()
         nw = state.contracts[w] - state.tricks_taken[w]  # type: ignore[operator]
         winner = 1 if nw <= 0 else (2 if nw > left else 0)
     decl = int(state.declarer == seat)
-    return (((posc * 4 + status) * 3 + winner) * 2 + decl) * 2 + int(state.over)
+    return (((posc * 5 + status) * 3 + winner) * 2 + decl) * 2 + int(state.over)
 
 
 def learned_features(state: DealState, card: int, ec: int, out: int,
@@ -721,7 +722,7 @@ DESCRIPTIONS: dict[str, str] = {
     "the tricks it needs with a trick to spare it gives the trick in progress up "
     "(docs/ENGINE.md §7)",
     "learned": "the heuristic's bidding; card play learned from search: integer weights over "
-    "suit-blind features of each card in 144 situations (docs/ENGINE.md §8)",
+    "suit-blind features of each card in 180 situations (docs/ENGINE.md §8)",
 }
 
 

@@ -68,9 +68,10 @@ FEATURES = (
 )
 N_FEATURES = len(FEATURES)
 #: situations: position (lead, middle, last) x the seat's need (short of its tricks by its sure
-#: tricks, covered by them, has them, lost) x the trick's winner so far (needs tricks or at the
-#: lead, has its tricks, lost) x declarer or not x over or under
-N_CONTEXTS = 3 * 4 * 3 * 2 * 2
+#: tricks, covered by them exactly, has them, lost, covered with sure tricks to spare) x the
+#: trick's winner so far (needs tricks or at the lead, has its tricks, lost) x declarer or not x
+#: over or under
+N_CONTEXTS = 3 * 5 * 3 * 2 * 2
 
 _W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant of the compiled code
 
@@ -78,7 +79,7 @@ _W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant o
 @jit(inline="always")
 def context_of(st, hm, rp, seat, hand, out):
     """The seat's situation, ``0 .. N_CONTEXTS - 1`` (:data:`N_CONTEXTS`):
-    ``(((position * 4 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    ``(((position * 5 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
     p = rp[R_PLAYERS]
     pos = st[S_POS]
     posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
@@ -90,7 +91,7 @@ def context_of(st, hm, rp, seat, hand, out):
         status = 2  # has its tricks (a zero bidder on zero)
     else:
         sure, _ = _sure_tricks(hand, out, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
-        status = 1 if sure >= need else 0
+        status = 0 if sure < need else (1 if sure == need else 4)  # short, exact, to spare
     winner = 0
     if pos > 0:
         w = st[S_BEST_SEAT]
@@ -101,7 +102,7 @@ def context_of(st, hm, rp, seat, hand, out):
             winner = 2
     decl = 1 if st[S_DECLARER] == seat else 0
     over = 1 if st[S_OVER] != 0 else 0
-    return (((posc * 4 + status) * 3 + winner) * 2 + decl) * 2 + over
+    return (((posc * 5 + status) * 3 + winner) * 2 + decl) * 2 + over
 
 
 @jit(inline="always")
