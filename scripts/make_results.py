@@ -59,8 +59,8 @@ ANALYSES: list[Analysis] = [
         "tournament",
         "tournament.py",
         "Strategy tournaments: every built-in bidding strategy against a heuristic field and a "
-        "round robin of the best four (1,000,000 duplicate deals each, learned play, seed 2026), "
-        "and whether the ranking changes from heuristic play",
+        "round robin of the best four (1,000,000 duplicate deals each, montecarlo 200,000, learned "
+        "play, seed 2026), and whether the ranking changes from heuristic play and under search",
     ),
     Analysis(
         "play",

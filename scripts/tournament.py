@@ -59,7 +59,7 @@ from whist_sim.core.stats import Moments, paired_test
 NAME = "tournament"
 SEED = 2026
 DEALS = 1_000_000
-MC_DEALS = 1_000_000
+MC_DEALS = 200_000
 FIELD = ("random", "heuristic", "hcp", "ltc", "cautious", "aggressive", "montecarlo")
 BASELINE = "heuristic"
 SLOW = ("montecarlo",)
