@@ -303,20 +303,36 @@ def one_play_policy(pol, rp):
     return pid
 
 
-@jit(inline="always")
 def choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
     """:func:`choose_card` in a play where every seat plays policy ``only`` (``random`` or
     ``heuristic``: small inlined kernels, for which the dispatch and the other policies' code
-    cost a large share of a card), or any mix when ``only`` is -1. The loop passes ``only`` as a
-    constant, so each copy of its play holds one policy's kernel and no dispatch. ``trick``:
+    cost a large share of a card), or any mix when ``only`` is -1 (compiled only). The loop
+    passes ``only`` as a constant, and the overload below chooses at compile time: each copy of
+    its play holds one policy's kernel and no dispatch, and compiles no other. ``trick``:
     ``(hand, pos, led, best, trump)``, the seat's hand and the trick so far as the loop holds them
     in registers (the same as ``st`` shows), for the policy of a copy to read."""
-    if only == PLAY_RANDOM:
-        return random_card(st, hm, rp, seat, legal, rng)
-    if only == PLAY_HEURISTIC:
-        hand, pos, led, best, trump = trick
-        return heuristic_play(st, rp, seat, hand, pos, led, best, trump)
-    return choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
+    raise NotImplementedError("compiled only")
+
+
+@overload(choose_card_of, jit_options=OVERLOAD_OPTIONS, inline="always", prefer_literal=True)
+def _choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
+    if not isinstance(only, types.IntegerLiteral):
+        raise TypingError("choose_card_of: `only` must be a constant")
+    if only.literal_value == PLAY_RANDOM:
+        def copy_random(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
+            return random_card(st, hm, rp, seat, legal, rng)
+        return copy_random
+    if only.literal_value == PLAY_HEURISTIC:
+        def copy_heuristic(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
+            hand, pos, led, best, trump = trick
+            return heuristic_play(st, rp, seat, hand, pos, led, best, trump)
+        return copy_heuristic
+    if only.literal_value >= 0:
+        raise TypingError(f"choose_card_of: no copy for play policy {only.literal_value}")
+
+    def general(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
+        return choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
+    return general
 
 
 @overload(choose_call, jit_options=OVERLOAD_OPTIONS)

@@ -161,7 +161,7 @@ def has_rank(sb, r):
 # zero_below, nt, nt_hcp.
 
 
-@jit(inline="always")
+@jit
 def hcp_estimates(hand, rp, par, seat):
     """Tricks per strain from high-card points (A=4, K=3, Q=2, J=1) plus distribution points.
 
@@ -214,14 +214,14 @@ def _hcp_suit(hcp, trumps, side_short, trump_len, short_w):
     return pts
 
 
-@jit(inline="always")
+@jit
 def hcp_call(st, hm, rp, seat, lo, hi, par):
     """``hcp`` auction call: :func:`estimate_call` on :func:`hcp_estimates`."""
     est = hcp_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_call(st, rp, lo, hi, est, par[0, seat, 4])
 
 
-@jit(inline="always")
+@jit
 def hcp_contract(st, hm, rp, seat, lo, forbidden, par):
     """``hcp`` contract: :func:`estimate_contract` on the estimate in trumps."""
     est = hcp_estimates(hm[H_HAND + seat], rp, par, seat)
@@ -252,7 +252,7 @@ def ltc_losers(sb):
     return 3 - a - k - q
 
 
-@jit(inline="always")
+@jit
 def ltc_estimates(hand, rp, par, seat):
     """Tricks per strain from the losing-trick count.
 
@@ -284,21 +284,21 @@ def ltc_estimates(hand, rp, par, seat):
     return nt_as_best(hand, rp, (e0, e1, e2, e3, e4), nt_rule(par, seat, 4))
 
 
-@jit(inline="always")
+@jit
 def ltc_call(st, hm, rp, seat, lo, hi, par):
     """``ltc`` auction call: :func:`estimate_call` on :func:`ltc_estimates`."""
     est = ltc_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_call(st, rp, lo, hi, est, par[0, seat, 2])
 
 
-@jit(inline="always")
+@jit
 def ltc_contract(st, hm, rp, seat, lo, forbidden, par):
     """``ltc`` contract: :func:`estimate_contract` on the estimate in trumps."""
     est = ltc_estimates(hm[H_HAND + seat], rp, par, seat)
     return estimate_contract(rp, est[st[S_TRUMP]], lo, forbidden, par[0, seat, 3])
 
 
-@jit(inline="always")
+@jit
 def ltc_frisch(st, hm, rp, seat):
     """``ltc`` Frisch: the three cards with the smallest ``suit_length * 64 + rank * 4 + suit``.
 
@@ -321,7 +321,7 @@ def _tricks_q(q, n_tricks):
     return e if e < n_tricks else n_tricks
 
 
-@jit(inline="always")
+@jit
 def shaded_call(st, hm, rp, seat, lo, hi, par):
     """Auction: the heuristic's best strain, bid when ``est(q - margin_q)`` reaches the level.
 
@@ -352,7 +352,7 @@ def share_gap_q(rp):
     return rp[R_SHARE_GAP_Q]
 
 
-@jit(inline="always")
+@jit
 def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
     """Contract: ``est(q - shift_q)`` in trumps; zero for a non-declarer below ``zero_below_q``.
 

@@ -285,7 +285,7 @@ def _best_strain(q, n_tricks):
 # ---------------------------------------------------------------------------- bidding
 
 
-@jit(inline="always")
+@jit
 def best_bid(st, hm, rp, seat, lo, hi, nt_hcp):
     """``(base, best, n)``: the seat's estimate cache slot (:func:`cached_q`), the strain with
     the largest estimate in tricks among the strains with a legal bid now (ties: the higher
@@ -310,7 +310,7 @@ def best_bid(st, hm, rp, seat, lo, hi, nt_hcp):
     return base, best, n
 
 
-@jit(inline="always")
+@jit
 def heuristic_call(st, hm, rp, seat, lo, hi, nt_hcp):
     """Auction: bid the best strain at its lowest legal level if the estimate reaches it.
 
@@ -357,13 +357,13 @@ def three_lowest(hand, length_major):
     return out
 
 
-@jit(inline="always")
+@jit
 def heuristic_frisch(st, hm, rp, seat, rng):
     """Frisch: the three cards with the smallest ``rank * 64 + suit_length * 4 + suit``."""
     return three_lowest(hm[H_HAND + seat], False)
 
 
-@jit(inline="always")
+@jit
 def heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     """Contract: the estimate in trumps (0 for a weak non-declarer), off a forbidden number;
     ``nt_hcp`` as in :func:`heuristic_call`."""

@@ -60,7 +60,7 @@ def winning_now(m, best_card, trump):
     return w
 
 
-@jit(inline="always")
+@jit
 def heuristic_card(st, hm, rp, seat, legal, rng):
     """Play: win cheaply while the contract needs tricks, else duck (ENGINE.md §5, Play).
 
