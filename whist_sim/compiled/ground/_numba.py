@@ -179,10 +179,11 @@ if not watching():  # pragma: no cover - depends on the numba version and its se
 # --------------------------------------------------------------------------- compile notice
 
 #: what a command prints on stderr when the engine's kernels compile, or when it waits for another
-#: process compiling them (the first ``simulate`` of a fresh install takes under a minute, the
-#: first ``advise`` one, two with its check: README, ``bench --only compile_cold``)
+#: process compiling them (on two cores the first ``simulate`` of a fresh install takes about
+#: half a minute, the first ``advise`` under a minute with its check: README, ``bench --only
+#: compile_cold``)
 ENGINE_COMPILE_NOTICE = (
-    "compiling the engine (the first run after an install or an update: a few minutes on two "
+    "compiling the engine (the first run after an install or an update: about a minute on two "
     "cores; later runs load it from the cache)..."
 )
 #: how often a compile that is still running says how long it has taken so far, seconds
