@@ -70,11 +70,13 @@ def heuristic_card(st, hm, rp, seat, legal, rng):
                           st[S_BEST_CARD], st[S_TRUMP])
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def heuristic_play(st, rp, seat, hand, pos, led, best, trump):
     """The card of ``seat`` holding ``hand``, to play at position ``pos`` of a trick led in suit
     ``led`` and won so far by card ``best`` (``led``, ``best``: -1 at the lead), trump ``trump``
-    (4 = NT). The deal loop's play calls it with the trick from its registers.
+    (4 = NT). The deal loop's play calls it with the trick from its registers. Compiled once and
+    inlined by LLVM (``forceinline``) at each call: inlined by numba, its body was copied and
+    typed again at every site of the loop.
 
     Written with selects rather than branches where the choice depends on the cards: a
     mispredicted branch costs more than computing both candidates.
