@@ -85,3 +85,24 @@ def test_the_play_section_times_every_play_policy():
     assert data["play_rollout_infer_1t"] > 0 and data["play_rollout_infer_vs_rollout"] > 0
     assert 1.0 <= data["play_rollout_infer_ess"] <= 128.0  # of a pool of 8 x 16 layouts
     assert not SECTIONS["play"].default
+
+
+def test_fixed_size_sections_scale_with_the_budget_below_the_default():
+    """``dd`` solves fixed counts of deals: the full counts at the default ``--seconds``, fewer
+    in proportion below it (never fewer than the floor), never more above it."""
+    from whist_sim.analyses.bench import DEFAULT_SECONDS
+    from whist_sim.core.rules import Rules
+
+    def ctx(seconds):
+        return BenchContext(seconds=seconds, threads=1, rules=Rules())
+
+    assert ctx(DEFAULT_SECONDS).scaled(20, 2) == 20
+    assert ctx(4 * DEFAULT_SECONDS).scaled(100, 4) == 100
+    assert ctx(DEFAULT_SECONDS / 2).scaled(100, 4) == 50
+    assert ctx(0.05).scaled(20, 2) == 2 and ctx(0.05).scaled(100, 4) == 4
+
+
+def test_the_dd_section_solves_fewer_deals_on_a_small_budget():
+    out = run_bench(seconds=0.05, threads=1, only=["dd"])
+    assert out["dd_deals"] == 2 and out["dd_whist_max_batch_deals"] == 4
+    assert out["dd_bridge_median_ms"] > 0

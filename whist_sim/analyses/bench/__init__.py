@@ -40,6 +40,7 @@ from . import compile_cold  # noqa: F401  (not a default section)
 # isort: on
 from .engine import CHUNK, rate_single, rate_threads, reference_rate
 from .registry import (
+    DEFAULT_SECONDS,
     SECTIONS,
     BenchContext,
     BenchSection,
@@ -52,6 +53,7 @@ from .registry import (
 
 __all__ = [
     "CHUNK",
+    "DEFAULT_SECONDS",
     "SECTIONS",
     "BenchContext",
     "BenchSection",

@@ -28,6 +28,10 @@ from ...core.rules import Rules
 
 Result = dict[str, Any]
 
+#: the default time budget of each steady-state measurement, seconds (``--seconds``); sections
+#: whose sizes are fixed counts (``dd``) scale them down in proportion below it
+DEFAULT_SECONDS = 2.0
+
 
 @dataclass
 class BenchContext:
@@ -39,6 +43,11 @@ class BenchContext:
     rules: Rules
     results: Result = field(default_factory=dict)
     log: Callable[[str], None] = lambda _msg: None
+
+    def scaled(self, count: int, least: int) -> int:
+        """``count`` (a section's size at the default budget, :data:`DEFAULT_SECONDS`) in
+        proportion to ``seconds`` when it is below the default, at least ``least``."""
+        return max(least, round(count * min(1.0, self.seconds / DEFAULT_SECONDS)))
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,7 @@ def available_threads() -> int:
 
 
 def run_bench(
-    seconds: float = 2.0,
+    seconds: float = DEFAULT_SECONDS,
     threads: int | None = None,
     rules: Rules | None = None,
     only: Iterable[str] | None = None,

@@ -6,14 +6,16 @@ import json
 
 import click
 
-from ...analyses.bench import SECTIONS, format_results, run_bench
+from ...analyses.bench import DEFAULT_SECONDS, SECTIONS, format_results, run_bench
 from .options import FiniteFloatRange
 
 
 @click.command("bench")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object with every figure")
-@click.option("--seconds", type=FiniteFloatRange(min=0, min_open=True), default=2.0,
-              show_default=True, help="time budget of each steady-state measurement (s)")
+@click.option("--seconds", type=FiniteFloatRange(min=0, min_open=True),
+              default=DEFAULT_SECONDS, show_default=True,
+              help="time budget of each steady-state measurement (s); below the default, the "
+              "sections of fixed sizes (dd) measure fewer deals in proportion")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="threads of the *_all measurements [default: every CPU]")
 @click.option("--only", multiple=True, metavar="SECTION",
