@@ -204,3 +204,57 @@ def test_the_double_dummy_solver_is_compiled_under_the_lock_once_per_process(mon
     solver._ready(args)  # compiled or loaded already: no lock
     assert locks == ["dd-solver"] and len(fake.compiled) == 1
     assert str(fake.compiled[0][0]) == "array(uint64, 2d, C)"
+
+
+def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_path):
+    """On a first run (the loop not cached) the advisor's kernels compile in a process of
+    their own while the command compiles the loop: the calls are pickled to it and made there.
+    Not when the loop is cached, without a cache, or while a check's loop compiles beside."""
+    from whist_sim.compiled.entry import deal
+    from whist_sim.compiled.strategies.dispatch import BASE
+
+    monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [])
+    monkeypatch.setattr(deal, "_LOADED", {})
+    monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
+    monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: None)
+    made = tmp_path / "made"
+    proc = deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))])
+    deal.wait_ahead(proc)
+    assert proc.returncode == 0 and made.is_dir()  # the call was made in that process
+    deal.wait_ahead(None)  # nothing started: nothing to wait for
+    with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
+        deal.compile_kernels_ahead("BASE", [])
+
+    class Running:
+        def poll(self):
+            return None
+
+    monkeypatch.setattr(deal, "_AHEAD", {"FULL": Running()})
+    assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
+    monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", False)
+    assert deal.compile_kernels_ahead(BASE, []) is None
+    monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
+    monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: object())
+    assert deal.compile_kernels_ahead(BASE, []) is None and "BASE" in deal._LOADED
+
+
+def test_the_advisors_idle_calls_compile_what_the_advice_runs_and_do_no_work():
+    """The calls handed to that process have the types of the advice's own calls (else it
+    would compile kernels the advice never uses) and play nothing."""
+    import numba
+
+    from whist_sim.analyses.advisor import resolve_scenario
+    from whist_sim.analyses.advisor.sampling import _idle_calls, _kernel_inputs, run_scenario
+    from whist_sim.compiled.entry import advise as K
+
+    scen = resolve_scenario("AKQ2.K3.QJ54.872", trump=0, declarer=3, level=6, bids=[6])
+    run_scenario(scen, 3, seed=1)  # reads the bid: its pilot uses accept_kernel too
+    calls = _idle_calls(*_kernel_inputs(scen, "heuristic", "heuristic", None))
+    assert [name for _m, name, _a in calls] == ["advise_kernel", "accept_kernel"]
+    for module, name, args in calls:
+        kernel = getattr(K, name)
+        assert module == K.__name__
+        assert tuple(numba.typeof(a) for a in args) in [tuple(s) for s in kernel.signatures]
+        assert kernel(*args) == 0  # no deal played, no try made

@@ -188,6 +188,24 @@ def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference 
     return table, smp, Candidates(np.int64(scen.seat), cand_trump, cand_bid)
 
 
+def _idle_calls(table, smp, cands) -> list[tuple[str, str, tuple]]:
+    """The calls of the advisor's kernels that :func:`run_scenario` will make, with arguments
+    that compile them and do no work (no try, no deal; ``loop`` 0 is never called): for
+    :func:`~whist_sim.compiled.entry.deal.compile_kernels_ahead`."""
+    from ...compiled.entry import advise as K
+
+    k = len(cands.bid)
+    deal, scratch = K.sampling_scratch(k)
+    zero, none = np.int64(0), np.uint64(0)
+    out = K.AdviceOut(np.empty((k, 1), np.int8), np.empty((k, 1), np.int16),
+                      np.empty((k, 1), np.bool_), np.zeros(1, np.int64))
+    calls = [(K.__name__, "advise_kernel", (zero, none, zero, zero, table, smp, cands, deal,
+                                             scratch, out))]
+    if smp.check or smp.model[0]:
+        calls.append((K.__name__, "accept_kernel", (none, zero, table, smp, deal, scratch)))
+    return calls
+
+
 def _max_tries(pilot_rate: float) -> int:
     """Tries a sampled deal may take, from the pilot acceptance rate (100 expected acceptances,
     at least 1,000, at most :data:`MAX_TRIES_CAP`)."""
@@ -228,7 +246,7 @@ def run_scenario(
     an exception it raises stops the run and propagates (that is how a caller cancels). The
     results do not depend on it."""
     from ...compiled.entry import advise as K
-    from ...compiled.entry.deal import loop_address
+    from ...compiled.entry.deal import compile_kernels_ahead, loop_address, wait_ahead
     from ...compiled.strategies.dispatch import loop_mode
 
     deals = check_int("deals", deals, 1, 100_000_000)
@@ -237,7 +255,11 @@ def run_scenario(
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
     table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
-    loop = loop_address(loop_mode(table.pol))  # the base loop when no seat searches
+    mode = loop_mode(table.pol)  # the base loop when no seat searches
+    # a first run: the kernels compile in a process of their own while this one compiles the loop
+    ahead = compile_kernels_ahead(mode, _idle_calls(table, smp, cands))
+    loop = loop_address(mode)
+    wait_ahead(ahead)
     model = smp.model
     k = len(cands.bid)
 

@@ -288,10 +288,76 @@ def compile_ahead(mode: LoopMode) -> bool:
     return True
 
 
+def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -> Any:
+    """Compile entry points in a process of their own while this one compiles the loop of
+    ``mode``, when that loop is neither loaded nor in numba's cache (a first run): an entry
+    point calls the loop through its address, so its compile does not wait for the loop's, and
+    on two cores the two compile at the same time. ``calls``: ``(module, name, args)`` of each
+    jit function, with arguments that compile it and do no work (no deal, no loop called:
+    ``loop`` may be 0); they are pickled to that process. Returns the process (the caller waits
+    for it, :func:`wait_ahead`, before it calls the kernels, which then load from the cache), or
+    None when there is nothing to gain: the loop cached, no numba cache, or a loop already
+    compiling in a process of its own (:func:`compile_ahead`, a check's: a third compile on two
+    cores would slow that loop, which the command waits for longest)."""
+    if not isinstance(mode, LoopMode):
+        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
+    name = FULL.name if mode is CHECKED else mode.name
+    if not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _AHEAD.values()):
+        return None
+    with _SHARED_LOCK:
+        if name in _LOADED or name in _AHEAD:
+            return None
+        func = _load_or_compile(name, may_compile=False)
+        if func is not None:
+            _LOADED[name] = func
+            return None
+    import pickle
+
+    if not _AHEAD and not _KERNELS_AHEAD:
+        atexit.register(_end_ahead)
+    code = "from whist_sim.compiled.entry.deal import _compile_calls; _compile_calls()"
+    proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - no threads
+    _KERNELS_AHEAD.append(proc)
+    try:
+        proc.stdin.write(pickle.dumps(calls))
+        proc.stdin.close()
+    except OSError:  # it ended at once: this process compiles them itself
+        pass
+    return proc
+
+
+def wait_ahead(proc: Any) -> None:
+    """Wait for a process of :func:`compile_kernels_ahead` (None: nothing to wait for); said
+    as a compile while it runs, as waiting for another process's loop is."""
+    if proc is None or proc.poll() is not None:
+        return
+    from numba.core import event
+
+    with event.trigger_event("numba:compile", data={
+            "dispatcher": None, "args": None, "return_type": None}):
+        proc.wait()
+
+
+def _compile_calls() -> None:
+    """In the process of :func:`compile_kernels_ahead`: read the calls from stdin and make each
+    (compiling its function, or loading it from the cache)."""
+    import importlib
+    import pickle
+
+    for module, name, args in pickle.loads(sys.stdin.buffer.read()):
+        getattr(importlib.import_module(module), name)(*args)
+
+
+#: the processes of :func:`compile_kernels_ahead`
+_KERNELS_AHEAD: list[Any] = []
+
+
 def _end_ahead() -> None:
     """At exit: end the compiles started by :func:`compile_ahead` that are still running (the
     command that wanted them is done) and collect every one's exit status."""
-    for proc in _AHEAD.values():
+    for proc in [*_AHEAD.values(), *_KERNELS_AHEAD]:
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
