@@ -180,7 +180,7 @@ if not watching():  # pragma: no cover - depends on the numba version and its se
 
 #: what a command prints on stderr when the engine's kernels compile, or when it waits for another
 #: process compiling them (on two cores the first ``simulate`` of a fresh install takes about
-#: half a minute, the first ``advise`` under a minute with its check: README, ``bench --only
+#: half a minute, the first ``advise`` as long, a minute with its check: README, ``bench --only
 #: compile_cold``)
 ENGINE_COMPILE_NOTICE = (
     "compiling the engine (the first run after an install or an update: about a minute on two "
