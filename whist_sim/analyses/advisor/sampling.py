@@ -199,8 +199,9 @@ def _idle_calls(table, smp, cands) -> list[tuple[str, str, tuple]]:
     zero, none = np.int64(0), np.uint64(0)
     out = K.AdviceOut(np.empty((k, 1), np.int8), np.empty((k, 1), np.int16),
                       np.empty((k, 1), np.bool_), np.zeros(1, np.int64))
-    calls = [(K.__name__, "advise_kernel", (zero, none, zero, zero, table, smp, cands, deal,
-                                             scratch, out))]
+    calls: list[tuple[str, str, tuple]] = [
+        (K.__name__, "advise_kernel", (zero, none, zero, zero, table, smp, cands, deal, scratch,
+                                       out))]
     if smp.check or smp.model[0]:
         calls.append((K.__name__, "accept_kernel", (none, zero, table, smp, deal, scratch)))
     return calls
