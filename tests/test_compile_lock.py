@@ -233,6 +233,9 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
     monkeypatch.setattr(deal, "_AHEAD", {"FULL": Running()})
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
     monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [Running()])  # another thread's advice
+    assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
+    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [])
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", False)
     assert deal.compile_kernels_ahead(BASE, []) is None
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)

@@ -298,12 +298,14 @@ def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -
     for it, :func:`wait_ahead`, before it calls the kernels, which then load from the cache), or
     None when there is nothing to gain: the loop cached, no numba cache, or a loop already
     compiling in a process of its own (:func:`compile_ahead`, a check's: a third compile on two
-    cores would slow that loop, which the command waits for longest)."""
+    cores would slow that loop, which the command waits for longest) or kernels (another
+    thread's advice)."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
     name = FULL.name if mode is CHECKED else mode.name
-    if not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _AHEAD.values()):
-        return None
+    running = [*_AHEAD.values(), *_KERNELS_AHEAD]
+    if not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in running):
+        return None  # (one of its own already running: at most one at a time)
     with _SHARED_LOCK:
         if name in _LOADED or name in _AHEAD:
             return None
