@@ -322,12 +322,19 @@ def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -
         [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - no threads
     _KERNELS_AHEAD.append(proc)
-    try:
-        proc.stdin.write(pickle.dumps(calls))
-        proc.stdin.close()
-    except OSError:  # it ended at once: this process compiles them itself
-        pass
+    # fed from a thread: the pickle is larger than a pipe holds, and that process reads it only
+    # once it has imported the package; this one goes on to its own compile meanwhile
+    threading.Thread(target=_feed, args=(proc, pickle.dumps(calls)), daemon=True).start()
     return proc
+
+
+def _feed(proc: Any, data: bytes) -> None:
+    """Write ``data`` to the stdin of ``proc`` and close it (nothing when it has ended)."""
+    try:
+        proc.stdin.write(data)
+        proc.stdin.close()
+    except (OSError, ValueError):  # it ended: the command compiles the kernels itself
+        pass
 
 
 def wait_ahead(proc: Any) -> None:
