@@ -209,7 +209,8 @@ def test_the_double_dummy_solver_is_compiled_under_the_lock_once_per_process(mon
 def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_path):
     """On a first run (the loop not cached) the advisor's kernels compile in a process of
     their own while the command compiles the loop: the calls are pickled to it and made there.
-    Not when the loop is cached, without a cache, or while a check's loop compiles beside."""
+    Not when the loop is cached, without a cache, while a check's loop compiles beside, or
+    from a worker thread."""
     from whist_sim.compiled.entry import deal
     from whist_sim.compiled.strategies.dispatch import BASE
 
@@ -233,9 +234,14 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
     monkeypatch.setattr(deal, "_AHEAD", {"FULL": Running()})
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
     monkeypatch.setattr(deal, "_AHEAD", {})
-    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [Running()])  # another thread's advice
+    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [Running()])  # at most one at a time
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
     monkeypatch.setattr(deal, "_KERNELS_AHEAD", [])
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:  # a server's worker thread: none started there
+        assert pool.submit(deal.compile_kernels_ahead, BASE, []).result() is None
+    assert deal._KERNELS_AHEAD == []
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", False)
     assert deal.compile_kernels_ahead(BASE, []) is None
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)

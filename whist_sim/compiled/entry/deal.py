@@ -298,14 +298,16 @@ def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -
     for it, :func:`wait_ahead`, before it calls the kernels, which then load from the cache), or
     None when there is nothing to gain: the loop cached, no numba cache, or a loop already
     compiling in a process of its own (:func:`compile_ahead`, a check's: a third compile on two
-    cores would slow that loop, which the command waits for longest) or kernels (another
-    thread's advice)."""
+    cores would slow that loop, which the command waits for longest) or kernels, or when
+    called from a thread other than the main one (a server's worker: a process started there
+    runs code before it execs, which is not safe beside other threads)."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
     name = FULL.name if mode is CHECKED else mode.name
     running = [*_AHEAD.values(), *_KERNELS_AHEAD]
-    if not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in running):
-        return None  # (one of its own already running: at most one at a time)
+    if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in running)
+            or threading.current_thread() is not threading.main_thread()):
+        return None
     with _SHARED_LOCK:
         if name in _LOADED or name in _AHEAD:
             return None
