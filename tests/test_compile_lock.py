@@ -125,6 +125,7 @@ def test_a_check_under_search_starts_the_full_loop_compile_beside_the_command(mo
     started = _Started()
     monkeypatch.setattr(deal.subprocess, "Popen", started)
     monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setattr(deal, "_STARTED", [])
     monkeypatch.setattr(deal, "_LOADED", {})
     monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: None)
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
@@ -144,6 +145,7 @@ def test_no_compile_is_started_when_the_full_loop_is_cached(monkeypatch):
     started = _Started()
     monkeypatch.setattr(deal.subprocess, "Popen", started)
     monkeypatch.setattr(deal, "_AHEAD", {})
+    monkeypatch.setattr(deal, "_STARTED", [])
     monkeypatch.setattr(deal, "_LOADED", {})
     monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: object())
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
@@ -171,7 +173,7 @@ def test_at_exit_a_compile_still_running_is_ended_and_every_one_collected(monkey
             self.calls.append("wait")
 
     running, done = Proc(True), Proc(False)
-    monkeypatch.setattr(deal, "_AHEAD", {"FULL": running, "BASE": done})
+    monkeypatch.setattr(deal, "_STARTED", [running, done])
     deal._end_ahead()
     assert running.calls == ["poll", "terminate", "wait"] and done.calls == ["poll"]
 
@@ -215,7 +217,7 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
     from whist_sim.compiled.strategies.dispatch import BASE
 
     monkeypatch.setattr(deal, "_AHEAD", {})
-    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [])
+    monkeypatch.setattr(deal, "_STARTED", [])
     monkeypatch.setattr(deal, "_LOADED", {})
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
     monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: None)
@@ -231,17 +233,18 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
         def poll(self):
             return None
 
-    monkeypatch.setattr(deal, "_AHEAD", {"FULL": Running()})
+    monkeypatch.setattr(deal, "_AHEAD", {"FULL": Running()})  # a check's loop compiling
+    monkeypatch.setattr(deal, "_STARTED", [Running()])
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
     monkeypatch.setattr(deal, "_AHEAD", {})
-    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [Running()])  # at most one at a time
+    monkeypatch.setattr(deal, "_STARTED", [Running()])  # kernels compiling: one at a time
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
-    monkeypatch.setattr(deal, "_KERNELS_AHEAD", [])
+    monkeypatch.setattr(deal, "_STARTED", [])
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:  # a server's worker thread: none started there
         assert pool.submit(deal.compile_kernels_ahead, BASE, []).result() is None
-    assert deal._KERNELS_AHEAD == []
+    assert deal._STARTED == []
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", False)
     assert deal.compile_kernels_ahead(BASE, []) is None
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)

@@ -267,11 +267,24 @@ def compile_ahead(mode: LoopMode) -> bool:
     (:func:`~whist_sim.compiled.ground._cache.compile_lock`), so :func:`loop_address` here waits
     for it (said as a compile) rather than compiling again. At most one such process per loop
     and process; none without numba's cache. Returns whether one was started."""
+    name = _loop_name(mode)
+    if not NUMBA_OPTIONS.get("cache") or name in _AHEAD or not _first_compile(name):
+        return False
+    code = f"from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop({name!r})"
+    _AHEAD[name] = _start(code, subprocess.DEVNULL)
+    return True
+
+
+def _loop_name(mode: LoopMode) -> str:
+    """The name of the loop that ``mode`` runs (``CHECKED``: the ``FULL`` one)."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
-    name = FULL.name if mode is CHECKED else mode.name
-    if not NUMBA_OPTIONS.get("cache") or name in _AHEAD:
-        return False
+    return FULL.name if mode is CHECKED else mode.name
+
+
+def _first_compile(name: str) -> bool:
+    """Whether the loop ``name`` is neither loaded nor in numba's cache (a first run); one found
+    in the cache is loaded."""
     with _SHARED_LOCK:
         if name in _LOADED:
             return False
@@ -279,13 +292,19 @@ def compile_ahead(mode: LoopMode) -> bool:
         if func is not None:
             _LOADED[name] = func
             return False
-    code = f"from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop({name!r})"
-    if not _AHEAD:
-        atexit.register(_end_ahead)
-    _AHEAD[name] = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
-        [sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - no threads
     return True
+
+
+def _start(code: str, stdin: Any) -> Any:
+    """A process of this interpreter running ``code``, silent, ended with this one (at exit,
+    :func:`_end_ahead`, and on Linux when this process dies, :func:`_end_with_parent`)."""
+    if not _STARTED:
+        atexit.register(_end_ahead)
+    proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
+        [sys.executable, "-c", code], stdin=stdin, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - main thread
+    _STARTED.append(proc)
+    return proc
 
 
 def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -> Any:
@@ -301,29 +320,15 @@ def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -
     cores would slow that loop, which the command waits for longest) or kernels, or when
     called from a thread other than the main one (a server's worker: a process started there
     runs code before it execs, which is not safe beside other threads)."""
-    if not isinstance(mode, LoopMode):
-        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
-    name = FULL.name if mode is CHECKED else mode.name
-    running = [*_AHEAD.values(), *_KERNELS_AHEAD]
-    if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in running)
-            or threading.current_thread() is not threading.main_thread()):
+    name = _loop_name(mode)
+    if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _STARTED)
+            or threading.current_thread() is not threading.main_thread()
+            or name in _AHEAD or not _first_compile(name)):
         return None
-    with _SHARED_LOCK:
-        if name in _LOADED or name in _AHEAD:
-            return None
-        func = _load_or_compile(name, may_compile=False)
-        if func is not None:
-            _LOADED[name] = func
-            return None
     import pickle
 
-    if not _AHEAD and not _KERNELS_AHEAD:
-        atexit.register(_end_ahead)
-    code = "from whist_sim.compiled.entry.deal import _compile_calls; _compile_calls()"
-    proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - no threads
-    _KERNELS_AHEAD.append(proc)
+    proc = _start("from whist_sim.compiled.entry.deal import _compile_calls; _compile_calls()",
+                  subprocess.PIPE)
     # fed from a thread: the pickle is larger than a pipe holds, and that process reads it only
     # once it has imported the package; this one goes on to its own compile meanwhile
     threading.Thread(target=_feed, args=(proc, pickle.dumps(calls)), daemon=True).start()
@@ -361,14 +366,14 @@ def _compile_calls() -> None:
         getattr(importlib.import_module(module), name)(*args)
 
 
-#: the processes of :func:`compile_kernels_ahead`
-_KERNELS_AHEAD: list[Any] = []
+#: every process started by :func:`compile_ahead` and :func:`compile_kernels_ahead`
+_STARTED: list[Any] = []
 
 
 def _end_ahead() -> None:
     """At exit: end the compiles started by :func:`compile_ahead` that are still running (the
     command that wanted them is done) and collect every one's exit status."""
-    for proc in [*_AHEAD.values(), *_KERNELS_AHEAD]:
+    for proc in _STARTED:
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
