@@ -51,6 +51,9 @@ def declarer(deals: int, plays: tuple[str, ...] = ("learned",)) -> dict:
     """Declarer contracts made by each of ``plays`` in one seat among ``expert`` players (each
     seat in turn, the deals' first ``deals``), and by ``expert`` in its seat: ``contracts``,
     ``made_expert`` and ``made_<play>`` for each play (its name before any ``:``)."""
+    names = [pl.split(":")[0] for pl in plays]
+    if len(set(names)) != len(names):
+        raise ValueError(f"the plays must differ by name (their keys): {plays}")
     rules = Rules()
     bid = ["heuristic"] * 4
     base = play_batch(SEED, 0, deals, rules, bid, ["expert"] * 4)
