@@ -188,6 +188,12 @@ def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference 
     return table, smp, Candidates(np.int64(scen.seat), cand_trump, cand_bid)
 
 
+def _conditioned(smp) -> bool:
+    """Whether a sampled deal must meet conditions (constraints, or the bids read): its tries
+    are then counted, and the advice's pilot measures how often one is met."""
+    return bool(smp.check or smp.model[0])
+
+
 def _idle_calls(table, smp, cands) -> list[tuple[str, str, tuple]]:
     """The calls of the advisor's kernels that :func:`run_scenario` will make, with arguments
     that compile them and do no work (no try, no deal; ``loop`` 0 is never called): for
@@ -202,7 +208,7 @@ def _idle_calls(table, smp, cands) -> list[tuple[str, str, tuple]]:
     calls: list[tuple[str, str, tuple]] = [
         (K.__name__, "advise_kernel", (zero, none, zero, zero, table, smp, cands, deal, scratch,
                                        out))]
-    if smp.check or smp.model[0]:
+    if _conditioned(smp):
         calls.append((K.__name__, "accept_kernel", (none, zero, table, smp, deal, scratch)))
     return calls
 
@@ -266,7 +272,7 @@ def run_scenario(
 
     pilot_rate = None
     max_tries = 1
-    if smp.check or model[0]:
+    if _conditioned(smp):
         deal, scratch = K.sampling_scratch(k)
         pilot_mix = np.uint64(mix64(mix64(seed) ^ PILOT_SALT))
         ok = K.accept_kernel(pilot_mix, np.int64(PILOT_TRIES), table, smp, deal, scratch)
@@ -358,7 +364,7 @@ def sample_play_hands(
     loop = loop_address(loop_mode(table.pol))  # the base loop when no seat searches
     model = smp.model
     p = scen.rules.players
-    if smp.check or model[0]:
+    if _conditioned(smp):
         max_tries = MAX_TRIES_CAP
         if pilot_rate:
             max_tries = _max_tries(pilot_rate)
