@@ -140,3 +140,33 @@ def test_racing_drops_only_candidates_clearly_behind():
     totals = (sc * thrice).sum(axis=1)
     assert _race(sc, thrice, alive, totals, 5, 4, 1.0) == 2
     assert alive.tolist() == [True, False, True, False, False]
+
+
+def test_a_card_on_the_trick_between_two_of_the_seats_cards_separates_them():
+    """Candidates: of two cards of one suit with nothing between them but the seat's own cards and
+    cards of earlier tricks, only the lower is tried; a card on the current trick between them
+    separates them (K and J over a Q on the table: the K wins the trick, the J does not)."""
+    from whist_sim.compiled.ground.layout import H_HAND, H_PLAYED, H_TRICK, HM_SIZE, R_DECK_MASK
+    from whist_sim.compiled.search.rollout import _candidates, _separators
+
+    jack, queen, king, ace = 9, 10, 11, 12  # of suit 0: card code 13 * suit + rank
+    hm = np.zeros(HM_SIZE, dtype=np.uint64)
+    rp = np.zeros(R_DECK_MASK + 1, dtype=np.int64)
+    rp[R_DECK_MASK] = (1 << 52) - 1
+    seat = 1
+    hm[H_HAND + seat] = (1 << jack) | (1 << king)
+    legal = np.uint64(hm[H_HAND + seat])
+    cands = np.zeros(13, dtype=np.int64)
+
+    hm[H_TRICK] = 1 << queen  # the queen on the table
+    n = _candidates(legal, _separators(hm, rp, np.int64(seat)), cands)
+    assert cands[:n].tolist() == [jack, king]
+
+    hm[H_TRICK] = 1 << ace
+    hm[H_PLAYED] = 1 << queen  # the queen gone in an earlier trick: the K and J are equals
+    n = _candidates(legal, _separators(hm, rp, np.int64(seat)), cands)
+    assert cands[:n].tolist() == [jack]
+
+    hm[H_PLAYED] = 0  # the queen unseen (still out): they differ
+    n = _candidates(legal, _separators(hm, rp, np.int64(seat)), cands)
+    assert cands[:n].tolist() == [jack, king]

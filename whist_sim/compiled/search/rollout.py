@@ -22,8 +22,10 @@ What the seat knows when it samples (:func:`sample_layout`, with the one sampler
   picked
   (:func:`draw_layouts`, :mod:`whist_sim.compiled.search.inference`).
 
-Candidates that cannot differ are pruned: of two cards of one suit with no card still out between
-them (every card between is the seat's or played), only the lower is tried.
+Candidates that cannot differ are pruned: of two cards of one suit with no card between them still
+out or on the current trick (every card between is the seat's or played in an earlier trick), only
+the lower is tried. A card of the current trick between them separates them: one of the two beats
+it and the other does not.
 
 Racing (``race = z > 0``): after the first :data:`RACE_FIRST` layouts, and every
 :data:`RACE_EVERY` layouts after that, a candidate is dropped when its mean score per layout trails
@@ -123,9 +125,17 @@ def sample_layout(st, hm, rp, seat, sub, work, tab, fresh, out_hm, use_voids):
 
 
 @jit(inline="always")
-def _candidates(legal, out, cands):
-    """The legal cards worth trying, ascending: the lowest of each run of cards with no card still
-    out between them (in one suit). Returns how many."""
+def _separators(hm, rp, seat):
+    """The cards that separate two of ``seat``'s cards into runs that can differ: those still out
+    (unseen by the seat) and those on the current trick; not the seat's own cards nor the cards
+    of earlier tricks."""
+    return np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_HAND + seat])
+
+
+@jit(inline="always")
+def _candidates(legal, sep, cands):
+    """The legal cards worth trying, ascending: the lowest of each run of cards with no card of
+    ``sep`` between them (in one suit; ``sep``: :func:`_separators`). Returns how many."""
     n = 0
     x = legal
     prev = -1
@@ -134,7 +144,7 @@ def _candidates(legal, out, cands):
         x &= x - ONE
         if prev >= 0 and SUIT_OF[prev] == SUIT_OF[c]:
             between = ((ONE << np.uint64(c)) - (ONE << np.uint64(prev + 1))) & SUIT_MASK[SUIT_OF[c]]
-            if between & out == ZERO:
+            if between & sep == ZERO:
                 prev = c
                 continue
         cands[n] = c
@@ -176,15 +186,16 @@ def _race(sc, mult, alive, totals, n_cands, m, z):
 
 
 @jit(inline="always")
-def _same_run(a, b, out):
-    """True when cards ``a`` and ``b`` are of one suit with no card still ``out`` between them:
-    they cannot differ in play (the candidates keep the lower of such a run)."""
+def _same_run(a, b, sep):
+    """True when cards ``a`` and ``b`` are of one suit with no card of ``sep`` between them
+    (:func:`_separators`): they cannot differ in play (the candidates keep the lower of such a
+    run)."""
     if SUIT_OF[a] != SUIT_OF[b]:
         return False
     lo = a if a < b else b
     hi = b if a < b else a
     between = ((ONE << np.uint64(hi)) - (ONE << np.uint64(lo + 1))) & SUIT_MASK[SUIT_OF[a]]
-    return between & out == ZERO
+    return between & sep == ZERO
 
 
 @jit
@@ -240,9 +251,9 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     base = np.int64(par[1, seat, 1])
     z = par[1, seat, 2]
     infer = par[1, seat, 3] != 0.0
-    out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hm[H_HAND + seat])
+    sep = _separators(hm, rp, seat)
     cands = np.empty(13, dtype=np.int64)
-    n_cands = _candidates(legal, out, cands)
+    n_cands = _candidates(legal, sep, cands)
     if n_cands == 1 or n_layouts < 1:
         return cands[0]
     sub = np.empty(1, dtype=np.uint64)
@@ -306,6 +317,6 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     rrng[0] = sub[0]
     own = base_card(rpol, rpar, st, hm, rp, seat, legal, rrng)
     for k in range(n_cands):
-        if alive[k] and totals[k] == totals[best] and _same_run(cands[k], own, out):
+        if alive[k] and totals[k] == totals[best] and _same_run(cands[k], own, sep):
             return own
     return cands[best]

@@ -21,13 +21,10 @@ import numpy as np
 from ..ground._numba import jit
 from ..ground.layout import (
     H_HAND,
-    H_PLAYED,
-    H_TRICK,
     HM_SIZE,
     MAX_CALLS,
     N_PARAMS,
     PH_DONE,
-    R_DECK_MASK,
     R_PLAYERS,
     S_NPLAYS,
     S_SCORE,
@@ -40,7 +37,7 @@ from ..loop.phases import apply_card
 from ..loop.shared import run_base_at
 from ..strategies.registry import PLAY_EXPERT
 from .inference import model_rows
-from .rollout import _candidates, draw_layouts
+from .rollout import _candidates, _separators, draw_layouts
 
 VALUES_DECISION = MAX_CALLS + 96  # + cards played: decision index (apart from rollout's)
 POOL = 4  # layouts drawn per layout valued (rollout's default)
@@ -54,8 +51,7 @@ def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, cands, totals
     cards to ``cands`` and their total scores over ``2 * n_layouts`` picks of layouts to
     ``totals`` (points, summed over the picks); returns the number of candidates."""
     p = rp[R_PLAYERS]
-    out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hm[H_HAND + seat])
-    n_cands = _candidates(legal, out, cands)
+    n_cands = _candidates(legal, _separators(hm, rp, seat), cands)
     sub = np.empty(1, dtype=np.uint64)
     sub[0] = decision_stream(rng[0], seat, VALUES_DECISION + st[S_NPLAYS])
     rrng = np.empty(1, dtype=np.uint64)
