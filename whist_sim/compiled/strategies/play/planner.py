@@ -56,6 +56,29 @@ def _per_other(n, p):
     return n // (p - 1)
 
 
+def _keep_mask(k):
+    """The bits whose rank plus ``k`` is still of their suit (ranks ``0 .. 12 - k``)."""
+    m = 0
+    for s in range(4):
+        m |= ((1 << (13 - k)) - 1) << (13 * s)
+    return np.uint64(m)
+
+
+_KEEP1, _KEEP2, _KEEP4, _KEEP8 = (_keep_mask(k) for k in (1, 2, 4, 8))
+
+
+@jit(inline="always")
+def _masters(hand, out):
+    """The cards of ``hand`` above every card of their suit in ``out`` (all four suits at once:
+    ``out`` smeared down within each suit)."""
+    x = out
+    x |= (x >> np.uint64(1)) & _KEEP1
+    x |= (x >> np.uint64(2)) & _KEEP2
+    x |= (x >> np.uint64(4)) & _KEEP4
+    x |= (x >> np.uint64(8)) & _KEEP8
+    return hand & ~x
+
+
 @jit(inline="always")
 def _sure_tricks(hand, out, trump, voids, seat, p, side):
     """``(sure, masters)``: the seat's sure tricks and the mask of its masters.
@@ -65,27 +88,19 @@ def _sure_tricks(hand, out, trump, voids, seat, p, side):
     tricks ``L - O`` (the others' cards all in one hand). In a side suit while trumps are out:
     none if another seat has shown a void there and not in trumps (it may ruff), else at most
     ``O // (p - 1) + side`` (the rounds the others can be expected to follow)."""
-    sure = 0
-    masters = ZERO
+    masters = _masters(hand, out)
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
+    sure = 0
     for s in range(4):
         hs = hand & SUIT_MASK[s]
         if hs == ZERO:
             continue
-        o = out & SUIT_MASK[s]
-        n_out = popcount(o)
-        if o == ZERO:
-            m = hs
-        else:
-            m = hs & (ALL_ONES << np.uint64(highest_bit(o) + 1))
-        masters |= m
-        k = popcount(m)
+        k = popcount(masters & SUIT_MASK[s])
+        n_out = popcount(out & SUIT_MASK[s])
         if s != trump and trumps_out > 0:
             # another seat void in s and not in trumps (bit 4 * seat of each seat's nibble)
-            if ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) != 0:
-                k = 0
-            else:
-                k = min(k, _per_other(n_out, p) + side)
+            ruff = ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) != 0
+            k = 0 if ruff else min(k, _per_other(n_out, p) + side)
         else:
             k = max(k, popcount(hs) - n_out)
         sure += k
