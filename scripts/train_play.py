@@ -11,8 +11,8 @@ plays ``learned`` with the weights of the round before, so the later rounds valu
 the policy itself meets. After each round the weights are fitted to every round's decisions so
 far: a softmax over the legal cards of each decision, scores ``features . W[context]``
 (docs/ENGINE.md §8), minimising the expected regret (the best candidate's value less the chosen
-card's, in points) plus ``--l2`` times the squared distance from ``expert`` (weight 1 on the
-``expert`` feature, 0 elsewhere); the weights are rounded to integers (x 1000) and written to
+card's, in points) plus ``--l2`` times the squared weights, from weights 0; the weights are
+rounded to integers (x 1000) and written to
 ``whist_sim/core/play_model.py``. A round's last 15 % of deals are held out of the fit and
 measure it.
 
@@ -75,12 +75,12 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
 
     rules = Rules()
     p = rules.players
-    rows = np.zeros((13, 2 + N_FEATURES), np.int64)
+    rows = np.zeros((13, 3 + N_FEATURES), np.int64)
     cands = np.zeros(13, np.int64)
     totals = np.zeros(13, np.int64)
     base = base_loop_address()
     cols: dict[str, list] = {k: [] for k in ("deal", "decision", "chosen", "value", "context",
-                                              "features")}
+                                              "expert", "features")}
     n_dec = 0
     t0 = time.time()
     for s0 in range(start, start + count, STEP):
@@ -153,30 +153,33 @@ def _reusable(path: Path, key: str) -> bool:
 def _value_decision(ks, seat, legal, card, layouts, rows, cands, totals, d, n_dec, cols,
                     card_values, decision_rows) -> int:
     """Value one decision; append its rows to ``cols``; 1 when it had two candidates or more."""
+    from whist_sim.compiled.search.rollout import _separators
+
     n = card_values(ks.pol, ks.par, ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng,
                     np.int64(layouts), cands, totals)
     if n < 2:
         return 0
-    hand = int(ks.hm[4 + seat])
-    out = ((1 << 52) - 1) & ~(int(ks.hm[24]) | int(ks.hm[25]) | hand)
-    value = {_run(int(cands[i]), out): int(totals[i]) for i in range(n)}
+    sep = int(_separators(ks.hm, ks.rp, np.int64(seat)))
+    value = {_run(int(cands[i]), sep): int(totals[i]) for i in range(n)}
     k = decision_rows(ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng, rows)
     for i in range(k):
         c = int(rows[i, 0])
         cols["deal"].append(d)
         cols["decision"].append(n_dec)
-        cols["chosen"].append(int(_run(c, out) == _run(card, out)))
-        cols["value"].append(value[_run(c, out)])
+        cols["chosen"].append(int(_run(c, sep) == _run(card, sep)))
+        cols["value"].append(value[_run(c, sep)])
         cols["context"].append(int(rows[i, 1]))
-        cols["features"].append(rows[i, 2:].copy())
+        cols["expert"].append(int(rows[i, 2]))
+        cols["features"].append(rows[i, 3:].copy())
     return 1
 
 
-def _run(card: int, out: int) -> int:
-    """The run of ``card``: its suit and the number of cards still out above it (two cards of
-    a run cannot differ)."""
+def _run(card: int, sep: int) -> int:
+    """The run of ``card``: its suit and the number of cards of ``sep`` above it in its suit (the
+    cards still out or on the current trick, ``rollout._separators``; two cards of a run cannot
+    differ)."""
     s = card // 13
-    return 16 * s + bin(out >> (card + 1) & ((1 << (13 * (s + 1) - card - 1)) - 1)).count("1")
+    return 16 * s + bin(sep >> (card + 1) & ((1 << (13 * (s + 1) - card - 1)) - 1)).count("1")
 
 
 # ------------------------------------------------------------------------------ fit
@@ -196,7 +199,7 @@ class Decisions:
         value = np.concatenate([p["value"] / float(p["picks"]) for p in parts])
         ctx = np.concatenate([p["context"] for p in parts])
         X = np.concatenate([p["features"] for p in parts])
-        self.expert = X[:, 0].astype(float)
+        self.expert = np.concatenate([p["expert"] for p in parts]).astype(bool)
         self.chosen = np.concatenate([p["chosen"] for p in parts]).astype(bool)
         self.starts = np.flatnonzero(np.r_[1, np.diff(self.did)])
         self.reg = np.maximum.reduceat(value, self.starts)[self.did] - value
@@ -217,9 +220,9 @@ class Decisions:
         return s
 
     def _first_top(self, W: np.ndarray) -> np.ndarray:
-        """The row played by weights ``W`` in each decision (ties: ``expert``'s card, then the
-        first row)."""
-        s = self.scores(W) + 1e-6 * self.expert
+        """The row played by weights ``W`` in each decision (ties: the first row, the lowest
+        card)."""
+        s = self.scores(W)
         top = s >= np.maximum.reduceat(s, self.starts)[self.did] - 1e-9
         idx = np.flatnonzero(top)
         return idx[np.r_[True, np.diff(self.did[idx]) != 0]]
@@ -231,6 +234,14 @@ class Decisions:
     def chosen_regret(self) -> float:
         """Mean regret of the card the trace played (the round's play)."""
         return float(self.reg[self.chosen].mean())
+
+    def expert_regret(self) -> float:
+        """Mean regret of ``expert``'s card (the rows flagged ``expert``, one a decision)."""
+        return float(self.reg[self.expert].mean())
+
+    def expert_agreement(self) -> float:
+        """Share of decisions where ``expert``'s card is in the run the trace played."""
+        return float(self.chosen[self.expert].mean())
 
     def agreement(self, W: np.ndarray) -> float:
         """Share of decisions where the top score is in the run the trace played."""
@@ -254,17 +265,10 @@ class Decisions:
 def fit(data: Decisions, start: np.ndarray, l2: float, maxiter: int) -> np.ndarray:
     from scipy.optimize import minimize
 
-    w0 = expert_weights(data.n_contexts, data.Xo.shape[1]).ravel()
+    w0 = np.zeros(data.n_contexts * data.Xo.shape[1])
     r = minimize(data.loss, start.ravel(), args=(w0, l2), jac=True, method="L-BFGS-B",
                  options={"maxiter": maxiter})
     return r.x.reshape(data.n_contexts, -1)
-
-
-def expert_weights(n_contexts: int, n_features: int) -> np.ndarray:
-    """The starting weights: ``expert``'s card first, the rest by the tie-breaks."""
-    W = np.zeros((n_contexts, n_features))
-    W[:, 0] = 1.0
-    return W
 
 
 def write_model(path: Path, W: np.ndarray, note: str) -> None:
@@ -339,8 +343,8 @@ def main() -> None:
     from whist_sim.compiled.strategies.play.learned import N_CONTEXTS, N_FEATURES
 
     args.work.mkdir(parents=True, exist_ok=True)
-    W = expert_weights(N_CONTEXTS, N_FEATURES)
-    write_model(args.model, np.round(W * SCALE), "expert's card (the start of the training)")
+    W = np.zeros((N_CONTEXTS, N_FEATURES))
+    write_model(args.model, W, "weights 0 (the start of the training)")
     train_parts: list[dict] = []
     rounds = []
     t0 = time.time()
@@ -358,12 +362,11 @@ def main() -> None:
         rounds.append({
             "round": r, "play": TEACHER0 if r == 0 else "learned", "seed": args.seed + r,
             "deals": args.deals, "held_out_decisions": held.n,
-            "regret_expert": held.regret(expert_weights(N_CONTEXTS, N_FEATURES)),
+            "regret_expert": held.expert_regret(),
             "regret_played": held.chosen_regret(),
             "regret_fitted": held.regret(Wi / SCALE),
             "agreement_fitted_with_played": held.agreement(Wi / SCALE),
-            "agreement_expert_with_played": held.agreement(expert_weights(N_CONTEXTS,
-                                                                          N_FEATURES)),
+            "agreement_expert_with_played": held.expert_agreement(),
         })
         print(json.dumps(rounds[-1]), file=sys.stderr, flush=True)
         write_model(args.model, Wi, f"seed {args.seed}, {r + 1} rounds of {args.deals} deals, "
@@ -420,14 +423,15 @@ def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
         "| --- | --- |",
         f"| teacher | the value of every candidate card by search: {args.layouts} layouts of the "
         "unseen cards a decision (drawn with the inference of the calls and contracts), every "
-        "candidate finished with `expert` (`card_values`) |",
+        "candidate (the lowest card of each run: no card still out or on the trick between "
+        "them) finished with `expert` (`card_values`) |",
         f"| deals | {args.rounds} rounds of {args.deals:,} deals, `heuristic` bidding; round 0 "
         f"played by `{TEACHER0}` at every seat, each later round by `learned` with the weights "
         "of the round before |",
         f"| seed | {args.seed} (round r: seed + r); every run with the same options writes the "
         "same weights |",
         f"| fit | softmax over the legal cards, expected regret + {args.l2:g} x squared "
-        f"distance from `expert`, L-BFGS, at most {args.maxiter} iterations; weights x "
+        f"weights, L-BFGS from weights 0, at most {args.maxiter} iterations; weights x "
         f"{SCALE}, rounded |",
         f"| features | {len(FEATURES)} per card: " + ", ".join(f"`{f}`" for f in FEATURES)
         + f"; {N_CONTEXTS} situations |",

@@ -74,14 +74,20 @@ def test_the_card_has_the_top_score():
             state.apply(card)
 
 
-def test_a_tie_goes_to_experts_card(monkeypatch):
-    # ENGINE §8: with every weight 0 every card ties, and the tie goes to expert's card
+def test_a_tie_goes_to_the_lower_card_then_the_larger_suit_picture(monkeypatch):
+    # ENGINE §8: with every weight 0 every card ties: the lowest card of the suit with the
+    # largest suit picture (the lower suit code on equal pictures)
     monkeypatch.setattr(ref, "WEIGHTS", tuple((0,) * compiled.N_FEATURES
                                               for _ in range(compiled.N_CONTEXTS)))
     for state in _deals(6, 6):
         while state.phase == "play":
+            legal = sorted(state.legal_actions())
+            out, voids = ref._out(state), ref.shown_voids(state)
+            pictures = {ref.suit_of(c): ref.suit_picture(state, ref.suit_of(c), out, voids)
+                        for c in legal}
+            suit = max(sorted(pictures), key=lambda s: pictures[s])
             card = ref.learned_card(state)
-            assert card == ref.expert_card(state)
+            assert card == min(c for c in legal if ref.suit_of(c) == suit)
             state.apply(card)
 
 
@@ -100,7 +106,8 @@ def train(monkeypatch):
 
 def _decisions(train, rng):
     """Random decisions: 2-5 cards each, 3 contexts, 4 features, values in points x picks."""
-    rows = {k: [] for k in ("decision", "chosen", "value", "context", "features", "deal")}
+    rows = {k: [] for k in ("decision", "chosen", "value", "context", "expert", "features",
+                            "deal")}
     for d in range(60):
         k = int(rng.integers(2, 6))
         ctx = int(rng.integers(0, 3))
@@ -111,6 +118,7 @@ def _decisions(train, rng):
             rows["chosen"].append(int(i == pick))
             rows["value"].append(int(rng.integers(-40, 40)) * 8)
             rows["context"].append(ctx)
+            rows["expert"].append(int(i == 0))  # expert's card: one a decision
             rows["features"].append(rng.integers(0, 4, size=4))
     part = {k: np.array(v) for k, v in rows.items()}
     part["picks"] = np.int64(8)
@@ -142,6 +150,12 @@ def test_regret_is_what_the_top_card_loses_against_the_best(train):
         best = max(part["value"][i] for i in rows)
         losses.append((best - part["value"][top]) / 8)
     assert data.regret(W) == pytest.approx(np.mean(losses))
+    # expert's card (flagged, not a feature) is measured the same way
+    first = [rows[0] for rows in by_dec.values()]
+    assert data.expert_regret() == pytest.approx(np.mean(
+        [(max(part["value"][i] for i in rows) - part["value"][rows[0]]) / 8
+         for rows in by_dec.values()]))
+    assert data.expert_agreement() == pytest.approx(np.mean(part["chosen"][first]))
     # the fit lowers the regret of its own training decisions from the starting weights
     W1 = train.fit(data, np.zeros((3, 4)), 1e-4, 50)
     assert data.regret(W1) <= data.regret(np.zeros((3, 4))) + 1e-12

@@ -578,8 +578,8 @@ def planner_policy(state: DealState, rng: DealRng) -> int:
 
 #: the features of a card, in the order of a row of :data:`whist_sim.core.play_model.WEIGHTS`
 #: (docs/ENGINE.md §8; the compiled module's ``FEATURES``, tested equal)
-LEARNED_FEATURES = ("expert", "wins", "sure", "trump", "master", "higher", "lower", "rank",
-                    "length", "suit_out", "lowest", "highest", "ruff_risk", "masters", "discard",
+LEARNED_FEATURES = ("wins", "sure", "trump", "master", "higher", "lower", "rank", "length",
+                    "suit_out", "lowest", "highest", "ruff_risk", "masters", "discard",
                     "singleton", "draw")
 
 
@@ -608,10 +608,9 @@ def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> 
     return (((posc * 5 + status) * 3 + winner) * 2 + decl) * 2 + int(state.over)
 
 
-def learned_features(state: DealState, card: int, ec: int, out: int,
+def learned_features(state: DealState, card: int, out: int,
                      voids: set[tuple[int, int]]) -> tuple[int, ...]:
-    """The :data:`LEARNED_FEATURES` of ``card`` for the seat to move (``ec``: ``expert``'s card;
-    docs/ENGINE.md §8)."""
+    """The :data:`LEARNED_FEATURES` of ``card`` for the seat to move (docs/ENGINE.md §8)."""
     seat = state.to_move
     hand = state.hand(seat)
     p = state.players
@@ -640,7 +639,7 @@ def learned_features(state: DealState, card: int, ec: int, out: int,
         sure = int(not rf and (higher == 0 or not follow))
     else:  # a ruff: over-ruffed only by a later seat void in the led suit holding a higher trump
         sure = int(higher == 0 or not ruff(state.led_suit))
-    return (int(card == ec), wins, sure, is_trump, int(higher == 0), min(higher, 6),
+    return (wins, sure, is_trump, int(higher == 0), min(higher, 6),
             min(len(outs) - higher, 6), rank_of(card), len(mine), len(outs),
             int(card == min(mine)), int(card == max(mine)), int(rf),
             sum(1 for c in mine if c > top),
@@ -651,38 +650,35 @@ def learned_features(state: DealState, card: int, ec: int, out: int,
 def learned_scores(state: DealState) -> dict[int, int]:
     """The score of every legal card of the seat to move (docs/ENGINE.md §8): the sum of its
     :func:`learned_features` times the weights of its :func:`learned_context`."""
-    return _learned_scores(state, _out(state), shown_voids(state), expert_card(state))
+    return _learned_scores(state, _out(state), shown_voids(state))
 
 
-def _learned_scores(state: DealState, out: int, voids: set[tuple[int, int]],
-                    ec: int) -> dict[int, int]:
-    """:func:`learned_scores` with ``out``, the voids shown and ``expert``'s card given."""
+def _learned_scores(state: DealState, out: int, voids: set[tuple[int, int]]) -> dict[int, int]:
+    """:func:`learned_scores` with ``out`` and the voids shown given."""
     row = WEIGHTS[learned_context(state, out, voids)]
-    return {c: sum(w * f for w, f in zip(row, learned_features(state, c, ec, out, voids),
+    return {c: sum(w * f for w, f in zip(row, learned_features(state, c, out, voids),
                                          strict=True))
             for c in state.legal_actions()}
 
 
 def learned_card(state: DealState) -> int:
-    """``learned`` play (docs/ENGINE.md §8): the legal card with the largest score; ties go to
-    ``expert``'s card, then (same suit) the lower card, then the larger :func:`suit_picture`,
-    then the lower card code."""
+    """``learned`` play (docs/ENGINE.md §8): the legal card with the largest score; ties go
+    (same suit) to the lower card, then to the larger :func:`suit_picture`, then to the lower
+    card code."""
     legal = sorted(state.legal_actions())
     if len(legal) == 1:
         return legal[0]
     out = _out(state)
     voids = shown_voids(state)
-    ec = expert_card(state)
-    scores = _learned_scores(state, out, voids, ec)
+    scores = _learned_scores(state, out, voids)
     best = legal[0]
     for c in legal[1:]:
         if scores[c] > scores[best]:
             best = c
-        elif scores[c] == scores[best] and best != ec:
-            if c == ec or (suit_of(c) != suit_of(best)
-                           and suit_picture(state, suit_of(c), out, voids)
-                           > suit_picture(state, suit_of(best), out, voids)):
-                best = c
+        elif (scores[c] == scores[best] and suit_of(c) != suit_of(best)
+              and suit_picture(state, suit_of(c), out, voids)
+              > suit_picture(state, suit_of(best), out, voids)):
+            best = c
     return best
 
 

@@ -9,10 +9,12 @@ The score of a card is
 
 where ``context`` is one of :data:`N_CONTEXTS` situations of the seat and the trick
 (:func:`context_of`) and the features (:func:`card_features`, :data:`FEATURES`) are integers
-read from what the seat may know, blind to suit names: ``expert``'s choice among them, so the
-weights learn where search departs from it. The legal card with the largest score is played;
-ties go to ``expert``'s card, then (same suit) the lower card, then the larger suit picture
-(as ``expert``), then the lower card code.
+read from what the seat may know, blind to suit names. The legal card with the largest score is
+played; ties go (same suit) to the lower card, then to the larger suit picture (as ``expert``),
+then to the lower card code.
+
+The score is the sum of a part every card of a suit has alike (:func:`suit_score`) and a part
+of the card's own (:func:`own_score`); the suit part is computed once per suit.
 
 The reference engine's ``learned_card`` computes the same features and scores (tested equal).
 """
@@ -48,7 +50,6 @@ from .planner import _sure_tricks
 
 #: the features of a card, in the order of a row of weights (docs/ENGINE.md §8 states each)
 FEATURES = (
-    "expert",  # 1: the card expert plays here
     "wins",  # 1: it beats the trick's best card now (every card at the lead)
     "sure",  # 1: it wins the trick whatever the later players hold, as far as the seat can tell
     "trump",  # 1: a trump
@@ -107,66 +108,85 @@ def context_of(st, hm, rp, seat, hand, out):
 
 @jit(inline="always")
 def suit_features(s, hand, out, pos, led, trump, trumps_out, ruff):
-    """``(o, hs, masters, trump, length, suit_out, ruff_risk, masters, discard, singleton,
-    draw)``: the seat's cards ``hs`` of suit ``s``, those still out ``o``, its masters there,
-    and the :data:`FEATURES` that every card of suit ``s`` has alike."""
+    """``(trump, length, suit_out, ruff_risk, masters, discard, singleton, draw)``: the
+    :data:`FEATURES` that every card of suit ``s`` has alike."""
     o = out & SUIT_MASK[s]
     hs = hand & SUIT_MASK[s]
     is_trump = 1 if s == trump else 0
-    if o == ZERO:
-        masters = hs
-    else:
-        masters = hs & (ALL_ONES << np.uint64(highest_bit(o) + 1))
     n_s = popcount(hs)
-    return (o, hs, masters, is_trump, n_s, popcount(o), (ruff >> s) & 1, popcount(masters),
+    if o == ZERO:
+        masters = n_s
+    else:
+        masters = popcount(hs & (ALL_ONES << np.uint64(highest_bit(o) + 1)))
+    return (is_trump, n_s, popcount(o), (ruff >> s) & 1, masters,
             1 if pos > 0 and s != led and is_trump == 0 else 0, 1 if n_s == 1 else 0,
             1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0)
 
 
 @jit(inline="always")
-def own_features(c, ec, s, o, hs, is_trump, pos, led, best, follow, ruff):
-    """``(expert, wins, sure, master, higher, lower, rank, lowest, highest)``: the
-    :data:`FEATURES` of card ``c`` of suit ``s`` that differ between the cards of a suit
-    (``o``, ``hs``, ``is_trump`` as :func:`suit_features` gives them)."""
+def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
+    """``(wins, sure, master, higher, lower, rank, lowest, highest)``: the :data:`FEATURES` of
+    card ``c`` that differ between the cards of its suit."""
+    s = SUIT_OF[c]
+    o = out & SUIT_MASK[s]
+    hs = hand & SUIT_MASK[s]
     above = ALL_ONES << np.uint64(c + 1)
     higher = popcount(o & above)
-    f = (follow >> s) & 1 == 1
     rf = (ruff >> s) & 1 == 1
+    safe = higher == 0 or (follow >> s) & 1 == 0  # a master, or no later player may follow
     if pos == 0:
         wins = 1
-        sure = 0 if rf else (1 if higher == 0 or not f else 0)
+        sure = 1 if safe and not rf else 0
     else:
         if s == SUIT_OF[best]:
             wins = 1 if c > best else 0
         else:
-            wins = is_trump
+            wins = 1 if s == trump else 0
         if wins == 0:
             sure = 0
         elif s == led:
-            sure = 0 if rf else (1 if higher == 0 or not f else 0)
+            sure = 1 if safe and not rf else 0
         else:  # a ruff: over-ruffed only by a later player void in the led suit
             sure = 1 if higher == 0 or (ruff >> led) & 1 == 0 else 0
-    return (1 if c == ec else 0, wins, sure, 1 if higher == 0 else 0, min(higher, 6),
-            min(popcount(o & ~above), 6), c - 13 * s, 1 if c == ctz(hs) else 0,
-            1 if c == highest_bit(hs) else 0)
+    return (wins, sure, 1 if higher == 0 else 0, min(higher, 6),
+            min(popcount(o) - higher, 6), c - 13 * s,
+            1 if hs & ~above & ~(ONE << np.uint64(c)) == ZERO else 0,
+            1 if hs & above == ZERO else 0)
 
 
 @jit(inline="always")
-def card_features(c, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff):
-    """The :data:`FEATURES` of card ``c`` (``ec``: ``expert``'s card), a tuple of ints, in
-    their order: :func:`suit_features` and :func:`own_features` together."""
-    s = SUIT_OF[c]
-    o, hs, _m, tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
-        s, hand, out, pos, led, trump, trumps_out, ruff)
-    ex, wins, sure, master, higher, lower, rank, lowest, highest = own_features(
-        c, ec, s, o, hs, tr, pos, led, best, follow, ruff)
-    return (ex, wins, sure, tr, master, higher, lower, rank, length, suit_out, lowest, highest,
+def card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff):
+    """The :data:`FEATURES` of card ``c``, a tuple of ints, in their order: :func:`own_features`
+    and :func:`suit_features` interleaved."""
+    tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
+        SUIT_OF[c], hand, out, pos, led, trump, trumps_out, ruff)
+    wins, sure, master, higher, lower, rank, lowest, highest = own_features(
+        c, hand, out, pos, led, best, trump, follow, ruff)
+    return (wins, sure, tr, master, higher, lower, rank, length, suit_out, lowest, highest,
             rr, ms, disc, single, draw)
 
 
 @jit(inline="always")
-def _decision(st, hm, rp, seat, legal, rng):
-    """``(ctx, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff)``: what the
+def suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff):
+    """The part of a card's score that every card of suit ``s`` has alike (row ``w``)."""
+    tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
+        s, hand, out, pos, led, trump, trumps_out, ruff)
+    return (w[2] * tr + w[7] * length + w[8] * suit_out + w[11] * rr + w[12] * ms
+            + w[13] * disc + w[14] * single + w[15] * draw)
+
+
+@jit(inline="always")
+def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
+    """The part of card ``c``'s score of its own (row ``w``)."""
+    wins, sure, master, higher, lower, rank, lowest, highest = own_features(
+        c, hand, out, pos, led, best, trump, follow, ruff)
+    return (w[0] * wins + w[1] * sure + w[3] * master + w[4] * higher + w[5] * lower
+            + w[6] * rank + w[9] * lowest + w[10] * highest)
+
+
+@jit(inline="always")
+def _decision(st, hm, rp, seat):
+    """``(ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff)``: what the
     features of every card of one decision share."""
     p = rp[R_PLAYERS]
     hand = hm[H_HAND + seat]
@@ -175,9 +195,8 @@ def _decision(st, hm, rp, seat, legal, rng):
     trump = st[S_TRUMP]
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
     follow, ruff = _later_bits(st[S_VOIDS], seat, p, pos, trump, trumps_out)
-    ec = expert_card(st, hm, rp, seat, legal, rng)
     ctx = context_of(st, hm, rp, seat, hand, out)
-    return ctx, ec, hand, out, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow, ruff
+    return ctx, hand, out, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow, ruff
 
 
 @jit
@@ -185,57 +204,66 @@ def learned_card(st, hm, rp, seat, legal, rng):
     """``learned`` card of ``seat``: the legal card with the largest score (the module doc)."""
     if legal & (legal - ONE) == ZERO:
         return ctz(legal)
-    ctx, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(
-        st, hm, rp, seat, legal, rng)
-    p = rp[R_PLAYERS]
-    voids = st[S_VOIDS]
+    ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(st, hm, rp, seat)
     w = _W[ctx]
+    # one pass: the top score, its first card, and whether a card of another suit ties it
     best_card = -1
-    best_score = np.int64(0)
-    for s in range(4):  # the cards in increasing code: suit by suit, low to high
-        m = legal & SUIT_MASK[s]
-        if m == ZERO:
-            continue
-        o, hs, _m, tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
-            s, hand, out, pos, led, trump, trumps_out, ruff)
-        base = (w[3] * tr + w[8] * length + w[9] * suit_out + w[12] * rr + w[13] * ms
-                + w[14] * disc + w[15] * single + w[16] * draw)
+    best_suit = -1
+    best_score = np.int64(-(1 << 62))
+    tie = False
+    suit = -1
+    base = np.int64(0)
+    m = legal
+    while m != ZERO:  # the cards in increasing code: suit by suit, low to high
+        c = ctz(m)
+        m &= m - ONE
+        s = SUIT_OF[c]
+        if s != suit:
+            suit = s
+            base = suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff)
+        score = base + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff)
+        gt = score > best_score
+        tie = (tie and not gt) or (score == best_score and s != best_suit)
+        best_card = c if gt else best_card
+        best_suit = s if gt else best_suit
+        best_score = score if gt else best_score
+    if tie:  # the top score in two suits or more: the larger suit picture
+        p = rp[R_PLAYERS]
+        voids = st[S_VOIDS]
+        m = legal & ~SUIT_MASK[best_suit]
+        top = _suit_pattern(best_suit, hand, out, voids, seat, p)
         while m != ZERO:
             c = ctz(m)
             m &= m - ONE
-            ex, wins, sure, master, higher, lower, rank, lowest, highest = own_features(
-                c, ec, s, o, hs, tr, pos, led, best, follow, ruff)
-            score = (base + w[0] * ex + w[1] * wins + w[2] * sure + w[4] * master
-                     + w[5] * higher + w[6] * lower + w[7] * rank + w[10] * lowest
-                     + w[11] * highest)
-            if best_card < 0 or score > best_score:
-                best_card = c
-                best_score = score
-            elif score == best_score:
-                if c == ec:
+            s = SUIT_OF[c]
+            score = (suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff)
+                     + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff))
+            if score == best_score:
+                pat = _suit_pattern(s, hand, out, voids, seat, p)
+                if pat > top:
                     best_card = c
-                elif best_card != ec and s != SUIT_OF[best_card]:
-                    if (_suit_pattern(s, hand, out, voids, seat, p)
-                            > _suit_pattern(SUIT_OF[best_card], hand, out, voids, seat, p)):
-                        best_card = c
+                    top = pat
+                m &= ~SUIT_MASK[s]  # the first card of a suit with the top score stands for it
     return best_card
 
 
 @jit
 def decision_rows(st, hm, rp, seat, legal, rng, rows):
-    """Training data: for each legal card, ``rows[k] = (card, context, features...)``; returns the
-    number of rows written (the legal cards, lowest code first)."""
-    ctx, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(
-        st, hm, rp, seat, legal, rng)
+    """Training data: for each legal card, ``rows[k] = (card, context, expert, features...)``
+    (``expert``: 1 for ``expert``'s card, kept to measure the fit against it, not a feature);
+    returns the number of rows written (the legal cards, lowest code first)."""
+    ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(st, hm, rp, seat)
+    ec = expert_card(st, hm, rp, seat, legal, rng)
     k = 0
     rest = legal
     while rest != ZERO:
         c = ctz(rest)
         rest &= rest - ONE
-        fe = card_features(c, ec, hand, out, pos, led, best, trump, trumps_out, follow, ruff)
+        fe = card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff)
         rows[k, 0] = c
         rows[k, 1] = ctx
+        rows[k, 2] = 1 if c == ec else 0
         for i in range(N_FEATURES):
-            rows[k, 2 + i] = fe[i]
+            rows[k, 3 + i] = fe[i]
         k += 1
     return k
