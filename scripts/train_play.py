@@ -69,6 +69,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
         S_TURN,
     )
     from whist_sim.compiled.loop.phases import legal_cards
+    from whist_sim.compiled.search.rollout import _separators
     from whist_sim.compiled.search.values import card_values
     from whist_sim.compiled.strategies.play.learned import N_FEATURES, decision_rows
     from whist_sim.core.rules import Rules
@@ -109,7 +110,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
                     if int(legal) & (int(legal) - 1):
                         n_dec += _value_decision(ks, seat, legal, card, layouts, rows, cands,
                                                  totals, d, n_dec, cols, card_values,
-                                                 decision_rows)
+                                                 decision_rows, _separators)
                     ks.apply(card)
                 else:
                     break
@@ -141,7 +142,8 @@ def _reusable(path: Path, key: str) -> bool:
         return False
     try:
         with np.load(path) as z:
-            ok = str(z["key"]) == key and all(k in z for k in ("decision", "value", "features"))
+            ok = str(z["key"]) == key and all(k in z for k in ("decision", "value", "expert",
+                                                              "features"))
     except (OSError, ValueError, KeyError):
         ok = False
     if not ok:
@@ -151,15 +153,13 @@ def _reusable(path: Path, key: str) -> bool:
 
 
 def _value_decision(ks, seat, legal, card, layouts, rows, cands, totals, d, n_dec, cols,
-                    card_values, decision_rows) -> int:
+                    card_values, decision_rows, separators) -> int:
     """Value one decision; append its rows to ``cols``; 1 when it had two candidates or more."""
-    from whist_sim.compiled.search.rollout import _separators
-
     n = card_values(ks.pol, ks.par, ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng,
                     np.int64(layouts), cands, totals)
     if n < 2:
         return 0
-    sep = int(_separators(ks.hm, ks.rp, np.int64(seat)))
+    sep = int(separators(ks.hm, ks.rp, np.int64(seat)))
     value = {_run(int(cands[i]), sep): int(totals[i]) for i in range(n)}
     k = decision_rows(ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng, rows)
     for i in range(k):
