@@ -25,7 +25,7 @@ import numpy as np
 
 from ....core.play_model import WEIGHTS
 from ...ground._numba import jit
-from ...ground.bits import ALL_ONES, ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, highest_bit, popcount
+from ...ground.bits import ALL_ONES, ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, popcount
 from ...ground.layout import (
     H_HAND,
     H_PLAYED,
@@ -46,7 +46,7 @@ from ...ground.layout import (
     S_VOIDS,
 )
 from .expert import _later_bits, _suit_pattern, expert_card
-from .planner import _sure_tricks
+from .planner import _masters, _sure_tricks
 
 #: the features of a card, in the order of a row of weights (docs/ENGINE.md §8 states each)
 FEATURES = (
@@ -114,11 +114,7 @@ def suit_features(s, hand, out, pos, led, trump, trumps_out, ruff):
     hs = hand & SUIT_MASK[s]
     is_trump = 1 if s == trump else 0
     n_s = popcount(hs)
-    if o == ZERO:
-        masters = n_s
-    else:
-        masters = popcount(hs & (ALL_ONES << np.uint64(highest_bit(o) + 1)))
-    return (is_trump, n_s, popcount(o), (ruff >> s) & 1, masters,
+    return (is_trump, n_s, popcount(o), (ruff >> s) & 1, popcount(_masters(hs, o)),
             1 if pos > 0 and s != led and is_trump == 0 else 0, 1 if n_s == 1 else 0,
             1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0)
 
