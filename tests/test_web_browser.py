@@ -177,11 +177,7 @@ def test_a_deal_by_taps_on_a_phone(url, driver, tmp_path):
     browser.moved(driver, state["seq"])
     assert browser.table_state(driver)["seq"] == state["seq"] + 1
     browser.wait_for(driver, "#announce", 5, visible=False)
-    for _ in range(100):  # the live region is filled a moment after the drawing
-        said = driver.find_element(By.ID, "announce").get_attribute("textContent")
-        if "already made" in said:
-            break
-        time.sleep(0.02)
+    said = browser.announced(driver, "already made")  # filled a moment after the drawing
     assert "already made" in said, said
     driver.execute_script(WATCH_TRICK)
     reloaded = False
@@ -281,7 +277,7 @@ def test_a_deal_by_keyboard_alone(url, driver, tmp_path):
     focus = browser.keyboard_deal(driver, url, seat=2, seed=4, spec="heuristic/heuristic")
     assert focus and "body" not in focus and "BODY" not in focus, focus
     assert all(k.startswith(("card:", "move:", "level:", "next", "frischgo")) for k in focus), focus
-    assert driver.find_element(By.ID, "announce").get_attribute("textContent").strip()
+    assert browser.announced(driver).strip()  # the live region is filled 30 ms after a move
     assert browser.overflow_x(driver) == 0
     replays(driver.find_element(By.ID, "record").get_attribute("href"), tmp_path)
 

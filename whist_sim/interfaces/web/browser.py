@@ -94,6 +94,20 @@ def wait_for(driver: Any, css: str, timeout_s: float = 60.0, visible: bool = Tru
         time.sleep(0.05)
 
 
+def announced(driver: Any, contains: str = "", timeout_s: float = 5.0) -> str:
+    """The text of the live region ``#announce`` once it holds ``contains`` (any text by
+    default), or its text when ``timeout_s`` has passed: the page empties it and fills it 30 ms
+    later, so that a screen reader reads a repeated message again."""
+    from selenium.webdriver.common.by import By
+
+    end = time.monotonic() + timeout_s
+    while True:
+        said = driver.find_element(By.ID, "announce").get_attribute("textContent") or ""
+        if said.strip() and contains in said or time.monotonic() > end:
+            return said
+        time.sleep(0.02)
+
+
 def ask_advice(driver: Any, url: str, cards: list[str], trump: str = "S", deals: int = 200,
                play: str = "heuristic", declarer: int | None = None, bids: str = "") -> Any:
     """On the advisor page: click ``cards`` (``"AS"``, ``"TH"``, ...), choose the deal, get the
