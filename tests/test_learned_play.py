@@ -19,6 +19,7 @@ import pytest
 from whist_sim.compiled.strategies.play import learned as compiled
 from whist_sim.compiled.strategies.registry import PLAY_LEARNED, get_info
 from whist_sim.core import play_model
+from whist_sim.core.cards import NT, mask_of, parse_card
 from whist_sim.core.rules import Rules
 from whist_sim.engine import policies as ref
 from whist_sim.engine.state import PASS, DealState, bid_code
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_weights_are_one_integer_row_per_situation_and_feature():
     w = play_model.WEIGHTS
-    assert len(w) == compiled.N_CONTEXTS == 180
+    assert len(w) == compiled.N_CONTEXTS == 252
     assert all(len(row) == compiled.N_FEATURES for row in w)
     assert all(isinstance(x, int) for row in w for x in row)
     assert Path(play_model.__file__).stat().st_size < 1_000_000  # the issue: a small model
@@ -183,3 +184,68 @@ def test_a_collection_is_reused_only_with_its_own_options_and_weights(train, tmp
     assert not train._reusable(tmp_path / "missing.npz", key)
     path.write_bytes(b"not a numpy file")
     assert not train._reusable(path, key)
+
+
+# ------------------------------------------------------------------ the features of ENGINE §8
+
+def _opening_lead(declarer_hand: str, strain: int, contract: int) -> DealState:
+    """Seat 0 holds ``declarer_hand`` (card texts), declares ``contract`` in ``strain`` and
+    leads; the other seats hold the rest of the deck, dealt in order, and contract 0."""
+    mine = [parse_card(c) for c in declarer_hand.split()]
+    rest = [c for c in range(52) if c not in mine]
+    hands = [mask_of(mine)] + [mask_of(rest[13 * k:13 * k + 13]) for k in range(3)]
+    state = DealState(Rules(), 3, hands)
+    state.apply(bid_code(contract, strain))
+    for _ in range(3):
+        state.apply(PASS)
+    for k in (contract, 0, 0, 0):
+        state.apply(k)
+    assert state.phase == "play" and state.to_move == 0
+    return state
+
+
+def _feature(state: DealState, card: str, name: str) -> int:
+    out, voids = ref._out(state), ref.shown_voids(state)
+    return ref.learned_features(state, parse_card(card), out, voids)[
+        ref.LEARNED_FEATURES.index(name)]
+
+
+STRONG = "AS KS QS JS TS 9S 8S AH KH QH AD KD 2C"
+ONE_TRUMP = "AS AH KH QH JH TH 9H 8H AD KD QD 2C 3C"
+
+
+def test_no_return_is_a_lead_without_a_master_and_without_a_trump_after_it():
+    # ENGINE §8 `no_return`: in spades the club lead keeps seven trumps to come back with
+    state = _opening_lead(STRONG, 3, 12)
+    assert _feature(state, "2C", "no_return") == 0
+    # at No Trump nothing brings the lead back: the clubs are the defenders' to run
+    state = _opening_lead(STRONG, NT, 12)
+    assert _feature(state, "2C", "no_return") == 1
+    assert _feature(state, "AH", "no_return") == 0  # a master
+    # the last trump led, not a master: no way back
+    state = _opening_lead("2S AH KH QH JH TH 9H 8H AD KD QD AC KC", 3, 10)
+    assert _feature(state, "2S", "no_return") == 1
+
+
+def test_last_trump_is_the_only_trump_while_a_side_suit_has_no_master():
+    state = _opening_lead(ONE_TRUMP, 3, 11)
+    assert _feature(state, "AS", "last_trump") == 1  # the clubs have no master
+    assert _feature(state, "AH", "last_trump") == 0  # not a trump
+    state = _opening_lead(STRONG, 3, 12)  # seven trumps
+    assert _feature(state, "AS", "last_trump") == 0
+    state = _opening_lead("AS AH KH QH JH TH 9H 8H AD KD QD AC KC", 3, 12)  # no side loser
+    assert _feature(state, "AS", "last_trump") == 0
+
+
+def test_likely_tricks_split_the_short_situation():
+    # ENGINE §8: A-K-5-4-3-2 of trumps with 7 out (m = 3): max(2, 6 - 3 + 2) = 5; the side ace:
+    # 1 (at most 10 // 3 + 1); sure tricks 2 + 1 = 3 (§7)
+    hand = "AS KS 5S 4S 3S 2S AH 3H 2H 4D 3D 2D 2C"
+    for contract, status in ((5, 6), (6, 5), (7, 0)):
+        state = _opening_lead(hand, 3, contract)
+        out, voids = ref._out(state), ref.shown_voids(state)
+        assert ref.trick_counts(state, out, voids, 0)[:2] == (3, 6)  # sure, likely
+        # (((position * 7 + need) * 3 + winner) * 2 + declarer) * 2 + over, at the lead
+        ctx = ref.learned_context(state, out, voids)
+        assert ctx // 12 % 7 == status
+        assert ctx % 4 == 2  # the declarer, under

@@ -1,5 +1,6 @@
-"""The sure tricks of docs/ENGINE.md §7 (``planner`` and ``learned``'s situation), compiled: the
-masters of all four suits are found at once, and the count follows the rule suit by suit."""
+"""The sure tricks of docs/ENGINE.md §7 (``planner`` and ``learned``'s situation) and the likely
+tricks of §8, compiled: the masters of all four suits are found at once, and the counts follow
+the rules suit by suit."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist_sim.compiled.strategies.play.planner import _sure_tricks
+from whist_sim.compiled.strategies.play.planner import _sure_tricks, _trick_counts
 
 
 def _rule(hand: int, out: int, trump: int, voids: set[tuple[int, int]], seat: int, p: int,
@@ -48,3 +49,42 @@ def test_sure_tricks_follow_the_rule_suit_by_suit(order, n_hand, n_out, trump, p
     mask = sum(1 << (4 * o + s) for o, s in voids)
     sure, masters = _sure_tricks(np.uint64(hand), np.uint64(out), trump, mask, seat, p, side)
     assert (int(sure), int(masters)) == _rule(hand, out, trump, voids, seat, p, side)
+
+
+def _likely(hand: int, out: int, trump: int, voids: set[tuple[int, int]], seat: int,
+            p: int) -> int:
+    """ENGINE §8's likely tricks, suit by suit: with ``k`` masters, ``L`` cards and ``O`` out,
+    ``m = ceil(O / (p - 1))``: ``max(k, L - m + min(k, m))`` in trumps and once no trump is out;
+    a side suit while trumps are out: none when another seat has shown a void in it and not in
+    trumps, else ``k``, at most ``O // (p - 1) + 1``."""
+    trumps_out = sum(1 for c in range(13 * trump, 13 * trump + 13) if out >> c & 1) \
+        if trump < 4 else 0
+    likely = 0
+    for s in range(4):
+        mine = [c for c in range(13 * s, 13 * s + 13) if hand >> c & 1]
+        outs = [c for c in range(13 * s, 13 * s + 13) if out >> c & 1]
+        if not mine:
+            continue
+        k = sum(1 for c in mine if c > max(outs, default=-1))
+        if s != trump and trumps_out > 0:
+            ruff = any((o, s) in voids and (o, trump) not in voids for o in range(p) if o != seat)
+            likely += 0 if ruff else min(k, len(outs) // (p - 1) + 1)
+        else:
+            m = -(-len(outs) // (p - 1))
+            likely += max(k, len(mine) - m + min(k, m))
+    return likely
+
+
+@settings(max_examples=400, deadline=None)
+@given(order=st.permutations(range(52)), n_hand=st.integers(0, 13), n_out=st.integers(0, 39),
+       trump=st.integers(0, 4), p=st.sampled_from([3, 4]), data=st.data())
+def test_learned_counts_the_sure_tricks_of_planner_and_its_likely_tricks(order, n_hand, n_out,
+                                                                          trump, p, data):
+    hand = sum(1 << c for c in order[:n_hand])
+    out = sum(1 << c for c in order[n_hand:n_hand + n_out])
+    seat = data.draw(st.integers(0, p - 1))
+    voids = set(data.draw(st.sets(st.tuples(st.integers(0, p - 1), st.integers(0, 3)))))
+    mask = sum(1 << (4 * o + s) for o, s in voids)
+    sure, likely, _ = _trick_counts(np.uint64(hand), np.uint64(out), trump, mask, seat, p, 0)
+    assert int(sure) == _rule(hand, out, trump, voids, seat, p, 0)[0]
+    assert int(likely) == _likely(hand, out, trump, voids, seat, p)

@@ -472,21 +472,24 @@ PLANNER_LEAD = 0
 PLANNER_SHED = 1
 
 
-def sure_tricks(state: DealState, out: int, voids: set[tuple[int, int]],
-                side: int = PLANNER_SIDE) -> tuple[int, set[int]]:
-    """The sure tricks of the seat to move and its masters (docs/ENGINE.md §7).
+def trick_counts(state: DealState, out: int, voids: set[tuple[int, int]],
+                 side: int = PLANNER_SIDE) -> tuple[int, int, set[int]]:
+    """The sure tricks of the seat to move (docs/ENGINE.md §7), its likely tricks (§8) and its
+    masters.
 
     A master: a card above every card of its suit still out. Per suit of ``L`` cards with ``O``
-    still out, the larger of its masters and its length tricks ``L - O`` (the others' cards all
-    in one hand), in trumps and, once no trump is out, in every suit. In a side suit while trumps
-    are out: none when another seat has shown a void there and not in trumps, else its masters,
-    at most ``O // (players - 1) + side``."""
+    still out and ``k`` masters. Sure: the larger of ``k`` and the length tricks ``L - O`` (the
+    others' cards all in one hand), in trumps and, once no trump is out, in every suit. Likely:
+    there, ``max(k, L - m + min(k, m))`` with ``m = ceil(O / (players - 1))`` (the others' cards
+    as evenly split as they can be). In a side suit while trumps are out: none when another seat
+    has shown a void there and not in trumps, else ``k``, at most ``O // (players - 1) + side``
+    (sure) or ``+ 1`` (likely)."""
     seat = state.to_move
     hand = state.hand(seat)
     p = state.players
     trump = state.trump
     trumps_out = bin(out & SUIT_MASKS[trump]).count("1") if trump != NT else 0
-    sure = 0
+    sure = likely = 0
     masters: set[int] = set()
     for s in range(4):
         mine = [c for c in cards_of(hand) if suit_of(c) == s]
@@ -498,13 +501,21 @@ def sure_tricks(state: DealState, out: int, voids: set[tuple[int, int]],
         masters.update(mast)
         k = len(mast)
         if s != trump and trumps_out > 0:
-            if any((o, s) in voids and (o, trump) not in voids for o in range(p) if o != seat):
-                k = 0
-            else:
-                k = min(k, len(outs) // (p - 1) + side)
+            if not any((o, s) in voids and (o, trump) not in voids for o in range(p) if o != seat):
+                sure += min(k, len(outs) // (p - 1) + side)
+                likely += min(k, len(outs) // (p - 1) + 1)
         else:
-            k = max(k, len(mine) - len(outs))
-        sure += k
+            m = -(-len(outs) // (p - 1))
+            sure += max(k, len(mine) - len(outs))
+            likely += max(k, len(mine) - m + min(k, m))
+    return sure, likely, masters
+
+
+def sure_tricks(state: DealState, out: int, voids: set[tuple[int, int]],
+                side: int = PLANNER_SIDE) -> tuple[int, set[int]]:
+    """The sure tricks of the seat to move and its masters (docs/ENGINE.md §7,
+    :func:`trick_counts`)."""
+    sure, _, masters = trick_counts(state, out, voids, side)
     return sure, masters
 
 
@@ -580,12 +591,12 @@ def planner_policy(state: DealState, rng: DealRng) -> int:
 #: (docs/ENGINE.md §8; the compiled module's ``FEATURES``, tested equal)
 LEARNED_FEATURES = ("wins", "sure", "trump", "master", "higher", "lower", "rank", "length",
                     "suit_out", "lowest", "highest", "ruff_risk", "masters", "discard",
-                    "singleton", "draw")
+                    "singleton", "draw", "no_return", "last_trump")
 
 
 def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> int:
-    """The situation of the seat to move, ``0..179`` (docs/ENGINE.md §8):
-    ``(((position * 5 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    """The situation of the seat to move, ``0..251`` (docs/ENGINE.md §8):
+    ``(((position * 7 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
     seat = state.to_move
     p = state.players
     pos = len(state.current_trick)
@@ -597,15 +608,18 @@ def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> 
     elif need == 0:
         status = 2
     else:
-        sure = sure_tricks(state, out, voids, 0)[0]
-        status = 0 if sure < need else (1 if sure == need else 4)
+        sure, likely, _ = trick_counts(state, out, voids, 0)
+        if sure < need:
+            status = 0 if likely < need else (5 if likely == need else 6)
+        else:
+            status = 1 if sure == need else 4
     winner = 0
     if pos > 0:
         w = state.trick_winner()
         nw = state.contracts[w] - state.tricks_taken[w]  # type: ignore[operator]
         winner = 1 if nw <= 0 else (2 if nw > left else 0)
     decl = int(state.declarer == seat)
-    return (((posc * 5 + status) * 3 + winner) * 2 + decl) * 2 + int(state.over)
+    return (((posc * 7 + status) * 3 + winner) * 2 + decl) * 2 + int(state.over)
 
 
 def learned_features(state: DealState, card: int, out: int,
@@ -632,6 +646,13 @@ def learned_features(state: DealState, card: int, out: int,
                 and any((o, suit) in voids and (o, trump) not in voids for o in later))
 
     rf = ruff(s)
+    masters = sum(1 for c in mine if c > top)
+    my_trumps = sum(1 for c in cards_of(hand) if suit_of(c) == trump) if trump != NT else 0
+    side_loser = any(
+        any(suit_of(c) == t for c in cards_of(hand))
+        and not any(suit_of(c) == t and c > max((o for o in cards_of(out) if suit_of(o) == t),
+                                                default=-1) for c in cards_of(hand))
+        for t in range(4) if t != trump)
     wins = int(state.would_win(card))
     if not wins:
         sure = 0
@@ -641,10 +662,11 @@ def learned_features(state: DealState, card: int, out: int,
         sure = int(higher == 0 or not ruff(state.led_suit))
     return (wins, sure, is_trump, int(higher == 0), min(higher, 6),
             min(len(outs) - higher, 6), rank_of(card), len(mine), len(outs),
-            int(card == min(mine)), int(card == max(mine)), int(rf),
-            sum(1 for c in mine if c > top),
+            int(card == min(mine)), int(card == max(mine)), int(rf), masters,
             int(pos > 0 and s != state.led_suit and not is_trump), int(len(mine) == 1),
-            int(pos == 0 and is_trump == 1 and trumps_out > 0))
+            int(pos == 0 and is_trump == 1 and trumps_out > 0),
+            int(pos == 0 and masters == 0 and my_trumps == is_trump),
+            int(is_trump == 1 and my_trumps == 1 and side_loser))
 
 
 def learned_scores(state: DealState) -> dict[int, int]:
@@ -718,7 +740,7 @@ DESCRIPTIONS: dict[str, str] = {
     "the tricks it needs with a trick to spare it gives the trick in progress up "
     "(docs/ENGINE.md §7)",
     "learned": "the heuristic's bidding; card play learned from search: integer weights over "
-    "suit-blind features of each card in 180 situations (docs/ENGINE.md §8)",
+    "suit-blind features of each card in 252 situations (docs/ENGINE.md §8)",
 }
 
 
@@ -757,6 +779,7 @@ __all__ = [
     "planner_give_up",
     "planner_policy",
     "sure_tricks",
+    "trick_counts",
     "wants_trick",
     "frisch_key",
     "get_policy",

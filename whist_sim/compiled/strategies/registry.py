@@ -279,10 +279,10 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
     ),
     "learned": PolicyInfo(
         "learned", PLAY_LEARNED, PLAY,
-        "learned from search: scores every legal card with integer weights fitted to the values "
-        "search gives every candidate card on recorded deals, over 16 suit-blind features of the "
-        "card in 180 situations of the seat and the trick (ENGINE.md §8); plays at simulation "
-        "speed",
+        "learned from search: scores every legal card with integer weights "
+        "fitted to the values search gives every candidate card on recorded deals, over 18 "
+        "suit-blind features of the card in 252 situations of the seat and the trick (ENGINE.md "
+        "§8); plays at simulation speed",
     ),
 }
 

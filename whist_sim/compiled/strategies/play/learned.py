@@ -46,7 +46,7 @@ from ...ground.layout import (
     S_VOIDS,
 )
 from .expert import _later_bits, _suit_pattern, expert_card
-from .planner import _masters, _sure_tricks
+from .planner import _masters, _trick_counts
 
 #: the features of a card, in the order of a row of weights (docs/ENGINE.md §8 states each)
 FEATURES = (
@@ -66,13 +66,17 @@ FEATURES = (
     "discard",  # 1: a side card played on a trick led in another suit
     "singleton",  # 1: the seat's last card of its suit
     "draw",  # 1: a trump led while trumps are still out
+    "no_return",  # 1: a lead of a suit without a master, after which the seat holds no trump
+    "last_trump",  # 1: the seat's last trump while it holds a side suit without a master
 )
 N_FEATURES = len(FEATURES)
 #: situations: position (lead, middle, last) x the seat's need (short of its tricks by its sure
-#: tricks, covered by them exactly, has them, lost, covered with sure tricks to spare) x the
-#: trick's winner so far (needs tricks or at the lead, has its tricks, lost) x declarer or not x
-#: over or under
-N_CONTEXTS = 3 * 5 * 3 * 2 * 2
+#: tricks and by its likely tricks, covered by its sure tricks exactly, has them, lost, covered
+#: with sure tricks to spare, short by its sure tricks but covered by its likely tricks exactly,
+#: or with likely tricks to spare) x the trick's winner so far (needs tricks or at the lead, has
+#: its tricks, lost) x declarer or not x over or under
+N_STATUS = 7
+N_CONTEXTS = 3 * N_STATUS * 3 * 2 * 2
 
 _W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant of the compiled code
 
@@ -80,7 +84,7 @@ _W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant o
 @jit(inline="always")
 def context_of(st, hm, rp, seat, hand, out):
     """The seat's situation, ``0 .. N_CONTEXTS - 1`` (:data:`N_CONTEXTS`):
-    ``(((position * 5 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    ``(((position * 7 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
     p = rp[R_PLAYERS]
     pos = st[S_POS]
     posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
@@ -91,8 +95,11 @@ def context_of(st, hm, rp, seat, hand, out):
     elif need == 0:
         status = 2  # has its tricks (a zero bidder on zero)
     else:
-        sure, _ = _sure_tricks(hand, out, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
-        status = 0 if sure < need else (1 if sure == need else 4)  # short, exact, to spare
+        sure, likely, _ = _trick_counts(hand, out, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
+        if sure < need:  # short: by its likely tricks too (0), covered (5), to spare (6)
+            status = 0 if likely < need else (5 if likely == need else 6)
+        else:
+            status = 1 if sure == need else 4  # exact, to spare
     winner = 0
     if pos > 0:
         w = st[S_BEST_SEAT]
@@ -103,20 +110,24 @@ def context_of(st, hm, rp, seat, hand, out):
             winner = 2
     decl = 1 if st[S_DECLARER] == seat else 0
     over = 1 if st[S_OVER] != 0 else 0
-    return (((posc * 5 + status) * 3 + winner) * 2 + decl) * 2 + over
+    return (((posc * N_STATUS + status) * 3 + winner) * 2 + decl) * 2 + over
 
 
 @jit(inline="always")
-def suit_features(s, hand, out, pos, led, trump, trumps_out, ruff):
-    """``(trump, length, suit_out, ruff_risk, masters, discard, singleton, draw)``: the
-    :data:`FEATURES` that every card of suit ``s`` has alike."""
+def suit_features(s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser):
+    """``(trump, length, suit_out, ruff_risk, masters, discard, singleton, draw, no_return,
+    last_trump)``: the :data:`FEATURES` that every card of suit ``s`` has alike (``my_trumps``:
+    the seat's trumps; ``side_loser``: it holds a side suit without a master)."""
     o = out & SUIT_MASK[s]
     hs = hand & SUIT_MASK[s]
     is_trump = 1 if s == trump else 0
     n_s = popcount(hs)
-    return (is_trump, n_s, popcount(o), (ruff >> s) & 1, popcount(_masters(hs, o)),
+    ms = popcount(_masters(hs, o))
+    return (is_trump, n_s, popcount(o), (ruff >> s) & 1, ms,
             1 if pos > 0 and s != led and is_trump == 0 else 0, 1 if n_s == 1 else 0,
-            1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0)
+            1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0,
+            1 if pos == 0 and ms == 0 and my_trumps == is_trump else 0,
+            1 if is_trump == 1 and my_trumps == 1 and side_loser else 0)
 
 
 @jit(inline="always")
@@ -151,24 +162,25 @@ def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
 
 
 @jit(inline="always")
-def card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff):
+def card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+                  side_loser):
     """The :data:`FEATURES` of card ``c``, a tuple of ints, in their order: :func:`own_features`
     and :func:`suit_features` interleaved."""
-    tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
-        SUIT_OF[c], hand, out, pos, led, trump, trumps_out, ruff)
+    tr, length, suit_out, rr, ms, disc, single, draw, noret, last = suit_features(
+        SUIT_OF[c], hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
     wins, sure, master, higher, lower, rank, lowest, highest = own_features(
         c, hand, out, pos, led, best, trump, follow, ruff)
     return (wins, sure, tr, master, higher, lower, rank, length, suit_out, lowest, highest,
-            rr, ms, disc, single, draw)
+            rr, ms, disc, single, draw, noret, last)
 
 
 @jit(inline="always")
-def suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff):
+def suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser):
     """The part of a card's score that every card of suit ``s`` has alike (row ``w``)."""
-    tr, length, suit_out, rr, ms, disc, single, draw = suit_features(
-        s, hand, out, pos, led, trump, trumps_out, ruff)
+    tr, length, suit_out, rr, ms, disc, single, draw, noret, last = suit_features(
+        s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
     return (w[2] * tr + w[7] * length + w[8] * suit_out + w[11] * rr + w[12] * ms
-            + w[13] * disc + w[14] * single + w[15] * draw)
+            + w[13] * disc + w[14] * single + w[15] * draw + w[16] * noret + w[17] * last)
 
 
 @jit(inline="always")
@@ -182,8 +194,8 @@ def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
 
 @jit(inline="always")
 def _decision(st, hm, rp, seat):
-    """``(ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff)``: what the
-    features of every card of one decision share."""
+    """``(ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+    side_loser)``: what the features of every card of one decision share."""
     p = rp[R_PLAYERS]
     hand = hm[H_HAND + seat]
     out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hand)
@@ -192,7 +204,16 @@ def _decision(st, hm, rp, seat):
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
     follow, ruff = _later_bits(st[S_VOIDS], seat, p, pos, trump, trumps_out)
     ctx = context_of(st, hm, rp, seat, hand, out)
-    return ctx, hand, out, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow, ruff
+    my_trumps = popcount(hand & SUIT_MASK[trump]) if trump < 4 else 0
+    side_loser = False  # only read with a single trump
+    if my_trumps == 1:
+        masters = _masters(hand, out)
+        for s in range(4):
+            hs = hand & SUIT_MASK[s]
+            if s != trump and hs != ZERO and hs & masters == ZERO:
+                side_loser = True
+    return (ctx, hand, out, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow, ruff,
+            my_trumps, side_loser)
 
 
 @jit
@@ -200,7 +221,8 @@ def learned_card(st, hm, rp, seat, legal, rng):
     """``learned`` card of ``seat``: the legal card with the largest score (the module doc)."""
     if legal & (legal - ONE) == ZERO:
         return ctz(legal)
-    ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(st, hm, rp, seat)
+    (ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+     side_loser) = _decision(st, hm, rp, seat)
     w = _W[ctx]
     # one pass: the top score, its first card, and whether a card of another suit ties it
     best_card = -1
@@ -216,7 +238,8 @@ def learned_card(st, hm, rp, seat, legal, rng):
         s = SUIT_OF[c]
         if s != suit:
             suit = s
-            base = suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff)
+            base = suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps,
+                              side_loser)
         score = base + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff)
         gt = score > best_score
         tie = (tie and not gt) or (score == best_score and s != best_suit)
@@ -232,7 +255,8 @@ def learned_card(st, hm, rp, seat, legal, rng):
             c = ctz(m)
             m &= m - ONE
             s = SUIT_OF[c]
-            score = (suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff)
+            score = (suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps,
+                                side_loser)
                      + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff))
             if score == best_score:
                 pat = _suit_pattern(s, hand, out, voids, seat, p)
@@ -248,14 +272,16 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
     """Training data: for each legal card, ``rows[k] = (card, context, expert, features...)``
     (``expert``: 1 for ``expert``'s card, kept to measure the fit against it, not a feature);
     returns the number of rows written (the legal cards, lowest code first)."""
-    ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff = _decision(st, hm, rp, seat)
+    (ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+     side_loser) = _decision(st, hm, rp, seat)
     ec = expert_card(st, hm, rp, seat, legal, rng)
     k = 0
     rest = legal
     while rest != ZERO:
         c = ctz(rest)
         rest &= rest - ONE
-        fe = card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff)
+        fe = card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff,
+                           my_trumps, side_loser)
         rows[k, 0] = c
         rows[k, 1] = ctx
         rows[k, 2] = 1 if c == ec else 0

@@ -80,17 +80,23 @@ def _masters(hand, out):
 
 
 @jit(inline="always")
-def _sure_tricks(hand, out, trump, voids, seat, p, side):
-    """``(sure, masters)``: the seat's sure tricks and the mask of its masters.
+def _trick_counts(hand, out, trump, voids, seat, p, side):
+    """``(sure, likely, masters)``: the seat's sure tricks, its likely tricks (``learned``'s
+    situation, docs/ENGINE.md §8) and the mask of its masters, in one pass over the suits.
 
-    Per suit of ``L`` cards with ``O`` still out: its masters (the cards above every card of the
-    suit still out). In trumps and, once no trump is out, in every suit: at least the length
-    tricks ``L - O`` (the others' cards all in one hand). In a side suit while trumps are out:
-    none if another seat has shown a void there and not in trumps (it may ruff), else at most
-    ``O // (p - 1) + side`` (the rounds the others can be expected to follow)."""
+    Per suit of ``L`` cards with ``O`` still out and ``k`` masters (the cards above every card
+    of the suit still out). Sure: in trumps and, once no trump is out, in every suit, at least
+    the length tricks ``L - O`` (the others' cards all in one hand); in a side suit while trumps
+    are out, none if another seat has shown a void there and not in trumps (it may ruff), else
+    ``k``, at most ``O // (p - 1) + side`` (the rounds the others can be expected to follow).
+    Likely: the others' cards as evenly split as they can be (``m = ceil(O / (p - 1))`` in the
+    longest hand): ``max(k, L - m + min(k, m))`` where the sure count has ``L - O``; in a side
+    suit while trumps are out none if it may be ruffed, else ``k``, at most
+    ``O // (p - 1) + 1``."""
     masters = _masters(hand, out)
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
     sure = 0
+    likely = 0
     for s in range(4):
         hs = hand & SUIT_MASK[s]
         if hs == ZERO:
@@ -99,11 +105,23 @@ def _sure_tricks(hand, out, trump, voids, seat, p, side):
         n_out = popcount(out & SUIT_MASK[s])
         if s != trump and trumps_out > 0:
             # another seat void in s and not in trumps (bit 4 * seat of each seat's nibble)
-            ruff = ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) != 0
-            k = 0 if ruff else min(k, _per_other(n_out, p) + side)
+            if ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) == 0:
+                per = _per_other(n_out, p)
+                sure += min(k, per + side)
+                likely += min(k, per + 1)
         else:
-            k = max(k, popcount(hs) - n_out)
-        sure += k
+            n = popcount(hs)
+            m = _per_other(n_out + p - 2, p)
+            sure += max(k, n - n_out)
+            likely += max(k, n - m + min(k, m))
+    return sure, likely, masters
+
+
+@jit(inline="always")
+def _sure_tricks(hand, out, trump, voids, seat, p, side):
+    """``(sure, masters)``: the seat's sure tricks and the mask of its masters
+    (:func:`_trick_counts`)."""
+    sure, _, masters = _trick_counts(hand, out, trump, voids, seat, p, side)
     return sure, masters
 
 
