@@ -648,11 +648,10 @@ def learned_features(state: DealState, card: int, out: int,
     rf = ruff(s)
     masters = sum(1 for c in mine if c > top)
     my_trumps = sum(1 for c in cards_of(hand) if suit_of(c) == trump) if trump != NT else 0
-    side_loser = any(
-        any(suit_of(c) == t for c in cards_of(hand))
-        and not any(suit_of(c) == t and c > max((o for o in cards_of(out) if suit_of(o) == t),
-                                                default=-1) for c in cards_of(hand))
-        for t in range(4) if t != trump)
+    all_masters = trick_counts(state, out, voids)[2]
+    side_loser = any(any(suit_of(c) == t for c in cards_of(hand))
+                     and not any(suit_of(c) == t for c in all_masters)
+                     for t in range(4) if t != trump)  # a side suit held without a master
     wins = int(state.would_win(card))
     if not wins:
         sure = 0
