@@ -6,13 +6,14 @@ Each round plays ``--deals`` deals (heuristic bidding at every seat) and values 
 decision of the play with more than one legal card by search
 (:func:`whist_sim.compiled.search.values.card_values`: every candidate card played on the same
 ``--layouts`` layouts of the unseen cards, drawn with the inference of the calls and contracts,
-and finished with ``expert``). Round 0 plays ``rollout:n=64`` at every seat; every later round
-plays ``learned`` with the weights of the round before, so the later rounds value the decisions
-the policy itself meets. After each round the weights are fitted to every round's decisions so
-far: a softmax over the legal cards of each decision, scores ``features . W[context]``
-(docs/ENGINE.md §8), minimising the expected regret (the best candidate's value less the chosen
-card's, in points) plus ``--l2`` times the squared weights, from weights 0; the weights are
-rounded to integers (x 1000) and written to
+and finished with ``--finisher`` at every seat). Round 0 plays ``rollout:n=64`` at every seat and
+finishes with ``expert``; every later round plays ``learned`` with the weights of the round
+before, so the later rounds value the decisions the policy itself meets, and finishes with
+``--finisher`` (``learned``: those same weights). After each round the weights are fitted to
+every round's decisions so far: a softmax over the legal cards of each decision, scores
+``features . W[context]`` (docs/ENGINE.md §8), minimising the expected regret (the best
+candidate's value less the chosen card's, in points) plus ``--l2`` times the squared weights,
+from weights 0; the weights are rounded to integers (x 1000) and written to
 ``whist_sim/core/play_model.py``. A round's last 15 % of deals are held out of the fit and
 measure it.
 
@@ -50,9 +51,11 @@ STEP = 500  # deals per trace batch
 
 # ------------------------------------------------------------------------------ collection
 
-def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Path) -> None:
-    """Play deals ``start .. start + count`` of ``seed`` under ``play`` at every seat and write
-    every valued decision's rows to ``out`` (``.npz``: ``deal``, ``decision``, ``chosen``,
+def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher: str,
+            out: Path) -> None:
+    """Play deals ``start .. start + count`` of ``seed`` under ``play`` at every seat, value
+    every decision with the deals finished by ``finisher``, and write every valued decision's
+    rows to ``out`` (``.npz``: ``deal``, ``decision``, ``chosen``,
     ``value``, ``context``, ``features``)."""
     from whist_sim.compiled.entry.batch import play_traces
     from whist_sim.compiled.entry.deal import base_loop_address
@@ -72,6 +75,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
     from whist_sim.compiled.search.rollout import _separators
     from whist_sim.compiled.search.values import card_values
     from whist_sim.compiled.strategies.play.learned import N_FEATURES, decision_rows
+    from whist_sim.compiled.strategies.registry import get_info
     from whist_sim.core.rules import Rules
 
     rules = Rules()
@@ -80,6 +84,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
     cands = np.zeros(13, np.int64)
     totals = np.zeros(13, np.int64)
     base = base_loop_address()
+    finish = np.int64(get_info(finisher, "play").id)
     cols: dict[str, list] = {k: [] for k in ("deal", "decision", "chosen", "value", "context",
                                               "expert", "features")}
     n_dec = 0
@@ -108,8 +113,8 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
                     card = next(plays)
                     legal = np.uint64(legal_cards(ks.st, ks.hm, seat))
                     if int(legal) & (int(legal) - 1):
-                        n_dec += _value_decision(ks, seat, legal, card, layouts, rows, cands,
-                                                 totals, d, n_dec, cols, card_values,
+                        n_dec += _value_decision(ks, seat, legal, card, layouts, finish, rows,
+                                                 cands, totals, d, n_dec, cols, card_values,
                                                  decision_rows, _separators)
                     ks.apply(card)
                 else:
@@ -122,16 +127,19 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, out: Pat
     arrays = {k: np.array(v, dtype=np.int64 if k != "features" else np.int16)
               for k, v in cols.items()}
     np.savez_compressed(out, picks=np.int64(2 * layouts),
-                        key=np.array(collect_key(seed, start, count, play, layouts)), **arrays)
+                        key=np.array(collect_key(seed, start, count, play, layouts, finisher)),
+                        **arrays)
 
 
-def collect_key(seed: int, start: int, count: int, play: str, layouts: int) -> str:
+def collect_key(seed: int, start: int, count: int, play: str, layouts: int,
+                finisher: str = "expert") -> str:
     """What a round's file was collected from: its options and the weights it played with (a
     hash of ``whist_sim/core/play_model.py``). A file is reused only when its key is this."""
     import hashlib
 
     weights = hashlib.sha256(MODEL.read_bytes()).hexdigest()[:16]
-    return f"seed={seed} start={start} count={count} play={play} layouts={layouts} w={weights}"
+    return (f"seed={seed} start={start} count={count} play={play} layouts={layouts} "
+            f"finisher={finisher} w={weights}")
 
 
 def _reusable(path: Path, key: str) -> bool:
@@ -152,11 +160,11 @@ def _reusable(path: Path, key: str) -> bool:
     return ok
 
 
-def _value_decision(ks, seat, legal, card, layouts, rows, cands, totals, d, n_dec, cols,
-                    card_values, decision_rows, separators) -> int:
+def _value_decision(ks, seat, legal, card, layouts, finish, rows, cands, totals, d, n_dec,
+                    cols, card_values, decision_rows, separators) -> int:
     """Value one decision; append its rows to ``cols``; 1 when it had two candidates or more."""
     n = card_values(ks.pol, ks.par, ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng,
-                    np.int64(layouts), cands, totals)
+                    np.int64(layouts), finish, cands, totals)
     if n < 2:
         return 0
     sep = int(separators(ks.hm, ks.rp, np.int64(seat)))
@@ -287,21 +295,29 @@ def write_model(path: Path, W: np.ndarray, note: str) -> None:
 def run_round(args, r: int, work: Path) -> list[Path]:
     """Collect round ``r``'s decisions in ``--jobs`` fresh processes; returns their files."""
     play = TEACHER0 if r == 0 else "learned"
+    finisher = finisher_of(args, r)
     seed = args.seed + r
     jobs, files, procs = max(1, args.jobs), [], []
     for k in range(jobs):
         lo, hi = args.deals * k // jobs, args.deals * (k + 1) // jobs
         out = work / f"round{r}_{k}.npz"
         files.append(out)
-        if not args.fresh and _reusable(out, collect_key(seed, lo, hi - lo, play, args.layouts)):
+        key = collect_key(seed, lo, hi - lo, play, args.layouts, finisher)
+        if not args.fresh and _reusable(out, key):
             continue
         cmd = [sys.executable, __file__, "--collect", str(seed), str(lo), str(hi - lo), play,
-               str(args.layouts), str(out)]
+               str(args.layouts), finisher, str(out)]
         procs.append(subprocess.Popen(cmd, cwd=ROOT))
     for pr in procs:
         if pr.wait() != 0:
             raise SystemExit(f"error: round {r}: a collecting process failed")
     return files
+
+
+def finisher_of(args, r: int) -> str:
+    """The play policy that finishes the valued deals of round ``r``: ``expert`` in round 0
+    (no weights yet), ``--finisher`` after it."""
+    return "expert" if r == 0 else args.finisher
 
 
 def main() -> None:
@@ -310,6 +326,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--deals", type=int, default=24000, help="deals per round")
     ap.add_argument("--layouts", type=int, default=32, help="layouts per valued decision")
+    ap.add_argument("--finisher", choices=("expert", "learned"), default="learned",
+                    help="the play that finishes the valued deals after round 0 (learned: the "
+                    "weights of the round before)")
     ap.add_argument("--l2", type=float, default=1e-5)
     ap.add_argument("--maxiter", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -328,11 +347,11 @@ def main() -> None:
     ap.add_argument("--measure-only", action="store_true", help="train nothing: measure the "
                     "weights in place and write the data card with the rounds of the last "
                     "training (--work/rounds.json), after a change of the policy's code")
-    ap.add_argument("--collect", nargs=6, help=argparse.SUPPRESS)
+    ap.add_argument("--collect", nargs=7, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.collect:
-        seed, start, count, play, layouts, out = args.collect
-        collect(int(seed), int(start), int(count), play, int(layouts), Path(out))
+        seed, start, count, play, layouts, finisher, out = args.collect
+        collect(int(seed), int(start), int(count), play, int(layouts), finisher, Path(out))
         return
     if args.measure_only:
         last = json.loads((args.work / "rounds.json").read_text())
@@ -361,6 +380,7 @@ def main() -> None:
         Wi = np.round(W * SCALE)
         rounds.append({
             "round": r, "play": TEACHER0 if r == 0 else "learned", "seed": args.seed + r,
+            "finisher": finisher_of(args, r),
             "deals": args.deals, "held_out_decisions": held.n,
             "regret_expert": held.expert_regret(),
             "regret_played": held.chosen_regret(),
@@ -424,7 +444,10 @@ def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
         f"| teacher | the value of every candidate card by search: {args.layouts} layouts of the "
         "unseen cards a decision (drawn with the inference of the calls and contracts), every "
         "candidate (the lowest card of each run: no card still out or on the trick between "
-        "them) finished with `expert` (`card_values`) |",
+        "them) finished at every seat by the round's finisher (`card_values`): "
+        + ("`expert`" if args.finisher == "expert" else
+           "`expert` in round 0, then `learned` with the weights of the round before")
+        + " |",
         f"| deals | {args.rounds} rounds of {args.deals:,} deals, `heuristic` bidding; round 0 "
         f"played by `{TEACHER0}` at every seat, each later round by `learned` with the weights "
         "of the round before |",

@@ -181,6 +181,7 @@ def test_a_collection_is_reused_only_with_its_own_options_and_weights(train, tmp
                         expert=np.zeros(1), features=np.zeros((1, 16)))
     assert train._reusable(path, key)
     assert not train._reusable(path, train.collect_key(11, 0, 100, "learned", 16))
+    assert not train._reusable(path, train.collect_key(11, 0, 100, "learned", 32, "learned"))
     assert not train._reusable(tmp_path / "missing.npz", key)
     path.write_bytes(b"not a numpy file")
     assert not train._reusable(path, key)
@@ -235,6 +236,21 @@ def test_last_trump_is_the_only_trump_while_a_side_suit_has_no_master():
     assert _feature(state, "AS", "last_trump") == 0
     state = _opening_lead("AS AH KH QH JH TH 9H 8H AD KD QD AC KC", 3, 12)  # no side loser
     assert _feature(state, "AS", "last_trump") == 0
+
+
+def test_side_vs_trumps_counts_the_trumps_out_against_a_side_lead():
+    # ENGINE §8 `side_vs_trumps`: seven spades held, six out; a heart led may meet any of them
+    state = _opening_lead(STRONG, 3, 12)
+    assert _feature(state, "AH", "side_vs_trumps") == 6
+    assert _feature(state, "2C", "side_vs_trumps") == 6
+    assert _feature(state, "AS", "side_vs_trumps") == 0  # a trump
+    state = _opening_lead(STRONG, NT, 12)  # no trumps at No Trump
+    assert _feature(state, "AH", "side_vs_trumps") == 0
+    state = _opening_lead(ONE_TRUMP, 3, 11)  # twelve trumps out: at most 6
+    assert _feature(state, "AH", "side_vs_trumps") == 6
+    # not a lead: zero whatever is out
+    state.apply(parse_card("AH"))
+    assert _feature(state, "3C", "side_vs_trumps") == 0
 
 
 def test_likely_tricks_split_the_short_situation():

@@ -591,7 +591,7 @@ def planner_policy(state: DealState, rng: DealRng) -> int:
 #: (docs/ENGINE.md §8; the compiled module's ``FEATURES``, tested equal)
 LEARNED_FEATURES = ("wins", "sure", "trump", "master", "higher", "lower", "rank", "length",
                     "suit_out", "lowest", "highest", "ruff_risk", "masters", "discard",
-                    "singleton", "draw", "no_return", "last_trump")
+                    "singleton", "draw", "no_return", "last_trump", "side_vs_trumps")
 
 
 def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> int:
@@ -665,7 +665,8 @@ def learned_features(state: DealState, card: int, out: int,
             int(pos > 0 and s != state.led_suit and not is_trump), int(len(mine) == 1),
             int(pos == 0 and is_trump == 1 and trumps_out > 0),
             int(pos == 0 and masters == 0 and my_trumps == is_trump),
-            int(is_trump == 1 and my_trumps == 1 and side_loser))
+            int(is_trump == 1 and my_trumps == 1 and side_loser),
+            min(trumps_out, 6) if pos == 0 and not is_trump else 0)
 
 
 def learned_scores(state: DealState) -> dict[int, int]:

@@ -3,7 +3,8 @@
 :func:`card_values` plays each candidate card (the lowest of each run, as ``rollout`` tries them,
 :func:`~whist_sim.compiled.search.rollout._candidates`) on the same layouts of the unseen cards
 (drawn and weighted as ``rollout`` with ``infer``: the calls and contracts so far, each seat read
-with its own bidding strategy) and finishes the deal with ``expert`` at every seat; a candidate's
+with its own bidding strategy) and finishes the deal with the play policy ``finisher`` at every
+seat (``expert`` or ``learned``: a policy that does not search); a candidate's
 value is the seat's total score over the layouts. No racing: every candidate plays every layout,
 so the values of the candidates are comparable. ``scripts/train_play.py`` fits the ``learned``
 weights to these values (docs/PLAY_MODEL.md).
@@ -35,7 +36,6 @@ from ..ground.layout import (
 from ..ground.rng import decision_stream
 from ..loop.phases import apply_card
 from ..loop.shared import run_base_at
-from ..strategies.registry import PLAY_EXPERT
 from .inference import model_rows
 from .rollout import _candidates, _separators, draw_layouts
 
@@ -46,8 +46,9 @@ EPS = 0.6  # weight of a layout per call the model would have made otherwise (ro
 
 
 @jit(_nrt=True, cache=False)
-def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, cands, totals):
-    """Value the candidates of ``seat``'s card decision (the module doc): writes the candidate
+def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, finisher, cands, totals):
+    """Value the candidates of ``seat``'s card decision (the module doc), each deal finished
+    with the play policy id ``finisher`` at every seat: writes the candidate
     cards to ``cands`` and their total scores over ``2 * n_layouts`` picks of layouts to
     ``totals`` (points, summed over the picks); returns the number of candidates."""
     p = rp[R_PLAYERS]
@@ -64,7 +65,7 @@ def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, cands, totals
     rpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     for o in range(p):
         rpol[0, o] = 0
-        rpol[1, o] = PLAY_EXPERT
+        rpol[1, o] = finisher
     for k in range(n_cands):
         totals[k] = 0
     n_picks = PICKS * n_layouts

@@ -46,7 +46,7 @@ from ...ground.layout import (
     S_VOIDS,
 )
 from .expert import _later_bits, _suit_pattern, expert_card
-from .planner import _masters, _trick_counts
+from .planner import _counts, _masters
 
 #: the features of a card, in the order of a row of weights (docs/ENGINE.md §8 states each)
 FEATURES = (
@@ -68,6 +68,7 @@ FEATURES = (
     "draw",  # 1: a trump led while trumps are still out
     "no_return",  # 1: a lead of a suit without a master, after which the seat holds no trump
     "last_trump",  # 1: the seat's last trump while it holds a side suit without a master
+    "side_vs_trumps",  # a lead of a side suit: the trumps still out (at most 6)
 )
 N_FEATURES = len(FEATURES)
 #: situations: position (lead, middle, last) x the seat's need (short of its tricks by its sure
@@ -82,9 +83,10 @@ _W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant o
 
 
 @jit(inline="always")
-def context_of(st, hm, rp, seat, hand, out):
+def context_of(st, hm, rp, seat, hand, out, masters):
     """The seat's situation, ``0 .. N_CONTEXTS - 1`` (:data:`N_CONTEXTS`):
-    ``(((position * 7 + need) * 3 + winner) * 2 + declarer) * 2 + over``."""
+    ``(((position * 7 + need) * 3 + winner) * 2 + declarer) * 2 + over`` (``masters``: the
+    seat's masters, ``planner._masters(hand, out)``)."""
     p = rp[R_PLAYERS]
     pos = st[S_POS]
     posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
@@ -95,7 +97,7 @@ def context_of(st, hm, rp, seat, hand, out):
     elif need == 0:
         status = 2  # has its tricks (a zero bidder on zero)
     else:
-        sure, likely, _ = _trick_counts(hand, out, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
+        sure, likely = _counts(hand, out, masters, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
         if sure < need:  # short: by its likely tricks too (0), covered (5), to spare (6)
             status = 0 if likely < need else (5 if likely == need else 6)
         else:
@@ -114,20 +116,23 @@ def context_of(st, hm, rp, seat, hand, out):
 
 
 @jit(inline="always")
-def suit_features(s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser):
+def suit_features(s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
+                  side_loser):
     """``(trump, length, suit_out, ruff_risk, masters, discard, singleton, draw, no_return,
-    last_trump)``: the :data:`FEATURES` that every card of suit ``s`` has alike (``my_trumps``:
-    the seat's trumps; ``side_loser``: it holds a side suit without a master)."""
+    last_trump, side_vs_trumps)``: the :data:`FEATURES` that every card of suit ``s`` has alike
+    (``masters``: the seat's masters in every suit; ``my_trumps``: its trumps; ``side_loser``:
+    it holds a side suit without a master)."""
     o = out & SUIT_MASK[s]
     hs = hand & SUIT_MASK[s]
     is_trump = 1 if s == trump else 0
     n_s = popcount(hs)
-    ms = popcount(_masters(hs, o))
+    ms = popcount(masters & SUIT_MASK[s])
     return (is_trump, n_s, popcount(o), (ruff >> s) & 1, ms,
             1 if pos > 0 and s != led and is_trump == 0 else 0, 1 if n_s == 1 else 0,
             1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0,
             1 if pos == 0 and ms == 0 and my_trumps == is_trump else 0,
-            1 if is_trump == 1 and my_trumps == 1 and side_loser else 0)
+            1 if is_trump == 1 and my_trumps == 1 and side_loser else 0,
+            min(trumps_out, 6) if pos == 0 and is_trump == 0 else 0)
 
 
 @jit(inline="always")
@@ -162,25 +167,28 @@ def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
 
 
 @jit(inline="always")
-def card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
-                  side_loser):
+def card_features(c, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff,
+                  my_trumps, side_loser):
     """The :data:`FEATURES` of card ``c``, a tuple of ints, in their order: :func:`own_features`
     and :func:`suit_features` interleaved."""
-    tr, length, suit_out, rr, ms, disc, single, draw, noret, last = suit_features(
-        SUIT_OF[c], hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
+    tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(
+        SUIT_OF[c], hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
+        side_loser)
     wins, sure, master, higher, lower, rank, lowest, highest = own_features(
         c, hand, out, pos, led, best, trump, follow, ruff)
     return (wins, sure, tr, master, higher, lower, rank, length, suit_out, lowest, highest,
-            rr, ms, disc, single, draw, noret, last)
+            rr, ms, disc, single, draw, noret, last, svt)
 
 
 @jit(inline="always")
-def suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser):
+def suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
+               side_loser):
     """The part of a card's score that every card of suit ``s`` has alike (row ``w``)."""
-    tr, length, suit_out, rr, ms, disc, single, draw, noret, last = suit_features(
-        s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
+    tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(
+        s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
     return (w[2] * tr + w[7] * length + w[8] * suit_out + w[11] * rr + w[12] * ms
-            + w[13] * disc + w[14] * single + w[15] * draw + w[16] * noret + w[17] * last)
+            + w[13] * disc + w[14] * single + w[15] * draw + w[16] * noret + w[17] * last
+            + w[18] * svt)
 
 
 @jit(inline="always")
@@ -194,7 +202,7 @@ def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
 
 @jit(inline="always")
 def _decision(st, hm, rp, seat):
-    """``(ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+    """``(ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
     side_loser)``: what the features of every card of one decision share."""
     p = rp[R_PLAYERS]
     hand = hm[H_HAND + seat]
@@ -203,17 +211,17 @@ def _decision(st, hm, rp, seat):
     trump = st[S_TRUMP]
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
     follow, ruff = _later_bits(st[S_VOIDS], seat, p, pos, trump, trumps_out)
-    ctx = context_of(st, hm, rp, seat, hand, out)
+    masters = _masters(hand, out)
+    ctx = context_of(st, hm, rp, seat, hand, out, masters)
     my_trumps = popcount(hand & SUIT_MASK[trump]) if trump < 4 else 0
     side_loser = False  # only read with a single trump
     if my_trumps == 1:
-        masters = _masters(hand, out)
         for s in range(4):
             hs = hand & SUIT_MASK[s]
             if s != trump and hs != ZERO and hs & masters == ZERO:
                 side_loser = True
-    return (ctx, hand, out, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow, ruff,
-            my_trumps, side_loser)
+    return (ctx, hand, out, masters, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow,
+            ruff, my_trumps, side_loser)
 
 
 @jit
@@ -221,7 +229,7 @@ def learned_card(st, hm, rp, seat, legal, rng):
     """``learned`` card of ``seat``: the legal card with the largest score (the module doc)."""
     if legal & (legal - ONE) == ZERO:
         return ctz(legal)
-    (ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+    (ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
      side_loser) = _decision(st, hm, rp, seat)
     w = _W[ctx]
     # one pass: the top score, its first card, and whether a card of another suit ties it
@@ -238,8 +246,8 @@ def learned_card(st, hm, rp, seat, legal, rng):
         s = SUIT_OF[c]
         if s != suit:
             suit = s
-            base = suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps,
-                              side_loser)
+            base = suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff,
+                              my_trumps, side_loser)
         score = base + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff)
         gt = score > best_score
         tie = (tie and not gt) or (score == best_score and s != best_suit)
@@ -255,8 +263,8 @@ def learned_card(st, hm, rp, seat, legal, rng):
             c = ctz(m)
             m &= m - ONE
             s = SUIT_OF[c]
-            score = (suit_score(w, s, hand, out, pos, led, trump, trumps_out, ruff, my_trumps,
-                                side_loser)
+            score = (suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff,
+                                my_trumps, side_loser)
                      + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff))
             if score == best_score:
                 pat = _suit_pattern(s, hand, out, voids, seat, p)
@@ -272,7 +280,7 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
     """Training data: for each legal card, ``rows[k] = (card, context, expert, features...)``
     (``expert``: 1 for ``expert``'s card, kept to measure the fit against it, not a feature);
     returns the number of rows written (the legal cards, lowest code first)."""
-    (ctx, hand, out, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
+    (ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
      side_loser) = _decision(st, hm, rp, seat)
     ec = expert_card(st, hm, rp, seat, legal, rng)
     k = 0
@@ -280,8 +288,8 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
     while rest != ZERO:
         c = ctz(rest)
         rest &= rest - ONE
-        fe = card_features(c, hand, out, pos, led, best, trump, trumps_out, follow, ruff,
-                           my_trumps, side_loser)
+        fe = card_features(c, hand, out, masters, pos, led, best, trump, trumps_out, follow,
+                           ruff, my_trumps, side_loser)
         rows[k, 0] = c
         rows[k, 1] = ctx
         rows[k, 2] = 1 if c == ec else 0

@@ -82,7 +82,16 @@ def _masters(hand, out):
 @jit(inline="always")
 def _trick_counts(hand, out, trump, voids, seat, p, side):
     """``(sure, likely, masters)``: the seat's sure tricks, its likely tricks (``learned``'s
-    situation, docs/ENGINE.md §8) and the mask of its masters, in one pass over the suits.
+    situation, docs/ENGINE.md §8) and the mask of its masters (:func:`_counts`)."""
+    masters = _masters(hand, out)
+    sure, likely = _counts(hand, out, masters, trump, voids, seat, p, side)
+    return sure, likely, masters
+
+
+@jit(inline="always")
+def _counts(hand, out, masters, trump, voids, seat, p, side):
+    """``(sure, likely)``: the seat's sure and likely tricks, in one pass over the suits, given
+    ``masters = _masters(hand, out)``.
 
     Per suit of ``L`` cards with ``O`` still out and ``k`` masters (the cards above every card
     of the suit still out). Sure: in trumps and, once no trump is out, in every suit, at least
@@ -93,7 +102,6 @@ def _trick_counts(hand, out, trump, voids, seat, p, side):
     longest hand): ``max(k, L - m + min(k, m))`` where the sure count has ``L - O``; in a side
     suit while trumps are out none if it may be ruffed, else ``k``, at most
     ``O // (p - 1) + 1``."""
-    masters = _masters(hand, out)
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
     sure = 0
     likely = 0
@@ -114,7 +122,7 @@ def _trick_counts(hand, out, trump, voids, seat, p, side):
             m = _per_other(n_out + p - 2, p)
             sure += max(k, n - n_out)
             likely += max(k, n - m + min(k, m))
-    return sure, likely, masters
+    return sure, likely
 
 
 @jit(inline="always")
