@@ -132,7 +132,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
 
 
 def collect_key(seed: int, start: int, count: int, play: str, layouts: int,
-                finisher: str = "expert") -> str:
+                finisher: str) -> str:
     """What a round's file was collected from: its options and the weights it played with (a
     hash of ``whist_sim/core/play_model.py``). A file is reused only when its key is this."""
     import hashlib

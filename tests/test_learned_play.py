@@ -172,7 +172,7 @@ def test_runs_are_keyed_by_suit_and_cards_out_above(train):
 def test_a_collection_is_reused_only_with_its_own_options_and_weights(train, tmp_path):
     # the files of a round are read back verified: a key of other options, other weights, a
     # file without a column the fit reads or an unreadable file means collecting again
-    key = train.collect_key(11, 0, 100, "learned", 32)
+    key = train.collect_key(11, 0, 100, "learned", 32, "expert")
     path = tmp_path / "round1_0.npz"
     np.savez_compressed(path, key=np.array(key), decision=np.zeros(1), value=np.zeros(1),
                         features=np.zeros((1, 17)))  # the earlier format: no expert column
@@ -180,7 +180,7 @@ def test_a_collection_is_reused_only_with_its_own_options_and_weights(train, tmp
     np.savez_compressed(path, key=np.array(key), decision=np.zeros(1), value=np.zeros(1),
                         expert=np.zeros(1), features=np.zeros((1, 16)))
     assert train._reusable(path, key)
-    assert not train._reusable(path, train.collect_key(11, 0, 100, "learned", 16))
+    assert not train._reusable(path, train.collect_key(11, 0, 100, "learned", 16, "expert"))
     assert not train._reusable(path, train.collect_key(11, 0, 100, "learned", 32, "learned"))
     assert not train._reusable(tmp_path / "missing.npz", key)
     path.write_bytes(b"not a numpy file")
