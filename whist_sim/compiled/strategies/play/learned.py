@@ -92,24 +92,18 @@ def context_of(st, hm, rp, seat, hand, out, masters):
     posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
     need = st[S_CONTRACT + seat] - st[S_TRICKS + seat]
     left = rp[R_NTRICKS] - st[S_TRICK]
-    if need < 0 or need > left:
-        status = 3  # lost
-    elif need == 0:
-        status = 2  # has its tricks (a zero bidder on zero)
-    else:
-        sure, likely = _counts(hand, out, masters, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
-        if sure < need:  # short: by its likely tricks too (0), covered (5), to spare (6)
-            status = 0 if likely < need else (5 if likely == need else 6)
-        else:
-            status = 1 if sure == need else 4  # exact, to spare
-    winner = 0
-    if pos > 0:
-        w = st[S_BEST_SEAT]
-        nw = st[S_CONTRACT + w] - st[S_TRICKS + w]
-        if nw <= 0:
-            winner = 1
-        elif nw > left:
-            winner = 2
+    # every case computed and one selected (no branch on the data): the counts cost less
+    # than a mispredicted branch
+    sure, likely = _counts(hand, out, masters, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
+    # short: by its likely tricks too (0), covered (5), to spare (6); else exact, to spare
+    short = 0 if likely < need else (5 if likely == need else 6)
+    covered = 1 if sure == need else 4
+    needs = short if sure < need else covered
+    # lost; has its tricks (a zero bidder on zero); needs tricks
+    status = 3 if (need < 0) | (need > left) else (2 if need == 0 else needs)
+    w = st[S_BEST_SEAT] if pos > 0 else seat
+    nw = st[S_CONTRACT + w] - st[S_TRICKS + w]
+    winner = 0 if pos == 0 else (1 if nw <= 0 else (2 if nw > left else 0))
     decl = 1 if st[S_DECLARER] == seat else 0
     over = 1 if st[S_OVER] != 0 else 0
     return (((posc * N_STATUS + status) * 3 + winner) * 2 + decl) * 2 + over
@@ -127,12 +121,14 @@ def suit_features(s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_t
     is_trump = 1 if s == trump else 0
     n_s = popcount(hs)
     ms = popcount(masters & SUIT_MASK[s])
+    lead = pos == 0
+    side = s != trump
     return (is_trump, n_s, popcount(o), (ruff >> s) & 1, ms,
-            1 if pos > 0 and s != led and is_trump == 0 else 0, 1 if n_s == 1 else 0,
-            1 if pos == 0 and is_trump == 1 and trumps_out > 0 else 0,
-            1 if pos == 0 and ms == 0 and my_trumps == is_trump else 0,
-            1 if is_trump == 1 and my_trumps == 1 and side_loser else 0,
-            min(trumps_out, 6) if pos == 0 and is_trump == 0 else 0)
+            1 if (not lead) & (s != led) & side else 0, 1 if n_s == 1 else 0,
+            1 if lead & (not side) & (trumps_out > 0) else 0,
+            1 if lead & (ms == 0) & (my_trumps == is_trump) else 0,
+            1 if (not side) & (my_trumps == 1) & side_loser else 0,
+            min(trumps_out, 6) if lead & side else 0)
 
 
 @jit(inline="always")
@@ -144,22 +140,19 @@ def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
     hs = hand & SUIT_MASK[s]
     above = ALL_ONES << np.uint64(c + 1)
     higher = popcount(o & above)
-    rf = (ruff >> s) & 1 == 1
-    safe = higher == 0 or (follow >> s) & 1 == 0  # a master, or no later player may follow
+    # bitwise rather than short-circuit logic: selects, not branches, in the compiled loop
+    no_ruff = (ruff >> s) & 1 == 0
+    safe = (higher == 0) | ((follow >> s) & 1 == 0)  # a master, or no later player may follow
     if pos == 0:
         wins = 1
-        sure = 1 if safe and not rf else 0
+        sure = 1 if safe & no_ruff else 0
     else:
-        if s == SUIT_OF[best]:
-            wins = 1 if c > best else 0
-        else:
-            wins = 1 if s == trump else 0
-        if wins == 0:
-            sure = 0
-        elif s == led:
-            sure = 1 if safe and not rf else 0
-        else:  # a ruff: over-ruffed only by a later player void in the led suit
-            sure = 1 if higher == 0 or (ruff >> led) & 1 == 0 else 0
+        beats = (c > best) if s == SUIT_OF[best] else (s == trump)
+        # following: sure as at the lead; a ruff: over-ruffed only by a later player void in
+        # the led suit
+        holds = (safe & no_ruff) if s == led else ((higher == 0) | ((ruff >> led) & 1 == 0))
+        wins = 1 if beats else 0
+        sure = 1 if beats & holds else 0
     return (wins, sure, 1 if higher == 0 else 0, min(higher, 6),
             min(popcount(o) - higher, 6), c - 13 * s,
             1 if hs & ~above & ~(ONE << np.uint64(c)) == ZERO else 0,
@@ -250,7 +243,7 @@ def learned_card(st, hm, rp, seat, legal, rng):
                               my_trumps, side_loser)
         score = base + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff)
         gt = score > best_score
-        tie = (tie and not gt) or (score == best_score and s != best_suit)
+        tie = (tie & (not gt)) | ((score == best_score) & (s != best_suit))
         best_card = c if gt else best_card
         best_suit = s if gt else best_suit
         best_score = score if gt else best_score

@@ -105,23 +105,25 @@ def _counts(hand, out, masters, trump, voids, seat, p, side):
     trumps_out = popcount(out & SUIT_MASK[trump]) if trump < 4 else 0
     sure = 0
     likely = 0
+    # every case is computed and one selected, with no branch on the cards: a mispredicted
+    # branch costs more than the counts. A suit the seat is void in adds nothing (k = L = 0;
+    # the side-suit count tests it, as a negative ``side`` would go below 0).
     for s in range(4):
         hs = hand & SUIT_MASK[s]
-        if hs == ZERO:
-            continue
         k = popcount(masters & SUIT_MASK[s])
         n_out = popcount(out & SUIT_MASK[s])
-        if s != trump and trumps_out > 0:
-            # another seat void in s and not in trumps (bit 4 * seat of each seat's nibble)
-            if ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) == 0:
-                per = _per_other(n_out, p)
-                sure += min(k, per + side)
-                likely += min(k, per + 1)
-        else:
-            n = popcount(hs)
-            m = _per_other(n_out + p - 2, p)
-            sure += max(k, n - n_out)
-            likely += max(k, n - m + min(k, m))
+        n = popcount(hs)
+        side_suit = (s != trump) & (trumps_out > 0)
+        # another seat void in s and not in trumps (bit 4 * seat of each seat's nibble)
+        ruffable = ((voids >> s) & ~(voids >> trump) & 0x1111 & ~(1 << (4 * seat))) != 0
+        per = _per_other(n_out, p)
+        m = _per_other(n_out + p - 2, p)
+        s_side = 0 if ruffable | (hs == ZERO) else min(k, per + side)
+        l_side = 0 if ruffable else min(k, per + 1)
+        s_len = max(k, n - n_out)
+        l_len = max(k, n - m + min(k, m))
+        sure += s_side if side_suit else s_len
+        likely += l_side if side_suit else l_len
     return sure, likely
 
 
