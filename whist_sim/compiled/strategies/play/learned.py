@@ -92,16 +92,17 @@ def context_of(st, hm, rp, seat, hand, out, masters):
     posc = 0 if pos == 0 else (2 if pos == p - 1 else 1)
     need = st[S_CONTRACT + seat] - st[S_TRICKS + seat]
     left = rp[R_NTRICKS] - st[S_TRICK]
-    # every case computed and one selected (no branch on the data): the counts cost less
-    # than a mispredicted branch
-    sure, likely = _counts(hand, out, masters, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
-    # short: by its likely tricks too (0), covered (5), to spare (6); else exact, to spare
-    short = 0 if likely < need else (5 if likely == need else 6)
-    covered = 1 if sure == need else 4
-    needs = short if sure < need else covered
-    # lost; has its tricks (a zero bidder on zero); needs tricks
-    status = 3 if (need < 0) | (need > left) else (2 if need == 0 else needs)
-    w = st[S_BEST_SEAT] if pos > 0 else seat
+    if need < 0 or need > left:
+        status = 3  # lost
+    elif need == 0:
+        status = 2  # has its tricks (a zero bidder on zero)
+    else:  # both cases computed and one selected: no branch on the counts
+        sure, likely = _counts(hand, out, masters, st[S_TRUMP], st[S_VOIDS], seat, p, 0)
+        # short: by its likely tricks too (0), covered (5), to spare (6); else exact, to spare
+        short = 0 if likely < need else (5 if likely == need else 6)
+        covered = 1 if sure == need else 4
+        status = short if sure < need else covered
+    w = st[S_BEST_SEAT] if pos > 0 else seat  # the trick's winner: selected, not branched on
     nw = st[S_CONTRACT + w] - st[S_TRICKS + w]
     winner = 0 if pos == 0 else (1 if nw <= 0 else (2 if nw > left else 0))
     decl = 1 if st[S_DECLARER] == seat else 0
