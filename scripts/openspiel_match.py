@@ -12,11 +12,12 @@ An outside yardstick for the play ladder (results/play/README.md). Every seat bi
   random-rollout evaluator, ``--simulations`` simulations a card, the game ``israeli_whist`` of
   :mod:`whist_sim.interfaces.openspiel` with its ``resample_from_infostate``) playing the cards of
   one seat and ``expert`` the other three;
+* four times with ``learned`` play at that seat (the default play of every other answer);
 * and four times with ``heuristic`` play at that seat (the rung below ``expert``).
 
 The unit is the duplicate deal: per deal, the mean over the four seats of the seat's points with
-ISMCTS minus its points with ``expert`` (and with ``heuristic``), on the same cards; Student t
-95 % intervals over deals. Writes ``RESULTS/play/openspiel_match.md`` and ``.json`` (the
+ISMCTS minus its points with ``expert`` (and with ``learned``, ``heuristic``), on the same cards;
+Student t 95 % intervals over deals. Writes ``RESULTS/play/openspiel_match.md`` and ``.json`` (the
 budget, the sample size, the means and intervals, the time, versions) and the section "An outside
 yardstick" of ``RESULTS/play/README.md`` (which ``scripts/play_ladder.py`` keeps when it rewrites
 the README). Slow: ISMCTS runs in Python; the default (40 deals x 4 seats, 100 simulations a card)
@@ -105,6 +106,7 @@ def run(deals: int, simulations: int, seed: int, progress: bool = True) -> dict[
     rules = Rules()
     expert = seat_policy("heuristic", "expert")
     heuristic = seat_policy("heuristic", "heuristic")
+    learned = seat_policy("heuristic", "learned")
     rows = []
     t0 = time.perf_counter()
     decisions = 0
@@ -123,9 +125,12 @@ def run(deals: int, simulations: int, seed: int, progress: bool = True) -> dict[
             with_bot = play_deal(seed, i, rules, dealer=dealer, policies=seats)
             seats[seat] = heuristic
             with_heur = play_deal(seed, i, rules, dealer=dealer, policies=seats)
+            seats[seat] = learned
+            with_learned = play_deal(seed, i, rules, dealer=dealer, policies=seats)
             decisions += sum(1 for k in range(len(with_bot.plays)) if k % SEATS == 0)
             rows.append({"deal": i, "seat": seat, "ismcts": with_bot.scores[seat],
                          "expert": base.scores[seat], "heuristic": with_heur.scores[seat],
+                         "learned": with_learned.scores[seat],
                          "thrown_in": base.thrown_in})
         if progress:
             el = time.perf_counter() - t0
@@ -133,7 +138,7 @@ def run(deals: int, simulations: int, seed: int, progress: bool = True) -> dict[
                   flush=True)
     wall = time.perf_counter() - t0
     by_deal = {k: np.array([[r[k] for r in rows if r["deal"] == i] for i in range(deals)],
-                           dtype=float) for k in ("ismcts", "expert", "heuristic")}
+                           dtype=float) for k in ("ismcts", "expert", "learned", "heuristic")}
 
     def interval(x: np.ndarray) -> dict[str, Any]:
         m, sd, lo, hi = mean_interval(x.mean(axis=1))
@@ -150,6 +155,8 @@ def run(deals: int, simulations: int, seed: int, progress: bool = True) -> dict[
         "ismcts_minus_expert": interval(by_deal["ismcts"] - by_deal["expert"]),
         "ismcts_minus_heuristic": interval(by_deal["ismcts"] - by_deal["heuristic"]),
         "expert_minus_heuristic": interval(by_deal["expert"] - by_deal["heuristic"]),
+        "ismcts_minus_learned": interval(by_deal["ismcts"] - by_deal["learned"]),
+        "learned_minus_expert": interval(by_deal["learned"] - by_deal["expert"]),
         "wall_s": round(wall, 1),
         "rows": rows,
     }
@@ -177,19 +184,22 @@ def report(s: dict[str, Any], command: str, versions: dict[str, str]) -> str:
         f"{b['max_simulations']} simulations per card, UCT c = {b['uct_c']}, {b['evaluator']}, "
         f"{b['final_policy']} child, {b['world_samples']} world samples drawn by "
         f"`{b['resampler']}` (whist-sim's sampler of hidden hands). It plays the cards of one "
-        "seat; the other three play `expert`. The same deal is played with `expert` and with "
-        "`heuristic` at that seat.",
+        "seat; the other three play `expert`. The same deal is played with `expert`, with "
+        "`learned` (the default play) and with `heuristic` at that seat.",
         "",
         "| the seat plays | mean points per seat and deal | 95% CI |",
         "|---|---:|---|",
         f"| ISMCTS ({b['max_simulations']} simulations) | {_ci(pts['ismcts'])} |",
         f"| `expert` | {_ci(pts['expert'])} |",
+        f"| `learned` | {_ci(pts['learned'])} |",
         f"| `heuristic` | {_ci(pts['heuristic'])} |",
         "",
         "| difference (paired over deals) | points per seat and deal | 95% CI |",
         "|---|---:|---|",
         f"| ISMCTS - `expert` | {_ci(s['ismcts_minus_expert'])} |",
+        f"| ISMCTS - `learned` | {_ci(s['ismcts_minus_learned'])} |",
         f"| ISMCTS - `heuristic` | {_ci(s['ismcts_minus_heuristic'])} |",
+        f"| `learned` - `expert` (same deals) | {_ci(s['learned_minus_expert'])} |",
         f"| `expert` - `heuristic` (same deals) | {_ci(s['expert_minus_heuristic'])} |",
         "",
         "Per deal: the mean over the four seats of the seat's points; intervals: Student t over "
@@ -202,10 +212,11 @@ SECTION = "## An outside yardstick: OpenSpiel's ISMCTS"
 
 
 def outside_section(s: dict[str, Any]) -> list[str]:
-    """The section of the play ladder's README (results/play/README.md) on this match: one row,
-    ISMCTS against ``expert`` at the same seat, with the budget and the sample size."""
+    """The section of the play ladder's README (results/play/README.md) on this match: ISMCTS
+    and ``learned`` against ``expert`` at the same seat, with the budget and the sample size."""
     b = s["ismcts"]
     d = s["ismcts_minus_expert"]
+    e = s["learned_minus_expert"]
     return [
         SECTION,
         "",
@@ -219,6 +230,8 @@ def outside_section(s: dict[str, Any]) -> list[str]:
         "|---|---:|---|---:|",
         f"| ISMCTS, {b['max_simulations']} simulations | {d['mean']:+.2f} | "
         f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}] | {s['deals']} x {s['seats']} seats |",
+        f"| `learned` (the default play) | {e['mean']:+.2f} | "
+        f"[{e['ci'][0]:+.2f}, {e['ci'][1]:+.2f}] | {s['deals']} x {s['seats']} seats |",
         "",
     ]
 

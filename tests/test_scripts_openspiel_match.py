@@ -66,11 +66,17 @@ def test_tiny_run_writes_the_report_and_the_ladder_section(match, tmp_path):
     s = json.loads((play / "openspiel_match.json").read_text())
     assert s["deals"] == 2 and len(s["rows"]) == 8 and s["ismcts"]["max_simulations"] == 3
     assert {r["seat"] for r in s["rows"]} == {0, 1, 2, 3}
+    # the default play at the same seat, on the same cards
+    assert all({"ismcts", "expert", "learned", "heuristic"} <= set(r) for r in s["rows"])
+    learned = [sum(r["learned"] for r in s["rows"] if r["deal"] == i) / 4 for i in range(2)]
+    assert s["points"]["learned"]["mean"] == pytest.approx(sum(learned) / 2, abs=1e-3)
+    assert "ismcts_minus_learned" in s and "learned_minus_expert" in s
     md = (play / "openspiel_match.md").read_text()
     assert "3 simulations per card" in md and "2 duplicate deals x 4 seats = 8" in md
     readme = (play / "README.md").read_text()
     assert readme.index(match.SECTION) < readme.index("## The matches")
-    assert "ISMCTS, 3 simulations" in readme
+    assert "ISMCTS, 3 simulations" in readme and "| `learned` (the default play) |" in readme
+    assert "| `learned` |" in md and "ISMCTS - `learned`" in md
     # run again: the section is replaced, not repeated
     assert match.main(["--out", str(tmp_path), "--deals", "2", "--simulations", "2",
                        "--no-progress"]) == 0
