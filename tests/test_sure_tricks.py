@@ -51,6 +51,19 @@ def test_sure_tricks_follow_the_rule_suit_by_suit(order, n_hand, n_out, trump, p
     assert (int(sure), int(masters)) == _rule(hand, out, trump, voids, seat, p, side)
 
 
+
+def test_a_suit_the_seat_is_void_in_counts_nothing_even_with_a_negative_side():
+    """ENGINE §7: only the suits the seat holds count. Here it holds the ace of spades alone,
+    clubs are trumps with one still out, and ``side`` is -1: spades, a side suit with no card
+    out, count ``min(1, 0 // 3 - 1) = -1``; the void side suits (diamonds, with two cards out,
+    and hearts) add nothing, though the same rule for a suit it held would give them -1."""
+    ace_spades, two_clubs, two_diamonds, three_diamonds = 51, 0, 13, 14
+    hand = 1 << ace_spades
+    out = (1 << two_clubs) | (1 << two_diamonds) | (1 << three_diamonds)
+    sure, masters = _sure_tricks(np.uint64(hand), np.uint64(out), 0, 0, 0, 4, -1)
+    assert (int(sure), int(masters)) == (-1, hand) == _rule(hand, out, 0, set(), 0, 4, -1)
+
+
 def _likely(hand: int, out: int, trump: int, voids: set[tuple[int, int]], seat: int,
             p: int) -> int:
     """ENGINE §8's likely tricks, suit by suit: with ``k`` masters, ``L`` cards and ``O`` out,
