@@ -76,6 +76,16 @@ def _os_state(game: Any, ds: Any) -> Any:
     return s
 
 
+def seeded_resampling(bot: Any) -> None:
+    """Draw the bot's resampled worlds from its own seeded random state. OpenSpiel's ISMCTS
+    otherwise hands ``resample_from_infostate`` a ``pyspiel.UniformProbabilitySampler`` made
+    afresh at every draw with a seed of its own, and two runs of the same seed differ."""
+    def resample(state: Any, player: int) -> Any:
+        return state.resample_from_infostate(player, bot.random_number)
+
+    bot.set_resampler(resample)
+
+
 def ismcts_policy(game: Any, bot: Any) -> Any:
     """A reference-engine policy: ``heuristic`` bidding, the ISMCTS bot's cards."""
     from whist_sim.engine.policies import heuristic_policy
@@ -119,6 +129,7 @@ def run(deals: int, simulations: int, seed: int, progress: bool = True) -> dict[
                 game, mcts.RandomRolloutEvaluator(ROLLOUTS, np.random.RandomState(seed + i)),
                 uct_c=UCT_C, max_simulations=simulations,
                 random_state=np.random.RandomState(1000 * i + seat))
+            seeded_resampling(bot)
             pol = ismcts_policy(game, bot)
             seats = [expert] * SEATS
             seats[seat] = pol
@@ -183,7 +194,8 @@ def report(s: dict[str, Any], command: str, versions: dict[str, str]) -> str:
         f"**ISMCTS budget:** OpenSpiel's `ISMCTSBot` (`open_spiel.python.algorithms.ismcts`), "
         f"{b['max_simulations']} simulations per card, UCT c = {b['uct_c']}, {b['evaluator']}, "
         f"{b['final_policy']} child, {b['world_samples']} world samples drawn by "
-        f"`{b['resampler']}` (whist-sim's sampler of hidden hands). It plays the cards of one "
+        f"`{b['resampler']}` (whist-sim's sampler of hidden hands, fed from the bot's seeded "
+        "random state). It plays the cards of one "
         "seat; the other three play `expert`. The same deal is played with `expert`, with "
         "`learned` (the default play) and with `heuristic` at that seat.",
         "",
