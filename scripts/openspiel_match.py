@@ -228,7 +228,7 @@ def outside_section(s: dict[str, Any]) -> list[str]:
     and ``learned`` against ``expert`` at the same seat, with the budget and the sample size."""
     b = s["ismcts"]
     d = s["ismcts_minus_expert"]
-    e = s["learned_minus_expert"]
+    e = s.get("learned_minus_expert")  # absent from a match run before `learned` played in it
     return [
         SECTION,
         "",
@@ -242,8 +242,9 @@ def outside_section(s: dict[str, Any]) -> list[str]:
         "|---|---:|---|---:|",
         f"| ISMCTS, {b['max_simulations']} simulations | {d['mean']:+.2f} | "
         f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}] | {s['deals']} x {s['seats']} seats |",
-        f"| `learned` (the default play) | {e['mean']:+.2f} | "
-        f"[{e['ci'][0]:+.2f}, {e['ci'][1]:+.2f}] | {s['deals']} x {s['seats']} seats |",
+        *([f"| `learned` (the default play) | {e['mean']:+.2f} | "
+           f"[{e['ci'][0]:+.2f}, {e['ci'][1]:+.2f}] | {s['deals']} x {s['seats']} seats |"]
+          if e else []),
         "",
     ]
 

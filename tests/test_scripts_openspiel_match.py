@@ -95,3 +95,12 @@ def test_the_same_seed_plays_the_same_match(match):
     one = match.run(2, 4, 5, progress=False)["rows"]
     two = match.run(2, 4, 5, progress=False)["rows"]
     assert one == two
+
+
+def test_a_match_from_before_learned_played_still_gives_its_section(match):
+    """The play ladder rewrites its README with the section of whatever match JSON it finds; one
+    written before `learned` played at the seat has no `learned` row, and no error."""
+    old = {"ismcts": {"max_simulations": 100, "evaluator": "random rollouts (1 per leaf)"},
+           "ismcts_minus_expert": {"mean": -2.66, "ci": [-6.92, 1.61]}, "deals": 40, "seats": 4}
+    section = "\n".join(match.outside_section(old))
+    assert "| ISMCTS, 100 simulations | -2.66 |" in section and "`learned`" not in section
