@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numba
 
-from ._bits import INLINE, ctz, high_bit, popcount
+from ._bits import INLINE, LINKED, ctz, high_bit, popcount
 from .canon import NOT_TOPS, SUITM, U, _above, _beats, _hand, _suit, _winning_so_far
 
 
@@ -185,12 +185,12 @@ def _stop_lead_score(h0, h1, h2, h3, player, c, trump, good):
     return 4000 - r
 
 
-@numba.njit(**INLINE)
+@numba.njit(**LINKED)
 def _gen_moves(h0, h1, h2, h3, k, leader, t0, t1, t2, trump, good, best_card, kill_card, WM, d,
                scores):
     """Write the ordered candidate cards of the player to move into ``WM[d]``; return their
     number. (The workspace array and the depth are passed, not the view ``WM[d]``: a view costs
-    reference counting on every node; the helper is inlined into the search.)
+    reference counting on every node; the helper is inlined into the search by LLVM.)
 
     Only one card of each run of touching cards is listed (equivalent ranks). ``t0..t2``: the
     cards already played to this trick (``k`` of them). ``good``: the seats the mover would like
