@@ -20,9 +20,9 @@ from ..compiled.ground import _numba  # noqa: F401 - cached kernels are revalida
 # parallel), no zero-division checks, no index checks, exact integer semantics.
 NJIT = {"cache": True, "nogil": True, "error_model": "numpy", "boundscheck": False}
 INLINE = {**NJIT, "inline": "always"}
-# a large helper called once per node: compiled once on its own and inlined by LLVM, not copied
-# into the search by numba (``inline="always"`` copies the body into the caller and numba then
-# rewrites the whole, larger search: the solver's first compile takes about a third longer)
+# a large helper with one call site: compiled once on its own and inlined by LLVM (forceinline)
+# rather than copied into the caller by numba (``inline="always"``), whose passes over the larger
+# caller cost most of the solver's first compile; the search runs as fast either way
 LINKED = {**NJIT, "forceinline": True}
 
 
