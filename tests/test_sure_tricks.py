@@ -51,7 +51,6 @@ def test_sure_tricks_follow_the_rule_suit_by_suit(order, n_hand, n_out, trump, p
     assert (int(sure), int(masters)) == _rule(hand, out, trump, voids, seat, p, side)
 
 
-
 def test_a_suit_the_seat_is_void_in_counts_nothing_even_with_a_negative_side():
     """ENGINE §7: only the suits the seat holds count. Here it holds the ace of spades alone,
     clubs are trumps with one still out, and ``side`` is -1: spades, a side suit with no card
