@@ -58,14 +58,14 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     rows to ``out`` (``.npz``: ``deal``, ``decision``, ``chosen``,
     ``value``, ``context``, ``features``)."""
     from whist_sim.compiled.entry.batch import play_traces
-    from whist_sim.compiled.entry.deal import base_loop_address
+    from whist_sim.compiled.entry.deal import loop_address
     from whist_sim.compiled.entry.decide import KernelSeats
     from whist_sim.compiled.ground.layout import (
         PH_AUCTION,
         PH_CONTRACTS,
         PH_FRISCH,
         PH_PLAY,
-        S_BASE_LOOP,
+        S_LOOP_TABLE,
         S_NFRISCH,
         S_PHASE,
         S_SCORE,
@@ -74,6 +74,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     from whist_sim.compiled.loop.phases import legal_cards
     from whist_sim.compiled.search.rollout import _separators
     from whist_sim.compiled.search.values import card_values
+    from whist_sim.compiled.strategies.dispatch import BASE
     from whist_sim.compiled.strategies.play.learned import N_FEATURES, decision_rows
     from whist_sim.compiled.strategies.registry import get_info
     from whist_sim.core.rules import Rules
@@ -83,7 +84,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     rows = np.zeros((13, 3 + N_FEATURES), np.int64)
     cands = np.zeros(13, np.int64)
     totals = np.zeros(13, np.int64)
-    base = base_loop_address()
+    table = loop_address(BASE)
     finish = np.int64(get_info(finisher, "play").id)
     cols: dict[str, list] = {k: [] for k in ("deal", "decision", "chosen", "value", "context",
                                               "expert", "features")}
@@ -98,7 +99,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
             ks = KernelSeats(rules, [BID] * p, ["expert"] * p, int(tr["dealer"][j]),
                              [int(x) for x in tr["dealt"][j]], (seed * 1_000_003 + d) % 2**63,
                              int(tr["removed_card"][j]), d)
-            ks.st[S_BASE_LOOP] = base
+            ks.st[S_LOOP_TABLE] = table
             calls = iter(int(c) for c in tr["calls"][j, : tr["n_calls"][j]])
             plays = iter(int(c) for c in tr["plays"][j, : tr["n_plays"][j]])
             while True:

@@ -21,12 +21,12 @@ def chunk_bytes() -> Callable[[Path], dict[str, bytes]]:
     return _chunk_bytes
 
 
-#: the full loop and the double-dummy solver, each compiled (or loaded) by a process of its own
-#: beside the test workers; the full loop's after the base loop, whose strategies it then loads
+#: the searching strategies and the double-dummy solver, each compiled (or loaded) by a process of
+#: its own beside the test workers; the searches after the loop, whose strategies they then load
 #: from the cache rather than compiling them a second time
 _WARM = (
     "from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop('BASE'); "
-    "_shared_loop('FULL')",
+    "_shared_loop('CHECKED'); _shared_loop('rollout'); _shared_loop('montecarlo')",
     "import numpy as np; from whist_sim.dd.solver import solve_batch; "
     "solve_batch(np.array([[1, 2, 4, 8]], dtype=np.uint64), 4, 0, 'whist-max')",
 )
@@ -34,12 +34,12 @@ _WARM = (
 
 def pytest_configure(config):
     """Under ``pytest -n`` (make test), the controller, idle while the workers test, starts two
-    processes: one compiles the full loop, the other the double-dummy solver (or each loads it
-    from the cache). The workers start with the base loop, which one of them compiles while the
-    other waits for it (the cache's compile lock,
+    processes: one compiles the searching strategies, the other the double-dummy solver (or each
+    loads them from the cache). The workers start with the loop, which one of them compiles while
+    the other waits for it (the cache's compile lock,
     ``whist_sim.compiled.ground._cache.compile_lock``): the waiting core compiles the solver, and
-    then the full loop, once the base loop's strategies are in the cache; the workers load
-    both rather than compile them again."""
+    then the searches, once the loop's strategies are in the cache; the workers load them
+    rather than compile them again."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         config._warm = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL, preexec_fn=_behind)

@@ -115,10 +115,10 @@ class _Started:
         return self
 
 
-def test_a_check_under_search_starts_the_full_loop_compile_beside_the_command(monkeypatch):
-    """A first run whose check searches (``--check rollout``) compiles the full loop in a
-    process of its own while it compiles its own loop; once per process, and only when the
-    full loop is neither loaded nor in the cache."""
+def test_a_check_under_search_starts_the_search_compile_beside_the_command(monkeypatch):
+    """A first run whose check searches (``--check rollout``) compiles that search in a
+    process of its own while it compiles the loop; once per process, and only when the search
+    is neither loaded nor in the cache."""
     from whist_sim.analyses.check import compile_check_ahead
     from whist_sim.compiled.entry import deal
 
@@ -134,11 +134,12 @@ def test_a_check_under_search_starts_the_full_loop_compile_beside_the_command(mo
     assert compile_check_ahead("rollout:n=16")
     assert not compile_check_ahead("rollout:n=4")  # once per process
     (args, kwargs), = started.calls
-    assert args[0] == sys.executable and "_shared_loop('FULL')" in args[2]
+    assert args[0] == sys.executable and "_shared_loop('rollout')" in args[2]
+    assert "montecarlo" not in args[2]
     assert kwargs["stdout"] == subprocess.DEVNULL and kwargs["preexec_fn"] is not None
 
 
-def test_no_compile_is_started_when_the_full_loop_is_cached(monkeypatch):
+def test_no_compile_is_started_when_the_searches_are_cached(monkeypatch):
     from whist_sim.compiled.entry import deal
     from whist_sim.compiled.strategies.dispatch import CHECKED
 
@@ -150,9 +151,11 @@ def test_no_compile_is_started_when_the_full_loop_is_cached(monkeypatch):
     monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: object())
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
     assert not deal.compile_ahead(CHECKED)
-    assert "FULL" in deal._LOADED and not started.calls
+    assert {"rollout", "montecarlo"} <= set(deal._LOADED) and not started.calls
     with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
         deal.compile_ahead("FULL")
+    with pytest.raises(ValueError, match="no searching strategy named 'expert'"):
+        deal.compile_ahead(CHECKED, ("expert",))
 
 
 def test_at_exit_a_compile_still_running_is_ended_and_every_one_collected(monkeypatch):
@@ -233,7 +236,7 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
         def poll(self):
             return None
 
-    monkeypatch.setattr(deal, "_AHEAD", {"FULL": Running()})  # a check's loop compiling
+    monkeypatch.setattr(deal, "_AHEAD", {"rollout": Running()})  # a check's search compiling
     monkeypatch.setattr(deal, "_STARTED", [Running()])
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
     monkeypatch.setattr(deal, "_AHEAD", {})

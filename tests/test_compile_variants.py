@@ -16,7 +16,7 @@ from pathlib import Path
 import whist_sim
 
 #: cached functions that hold the loop or the sampler (each copy costs seconds of compile time)
-LARGE = {"run_base", "run_base_at", "steps_base", "steps_full", "run_shared", "play_deal_in",
+LARGE = {"run_base", "run_base_at", "steps_base", "run_shared", "play_deal_in",
          "deal_pool", "_deal_bound", "_count", "sample_layout", "draw_layouts", "evaluate",
          "_sample", "eval_candidates", "_search", "_bounds", "_climb_then_cap"}
 #: the folders whose jitted code calls them (the benchmark's kernels too: the suite runs them)

@@ -1,8 +1,9 @@
 """Every registered policy id reaches its own code: the compiled decision points switch on the
-ids (``whist_sim/compiled/strategies/dispatch.py`` for the strategies that do not search,
-``whist_sim/compiled/entry/deal.py`` for those that do), and an id they do not list would play
-``random``, the fall-through, without a word. This test reads their source and fails for a
-registered id that no decision point names, or a searching id the full loop does not know."""
+ids (``whist_sim/compiled/strategies/dispatch.py``; a searching strategy is reached there through
+its word of the loop table, and ``whist_sim/compiled/entry/deal.py`` compiles its C function),
+and an id they do not list would play ``random``, the fall-through, without a word. This test
+reads their source and fails for a registered id that no decision point names, or a searching id
+without its word and C function."""
 
 from __future__ import annotations
 
@@ -36,11 +37,6 @@ def named_ids(func) -> set[int]:
     return out
 
 
-def full_point(name: str):
-    """The full loop's overload of decision point ``name`` (compiled/entry/deal.py)."""
-    return getattr(deal, f"_full_{name}")
-
-
 BIDS = {i.id for i in BID_POLICIES.values()}
 PLAYS = {i.id for i in PLAY_POLICIES.values()}
 
@@ -52,13 +48,11 @@ def test_ids_are_unique_and_random_is_the_fall_through():
     assert PLAY_RANDOM not in named_ids(dispatch.base_card)
 
 
-@pytest.mark.parametrize("base, full", [("base_call", "choose_call"),
-                                        ("base_contract", "choose_contract")])
-def test_every_bidding_strategy_has_its_call_and_contract(base, full):
+@pytest.mark.parametrize("base", ["base_call", "base_contract"])
+def test_every_bidding_strategy_has_its_call_and_contract(base):
     listed = named_ids(getattr(dispatch, base))
-    searched = named_ids(full_point(full))
-    assert searched == set(SEARCHING_BIDS)
-    missing = BIDS - {BID_RANDOM} - listed - searched
+    assert set(SEARCHING_BIDS) <= listed
+    missing = BIDS - {BID_RANDOM} - listed
     assert not missing, f"{base}: ids {sorted(missing)} would play random"
 
 
@@ -69,11 +63,21 @@ def test_every_bidding_strategy_but_random_passes_its_own_frisch_cards():
 
 def test_every_play_policy_has_its_card():
     listed = named_ids(dispatch.base_card)
-    searched = named_ids(full_point("choose_card"))
-    assert searched == set(SEARCHING_PLAYS)
-    missing = PLAYS - {PLAY_RANDOM} - listed - searched
+    assert set(SEARCHING_PLAYS) <= listed
+    missing = PLAYS - {PLAY_RANDOM} - listed
     assert not missing, f"base_card: ids {sorted(missing)} would play random"
 
 
-def test_the_full_loop_hands_a_deal_to_the_base_loop_only_without_a_searching_seat():
-    assert named_ids(full_point("in_base_loop")) == set(SEARCHING_BIDS) | set(SEARCHING_PLAYS)
+def test_every_searching_strategy_has_a_word_of_its_own_and_a_c_function():
+    """Each searching id is reached through its own word of the loop table (after the loop's
+    address and the check switch), and that word's C function is the strategy's."""
+    from whist_sim.compiled.ground.addresses import T_CHECKED, T_LOOP, TABLE_WORDS
+
+    assert set(deal._SEARCH_OF_BID) == set(SEARCHING_BIDS)
+    assert set(deal._SEARCH_OF_PLAY) == set(SEARCHING_PLAYS)
+    names = {**deal._SEARCH_OF_BID, **deal._SEARCH_OF_PLAY}.values()
+    words = [deal._SEARCH_WORDS[n] for n in names]
+    assert len(set(words)) == len(words)
+    assert set(words) <= set(range(TABLE_WORDS)) - {T_LOOP, T_CHECKED}
+    for n in names:
+        assert n in deal._SHARED and n in (set(registry.BID_POLICIES) | set(registry.PLAY_POLICIES))

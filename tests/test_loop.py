@@ -219,9 +219,9 @@ def test_every_strategy_is_legal_in_the_checked_loop(rules):
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
 def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules):
-    """docs/ENGINE.md §3: a seating where no seat searches runs from an entry point compiled for
-    the base loop alone (``loop_mode`` BASE), and a seating with a searching seat from the full
-    one; the base entry point plays the same deals as the checked full loop, byte for byte."""
+    """docs/ENGINE.md §3: a seating where no seat searches runs in ``BASE`` (``loop_mode``; its
+    loop table loads no search), and a seating with a searching seat in ``FULL``; the unchecked
+    loop plays the same deals as the checked loop, byte for byte."""
     from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
     from whist_sim.compiled.strategies.registry import (
         SEARCHING_BIDS,

@@ -41,8 +41,8 @@ def test_each_marker_has_its_own_type_and_survives_pickling():
 
 
 def test_only_the_checked_loop_checks():
-    """``CHECKED`` checks; ``FULL`` checks while the shared loop's checked entry has set
-    ``st[S_CHECK]`` (one compiled full loop serves both); ``BASE`` never."""
+    """``CHECKED`` checks; ``FULL`` while ``st[S_CHECK]`` is set; ``BASE`` never: the loop of
+    the unchecked runs, compiled for ``BASE``, holds no check."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     assert _checks(CHECKED, st) is True
     assert _checks(FULL, st) is False and _checks(BASE, st) is False
@@ -77,20 +77,62 @@ def test_threads_that_ask_for_the_shared_loop_at_once_get_one_address():
         loop_address(0)
 
 
-def test_each_mode_has_a_table_of_its_loop_the_base_loop_and_the_check_switch():
-    """``loop_address(mode)`` points at three words: the loop's C function (``CHECKED`` runs the
-    ``FULL`` one), the base loop's (where the full loop's searches play their rollouts) and
-    ``checked``."""
+def test_each_run_has_a_table_of_the_loop_the_check_switch_and_its_searches():
+    """``loop_address(mode, pol)`` points at the loop table: the loop's C function (the checked
+    loop's for ``CHECKED``, else the one loop), ``checked``, and the C functions of the
+    searching strategies seated in ``pol`` (every one without ``pol``, none for ``BASE``); one
+    table per such run and process."""
     import ctypes
 
     from whist_sim.compiled.entry.deal import base_loop_address, loop_address
+    from whist_sim.compiled.ground.addresses import TABLE_WORDS
 
-    def table(mode):
-        return list((ctypes.c_int64 * 3).from_address(int(loop_address(mode))))
+    def table(mode, pol=None):
+        return list((ctypes.c_int64 * TABLE_WORDS).from_address(int(loop_address(mode, pol))))
 
-    base = int(base_loop_address())
-    assert table(BASE) == [base, base, 0]
+    loop = int(base_loop_address())
+    assert table(BASE) == [loop, 0, 0, 0]
     full = table(FULL)
-    assert full[0] not in (0, base) and full[1:] == [base, 0]
-    assert table(CHECKED) == [full[0], base, 1]
-    assert loop_address(FULL) == loop_address(FULL)  # one table per mode and process
+    assert full[:2] == [loop, 0] and 0 not in full[2:] and len(set(full)) == 4
+    checked = table(CHECKED)
+    assert checked[0] not in (0, loop) and checked[1:] == [1, *full[2:]]
+    pol, _ = Seating.of(("heuristic",) * 4, ("expert", "rollout", "expert", "expert"),
+                        4).arrays()
+    assert table(FULL, pol) == [loop, 0, full[2], 0]
+    assert table(CHECKED, pol) == [checked[0], 1, full[2], 0]
+    assert loop_address(FULL) == loop_address(FULL)
+    assert loop_address(FULL, pol) == loop_address(FULL, pol.copy())
+
+
+def test_a_search_missing_from_the_table_is_an_error_not_a_silent_answer():
+    """A seat whose searching strategy the run's table does not hold (a caller that passed
+    another seating) stops the deal with an error, rather than playing another card."""
+    from whist_sim.compiled.entry.batch import play_traces
+    from whist_sim.compiled.entry.deal import loop_address, run_shared
+    from whist_sim.compiled.ground.layout import (
+        H_DEALT,
+        H_HAND,
+        PH_DONE,
+        PH_PLAY,
+        S_PHASE,
+        S_UNLOADED,
+        new_state,
+        rules_array,
+    )
+    from whist_sim.compiled.loop.phases import begin_deal
+    from whist_sim.core.rules import Rules
+
+    rules = Rules()
+    tr = play_traces(5, 0, 8, rules, ["heuristic"] * 4, ["heuristic"] * 4)
+    j = int(np.flatnonzero(~tr["thrown_in"])[0])
+    pol, par = Seating.of(("heuristic",) * 4, ("rollout:n=2",) * 4, 4).arrays()
+    rp = rules_array(rules)
+    st, hm, rng = new_state()
+    begin_deal(st, hm, rp, int(tr["deal"][j]), int(tr["dealer"][j]))
+    for s in range(4):
+        hm[H_DEALT + s] = hm[H_HAND + s] = np.uint64(tr["dealt"][j][s])
+    run_shared(loop_address(BASE), st, hm, rp, pol, par, rng, PH_PLAY)  # no search asked yet
+    assert st[S_PHASE] == PH_PLAY
+    with pytest.raises(RuntimeError, match="searching strategy was not loaded"):
+        run_shared(loop_address(BASE), st, hm, rp, pol, par, rng, PH_DONE)
+    assert st[S_UNLOADED] == 0  # cleared as it raised

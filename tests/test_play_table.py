@@ -155,21 +155,31 @@ def test_the_play_command_refuses_bad_options_and_stops_at_end_of_input():
     assert ended.exit_code == 1 and "input ended" in ended.output
 
 
-def test_searching_bots_know_where_the_base_loop_is():
-    """Bots that search (``montecarlo`` bidding, ``rollout`` play) play their rollouts in the
-    base loop through its address, as the full loop does, so the table's bots hold it in
-    ``st[S_BASE_LOOP]``; bots that do not search need none. (Asked by hand: a table with such
-    bots follows the compiled engine's deal move for move; the full decision points are not
-    compiled here, for the suite's time.)"""
+def test_searching_bots_hold_the_loop_table_of_their_searches():
+    """Bots that search (``montecarlo`` bidding, ``rollout`` play) reach their search and play
+    its rollouts in the loop through a loop table, as the shared loop does, so the table's bots
+    hold one in ``st[S_LOOP_TABLE]`` with the searches they seat; bots that do not search need
+    none."""
+    import ctypes
+
     from whist_sim.compiled.entry.deal import base_loop_address
-    from whist_sim.compiled.ground.layout import S_BASE_LOOP
+    from whist_sim.compiled.ground.addresses import T_LOOP, T_MONTECARLO, T_ROLLOUT, TABLE_WORDS
+    from whist_sim.compiled.ground.layout import S_LOOP_TABLE
+
+    def words(bots):
+        return list((ctypes.c_int64 * TABLE_WORDS).from_address(int(bots.st[S_LOOP_TABLE])))
 
     rules = Rules()
     rng = DealRng(21, 0)
     state = DealState.deal(rules, rng, 0)
-    for plays, searching in ((["rollout:n=4"] + PLAYS[1:], True), (PLAYS, False)):
-        bots = KernelSeats(rules, BIDS, plays, 0, state.dealt, rng.state, state.removed_card, 0)
-        assert bots.st[S_BASE_LOOP] == (base_loop_address() if searching else 0)
+    bots = KernelSeats(rules, BIDS, PLAYS, 0, state.dealt, rng.state, state.removed_card, 0)
+    assert bots.st[S_LOOP_TABLE] == 0
+    bots = KernelSeats(rules, BIDS, ["rollout:n=4"] + PLAYS[1:], 0, state.dealt, rng.state,
+                       state.removed_card, 0)
+    table = words(bots)
+    assert table[T_LOOP] == base_loop_address() and table[T_ROLLOUT] != 0
+    assert table[T_MONTECARLO] == 0
     bots = KernelSeats(rules, ["montecarlo:n=4"] + BIDS[1:], PLAYS, 0, state.dealt, rng.state,
                        state.removed_card, 0)
-    assert bots.st[S_BASE_LOOP] == base_loop_address()
+    table = words(bots)
+    assert table[T_MONTECARLO] != 0 and table[T_ROLLOUT] == 0

@@ -72,10 +72,10 @@ def check_play(text: str) -> str:
 
 def compile_check_ahead(play: str | None) -> bool:
     """When the check play ``play`` (a canonical spec, or None: no check) searches, start the
-    compile of the loop it runs in, in a process of its own, if this process finds it neither
-    loaded nor in numba's cache (:func:`whist_sim.compiled.entry.deal.compile_ahead`): the
-    answer's own loop and the check's then compile at the same time on a first run. Returns
-    whether a compile was started."""
+    compile of that search, in a process of its own, if this process finds it neither loaded
+    nor in numba's cache (:func:`whist_sim.compiled.entry.deal.compile_ahead`): the loop, which
+    the answer needs first, and the check's search then compile at the same time on a first
+    run. Returns whether a compile was started."""
     if play is None:
         return False
     from ..compiled.entry.deal import compile_ahead
@@ -83,9 +83,10 @@ def compile_check_ahead(play: str | None) -> bool:
     from ..compiled.strategies.registry import SEARCHING_PLAYS
     from ..compiled.strategies.spec import parse_play
 
-    if parse_play(play).info.id not in SEARCHING_PLAYS:
+    info = parse_play(play).info
+    if info.id not in SEARCHING_PLAYS:
         return False
-    return compile_ahead(FULL)
+    return compile_ahead(FULL, (info.name,))
 
 
 def check_deals(deals: int, ratio: int = CHECK_RATIO, minimum: int = CHECK_MIN_DEALS) -> int:

@@ -151,7 +151,7 @@ def run_chart_chunk(task: ChartTask, index: int) -> dict[str, np.ndarray]:
         np.int64(MAX_TRIES), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
     deal, scratch = sampling_scratch(k)
     chart_kernel(
-        loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)),
+        loop_address(loop_mode(pol), pol), np.uint64(mix64(task.seed)),
         ChartHands(ids, strain, np.int64(task.deals_per_hand)),
         Table(rules_array(rules), deck_array(rules), pol, par), smp,
         Candidates(np.int64(-1), np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)),

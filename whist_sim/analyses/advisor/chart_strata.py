@@ -120,7 +120,7 @@ def run_screen_chunk(task: ScreenTask, index: int) -> dict[str, np.ndarray]:
     pol, par = task.seating.arrays()
     trump = np.zeros(count, dtype=np.int64)
     hand = np.zeros(count, dtype=np.uint64)
-    chart_screen_kernel(loop_address(loop_mode(pol)), np.uint64(mix64(task.seed)),
+    chart_screen_kernel(loop_address(loop_mode(pol), pol), np.uint64(mix64(task.seed)),
                         np.int64(start), np.int64(count),
                         Table(rules_array(rules), deck_array(rules), pol, par),
                         new_deal(sampler_scratch()[0]), ScreenOut(trump, hand))

@@ -262,10 +262,10 @@ def run_scenario(
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
     table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
-    mode = loop_mode(table.pol)  # the base loop when no seat searches
+    mode = loop_mode(table.pol)  # FULL when a seat searches
     # a first run: the kernels compile in a process of their own while this one compiles the loop
     ahead = compile_kernels_ahead(mode, _idle_calls(table, smp, cands))
-    loop = loop_address(mode)
+    loop = loop_address(mode, table.pol)
     wait_ahead(ahead)
     model = smp.model
     k = len(cands.bid)
@@ -361,7 +361,7 @@ def sample_play_hands(
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
     table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
-    loop = loop_address(loop_mode(table.pol))  # the base loop when no seat searches
+    loop = loop_address(loop_mode(table.pol), table.pol)  # no search when none is seated
     model = smp.model
     p = scen.rules.players
     if _conditioned(smp):

@@ -204,10 +204,10 @@ def run_chunk(task: TournamentTask, index: int) -> ChunkResult:
     yy = np.zeros((count, n_ent, n_ent), dtype=np.float64)
     tally = np.zeros((count, n_ent, N_TALLY), dtype=np.int32)
     thrown = np.zeros(count, dtype=np.int32)
-    # the base loop alone when no seat of any seating searches
+    # no search compiled or loaded when no seat of any seating searches
     mode = FULL if any(loop_mode(pol) is FULL for pol in pols) else BASE
     tournament_kernel(
-        loop_address(mode), np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
+        loop_address(mode, pols), np.uint64(mix64(task.seed)), np.int64(start), np.int64(count),
         Table(rules_array(task.rules), deck_array(task.rules), pols, pars),
         Entrants(ent, inv_m, bool(task.independent)), new_deal(),
         TallyOut(np.zeros(n_ent, dtype=np.float64), ysum, yy, tally, thrown),

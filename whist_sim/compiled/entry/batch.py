@@ -265,8 +265,9 @@ def play_batch(
                    out_ncalls, out_removed, out_hand, out_contract, out_tricks, out_score,
                    out_bidsum, out_over, out_dealt, out_redeals)
     deal = new_deal()
+    loop = loop_address(loop_mode(table.pol, checked), table.pol)
     with _checked(deal.st, seating):
-        _batch_kernel(loop_address(loop_mode(table.pol, checked)), seed_mix, start_, count_,
+        _batch_kernel(loop, seed_mix, start_, count_,
                       bool(store_dealt), table, deal, out)
     cols: dict[str, np.ndarray] = {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),
@@ -341,8 +342,9 @@ def play_traces(
     t_seat = np.zeros((n, 3, p), dtype=np.int64)
     out = TraceOut(t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat)
     deal = new_deal()
+    loop = loop_address(loop_mode(table.pol, checked), table.pol)
     with _checked(deal.st, seating):
-        _trace_kernel(loop_address(loop_mode(table.pol, checked)), seed_mix, start_, count_, table,
+        _trace_kernel(loop, seed_mix, start_, count_, table,
                       deal, out)
     return {
         "deal": np.arange(int(start_), int(start_) + n, dtype=np.int64),

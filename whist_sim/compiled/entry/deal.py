@@ -1,15 +1,15 @@
-"""The deal loop with every strategy (the full loop), and the loops shared by address.
+"""The compiled loop and searching strategies, reached by address; one decision asked alone.
 
 :mod:`whist_sim.compiled.loop.phases` holds the rules and the loop;
-:mod:`whist_sim.compiled.strategies.dispatch` the decision points of the strategies that do not
-search. This module, one layer up, registers the decision points of the ``FULL`` loop: the
-strategies that search (``montecarlo`` bidding, ``rollout`` play: they play sampled deals in the
-base loop, :func:`~whist_sim.compiled.loop.shared.run_base_at`), and every other strategy as in
-the base loop. It compiles the loop of each mode once, as a C function, and hands out a table of
-the loops' addresses (:func:`loop_address`); every entry point that plays deals (batch
-simulation, traces, the advisor, the bid charts, tournaments) calls the loop through it
-(:func:`play_deal_in`, :func:`run_shared`). One decision asked alone (the table's bots) is
-:func:`decide_once`, here beside the decision points it compiles.
+:mod:`whist_sim.compiled.strategies.dispatch` its decision points. This module compiles the loop
+once, as a C function, and each searching strategy (``montecarlo`` bidding, ``rollout`` play) as
+a C function of its own, on first use, and hands out **loop tables**
+(:mod:`whist_sim.compiled.ground.addresses`): the loop's address and those of the searches a run
+seats (:func:`loop_address`). Every entry point that plays deals (batch simulation, traces, the
+advisor, the bid charts, tournaments) calls the loop through its table (:func:`play_deal_in`,
+:func:`run_shared`); the loop reaches the searches through it, and they play their sampled deals
+in the loop through it. A run that seats no search compiles none. One decision asked alone (the
+table's bots) is :func:`decide_once`.
 """
 from __future__ import annotations
 
@@ -21,10 +21,22 @@ from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
-from numba.extending import overload
 
 from ..ground._cache import compile_lock
 from ..ground._numba import NUMBA_OPTIONS, jit
+from ..ground.addresses import (
+    DECISION_SIGNATURE,
+    K_CALL,
+    LOOP_SIGNATURE,
+    T_CHECKED,
+    T_LOOP,
+    T_MONTECARLO,
+    T_ROLLOUT,
+    TABLE_WORDS,
+    call_loop_at,
+    views,
+    word_at,
+)
 from ..ground.layout import (
     PH_AUCTION,
     PH_CONTRACTS,
@@ -33,15 +45,15 @@ from ..ground.layout import (
     PH_ILLEGAL,
     PH_PLAY,
     R_PLAYERS,
-    S_BASE_LOOP,
     S_CHECK,
+    S_LOOP_TABLE,
     S_PHASE,
     S_TURN,
+    S_UNLOADED,
 )
 from ..ground.rng import stream_start_mixed
 from ..loop.phases import (
     IllegalDecision,
-    _steps,
     begin_deal,
     deal_cards,
     legal_calls,
@@ -51,101 +63,25 @@ from ..loop.phases import (
     redeal_due,
     steps_base,
 )
-from ..loop.shared import LOOP_SIGNATURE, call_loop_at, run_base_at, views, word_at
 from ..search.montecarlo import mc_call, mc_contract
 from ..search.rollout import rollout_card
 from ..strategies.dispatch import (
     BASE,
     CHECKED,
-    CHECKED_TYPE,
-    FULL,
-    FULL_TYPE,
-    OVERLOAD_OPTIONS,
     LoopMode,
-    base_call,
-    base_card,
-    base_contract,
-    base_frisch,
     choose_call,
     choose_card,
     choose_contract,
     choose_frisch,
-    in_base_loop,
 )
-from ..strategies.registry import BID_MONTECARLO, PLAY_ROLLOUT
-
-
-@overload(choose_call, jit_options=OVERLOAD_OPTIONS)
-def _full_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-    if mode != FULL_TYPE and mode != CHECKED_TYPE:
-        return None
-
-    def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-        if pol[0, seat] == BID_MONTECARLO:
-            return mc_call(pol, par, st, hm, rp, seat, lo, hi, rng)
-        return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
-
-    return impl
-
-
-@overload(choose_frisch, jit_options=OVERLOAD_OPTIONS)
-def _full_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
-    if mode != FULL_TYPE and mode != CHECKED_TYPE:
-        return None
-
-    def impl(mode, pol, par, st, hm, rp, seat, rng):
-        return base_frisch(pol, par, st, hm, rp, seat, rng)
-
-    return impl
-
-
-@overload(choose_contract, jit_options=OVERLOAD_OPTIONS)
-def _full_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    if mode != FULL_TYPE and mode != CHECKED_TYPE:
-        return None
-
-    def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-        if pol[0, seat] == BID_MONTECARLO:
-            return mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
-        return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
-
-    return impl
-
-
-@overload(choose_card, jit_options=OVERLOAD_OPTIONS)
-def _full_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
-    if mode != FULL_TYPE and mode != CHECKED_TYPE:
-        return None
-
-    def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
-        if pol[1, seat] == PLAY_ROLLOUT:
-            return rollout_card(pol, par, st, hm, rp, seat, legal, rng)
-        return base_card(pol, par, st, hm, rp, seat, legal, rng)
-
-    return impl
-
-
-@overload(in_base_loop, jit_options=OVERLOAD_OPTIONS)
-def _full_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
-    if mode != FULL_TYPE:
-        return None
-
-    def impl(mode, st, hm, rp, pol, par, rng, until):
-        if st[S_CHECK] != 0:  # the checked loop checks every answer: no hand-over
-            return False
-        for s in range(rp[R_PLAYERS]):
-            if pol[0, s] == BID_MONTECARLO or pol[1, s] == PLAY_ROLLOUT:
-                return False
-        run_base_at(st, hm, rp, pol, par, rng, until)  # st[S_BASE_LOOP]: the shared full loop's
-        return True
-
-    return impl
-
-
-#: the full loop, inlined into the shared full loop's C function, so that its code is generated
-#: once; the shared loop runs ``CHECKED`` in its ``FULL`` code, checks switched on
-steps_full = jit(inline="always")(_steps)
-
+from ..strategies.registry import (
+    BID_MONTECARLO,
+    BID_POLICIES,
+    PLAY_POLICIES,
+    PLAY_ROLLOUT,
+    SEARCHING_BIDS,
+    SEARCHING_PLAYS,
+)
 
 # ---------------------------------------------------------------- one decision
 
@@ -154,9 +90,10 @@ steps_full = jit(inline="always")(_steps)
 def decide_once(mode, st, hm, rp, pol, par, rng):
     """The answer of the seat to act (``st[S_TURN]``) in the current phase; -1 when none: one
     decision of the loop, asked alone (the bots of :mod:`whist_sim.compiled.entry.decide`).
-    ``mode``: the decision points of ``BASE`` (no seat searches) or ``FULL`` (registered above,
-    in this module; a search plays its rollouts in the base loop at ``st[S_BASE_LOOP]``, which
-    the caller sets, :func:`base_loop_address`)."""
+    ``mode``: a loop mode marker (the decisions are the same in every mode). A searching seat is
+    reached through the loop table at ``st[S_LOOP_TABLE]``, which the caller sets
+    (:func:`loop_address`); without it the answer is the lowest legal one and
+    ``st[S_UNLOADED]`` is set."""
     seat = st[S_TURN]
     phase = st[S_PHASE]
     if phase == PH_AUCTION:
@@ -174,28 +111,56 @@ def decide_once(mode, st, hm, rp, pol, par, rng):
 
 
 
-# ---------------------------------------------------------------- the loop shared by address
+# ---------------------------------------------------------------- compiled once, reached by address
 #
-# The loop of each mode is compiled once, as a C function (cached like every kernel), and every
-# caller holds one indirect call per deal (whist_sim.compiled.loop.shared has why and how).
+# The loop and each searching strategy are compiled once, as C functions (cached like every
+# kernel), and every caller holds one indirect call (whist_sim.compiled.ground.addresses has why).
 
-def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, base):
+def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, table):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    held = a[S_LOOP_TABLE]
+    a[S_LOOP_TABLE] = table
     steps_base(BASE, a, b, c, d, e, f, until)
+    a[S_LOOP_TABLE] = held
 
 
-def _shared_full(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, base):
+def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, table):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
-    a[S_CHECK] = checked
-    a[S_BASE_LOOP] = base
-    steps_full(FULL, a, b, c, d, e, f, until)
-    a[S_CHECK] = 0
-    a[S_BASE_LOOP] = 0
+    check, held = a[S_CHECK], a[S_LOOP_TABLE]
+    a[S_CHECK] = 1
+    a[S_LOOP_TABLE] = table
+    steps_base(CHECKED, a, b, c, d, e, f, until)
+    a[S_CHECK] = check
+    a[S_LOOP_TABLE] = held
 
 
-#: the C functions compiled, by mode name (``CHECKED`` is the ``FULL`` one, checks switched on)
-_SHARED = {"BASE": _shared_base, "FULL": _shared_full}
-#: numba options of the shared loops (a C function takes no ``nogil``: it holds no GIL; the
+def _search_rollout(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, seat, kind, x, y):
+    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    return rollout_card(d, e, a, b, c, seat, np.uint64(x), f)
+
+
+def _search_montecarlo(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, seat, kind, x, y):
+    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    if kind == K_CALL:
+        return mc_call(d, e, a, b, c, seat, x, y, f)
+    return mc_contract(d, e, a, b, c, seat, x, y, f)
+
+
+#: the C functions, by name: the loop (``BASE``, which the unchecked runs of every mode run), the
+#: checked loop (``CHECKED``) and the searching strategies (by their registered names), each
+#: with its signature
+_SHARED = {"BASE": (_shared_base, LOOP_SIGNATURE), "CHECKED": (_shared_checked, LOOP_SIGNATURE),
+           "rollout": (_search_rollout, DECISION_SIGNATURE),
+           "montecarlo": (_search_montecarlo, DECISION_SIGNATURE)}
+#: the loop table's word of each searching strategy, by its C function's name
+_SEARCH_WORDS = {"rollout": T_ROLLOUT, "montecarlo": T_MONTECARLO}
+#: the name of the C function of each searching strategy id: bidding, then play
+_SEARCH_OF_BID = {BID_MONTECARLO: "montecarlo"}
+_SEARCH_OF_PLAY = {PLAY_ROLLOUT: "rollout"}
+assert set(_SEARCH_OF_BID) == set(SEARCHING_BIDS) and set(_SEARCH_OF_PLAY) == set(SEARCHING_PLAYS)
+assert {**{BID_POLICIES[n].id: n for n in _SEARCH_OF_BID.values()}} == _SEARCH_OF_BID
+assert {**{PLAY_POLICIES[n].id: n for n in _SEARCH_OF_PLAY.values()}} == _SEARCH_OF_PLAY
+#: numba options of the C functions (a C function takes no ``nogil``: it holds no GIL; the
 #: cache is enabled apart, as the ``cfunc`` decorator does)
 _CFUNC_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k in ("error_model", "boundscheck",
                                                                    "fastmath", "_nrt")}
@@ -206,7 +171,7 @@ _LOADED: dict[str, Any] = {}
 
 
 def _load_or_compile(name: str, may_compile: bool) -> Any:
-    """The C function of the loop of mode ``name`` from numba's cache; else compiled when
+    """The C function ``name`` (:data:`_SHARED`) from numba's cache; else compiled when
     ``may_compile`` (said as a compile to
     :class:`~whist_sim.compiled.ground._numba.CompileWatch`: numba tells its listeners of a jit
     function's compile, not of a C function's), or None."""
@@ -215,7 +180,8 @@ def _load_or_compile(name: str, may_compile: bool) -> Any:
     from numba.core.compiler_lock import global_compiler_lock
 
     with global_compiler_lock:  # numba's typing context is not safe across threads
-        func = CFunc(_SHARED[name], sigutils.normalize_signature(LOOP_SIGNATURE), {},
+        pyfunc, signature = _SHARED[name]
+        func = CFunc(pyfunc, sigutils.normalize_signature(signature), {},
                      dict(_CFUNC_OPTIONS))
         if NUMBA_OPTIONS.get("cache"):
             func.enable_caching()
@@ -235,7 +201,8 @@ def _load_or_compile(name: str, may_compile: bool) -> Any:
 
 
 def _shared_loop(name: str) -> Any:
-    """The compiled C function of the loop of mode ``name``, loaded from numba's cache or
+    """The compiled C function ``name`` (the loop, ``BASE``, or a searching strategy by its
+    registered name, :data:`_SHARED`), loaded from numba's cache or
     compiled once, by whichever thread of whichever process asks first: a process that finds it
     missing from the cache takes the cache's compile lock
     (:func:`~whist_sim.compiled.ground._cache.compile_lock`) and looks again before it compiles,
@@ -254,37 +221,56 @@ def _shared_loop(name: str) -> Any:
         return func
 
 
-#: the loops whose compile this process has handed to a process of its own (:func:`compile_ahead`)
+#: the C functions whose compile this process has handed to a process of its own
+#: (:func:`compile_ahead`), by name
 _AHEAD: dict[str, Any] = {}
 
 
-def compile_ahead(mode: LoopMode) -> bool:
-    """Start the compile of the loop of ``mode`` in a process of its own, beside this one, when
-    this process will need it later (a check under a searching play) and finds it neither loaded
-    nor in numba's cache: on two cores the two loops of a first run (the base loop, which the
-    answer needs first, and the full loop, which its check needs) then compile at the same
-    time. That process takes the cache's compile lock
+def compile_ahead(mode: LoopMode, searches: tuple[str, ...] | None = None) -> bool:
+    """Start the compile of the searching strategies that a run of ``mode`` will need later (a
+    check under a searching play) in a process of its own, beside this one, when this process
+    finds them neither loaded nor in numba's cache: on two cores the loop, which the answer
+    needs first, and the searches of its check then compile at the same time. ``searches``: the
+    C functions' names (``("rollout",)``); every search of ``mode`` when None (none for
+    ``BASE``). That process takes the cache's compile lock
     (:func:`~whist_sim.compiled.ground._cache.compile_lock`), so :func:`loop_address` here waits
-    for it (said as a compile) rather than compiling again. At most one such process per loop
+    for it (said as a compile) rather than compiling again. At most one such process per search
     and process; none without numba's cache. Returns whether one was started."""
-    name = _loop_name(mode)
-    if not NUMBA_OPTIONS.get("cache") or name in _AHEAD or not _first_compile(name):
+    names = _searches_of(mode, None) if searches is None else tuple(searches)
+    unknown = [n for n in names if n not in _SEARCH_WORDS]
+    if unknown:
+        raise ValueError(f"no searching strategy named {unknown[0]!r}")
+    if not NUMBA_OPTIONS.get("cache"):
         return False
-    code = f"from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop({name!r})"
-    _AHEAD[name] = _start(code, subprocess.DEVNULL)
+    todo = [n for n in names if n not in _AHEAD and _first_compile(n)]
+    if not todo:
+        return False
+    code = ("from whist_sim.compiled.entry.deal import _shared_loop; "
+            + "; ".join(f"_shared_loop({n!r})" for n in todo))
+    proc = _start(code, subprocess.DEVNULL)
+    for n in todo:
+        _AHEAD[n] = proc
     return True
 
 
-def _loop_name(mode: LoopMode) -> str:
-    """The name of the loop that ``mode`` runs (``CHECKED``: the ``FULL`` one)."""
+def _searches_of(mode: LoopMode, pol: np.ndarray | None) -> tuple[str, ...]:
+    """The names of the searching strategies' C functions that a run of ``mode`` with the
+    seating ``pol`` (``int64[2, P]``, or a stack of seatings ``int64[..., 2, P]``) needs: those
+    seated in ``pol``; every one when ``pol`` is None, but none for ``BASE``."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
-    return FULL.name if mode is CHECKED else mode.name
+    if pol is None:
+        return () if mode is BASE else tuple(_SEARCH_WORDS)
+    pol = np.asarray(pol)
+    seated = {_SEARCH_OF_BID[int(b)] for b in pol[..., 0, :].ravel() if int(b) in _SEARCH_OF_BID}
+    seated |= {_SEARCH_OF_PLAY[int(q)] for q in pol[..., 1, :].ravel()
+               if int(q) in _SEARCH_OF_PLAY}
+    return tuple(n for n in _SEARCH_WORDS if n in seated)
 
 
 def _first_compile(name: str) -> bool:
-    """Whether the loop ``name`` is neither loaded nor in numba's cache (a first run); one found
-    in the cache is loaded."""
+    """Whether the C function ``name`` is neither loaded nor in numba's cache (a first run); one
+    found in the cache is loaded."""
     with _SHARED_LOCK:
         if name in _LOADED:
             return False
@@ -308,22 +294,23 @@ def _start(code: str, stdin: Any) -> Any:
 
 
 def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -> Any:
-    """Compile entry points in a process of their own while this one compiles the loop of
-    ``mode``, when that loop is neither loaded nor in numba's cache (a first run): an entry
-    point calls the loop through its address, so its compile does not wait for the loop's, and
-    on two cores the two compile at the same time. ``calls``: ``(module, name, args)`` of each
+    """Compile entry points in a process of their own while this one compiles the loop (which
+    every ``mode`` runs), when the loop is neither loaded nor in numba's cache (a first run): an
+    entry point calls the loop through its address, so its compile does not wait for the loop's,
+    and on two cores the two compile at the same time. ``calls``: ``(module, name, args)`` of each
     jit function, with arguments that compile it and do no work (no deal, no loop called:
     ``loop`` may be 0); they are pickled to that process. Returns the process (the caller waits
     for it, :func:`wait_ahead`, before it calls the kernels, which then load from the cache), or
-    None when there is nothing to gain: the loop cached, no numba cache, or a loop already
+    None when there is nothing to gain: the loop cached, no numba cache, or searches already
     compiling in a process of its own (:func:`compile_ahead`, a check's: a third compile on two
-    cores would slow that loop, which the command waits for longest) or kernels, or when
+    cores would slow them) or kernels, or when
     called from a thread other than the main one (a server's worker: a process started there
     runs code before it execs, which is not safe beside other threads)."""
-    name = _loop_name(mode)
+    if not isinstance(mode, LoopMode):
+        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
     if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _STARTED)
             or threading.current_thread() is not threading.main_thread()
-            or name in _AHEAD or not _first_compile(name)):
+            or not _first_compile(CHECKED.name if mode is CHECKED else BASE.name)):
         return None
     import pickle
 
@@ -392,47 +379,55 @@ def _end_with_parent() -> None:
         pass
 
 
-#: the loop tables handed out by :func:`loop_address`, by mode name: ``int64[3]`` of the C
-#: function's address, the base loop's address (which the full loop's rollouts call) and
-#: ``checked``; kept here so that their addresses stay valid for the life of the process
-_TABLES: dict[str, np.ndarray] = {}
+#: the loop tables handed out by :func:`loop_address`, by ``checked`` and the searches they hold:
+#: ``int64[TABLE_WORDS]`` (:mod:`whist_sim.compiled.ground.addresses`); kept here so that
+#: their addresses stay valid for the life of the process
+_TABLES: dict[tuple[bool, tuple[str, ...]], np.ndarray] = {}
 
 
-def loop_address(mode: LoopMode) -> np.int64:
-    """The address of the loop table of ``mode`` (a
-    :class:`~whist_sim.compiled.strategies.dispatch.LoopMode` marker): the ``loop`` argument of
-    the entry points, which :func:`run_shared` reads. The table holds the address of the loop's
-    C function (``CHECKED``: the ``FULL`` one), the base loop's (the full loop's rollouts play in
-    it) and ``checked`` (1 for ``CHECKED``); each loop is compiled or loaded on first use in
-    this process. It is valid in this process only; pass it to a kernel, never store or send
-    it."""
-    if not isinstance(mode, LoopMode):
-        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
+def loop_address(mode: LoopMode, pol: np.ndarray | None = None) -> np.int64:
+    """The address of a loop table for a run of ``mode`` (a
+    :class:`~whist_sim.compiled.strategies.dispatch.LoopMode` marker) with the seating ``pol``
+    (``int64[2, P]``, or a stack of seatings ``int64[..., 2, P]``):
+    the ``loop`` argument of the entry points, which :func:`run_shared` reads. The table holds
+    the address of the loop's C function (``CHECKED``: the checked loop's; every other mode: the
+    one loop), ``checked`` (1 for ``CHECKED``) and the addresses of
+    the searching strategies seated in ``pol`` (every one when ``pol`` is None, none for
+    ``BASE``), each compiled or loaded on first use in this process; a seat whose search the
+    table lacks makes :func:`run_shared` raise. It is valid in this process only; pass it to a
+    kernel, never store or send it."""
+    searches = _searches_of(mode, pol)
+    key = (mode is CHECKED, searches)
     with _SHARED_LOCK:
-        table = _TABLES.get(mode.name)
+        table = _TABLES.get(key)
     if table is None:
-        fn = _shared_loop(BASE.name if mode is BASE else FULL.name).address
-        base = _shared_loop(BASE.name).address
-        table = np.array([fn, base, int(mode is CHECKED)], dtype=np.int64)
+        table = np.zeros(TABLE_WORDS, dtype=np.int64)
+        table[T_LOOP] = _shared_loop(CHECKED.name if mode is CHECKED else BASE.name).address
+        table[T_CHECKED] = int(mode is CHECKED)
+        for name in searches:
+            table[_SEARCH_WORDS[name]] = _shared_loop(name).address
         with _SHARED_LOCK:
-            table = _TABLES.setdefault(mode.name, table)
+            table = _TABLES.setdefault(key, table)
     return np.int64(table.ctypes.data)
 
 
 def base_loop_address() -> np.int64:
-    """The address of the base loop's C function (compiled or loaded on first use): what
-    ``st[S_BASE_LOOP]`` holds while the full loop runs, for a search asked alone
-    (:func:`decide_once` in ``FULL``)."""
+    """The address of the loop's C function (compiled or loaded on first use)."""
     return np.int64(_shared_loop(BASE.name).address)
 
 
 @jit(inline="always")
 def run_shared(loop, st, hm, rp, pol, par, rng, until):
-    """The loop at address ``loop`` (:func:`loop_address`) from the deal's current phase until
-    ``until``; raises :class:`~whist_sim.compiled.loop.phases.IllegalDecision` after the checked
-    loop stopped on an illegal answer."""
-    call_loop_at(word_at(loop, 0), st, hm, rp, pol, par, rng, until, word_at(loop, 2),
-                 word_at(loop, 1))
+    """The loop of the loop table at address ``loop`` (:func:`loop_address`) from the deal's
+    current phase until ``until``; raises :class:`~whist_sim.compiled.loop.phases.IllegalDecision`
+    after a checked loop stopped on an illegal answer, and RuntimeError when a seat's searching
+    strategy is not in the table."""
+    call_loop_at(word_at(loop, T_LOOP), st, hm, rp, pol, par, rng, until,
+                 word_at(loop, T_CHECKED), loop)
+    if st[S_UNLOADED] != 0:
+        st[S_UNLOADED] = 0
+        raise RuntimeError("a seat's searching strategy was not loaded for this run (the "
+                           "seating passed to loop_address does not hold it)")
     if st[S_PHASE] == PH_ILLEGAL:
         raise IllegalDecision("a strategy gave an illegal answer")
     if st[S_PHASE] < until:  # a C function cannot raise: say so if it stopped short
@@ -445,11 +440,11 @@ def play_deal_in(loop, seed_mix, d, rp, deck, pol, par, deal):
     """Play deal ``d`` of the run whose seed mixes to ``seed_mix`` from the shuffle to the score
     (dealer ``d % P``, random stream ``(seed, d)``, docs/ENGINE.md §2-3) in ``deal`` (a
     :class:`~whist_sim.compiled.ground.layout.Deal`), with the rules' slots ``rp``, the deck and
-    the seating ``pol`` / ``par``, in the shared loop at address ``loop`` (:func:`loop_address`
-    of the seating's mode, :func:`~whist_sim.compiled.strategies.dispatch.loop_mode`: ``BASE``
-    when no searching strategy is seated). A deal cancelled after the third Frisch is dealt again
-    from the same stream (``after_third_frisch=redeal``; ``st[S_REDEALS]`` counts it). Inlined
-    into its callers."""
+    the seating ``pol`` / ``par``, in the shared loop of the loop table at address ``loop``
+    (:func:`loop_address` of the seating's mode,
+    :func:`~whist_sim.compiled.strategies.dispatch.loop_mode`, and of ``pol``). A deal cancelled
+    after the third Frisch is dealt again from the same stream (``after_third_frisch=redeal``;
+    ``st[S_REDEALS]`` counts it). Inlined into its callers."""
     st, hm, rng, work = deal
     rng[0] = stream_start_mixed(seed_mix, np.uint64(d))
     begin_deal(st, hm, rp, d, d % rp[R_PLAYERS])

@@ -24,7 +24,7 @@ from ..ground.layout import (
     PH_FRISCH,
     PH_PLAY,
     PH_SCORE,
-    S_BASE_LOOP,
+    S_LOOP_TABLE,
     S_PHASE,
     S_REMOVED,
     S_TURN,
@@ -40,9 +40,9 @@ from ..loop.phases import (
     legal_calls,
     score,
 )
-from ..strategies.dispatch import FULL, loop_mode
+from ..strategies.dispatch import BASE, FULL, loop_mode
 from ..strategies.seating import Seating
-from .deal import base_loop_address, decide_once
+from .deal import decide_once, loop_address
 
 
 @jit
@@ -76,7 +76,7 @@ class KernelSeats:
                  deal: int = 0) -> None:
         p = rules.players
         self.pol, self.par = Seating.of(bids, plays, p).arrays()
-        self.mode = loop_mode(self.pol)  # the base decision points alone when no seat searches
+        self.mode = loop_mode(self.pol)  # FULL when a seat searches
         self.rp = rules_array(rules)
         self.st, self.hm, self.rng = new_state()
         begin_deal(self.st, self.hm, self.rp, deal, dealer)
@@ -85,13 +85,13 @@ class KernelSeats:
             self.hm[H_HAND + s] = np.uint64(dealt[s])
         self.st[S_REMOVED] = removed_card
         self.rng[0] = np.uint64(rng_state)
-        if self.mode is FULL:  # a search plays its rollouts in the base loop, by its address
-            self.st[S_BASE_LOOP] = base_loop_address()
+        if self.mode is FULL:  # the searches seated, and the loop they play their rollouts in
+            self.st[S_LOOP_TABLE] = loop_address(FULL, self.pol)
 
     def decide(self) -> int:
         """What the strategy of the seat to act decides now (a call code, a Frisch mask, a
         contract or a card code; see :mod:`whist_sim.engine.state`)."""
-        return int(decide_once(self.mode, self.st, self.hm, self.rp, self.pol, self.par,
+        return int(decide_once(BASE, self.st, self.hm, self.rp, self.pol, self.par,
                            self.rng))
 
     def peek(self) -> int:

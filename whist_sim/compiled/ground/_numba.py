@@ -1,9 +1,9 @@
 """The numba options of every kernel, in one place.
 
 * ``cache=True``: compiled machine code is stored on disk (``NUMBA_CACHE_DIR``), so the CLI, the
-  tests and worker processes load it instead of recompiling each time. A function that only the
-  shared full loop calls (the searches' decisions: ``jit(cache=False)``) is not cached on its own:
-  its code is stored inside the loop's, and caching it apart would store it twice.
+  tests and worker processes load it instead of recompiling each time. A function that only a
+  searching strategy's C function calls (``jit(cache=False)``) is not cached on its own: its code
+  is stored inside that C function's, and caching it apart would store it twice.
 * ``nogil=True``: a kernel releases the GIL while it runs, so threads (``bench``, ``simulate``) play
   chunks truly in parallel.
 * ``error_model='numpy'``: integer division and modulo do not check for a zero divisor and raise a

@@ -12,13 +12,13 @@ and the random stream ``rng``; ``st[S_PHASE]`` says where it stands::
   computed here and handed to the strategies, which choose within them.
 * **Transitions** (:func:`apply_call`, :func:`apply_frisch`, :func:`apply_contract`,
   :func:`apply_card`, :func:`score`) move the state by one decision and advance the phase.
-* **The loop** (:func:`run_base`, and the full loop of :mod:`whist_sim.compiled.entry.deal`) asks
-  the seat to act (``st[S_TURN]``) for its decision, applies it, and goes on until the phase
-  ``until`` is reached. In the checked mode (``CHECKED``, which the tests run every strategy
-  through) it first checks the answer against the legal choices: an illegal one stops the loop
-  and raises :class:`IllegalDecision`, with the seat and the answer in ``st[S_BAD_SEAT]`` /
-  ``st[S_BAD_VALUE]``. The checks are compiled out of the other modes (they cost 5-10 % of the
-  deal rate).
+* **The loop** (:func:`steps_base`, :func:`run_base`, and the shared loop of
+  :mod:`whist_sim.compiled.entry.deal`) asks the seat to act (``st[S_TURN]``) for its decision,
+  applies it, and goes on until the phase ``until`` is reached. In a checked run (``CHECKED``,
+  which the tests run every strategy through) it first checks the answer against the legal
+  choices: an illegal one stops the loop and raises :class:`IllegalDecision`, with the seat and
+  the answer in ``st[S_BAD_SEAT]`` / ``st[S_BAD_VALUE]``. The checks are compiled out of the
+  other modes (they cost 5-10 % of the deal rate).
 
 Because the state is complete, the loop starts from any point: a fresh deal, the middle of an
 auction, fixed earlier contracts, the middle of a trick. Everything that plays a deal goes through
@@ -26,24 +26,20 @@ it: batch simulation, the advisor and the bid charts, tournaments, and the strat
 A caller that wants to force a decision (a candidate contract, a card) applies it with the
 ``apply_*`` function and then runs the loop.
 
-**Two loops from one text.** The loop is compiled twice from :func:`_steps`: ``steps_base``
-(``mode`` :data:`~whist_sim.compiled.strategies.dispatch.BASE`; ``run_base`` raises after it), whose
-decision points know only the strategies that do not search, and ``steps_full`` (``mode``
-:data:`~whist_sim.compiled.strategies.dispatch.FULL`, in :mod:`whist_sim.compiled.entry.deal`), with
-every strategy. Each loop is compiled once, as a C function that its callers call through its
-address (:mod:`whist_sim.compiled.loop.shared`, :mod:`whist_sim.compiled.entry.deal`).
-Searching strategies play their sampled deals in the base loop, through its address
-(:func:`~whist_sim.compiled.loop.shared.run_base_at`), so no compiled function calls itself and
-the full loop's compile does not generate the base loop again. The full loop hands a deal with no
-searching strategy seated to the base loop (the same decisions,
-:func:`~whist_sim.compiled.strategies.dispatch. in_base_loop`), so every plain simulation runs the
-base loop.
+**One loop.** The loop is compiled once for the unchecked runs (:func:`steps_base` in ``BASE``)
+and once for the checked ones (``CHECKED``), each as a C function that its callers call through
+its address (:mod:`whist_sim.compiled.loop.shared`,
+:mod:`whist_sim.compiled.entry.deal`). Its decision points reach the searching strategies through
+the loop table (:mod:`whist_sim.compiled.ground.addresses`), each a C function compiled on its
+own, and the searches play their sampled deals in the same loop, through its address
+(:func:`~whist_sim.compiled.loop.shared.run_base_at`): no compiled function calls itself, and
+the loop's code holds no search.
 
 **Speed** (docs/ENGINE.md §3). The calls of an auction round and the cards of the play run as
 inner loops that keep the seat, and in the play the trick so far, in registers: the state in
 ``st`` is still written before every decision, but not read back. When every seat plays the same
-small policy (``random``, ``heuristic``) the base loop plays in a copy compiled for that policy
-alone (:func:`play_phase`; the other loops compile only the general copy, to save compile time).
+small policy (``random``, ``heuristic``) the unchecked loop plays in a copy compiled for that
+policy alone (:func:`play_phase`).
 The trick's winner is updated without a branch where no policy reads it (:func:`beats_mask`,
 random play: who wins is unpredictable) and with a branch where one does (the next decision then
 starts before the winner is known).
@@ -129,14 +125,13 @@ from ..ground.layout import (
 )
 from ..ground.rng import GOLDEN, S32, mix64
 from ..strategies.dispatch import (
-    BASE_TYPE,
+    CHECKED_TYPE,
     OVERLOAD_OPTIONS,
     checks,
     choose_call,
     choose_card_of,
     choose_contract,
     choose_frisch,
-    in_base_loop,
     one_play_policy,
 )
 from ..strategies.registry import PLAY_HEURISTIC, PLAY_RANDOM
@@ -658,7 +653,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             hand = hm[H_HAND + seat]
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng,
                                (hand, 0, -1, -1, trump))
-            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
+            if only < 0 and checks(mode, st) and (np.uint64(c) > np.uint64(51)
+                                                  or (hand & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -674,7 +670,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             legal = _following(hand, led)
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng,
                                (hand, pos, led, best, trump))
-            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
+            if only < 0 and checks(mode, st) and (np.uint64(c) > np.uint64(51)
+                                                  or (legal & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -699,22 +696,18 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
 
 
 def play_phase(mode, st, hm, rp, pol, par, rng, seat):
-    """The play phase of the loop of ``mode`` (compiled only): :func:`_play` in a copy for the
-    policy that every seat plays, when the loop has one, else in the general copy.
-
-    Only the base loop has copies, for ``random`` and ``heuristic``: it plays every simulation
-    without a searching strategy (the full loop hands those to it,
-    :func:`~whist_sim.compiled.strategies.dispatch.in_base_loop`) and the searches' own deals. The
-    full loop (a searching strategy seated: its searches take nearly all the time) and the checked
-    loop (the tests') play the general copy. An overload, so that a loop without copies does not
-    compile them: numba inlines ``_play`` at every call site, and each costs compile time.
+    """The play phase of the loop (compiled only): :func:`_play` in a copy for the policy that
+    every seat plays, when it has one (``random``, ``heuristic``), else in the general copy. The
+    checked loop (``CHECKED``, the tests') plays the general copy alone, which checks every card.
+    An overload, so that the checked loop does not compile the copies: numba inlines ``_play``
+    at every call site, and each costs compile time.
     """
     raise NotImplementedError("compiled only")
 
 
 @overload(play_phase, jit_options=OVERLOAD_OPTIONS)
 def _play_phase(mode, st, hm, rp, pol, par, rng, seat):
-    if mode != BASE_TYPE:
+    if mode == CHECKED_TYPE:
         def general(mode, st, hm, rp, pol, par, rng, seat):
             _play(mode, -1, st, hm, rp, pol, par, rng, seat)
         return general
@@ -739,8 +732,6 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
     (``float64[2, P, N_PARAMS]``) are the seating. A strategy's illegal answer (the checked mode)
     stops the loop with ``st[S_PHASE] == PH_ILLEGAL``; the callers raise (:func:`run_base`), or
     their callers (the loop shared through its address, :mod:`whist_sim.compiled.entry.deal`)."""
-    if in_base_loop(mode, st, hm, rp, pol, par, rng, until):
-        return  # FULL with no searching strategy: the same decisions in the base loop
     n_tricks = rp[R_NTRICKS]
     p = rp[R_PLAYERS]
     while st[S_PHASE] < until:
@@ -777,11 +768,9 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
             break
 
 
-#: the base loop, compiled once: :func:`run_base` and the shared ``BASE`` loop of
+#: the loop, compiled once: :func:`run_base` and the shared loop of
 #: :mod:`whist_sim.compiled.entry.deal` call it (a call links its code, in seconds; inlining the
-#: loop would compile it again, in a minute). The full loop has a function of its own
-#: (``steps_full``): a function that calls itself under another type is compiled as a recursion,
-#: which a C function cannot link.
+#: loop would compile it again, in a minute)
 steps_base = jit(_steps)
 
 

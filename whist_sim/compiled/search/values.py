@@ -11,8 +11,9 @@ weights to these values (docs/PLAY_MODEL.md).
 
 The stream of a decision is its own (``decision_stream`` of the deal stream's state, the seat and
 :data:`VALUES_DECISION` + cards played): the values depend only on the state, never on the order
-in which decisions are valued. The rollouts run in the base loop, by its address
-(``st[S_BASE_LOOP]`` must hold it). It allocates its scratch: not for the deal loop.
+in which decisions are valued. The rollouts run in the loop, by its address
+(``st[S_LOOP_TABLE]`` must hold a loop table, ``entry.deal.loop_address``). It allocates its
+scratch: not for the deal loop.
 """
 
 from __future__ import annotations

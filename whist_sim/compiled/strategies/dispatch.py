@@ -23,19 +23,18 @@ Every strategy sees the whole deal state (``st``, ``hm``, ``rp``:
 know. It may keep per-seat caches in its seat's scratch slots: bidding strategies use slots 0..7,
 play policies 8..15.
 
-**Two loops from one text.** Strategies that search (``montecarlo``) play sampled deals to the end
-with the deal loop itself. So that no compiled function calls itself, the loop is compiled twice
-from the same source, told apart by its first argument ``mode``, a named marker
-(:class:`LoopMode`, each of its own numba type):
+**One loop, the searches by address.** Strategies that search (``montecarlo`` bidding,
+``rollout`` play) play sampled deals to the end with the deal loop itself. So that no compiled
+function calls itself, and the loop does not carry the searches' code, each searching strategy is
+compiled on its own, as a C function, and the decision points reach it through the loop table
+(:func:`searched`, :mod:`whist_sim.compiled.ground.addresses`): a run compiles only the searches
+it seats. The loop's first argument ``mode``, a named marker (:class:`LoopMode`, each of its own
+numba type), says what a run asks of it:
 
-* :data:`BASE`: the loop that searches run. Its decision points know only the strategies that do
-  not search (this module).
-* :data:`FULL`: the loop that simulations, the advisor and tournaments run. Its decision points
-  are registered by :mod:`whist_sim.compiled.entry.deal`, one layer up: the searching strategies,
-  and everything else by the base decision points below.
-* :data:`CHECKED`: ``FULL`` with every answer checked (the tests' mode). The shared loop runs it
-  as the full loop's own code with the checks switched on (``st[S_CHECK]``, see
-  :func:`checks`), so it costs no compile of its own.
+* :data:`BASE`: no seat searches;
+* :data:`FULL`: a seat may search (its loop table holds the searches seated);
+* :data:`CHECKED`: every answer checked (the tests' mode), in a loop compiled for it (the
+  checks cost 5-10 % of the deal rate, so the others' loop holds none; see :func:`checks`).
 
 Any other ``mode`` (a plain ``0``, say) is refused when the kernel compiles, by name.
 
@@ -43,8 +42,9 @@ The decision points are numba overloads of the stubs below: an overload returns 
 implementation only for its own ``mode`` type. They are inlined into the loop by LLVM
 (``forceinline``): a real call per decision would cost more than the decision itself.
 
-To add a strategy that does not search: one branch per decision kind in the ``base_*`` functions.
-One that searches: its branch in :mod:`whist_sim.compiled.entry.deal`.
+To add a strategy: one branch per decision kind in the ``base_*`` functions; one that searches
+reaches its C function there through :func:`searched` (its word in the loop table,
+:mod:`whist_sim.compiled.ground.addresses`; its C function in :mod:`whist_sim.compiled.entry.deal`).
 """
 
 from __future__ import annotations
@@ -57,7 +57,17 @@ from numba.core.imputils import lower_constant
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from ..ground._numba import NUMBA_OPTIONS, jit
-from ..ground.layout import R_PLAYERS, S_CHECK
+from ..ground.addresses import (
+    K_CALL,
+    K_CARD,
+    K_CONTRACT,
+    T_MONTECARLO,
+    T_ROLLOUT,
+    call_decision_at,
+    word_at,
+)
+from ..ground.bits import ctz
+from ..ground.layout import R_PLAYERS, S_CHECK, S_LOOP_TABLE, S_UNLOADED
 from .bidding.estimators import (
     hcp_call,
     hcp_contract,
@@ -86,6 +96,7 @@ from .registry import (
     PLAY_LEARNED,
     PLAY_PLANNER,
     PLAY_RANDOM,
+    PLAY_ROLLOUT,
     SEARCHING_BIDS,
     SEARCHING_PLAYS,
 )
@@ -160,17 +171,23 @@ def _constant_mode(context, builder, ty, pyval):
 
 def checks(mode, st):
     """True when the loop of this ``mode`` checks every answer (compiled only): never in
-    ``BASE``, always in ``CHECKED``, and in ``FULL`` while ``st[S_CHECK]`` is set (the shared
-    loop's checked entry sets it: one compiled full loop serves both)."""
+    ``BASE``, always in ``CHECKED``, and in ``FULL`` while ``st[S_CHECK]`` is set. The shared
+    loops are compiled for ``BASE`` (every unchecked run) and ``CHECKED`` (the tests' runs), so
+    an unchecked run's code holds no check."""
     raise NotImplementedError("compiled only")
 
 
-@overload(checks, inline="always")
-def _checks(mode, st):
+def _marker(mode) -> None:
+    """Refuse, by name, a ``mode`` that is not a loop mode marker (when a kernel compiles)."""
     if not isinstance(mode, LoopModeType):
         raise TypingError("mode must be a loop mode marker of "
                           "whist_sim.compiled.strategies.dispatch "
                           f"(BASE, FULL or CHECKED), got a value of type {mode}")
+
+
+@overload(checks, inline="always")
+def _checks(mode, st):
+    _marker(mode)
     if mode == CHECKED_TYPE:
         return lambda mode, st: True
     if mode == FULL_TYPE:
@@ -186,30 +203,14 @@ OVERLOAD_OPTIONS["forceinline"] = True
 
 def loop_mode(pol: np.ndarray, checked: bool = False) -> LoopMode:
     """The ``mode`` an entry point runs the seating ``pol`` (``int64[2, P]``) in: ``CHECKED``
-    when asked; ``BASE`` when no seat has a strategy that searches (the same deals as ``FULL``,
-    which hands such a deal to the base loop, from an entry point compiled without the searching
-    strategies); else ``FULL``."""
+    when asked; ``BASE`` when no seat has a strategy that searches (its loop table then loads
+    no search); else ``FULL``."""
     if checked:
         return CHECKED
     if any(int(b) in SEARCHING_BIDS for b in pol[0]) or any(
             int(q) in SEARCHING_PLAYS for q in pol[1]):
         return FULL
     return BASE
-
-
-def in_base_loop(mode, st, hm, rp, pol, par, rng, until):
-    """Play the deal in the base loop (``run_base``) when the loop of ``mode`` may: ``FULL`` with
-    no searching strategy seated, whose decisions are then the base loop's. Returns True when it
-    did (compiled only). The base loop holds no call to a searching strategy, so the compiler
-    keeps more of the deal in registers: about 2 % of the deal rate."""
-    raise NotImplementedError("compiled only")
-
-
-@overload(in_base_loop, jit_options=OVERLOAD_OPTIONS)
-def _base_in_base_loop(mode, st, hm, rp, pol, par, rng, until):
-    if mode == FULL_TYPE:
-        return None  # registered by compiled.entry.deal, which knows the searching strategies
-    return lambda mode, st, hm, rp, pol, par, rng, until: False
 
 
 def choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
@@ -232,7 +233,29 @@ def choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
     raise NotImplementedError("a decision point of the compiled loop")
 
 
-# ---------------------------------------------------------------- strategies that do not search
+# ---------------------------------------------------------------- strategies that search
+
+
+@jit(forceinline=True)
+def searched(st, hm, rp, pol, par, rng, seat, word, kind, a, b):
+    """The answer of the searching strategy at word ``word`` of the loop table
+    (``st[S_LOOP_TABLE]``, :mod:`whist_sim.compiled.ground.addresses`) to ``seat``'s decision of
+    ``kind`` with the legal choices ``a``, ``b``, through its C function. When the table does
+    not hold it (not loaded for the run) it records the word in ``st[S_UNLOADED]``, for the
+    loop's caller to raise, and answers the lowest legal choice."""
+    t = st[S_LOOP_TABLE]
+    fn = word_at(t, word) if t != 0 else np.int64(0)
+    if fn != 0:
+        return call_decision_at(fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
+    st[S_UNLOADED] = word
+    if kind == K_CARD:
+        return ctz(np.uint64(a))
+    if kind == K_CONTRACT:
+        return a if a != b else a + 1
+    return np.int64(0)
+
+
+# ---------------------------------------------------------------- every strategy
 
 
 @jit(forceinline=True)
@@ -247,6 +270,8 @@ def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
         return ltc_call(st, hm, rp, seat, lo, hi, par)
     elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
         return shaded_call(st, hm, rp, seat, lo, hi, par)
+    elif pid == BID_MONTECARLO:
+        return searched(st, hm, rp, pol, par, rng, seat, T_MONTECARLO, K_CALL, lo, hi)
     return random_call(st, hm, rp, seat, lo, hi, rng)
 
 
@@ -275,6 +300,9 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
         return ltc_contract(st, hm, rp, seat, lo, forbidden, par)
     elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
         return shaded_contract(st, hm, rp, seat, lo, forbidden, par)
+    elif pid == BID_MONTECARLO:
+        return searched(st, hm, rp, pol, par, rng, seat, T_MONTECARLO, K_CONTRACT, lo,
+                        forbidden)
     return random_contract(st, hm, rp, seat, lo, forbidden, rng)
 
 
@@ -290,6 +318,9 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
         return planner_card(st, hm, rp, seat, legal, rng, par)
     elif pid == PLAY_LEARNED:
         return learned_card(st, hm, rp, seat, legal, rng)
+    elif pid == PLAY_ROLLOUT:
+        return searched(st, hm, rp, pol, par, rng, seat, T_ROLLOUT, K_CARD, np.int64(legal),
+                        np.int64(0))
     return random_card(st, hm, rp, seat, legal, rng)
 
 
@@ -336,9 +367,8 @@ def _choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
 
 
 @overload(choose_call, jit_options=OVERLOAD_OPTIONS)
-def _base_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-    if mode != BASE_TYPE:
-        return None
+def _choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
+    _marker(mode)
 
     def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
         return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
@@ -347,9 +377,8 @@ def _base_choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
 
 
 @overload(choose_frisch, jit_options=OVERLOAD_OPTIONS)
-def _base_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
-    if mode != BASE_TYPE:
-        return None
+def _choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
+    _marker(mode)
 
     def impl(mode, pol, par, st, hm, rp, seat, rng):
         return base_frisch(pol, par, st, hm, rp, seat, rng)
@@ -358,9 +387,8 @@ def _base_choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
 
 
 @overload(choose_contract, jit_options=OVERLOAD_OPTIONS)
-def _base_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    if mode != BASE_TYPE:
-        return None
+def _choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
+    _marker(mode)
 
     def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
         return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
@@ -369,9 +397,8 @@ def _base_choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
 
 
 @overload(choose_card, jit_options=OVERLOAD_OPTIONS)
-def _base_choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
-    if mode != BASE_TYPE:
-        return None
+def _choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
+    _marker(mode)
 
     def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
         return base_card(pol, par, st, hm, rp, seat, legal, rng)

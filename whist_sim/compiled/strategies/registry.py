@@ -8,9 +8,9 @@ specified in docs/ENGINE.md §4 (``random``) and §5 (``heuristic``).
 Adding a policy: give it a new id here (``BID_POLICIES`` or ``PLAY_POLICIES``), write its compiled
 functions in ``whist_sim/compiled/strategies/bidding/`` or ``whist_sim/compiled/strategies/play/``
 and add one branch per decision kind to the decision points in
-``whist_sim/compiled/strategies/dispatch.py`` (or, for a strategy that searches, in
-``whist_sim/compiled/entry/deal.py``, with its name in
-:data:`SEARCHING_BID` or :data:`SEARCHING_PLAY`). The deal loop does not change.
+``whist_sim/compiled/strategies/dispatch.py`` (for a strategy that searches, a branch that reaches
+its C function through the loop table, which ``whist_sim/compiled/entry/deal.py`` compiles, with
+its name in :data:`SEARCHING_BID` or :data:`SEARCHING_PLAY`). The deal loop does not change.
 Parameterised policies declare each parameter here, once (:class:`Param`: default, legal values,
 help); the parser, its checks and the help texts read them, and the engine gets them per seat as
 a ``float64`` row of length :data:`whist_sim.compiled.ground.layout.N_PARAMS`.
@@ -300,9 +300,9 @@ POLICY_PARAMS: dict[tuple[str, str], tuple[str, str | None]] = {
     for reg in (BID_POLICIES, PLAY_POLICIES) for info in reg.values() for p in info.params
     if p.names is not None
 }
-#: the strategies that search: they play sampled deals with the base loop, so their decision
-#: points are the full loop's (:mod:`whist_sim.compiled.entry.deal`), and a play policy that
-#: searches cannot be the ``base`` of a search
+#: the strategies that search: they play sampled deals in the loop, each compiled as a C function
+#: of its own that the loop reaches through its loop table (:mod:`whist_sim.compiled.entry.deal`),
+#: and a play policy that searches cannot be the ``base`` of a search
 SEARCHING_BID: frozenset[str] = frozenset({"montecarlo"})
 SEARCHING_PLAY: frozenset[str] = frozenset({"rollout"})
 #: their ids
