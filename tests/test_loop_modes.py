@@ -100,6 +100,9 @@ def test_each_run_has_a_table_of_the_loop_the_check_switch_and_its_searches():
                         4).arrays()
     assert table(FULL, pol) == [loop, 0, full[2], 0]
     assert table(CHECKED, pol) == [checked[0], 1, full[2], 0]
+    base_pol, _ = Seating.of(("heuristic",) * 4, ("expert",) * 4, 4).arrays()
+    assert table(FULL, np.stack([base_pol, pol])) == [loop, 0, full[2], 0]  # a tournament's
+    assert table(FULL, base_pol) == [loop, 0, 0, 0]
     assert loop_address(FULL) == loop_address(FULL)
     assert loop_address(FULL, pol) == loop_address(FULL, pol.copy())
 

@@ -59,6 +59,26 @@ def test_following_the_hints_plays_the_engines_own_deal(rules, human):
         assert res.ok and res.scores == s.scores
 
 
+def test_searching_bots_play_the_engines_own_deal():
+    """Bots that search (``montecarlo`` bidding, ``rollout`` play) reach their searches through
+    their loop table and play, move for move, the deal the compiled engine plays."""
+    rules = Rules()
+    bids = ["heuristic", "montecarlo:n=2", "hcp", "heuristic"]
+    plays = ["expert", "rollout:n=2", "heuristic", "rollout:n=2:base=heuristic"]
+    tr = play_traces(21, 0, 2, rules, bids, plays)
+    for deal in range(2):
+        rng = DealRng(21, deal)
+        state = DealState.deal(rules, rng, deal % 4)
+        bots = KernelSeats(rules, bids, plays, deal % 4, state.dealt, rng.state,
+                           state.removed_card, deal)
+        table = Table(state, 0, bots)
+        follow_hints(table)
+        s = table.state
+        assert list(s.calls) == [int(c) for c in tr["calls"][deal, : tr["n_calls"][deal]]]
+        assert list(s.plays) == [int(c) for c in tr["plays"][deal, : tr["n_plays"][deal]]]
+        assert list(s.scores) == [int(x) for x in tr["scores"][deal]]
+
+
 def test_reference_bots_at_a_table_play_the_reference_deal():
     rules = Rules()
     rng = DealRng(5, 3)
