@@ -23,7 +23,7 @@ Every strategy sees the whole deal state (``st``, ``hm``, ``rp``:
 know. It may keep per-seat caches in its seat's scratch slots: bidding strategies use slots 0..7,
 play policies 8..15.
 
-**One loop, the searches by address.** Strategies that search (``montecarlo`` bidding,
+**One loop text, the searches by address.** Strategies that search (``montecarlo`` bidding,
 ``rollout`` play) play sampled deals to the end with the deal loop itself. So that no compiled
 function calls itself, and the loop does not carry the searches' code, each searching strategy is
 compiled on its own, as a C function, and the decision points reach it through the loop table
@@ -38,9 +38,10 @@ numba type), says what a run asks of it:
 
 Any other ``mode`` (a plain ``0``, say) is refused when the kernel compiles, by name.
 
-The decision points are numba overloads of the stubs below: an overload returns its
-implementation only for its own ``mode`` type. They are inlined into the loop by LLVM
-(``forceinline``): a real call per decision would cost more than the decision itself.
+The decision points are numba overloads of the stubs below, one implementation for every marker
+(the loop's checks, :func:`checks`, and its play copies are what differ by mode). They are
+inlined into the loop by LLVM (``forceinline``): a real call per decision would cost more than
+the decision itself.
 
 To add a strategy: one branch per decision kind in the ``base_*`` functions; one that searches
 reaches its C function there through :func:`searched` (its word in the loop table,
