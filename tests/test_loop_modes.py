@@ -11,7 +11,7 @@ import pytest
 from numba import njit, typeof
 from numba.core.errors import TypingError
 
-from whist_sim.compiled.ground.layout import S_CHECK, ST_SIZE
+from whist_sim.compiled.ground.layout import ST_SIZE
 from whist_sim.compiled.strategies.dispatch import (
     BASE,
     BASE_TYPE,
@@ -41,13 +41,13 @@ def test_each_marker_has_its_own_type_and_survives_pickling():
 
 
 def test_only_the_checked_loop_checks():
-    """``CHECKED`` checks; ``FULL`` while ``st[S_CHECK]`` is set; ``BASE`` never: the loop of
-    the unchecked runs, compiled for ``BASE``, holds no check."""
+    """``CHECKED`` checks; ``FULL`` and ``BASE`` never: the loop of the unchecked runs,
+    compiled for ``BASE``, holds no check, whatever the state holds."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     assert _checks(CHECKED, st) is True
     assert _checks(FULL, st) is False and _checks(BASE, st) is False
-    st[S_CHECK] = 1
-    assert _checks(FULL, st) is True and _checks(BASE, st) is False
+    st[:] = 1
+    assert _checks(FULL, st) is False and _checks(BASE, st) is False
 
 
 @pytest.mark.parametrize("value", [0, 1.0, True])

@@ -45,7 +45,6 @@ from ..ground.layout import (
     PH_ILLEGAL,
     PH_PLAY,
     R_PLAYERS,
-    S_CHECK,
     S_LOOP_TABLE,
     S_PHASE,
     S_TURN,
@@ -74,14 +73,7 @@ from ..strategies.dispatch import (
     choose_contract,
     choose_frisch,
 )
-from ..strategies.registry import (
-    BID_MONTECARLO,
-    BID_POLICIES,
-    PLAY_POLICIES,
-    PLAY_ROLLOUT,
-    SEARCHING_BIDS,
-    SEARCHING_PLAYS,
-)
+from ..strategies.registry import BID_POLICIES, PLAY_POLICIES, SEARCHING_BID, SEARCHING_PLAY
 
 # ---------------------------------------------------------------- one decision
 
@@ -116,7 +108,7 @@ def decide_once(mode, st, hm, rp, pol, par, rng):
 # The loop and each searching strategy are compiled once, as C functions (cached like every
 # kernel), and every caller holds one indirect call (whist_sim.compiled.ground.addresses has why).
 
-def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, table):
+def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     held = a[S_LOOP_TABLE]
     a[S_LOOP_TABLE] = table
@@ -124,13 +116,11 @@ def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, check
     a[S_LOOP_TABLE] = held
 
 
-def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, checked, table):
+def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
-    check, held = a[S_CHECK], a[S_LOOP_TABLE]
-    a[S_CHECK] = 1
+    held = a[S_LOOP_TABLE]
     a[S_LOOP_TABLE] = table
     steps_base(CHECKED, a, b, c, d, e, f, until)
-    a[S_CHECK] = check
     a[S_LOOP_TABLE] = held
 
 
@@ -154,12 +144,10 @@ _SHARED = {"BASE": (_shared_base, LOOP_SIGNATURE), "CHECKED": (_shared_checked, 
            "montecarlo": (_search_montecarlo, DECISION_SIGNATURE)}
 #: the loop table's word of each searching strategy, by its C function's name
 _SEARCH_WORDS = {"rollout": T_ROLLOUT, "montecarlo": T_MONTECARLO}
-#: the name of the C function of each searching strategy id: bidding, then play
-_SEARCH_OF_BID = {BID_MONTECARLO: "montecarlo"}
-_SEARCH_OF_PLAY = {PLAY_ROLLOUT: "rollout"}
-assert set(_SEARCH_OF_BID) == set(SEARCHING_BIDS) and set(_SEARCH_OF_PLAY) == set(SEARCHING_PLAYS)
-assert {**{BID_POLICIES[n].id: n for n in _SEARCH_OF_BID.values()}} == _SEARCH_OF_BID
-assert {**{PLAY_POLICIES[n].id: n for n in _SEARCH_OF_PLAY.values()}} == _SEARCH_OF_PLAY
+#: the name of the C function of each searching strategy id (its registered name): bidding,
+#: then play
+_SEARCH_OF_BID = {BID_POLICIES[n].id: n for n in SEARCHING_BID}
+_SEARCH_OF_PLAY = {PLAY_POLICIES[n].id: n for n in SEARCHING_PLAY}
 #: numba options of the C functions (a C function takes no ``nogil``: it holds no GIL; the
 #: cache is enabled apart, as the ``cfunc`` decorator does)
 _CFUNC_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k in ("error_model", "boundscheck",
@@ -422,8 +410,7 @@ def run_shared(loop, st, hm, rp, pol, par, rng, until):
     current phase until ``until``; raises :class:`~whist_sim.compiled.loop.phases.IllegalDecision`
     after a checked loop stopped on an illegal answer, and RuntimeError when a seat's searching
     strategy is not in the table."""
-    call_loop_at(word_at(loop, T_LOOP), st, hm, rp, pol, par, rng, until,
-                 word_at(loop, T_CHECKED), loop)
+    call_loop_at(word_at(loop, T_LOOP), st, hm, rp, pol, par, rng, until, loop)
     if st[S_UNLOADED] != 0:
         st[S_UNLOADED] = 0
         raise RuntimeError("a seat's searching strategy was not loaded for this run (the "

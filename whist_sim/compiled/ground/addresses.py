@@ -8,7 +8,8 @@ through a **loop table**, an ``int64`` array whose address the loop keeps in
 ``st[S_LOOP_TABLE]`` while it runs:
 
 * word :data:`T_LOOP`: the address of the loop's C function (:data:`LOOP_SIGNATURE`);
-* word :data:`T_CHECKED`: 1 when the run checks every answer (the tests' ``CHECKED`` mode);
+* word :data:`T_CHECKED`: 1 when the table's loop is the checked one (the tests' ``CHECKED``
+  runs), else 0;
 * word :data:`T_ROLLOUT`, :data:`T_MONTECARLO`: the address of that searching strategy's C
   function (:data:`DECISION_SIGNATURE`), 0 when the run seats none (it is then not compiled).
 
@@ -49,9 +50,9 @@ _STATE = (types.CPointer(types.int64), types.CPointer(types.uint64), types.CPoin
 #: the C signature of a loop: the state arrays by their first element (``st``, ``hm``, ``rp``,
 #: ``pol``, ``par``, ``rng``) and the lengths of ``st``, ``hm``, ``rp``, ``rng``; ``P``
 #: (``pol`` is ``int64[2, P]``, ``par`` ``float64[2, P, N_PARAMS]``); then ``until`` (the
-#: phase to stop at), ``checked`` (1: check every answer) and ``table`` (the loop table's
-#: address, kept in ``st[S_LOOP_TABLE]`` while the loop runs)
-LOOP_SIGNATURE = types.void(*_STATE, types.int64, types.int64, types.int64)
+#: phase to stop at) and ``table`` (the loop table's address, kept in ``st[S_LOOP_TABLE]``
+#: while the loop runs)
+LOOP_SIGNATURE = types.void(*_STATE, types.int64, types.int64)
 
 #: the C signature of a searching strategy: the state as in :data:`LOOP_SIGNATURE`, then
 #: ``seat``, ``kind`` (:data:`K_CALL`, :data:`K_CONTRACT` or :data:`K_CARD`) and the legal
@@ -134,21 +135,21 @@ def _state_typed(arrays) -> bool:
 
 
 @intrinsic
-def call_loop_at(typingctx, fn, st, hm, rp, pol, par, rng, until, checked, table):
+def call_loop_at(typingctx, fn, st, hm, rp, pol, par, rng, until, table):
     """Call the loop whose C function (:data:`LOOP_SIGNATURE`) is at address ``fn`` on the state
-    arrays (each C-contiguous, of the dtypes of the signature), with ``until``, ``checked`` and
-    ``table`` (integers)."""
+    arrays (each C-contiguous, of the dtypes of the signature), with ``until`` and ``table``
+    (integers)."""
     if not _state_typed((st, hm, rp, pol, par, rng)) or not all(
-            isinstance(x, types.Integer) for x in (fn, until, checked, table)):
+            isinstance(x, types.Integer) for x in (fn, until, table)):
         return None
-    sig = types.void(fn, st, hm, rp, pol, par, rng, until, checked, table)
+    sig = types.void(fn, st, hm, rp, pol, par, rng, until, table)
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
         state = _state_args(context, builder, signature.args[1:7], args[1:7])
         ints = [context.cast(builder, args[k], signature.args[k], types.int64)
-                for k in (0, 7, 8, 9)]
-        fnty = ir.FunctionType(ir.VoidType(), [v.type for v in state] + [i64] * 3)
+                for k in (0, 7, 8)]
+        fnty = ir.FunctionType(ir.VoidType(), [v.type for v in state] + [i64] * 2)
         builder.call(builder.inttoptr(ints[0], fnty.as_pointer()), state + ints[1:])
         return context.get_dummy_value()
 

@@ -82,10 +82,10 @@ S_FLOOR = 44  # + strain (0..4): lowest legal level of a bid in that strain for 
 #   bids are not one run of codes (RULES §2: bid_order=suit, or no clubs in the no_suit deck).
 #   Strategies read it through call_floor, which computes it when they are one run.
 S_REDEALS = 49  # times the deal was cancelled and dealt again (after_third_frisch=redeal)
-S_CHECK = 50  # 1 while the loop checks every answer (the checked runs: set on entry to the shared
-#   loop and restored on its return, so a finished deal shows 0)
-S_LOOP_TABLE = 51  # the address of the loop table while the shared loop runs (set and restored
-#   as S_CHECK; whist_sim.compiled.ground.addresses): the searching strategies are reached
+# slot 50: free
+S_LOOP_TABLE = 51  # the address of the loop table while the shared loop runs (set on entry to it
+#   and restored on its return, so a finished deal shows 0;
+#   whist_sim.compiled.ground.addresses): the searching strategies are reached
 #   through it and play their rollouts in the loop it names; 0 otherwise
 S_UNLOADED = 52  # the loop table's word of a searching strategy that a seat asked for but the
 #   table does not hold (not loaded for the run); the loop's caller raises

@@ -68,7 +68,7 @@ from ..ground.addresses import (
     word_at,
 )
 from ..ground.bits import ctz
-from ..ground.layout import R_PLAYERS, S_CHECK, S_LOOP_TABLE, S_UNLOADED
+from ..ground.layout import R_PLAYERS, S_LOOP_TABLE, S_UNLOADED
 from .bidding.estimators import (
     hcp_call,
     hcp_contract,
@@ -171,10 +171,9 @@ def _constant_mode(context, builder, ty, pyval):
 
 
 def checks(mode, st):
-    """True when the loop of this ``mode`` checks every answer (compiled only): never in
-    ``BASE``, always in ``CHECKED``, and in ``FULL`` while ``st[S_CHECK]`` is set. The shared
-    loops are compiled for ``BASE`` (every unchecked run) and ``CHECKED`` (the tests' runs), so
-    an unchecked run's code holds no check."""
+    """True when the loop of this ``mode`` checks every answer (compiled only): in ``CHECKED``
+    only. The shared loops are compiled for ``BASE`` (every unchecked run) and ``CHECKED`` (the
+    tests' runs), so an unchecked run's code holds no check."""
     raise NotImplementedError("compiled only")
 
 
@@ -191,8 +190,6 @@ def _checks(mode, st):
     _marker(mode)
     if mode == CHECKED_TYPE:
         return lambda mode, st: True
-    if mode == FULL_TYPE:
-        return lambda mode, st: st[S_CHECK] != 0
     return lambda mode, st: False
 
 
