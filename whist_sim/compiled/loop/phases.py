@@ -653,8 +653,7 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             hand = hm[H_HAND + seat]
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng,
                                (hand, 0, -1, -1, trump))
-            if only < 0 and checks(mode, st) and (np.uint64(c) > np.uint64(51)
-                                                  or (hand & bit(c)) == ZERO):
+            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -670,8 +669,7 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
             legal = _following(hand, led)
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng,
                                (hand, pos, led, best, trump))
-            if only < 0 and checks(mode, st) and (np.uint64(c) > np.uint64(51)
-                                                  or (legal & bit(c)) == ZERO):
+            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
