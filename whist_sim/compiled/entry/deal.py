@@ -108,24 +108,20 @@ def decide_once(mode, st, hm, rp, pol, par, rng):
 # The loop and each searching strategy are compiled once, as C functions (cached like every
 # kernel), and every caller holds one indirect call (whist_sim.compiled.ground.addresses has why).
 
-@jit(inline="always")
-def _shared(mode, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
-    """The loop of ``mode`` at a C function's arguments (:data:`LOOP_SIGNATURE`), its loop table
-    in ``st[S_LOOP_TABLE]`` while it runs (restored after: a rollout's copy of the state is run
-    from inside a run)."""
+def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     held = a[S_LOOP_TABLE]
     a[S_LOOP_TABLE] = table
-    steps_base(mode, a, b, c, d, e, f, until)
+    steps_base(BASE, a, b, c, d, e, f, until)
     a[S_LOOP_TABLE] = held
 
 
-def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
-    _shared(BASE, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table)
-
-
 def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
-    _shared(CHECKED, st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table)
+    a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
+    held = a[S_LOOP_TABLE]
+    a[S_LOOP_TABLE] = table
+    steps_base(CHECKED, a, b, c, d, e, f, until)
+    a[S_LOOP_TABLE] = held
 
 
 def _search_rollout(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, seat, kind, x, y):
