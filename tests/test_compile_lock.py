@@ -3,6 +3,7 @@ lock (``whist_sim.compiled.ground._cache.compile_lock``)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -213,14 +214,15 @@ def test_the_double_dummy_solver_is_compiled_under_the_lock_once_per_process(mon
 
 def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_path):
     """On a first run (the loop not cached) the advisor's kernels compile in a process of
-    their own while the command compiles the loop: the calls are pickled to it and made there.
-    Not when the loop is cached, without a cache, while a check's loop compiles beside, or
-    from a worker thread."""
+    their own while the command compiles the loop: the calls are pickled to it and made there;
+    at the lowest priority while a check's search compiles beside. Not when the loop is cached,
+    without a cache, while kernels compile already, or from a worker thread."""
     from whist_sim.compiled.entry import deal
     from whist_sim.compiled.strategies.dispatch import BASE
 
     monkeypatch.setattr(deal, "_AHEAD", {})
     monkeypatch.setattr(deal, "_STARTED", [])
+    monkeypatch.setattr(deal, "_KERNELS", [])
     monkeypatch.setattr(deal, "_LOADED", {})
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
     monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: None)
@@ -236,12 +238,17 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
         def poll(self):
             return None
 
+    assert os.getpriority(os.PRIO_PROCESS, os.getpid()) < 19
     monkeypatch.setattr(deal, "_AHEAD", {"rollout": Running()})  # a check's search compiling
-    monkeypatch.setattr(deal, "_STARTED", [Running()])
-    assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
+    monkeypatch.setattr(deal, "_KERNELS", [])
+    behind = deal.compile_kernels_ahead(BASE, [("time", "sleep", (0.5,))])
+    assert os.getpriority(os.PRIO_PROCESS, behind.pid) == 19  # it takes an idle core only
+    deal.wait_ahead(behind)
+    assert behind.returncode == 0
     monkeypatch.setattr(deal, "_AHEAD", {})
-    monkeypatch.setattr(deal, "_STARTED", [Running()])  # kernels compiling: one at a time
+    monkeypatch.setattr(deal, "_KERNELS", [Running()])  # kernels compiling: one at a time
     assert deal.compile_kernels_ahead(BASE, [("os", "mkdir", (str(made),))]) is None
+    monkeypatch.setattr(deal, "_KERNELS", [])
     monkeypatch.setattr(deal, "_STARTED", [])
     from concurrent.futures import ThreadPoolExecutor
 

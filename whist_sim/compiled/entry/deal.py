@@ -14,6 +14,7 @@ table's bots) is :func:`decide_once`.
 from __future__ import annotations
 
 import atexit
+import os
 import subprocess
 import sys
 import threading
@@ -60,7 +61,7 @@ from ..loop.phases import (
     legal_contracts,
     redeal,
     redeal_due,
-    steps_base,
+    steps_inlined,
 )
 from ..search.montecarlo import mc_call, mc_contract
 from ..search.rollout import rollout_card
@@ -112,7 +113,7 @@ def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     held = a[S_LOOP_TABLE]
     a[S_LOOP_TABLE] = table
-    steps_base(BASE, a, b, c, d, e, f, until)
+    steps_inlined(BASE, a, b, c, d, e, f, until)
     a[S_LOOP_TABLE] = held
 
 
@@ -120,7 +121,7 @@ def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, ta
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     held = a[S_LOOP_TABLE]
     a[S_LOOP_TABLE] = table
-    steps_base(CHECKED, a, b, c, d, e, f, until)
+    steps_inlined(CHECKED, a, b, c, d, e, f, until)
     a[S_LOOP_TABLE] = held
 
 
@@ -169,8 +170,10 @@ def _load_or_compile(name: str, may_compile: bool) -> Any:
 
     with global_compiler_lock:  # numba's typing context is not safe across threads
         pyfunc, signature = _SHARED[name]
-        func = CFunc(pyfunc, sigutils.normalize_signature(signature), {},
-                     dict(_CFUNC_OPTIONS))
+        options = dict(_CFUNC_OPTIONS)
+        if name in _SEARCH_WORDS:  # a search allocates its scratch per decision
+            options["_nrt"] = True
+        func = CFunc(pyfunc, sigutils.normalize_signature(signature), {}, options)
         if NUMBA_OPTIONS.get("cache"):
             func.enable_caching()
         try:
@@ -269,14 +272,16 @@ def _first_compile(name: str) -> bool:
     return True
 
 
-def _start(code: str, stdin: Any) -> Any:
+def _start(code: str, stdin: Any, behind: bool = False) -> Any:
     """A process of this interpreter running ``code``, silent, ended with this one (at exit,
-    :func:`_end_ahead`, and on Linux when this process dies, :func:`_end_with_parent`)."""
+    :func:`_end_ahead`, and on Linux when this process dies, :func:`_end_with_parent`);
+    ``behind``: at the lowest priority, so that it takes only a core the others leave idle."""
     if not _STARTED:
         atexit.register(_end_ahead)
     proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed program
         [sys.executable, "-c", code], stdin=stdin, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509 - main thread
+        stderr=subprocess.DEVNULL,
+        preexec_fn=_end_behind if behind else _end_with_parent)  # noqa: PLW1509 - main thread
     _STARTED.append(proc)
     return proc
 
@@ -289,21 +294,24 @@ def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -
     jit function, with arguments that compile it and do no work (no deal, no loop called:
     ``loop`` may be 0); they are pickled to that process. Returns the process (the caller waits
     for it, :func:`wait_ahead`, before it calls the kernels, which then load from the cache), or
-    None when there is nothing to gain: the loop cached, no numba cache, or searches already
-    compiling in a process of its own (:func:`compile_ahead`, a check's: a third compile on two
-    cores would slow them) or kernels, or when
-    called from a thread other than the main one (a server's worker: a process started there
-    runs code before it execs, which is not safe beside other threads)."""
+    None when there is nothing to gain: the loop cached, no numba cache, kernels already
+    compiling, or when called from a thread other than the main one (a server's worker: a
+    process started there runs code before it execs, which is not safe beside other threads).
+    Beside searches compiling in a process of their own (:func:`compile_ahead`, a check's), it
+    runs at the lowest priority: on two cores it then takes the core that they or the loop
+    leave idle first, and slows neither."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
-    if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _STARTED)
+    searching = any(p.poll() is None for p in _AHEAD.values())
+    if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _KERNELS)
             or threading.current_thread() is not threading.main_thread()
             or not _first_compile(CHECKED.name if mode is CHECKED else BASE.name)):
         return None
     import pickle
 
     proc = _start("from whist_sim.compiled.entry.deal import _compile_calls; _compile_calls()",
-                  subprocess.PIPE)
+                  subprocess.PIPE, behind=searching)
+    _KERNELS.append(proc)
     # fed from a thread: the pickle is larger than a pipe holds, and that process reads it only
     # once it has imported the package; this one goes on to its own compile meanwhile
     threading.Thread(target=_feed, args=(proc, pickle.dumps(calls)), daemon=True).start()
@@ -343,6 +351,8 @@ def _compile_calls() -> None:
 
 #: every process started by :func:`compile_ahead` and :func:`compile_kernels_ahead`
 _STARTED: list[Any] = []
+#: the processes started by :func:`compile_kernels_ahead`
+_KERNELS: list[Any] = []
 
 
 def _end_ahead() -> None:
@@ -352,6 +362,15 @@ def _end_ahead() -> None:
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
+
+
+def _end_behind() -> None:
+    """:func:`_end_with_parent`, at the lowest priority (Unix; elsewhere at the usual one)."""
+    _end_with_parent()
+    try:
+        os.nice(19)
+    except (OSError, AttributeError):  # pragma: no cover - not Unix
+        pass
 
 
 def _end_with_parent() -> None:

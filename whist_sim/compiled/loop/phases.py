@@ -652,7 +652,7 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
         if pos == 0:  # the lead
             hand = hm[H_HAND + seat]
             c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng,
-                               (hand, 0, -1, -1, trump))
+                               (hand, np.int64(0), np.int64(-1), np.int64(-1), trump))
             if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
@@ -770,6 +770,9 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
 #: :mod:`whist_sim.compiled.entry.deal` call it (a call links its code, in seconds; inlining the
 #: loop would compile it again, in a minute)
 steps_base = jit(_steps)
+#: the loop inlined into its caller: the shared loop's C functions
+#: (:mod:`whist_sim.compiled.entry.deal`), so that its code is generated once, in theirs
+steps_inlined = jit(inline="always")(_steps)
 
 
 def _run_base(mode, st, hm, rp, pol, par, rng, until):

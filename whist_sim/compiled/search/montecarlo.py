@@ -42,11 +42,12 @@ passes of the others are unknown to it (docs/STRATEGIES.md, "Reading the table",
 approximation this makes for the calls of earlier rounds).
 
 Implementation: the decisions allocate their scratch (a few small arrays) per decision, so they
-are compiled with numba's reference counting on (``_nrt=True``) and are not inlined; the deal loop
-itself stays allocation-free. A candidate is applied to a copy of the state with the loop's own
-transition (:func:`~whist_sim.compiled.loop.phases.apply_call` / ``apply_contract``) and the copy is
-played to the end by the base loop (``run_base``), so the strategy
-holds no rules of its own and the compiled call graph has no cycle.
+are inlined into the strategy's C function, which is compiled with numba's reference counting on
+(:mod:`whist_sim.compiled.entry.deal`); the deal loop itself stays allocation-free. A candidate
+is applied to a copy of the state with the loop's own transition
+(:func:`~whist_sim.compiled.loop.phases.apply_call` / ``apply_contract``) and the copy is played
+to the end by the loop (through its address), so the strategy holds no rules of its own and the
+compiled call graph has no cycle.
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_s
     )
 
 
-@jit(_nrt=True, cache=False)
+@jit(inline="always")
 def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     """``montecarlo`` auction call of ``seat``: pass or a legal bid (the lowest
     legal level of each strain, ``call_floor``; see the module doc).
@@ -252,7 +253,7 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
                 st[S_NCALLS], n_samples)
 
 
-@jit(_nrt=True, cache=False)
+@jit(inline="always")
 def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """``montecarlo`` contract of ``seat`` in ``lo..N``, not ``forbidden``. Draws nothing."""
     want = heuristic_contract(st, hm, rp, seat, lo, forbidden, NT_HCP)

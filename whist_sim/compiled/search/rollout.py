@@ -241,7 +241,7 @@ def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, 
     return ess, count
 
 
-@jit(_nrt=True, cache=False)
+@jit(inline="always")
 def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     """``rollout`` card of ``seat`` from the mask ``legal`` (see the module doc)."""
     if popcount(legal) == 1:

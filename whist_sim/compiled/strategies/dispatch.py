@@ -38,10 +38,10 @@ numba type), says what a run asks of it:
 
 Any other ``mode`` (a plain ``0``, say) is refused when the kernel compiles, by name.
 
-The decision points are numba overloads of the stubs below, one implementation for every marker
-(the loop's checks, :func:`checks`, and its play copies are what differ by mode). They are
-inlined into the loop by LLVM (``forceinline``): a real call per decision would cost more than
-the decision itself.
+The decision points (``choose_*``) are the same in every mode (the loop's checks,
+:func:`checks`, and its play copies are what differ by mode): numba inlines each into its caller,
+and they ask the strategies' ``base_*`` functions, each compiled once and inlined into the loop by
+LLVM (``forceinline``): a real call per decision would cost more than the decision itself.
 
 To add a strategy: one branch per decision kind in the ``base_*`` functions; one that searches
 reaches its C function there through :func:`searched` (its word in the loop table,
@@ -55,7 +55,15 @@ from llvmlite import ir
 from numba import types
 from numba.core.errors import TypingError
 from numba.core.imputils import lower_constant
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba.extending import (
+    NativeValue,
+    intrinsic,
+    models,
+    overload,
+    register_model,
+    typeof_impl,
+    unbox,
+)
 
 from ..ground._numba import NUMBA_OPTIONS, jit
 from ..ground.addresses import (
@@ -211,24 +219,40 @@ def loop_mode(pol: np.ndarray, checked: bool = False) -> LoopMode:
     return BASE
 
 
+@intrinsic
+def marked(typingctx, mode):
+    """Nothing, compiled: refuses, when a kernel compiles, a ``mode`` that is not a loop mode
+    marker (by name)."""
+    _marker(mode)
+    return types.none(mode), lambda context, builder, signature, args: None
+
+
+@jit(inline="always")
 def choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-    """Auction call of ``seat`` (compiled only; see the module doc)."""
-    raise NotImplementedError("a decision point of the compiled loop")
+    """Auction call of ``seat`` (see the module doc)."""
+    marked(mode)
+    return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
 
 
+@jit(inline="always")
 def choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
-    """The three cards ``seat`` passes in a Frisch (compiled only)."""
-    raise NotImplementedError("a decision point of the compiled loop")
+    """The three cards ``seat`` passes in a Frisch."""
+    marked(mode)
+    return base_frisch(pol, par, st, hm, rp, seat, rng)
 
 
+@jit(inline="always")
 def choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    """Contract of ``seat`` (compiled only)."""
-    raise NotImplementedError("a decision point of the compiled loop")
+    """Contract of ``seat``."""
+    marked(mode)
+    return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
 
 
+@jit(inline="always")
 def choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
-    """Card played by ``seat`` (compiled only)."""
-    raise NotImplementedError("a decision point of the compiled loop")
+    """Card played by ``seat``."""
+    marked(mode)
+    return base_card(pol, par, st, hm, rp, seat, legal, rng)
 
 
 # ---------------------------------------------------------------- strategies that search
@@ -362,43 +386,3 @@ def _choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
     def general(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
         return choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
     return general
-
-
-@overload(choose_call, jit_options=OVERLOAD_OPTIONS)
-def _choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-    _marker(mode)
-
-    def impl(mode, pol, par, st, hm, rp, seat, lo, hi, rng):
-        return base_call(pol, par, st, hm, rp, seat, lo, hi, rng)
-
-    return impl
-
-
-@overload(choose_frisch, jit_options=OVERLOAD_OPTIONS)
-def _choose_frisch(mode, pol, par, st, hm, rp, seat, rng):
-    _marker(mode)
-
-    def impl(mode, pol, par, st, hm, rp, seat, rng):
-        return base_frisch(pol, par, st, hm, rp, seat, rng)
-
-    return impl
-
-
-@overload(choose_contract, jit_options=OVERLOAD_OPTIONS)
-def _choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    _marker(mode)
-
-    def impl(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng):
-        return base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng)
-
-    return impl
-
-
-@overload(choose_card, jit_options=OVERLOAD_OPTIONS)
-def _choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
-    _marker(mode)
-
-    def impl(mode, pol, par, st, hm, rp, seat, legal, rng):
-        return base_card(pol, par, st, hm, rp, seat, legal, rng)
-
-    return impl

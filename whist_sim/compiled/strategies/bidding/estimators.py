@@ -85,7 +85,7 @@ def legal_best(st, rp, lo, hi, est):
     return best, best_est
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def estimate_call(st, rp, lo, hi, est, margin):
     """Auction call from trick estimates ``est`` (5-tuple of floats, strains C, D, H, S, NT).
 
@@ -131,7 +131,7 @@ def estimate_contract(rp, est, lo, forbidden, zero_below):
     return want
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def nt_as_best(hand, rp, est, nt_hcp):
     """``est`` (5-tuple of trick estimates, C, D, H, S, NT) with the NT rule of ENGINE.md §5
     applied: for an NT hand (:func:`whist_sim.compiled.strategies.bidding.heuristic.nt_hand`:

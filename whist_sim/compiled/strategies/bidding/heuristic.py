@@ -141,7 +141,7 @@ def nt_rule(par, seat, j):
     return np.int64(par[0, seat, j + 1])
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _est_q(hand, no_clubs, adj, nt_hcp):
     """``est_q`` of the five strains; ``no_clubs``: clubs give no ruffing value and need no
     stopper (a deck without clubs); ``adj``: quarter tricks added to every strain; ``nt_hcp``:
@@ -235,7 +235,7 @@ def est_from_q(q, n_tricks):
     return e if e < n_tricks else n_tricks
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def cached_q(st, hm, rp, seat, nt_hcp):
     """Fill the seat's estimate cache for its current hand; return the cache's base slot
     (``st[base + t]``: :func:`est_q_deck` of strain ``t``). The cache key is the hand (bits
@@ -273,7 +273,7 @@ def argmax_strain(est):
     return best, best_est
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _best_strain(q, n_tricks):
     """The strain with the largest estimate in tricks (ties: the higher strain), from the five
     quarter-trick estimates ``q``."""

@@ -109,7 +109,7 @@ def _wants(st, rp, seat, pos):
     return need > 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _suit_choice(s, m, hand, out, pos, lead_suit, best, trump, trumps_out, follow, ruff, want):
     """``(card, key)``: the card of the legal cards ``m`` of suit ``s`` with the largest key
     (docs/ENGINE.md §6; the reference engine's ``expert_key`` states each key card by card).

@@ -82,7 +82,7 @@ N_CONTEXTS = 3 * N_STATUS * 3 * 2 * 2
 _W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant of the compiled code
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def context_of(st, hm, rp, seat, hand, out, masters):
     """The seat's situation, ``0 .. N_CONTEXTS - 1`` (:data:`N_CONTEXTS`):
     ``(((position * 7 + need) * 3 + winner) * 2 + declarer) * 2 + over`` (``masters``: the
@@ -132,7 +132,7 @@ def suit_features(s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_t
             min(trumps_out, 6) if lead & side else 0)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
     """``(wins, sure, master, higher, lower, rank, lowest, highest)``: the :data:`FEATURES` of
     card ``c`` that differ between the cards of its suit."""
@@ -185,7 +185,7 @@ def suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_t
             + w[18] * svt)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
     """The part of card ``c``'s score of its own (row ``w``)."""
     wins, sure, master, higher, lower, rank, lowest, highest = own_features(
@@ -194,7 +194,7 @@ def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
             + w[6] * rank + w[9] * lowest + w[10] * highest)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _decision(st, hm, rp, seat):
     """``(ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
     side_loser)``: what the features of every card of one decision share."""

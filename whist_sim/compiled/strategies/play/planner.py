@@ -162,7 +162,7 @@ def _best_of_suits(cands, keys_high, hand, out, voids, seat, p):
     return best_card
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _give_up(st, hm, rp, seat, legal, need, margin, side, lead, shed):
     """The card with which the seat loses the trick in progress, or -1 to play ``expert``'s
     (the module doc)."""
