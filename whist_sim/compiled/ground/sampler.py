@@ -186,7 +186,7 @@ def deal_pool(p, pool, out, off, voids, work, tab, fresh, rng):
 def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
     """Deal the cards of the bound suits (module doc); ``work[W_REM + s]`` becomes what each seat
     still takes of the free cards. False when no layout meets the voids (or too many places)."""
-    q = 0
+    q = np.int64(0)  # int64 from the start: a literal 0 would compile _count for it too
     for s in range(p + 1):
         if work[W_REM + s] > 0:
             if q == MAX_PLACES:
@@ -194,14 +194,14 @@ def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
             work[W_PLACE + q] = s
             q += 1
     # bound suits in order: their card counts and the places allowed to take them (bit j)
-    k = 0
-    cnt0 = cnt1 = cnt2 = cnt3 = 0
-    al0 = al1 = al2 = al3 = 0
+    k = np.int64(0)
+    cnt0 = cnt1 = cnt2 = cnt3 = np.int64(0)
+    al0 = al1 = al2 = al3 = np.int64(0)
     for t in range(4):
         if (bound >> t) & 1 == 0:
             continue
         c = popcount(pool & SUIT_MASK[t])
-        a = 0
+        a = np.int64(0)
         for j in range(q):
             s = work[W_PLACE + j]
             if s == p or (voids >> (4 * s + t)) & 1 == 0:

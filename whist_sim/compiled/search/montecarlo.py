@@ -234,10 +234,10 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     Draws nothing from ``rng``."""
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1 or par[0, seat, 1] == 0.0:
-        return heuristic_call(st, hm, rp, seat, lo, hi, NT_HCP)
+        return heuristic_call(st, hm, rp, seat, lo, hi, np.int64(NT_HCP))
     slack = np.int64(par[0, seat, 3])
     n_tricks = rp[R_NTRICKS]
-    q = est_q_deck(hm[H_HAND + seat], rp, NT_HCP)
+    q = est_q_deck(hm[H_HAND + seat], rp, np.int64(NT_HCP))
     cands = np.empty(6, dtype=np.int64)
     cands[0] = 0
     n_cands = 1
@@ -256,7 +256,7 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
 @jit(inline="always")
 def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     """``montecarlo`` contract of ``seat`` in ``lo..N``, not ``forbidden``. Draws nothing."""
-    want = heuristic_contract(st, hm, rp, seat, lo, forbidden, NT_HCP)
+    want = heuristic_contract(st, hm, rp, seat, lo, forbidden, np.int64(NT_HCP))
     n_samples = np.int64(par[0, seat, 0])
     if n_samples < 1:
         return want

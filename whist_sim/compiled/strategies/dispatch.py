@@ -293,7 +293,8 @@ def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
         return shaded_call(st, hm, rp, seat, lo, hi, par)
     elif pid == BID_MONTECARLO:
-        return searched(st, hm, rp, pol, par, rng, seat, T_MONTECARLO, K_CALL, lo, hi)
+        return searched(st, hm, rp, pol, par, rng, seat, np.int64(T_MONTECARLO),
+                        np.int64(K_CALL), lo, hi)
     return random_call(st, hm, rp, seat, lo, hi, rng)
 
 
@@ -323,8 +324,8 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
         return shaded_contract(st, hm, rp, seat, lo, forbidden, par)
     elif pid == BID_MONTECARLO:
-        return searched(st, hm, rp, pol, par, rng, seat, T_MONTECARLO, K_CONTRACT, lo,
-                        forbidden)
+        return searched(st, hm, rp, pol, par, rng, seat, np.int64(T_MONTECARLO),
+                        np.int64(K_CONTRACT), lo, forbidden)
     return random_contract(st, hm, rp, seat, lo, forbidden, rng)
 
 
@@ -341,8 +342,8 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
     elif pid == PLAY_LEARNED:
         return learned_card(st, hm, rp, seat, legal, rng)
     elif pid == PLAY_ROLLOUT:
-        return searched(st, hm, rp, pol, par, rng, seat, T_ROLLOUT, K_CARD, np.int64(legal),
-                        np.int64(0))
+        return searched(st, hm, rp, pol, par, rng, seat, np.int64(T_ROLLOUT),
+                        np.int64(K_CARD), np.int64(legal), np.int64(0))
     return random_card(st, hm, rp, seat, legal, rng)
 
 

@@ -16,6 +16,7 @@ from ...analyses.advisor.scenario import parse_auction, resolve_scenario
 from ...analyses.check import check_deals as default_check_deals
 from ...compiled.strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ...compiled.strategies.spec import StrategyError
+from ...runs.executors import default_threads
 from .options import (
     FiniteFloatRange,
     NamedPath,
@@ -118,8 +119,8 @@ def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
               help="cards known to be in another seat's hand (repeatable), e.g. 1:AS,KH")
 @click.option("--confidence", type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
               default=0.95, show_default=True, help="coverage of the intervals")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
-              help="local threads (results do not depend on it)")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="local threads [default: every CPU] (results do not depend on it)")
 @click.option("--eval", "evaluation", type=click.Choice(EVALUATIONS), default="heuristic",
               show_default=True,
               help="dd: also solve the first --dd-deals sampled deals double dummy (your "
@@ -150,7 +151,7 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
             play: str, bid_policy: str, deals: int,
             seed: int, infer: bool, model: str | None, eps: float, consistent: bool,
             constrain: tuple[str, ...], known: tuple[str, ...],
-            confidence: float, threads: int, evaluation: str, dd_deals: int | None,
+            confidence: float, threads: int | None, evaluation: str, dd_deals: int | None,
             dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
             check: str, no_check: bool, check_deals: int | None,
             progress: bool | None, as_json: bool, plot: str | None,
@@ -222,6 +223,8 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         _check_auction(auction, dealer, rules)
         resolve_scenario(hand, trump, declarer, level, seat, bids or (), rules, constrain,
                          _known(known), auction, dealer)
+        if threads is None:
+            threads = default_threads()
         with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
             a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
                        bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
