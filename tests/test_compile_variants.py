@@ -15,10 +15,12 @@ from pathlib import Path
 
 import whist_sim
 
-#: cached functions that hold the loop or the sampler (each copy costs seconds of compile time)
+#: cached functions that hold the loop or the sampler (each copy costs seconds of compile time),
+#: and the strategies' functions that the searches call beside the loop
 LARGE = {"run_base", "run_base_at", "steps_base", "run_shared", "play_deal_in",
          "deal_pool", "_deal_bound", "_count", "sample_layout", "draw_layouts", "evaluate",
-         "_sample", "eval_candidates", "_search", "_bounds", "_climb_then_cap"}
+         "_sample", "eval_candidates", "_search", "_bounds", "_climb_then_cap",
+         "heuristic_call", "heuristic_contract", "est_q_deck", "cached_q", "best_bid", "searched"}
 #: the folders whose jitted code calls them (the benchmark's kernels too: the suite runs them)
 FLOORS = ("compiled", "dd", "analyses/bench")
 
