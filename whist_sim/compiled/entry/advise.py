@@ -215,7 +215,7 @@ def eval_candidates(loop, table, deal, scratch, forced, me, cand_trump, cand_bid
         scratch.res_o[k] = st[S_OVER]
 
 
-@jit
+@jit(inline="always")  # inlined into each kernel: its code generated once, in theirs
 def _sample(table, deal, scratch, smp, d, declarer, trump, level, position, check):
     """Deal ``d`` at the contract phase until accepted; the number of tries, or ``-tries``.
 

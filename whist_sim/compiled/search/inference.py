@@ -228,7 +228,7 @@ def resample(w, m, n, u, picks):
 
 
 
-@jit
+@jit(inline="always")  # one caller (the advisor's sampler): compiled in it, not apart
 def forced_mismatches(st, hm, rp, me, forced, positions, mpol, mpar, rst, rhm, rrng):
     """:func:`mismatches` of the deal in ``st`` / ``hm`` (at the start of its contract phase, the
     hands all known: a sampled deal of the advisor) once the first ``positions`` bidders have bid
