@@ -302,7 +302,8 @@ def test_a_server_restart_mid_game_resumes(driver, tmp_path):
             seeds.add(seed)
         assert len(seeds) == 2
         state = browser.open_table(driver, base, seat=0, seed=8, spec="random/random",
-                                   rules={"target": 300, "zero_over": 30})
+                                   rules={"target": 300, "zero_over": 30},
+                                   speed="off")  # the bots' moves shown at once
         assert driver.execute_script("return [t.rules.target, t.rules.zero_over]") == [300, 30]
         assert "game to 300" in driver.find_element(By.ID, "totals").text
         for _ in range(6):
