@@ -179,11 +179,11 @@ if not watching():  # pragma: no cover - depends on the numba version and its se
 # --------------------------------------------------------------------------- compile notice
 
 #: what a command prints on stderr when the engine's kernels compile, or when it waits for another
-#: process compiling them (on two cores the first ``simulate`` of a fresh install takes under
-#: 40 s, the first ``advise`` about half a minute, 35 s with its check: README, ``bench --only
-#: compile_cold``; the double-dummy solver about a minute)
+#: process compiling them (on two cores the first ``simulate`` or ``advise`` of a fresh install
+#: takes about half a minute: README, ``bench --only compile_cold``; the double-dummy solver
+#: about a minute)
 ENGINE_COMPILE_NOTICE = (
-    "compiling the engine (the first run after an install or an update: about a minute on two "
+    "compiling the engine (the first run after an install or an update: under a minute on two "
     "cores; later runs load it from the cache)..."
 )
 #: how often a compile that is still running says how long it has taken so far, seconds

@@ -1,7 +1,7 @@
 """Whether the engine is ready, for pages that wait on it (``GET /api/status``, docs/WEB.md).
 
 The compiled kernels are compiled by numba on their first use after an install or an update
-(about a minute on two cores) and loaded from numba's cache afterwards (seconds). Until the first
+(under a minute on two cores) and loaded from numba's cache afterwards (seconds). Until the first
 computation of a kind (``play``: the bots of a table; ``advice``: the advisor's sampled deals)
 has finished, every computation of that kind is waiting on that compile or load, so a page says
 so, for how long, and which of the two it is: numba's own compile events (from any thread of the

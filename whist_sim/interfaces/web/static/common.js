@@ -79,7 +79,7 @@ async function engineStarting(kind) {
     if (st.state !== "starting") return null;
     const so_far = `${Math.round(st.seconds)} s so far`;
     if (st.compiling) {
-      return `The engine is starting: compiling its kernels, as on its first use after an install or an update (about a minute on two cores; later runs load them from the cache). ${so_far}, ${Math.round(st.compile_seconds)} s of it compiling.`;
+      return `The engine is starting: compiling its kernels, as on its first use after an install or an update (under a minute on two cores; later runs load them from the cache). ${so_far}, ${Math.round(st.compile_seconds)} s of it compiling.`;
     }
     return `The engine is starting: loading its compiled kernels from the cache. ${so_far}.`;
   } catch (e) { return null; }
