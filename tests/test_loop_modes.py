@@ -21,7 +21,9 @@ from whist_sim.compiled.strategies.dispatch import (
     FULL_TYPE,
     LoopMode,
     checks,
+    choose_frisch,
     loop_mode,
+    marked,
 )
 from whist_sim.compiled.strategies.registry import PLAY_ROLLOUT
 from whist_sim.compiled.strategies.seating import Seating
@@ -54,6 +56,30 @@ def test_only_the_checked_loop_checks():
 def test_a_value_that_is_not_a_marker_is_refused_by_name(value):
     with pytest.raises(TypingError, match="loop mode marker"):
         _checks(value, np.zeros(ST_SIZE, dtype=np.int64))
+
+
+@njit
+def _marked(mode):
+    marked(mode)
+    return 1
+
+
+@njit
+def _frisch(mode, pol, par, st, hm, rp, rng):
+    return choose_frisch(mode, pol, par, st, hm, rp, 0, rng)
+
+
+def test_the_decision_points_refuse_a_value_that_is_not_a_marker_by_name():
+    """The decision points (``choose_*``) are the same in every mode; each refuses anything but
+    a marker when its caller compiles."""
+    assert _marked(BASE) == 1 and _marked(CHECKED) == 1
+    with pytest.raises(TypingError, match="loop mode marker"):
+        _marked(0)
+    arrays = (np.zeros((2, 4), np.int64), np.zeros((2, 4, 8), np.float64),
+              np.zeros(ST_SIZE, np.int64), np.zeros(8, np.uint64), np.zeros(8, np.int64),
+              np.zeros(1, np.uint64))
+    with pytest.raises(TypingError, match="loop mode marker"):
+        _frisch(0, *arrays)
 
 
 def test_the_mode_of_a_seating_is_a_marker():
