@@ -12,13 +12,14 @@ and the random stream ``rng``; ``st[S_PHASE]`` says where it stands::
   computed here and handed to the strategies, which choose within them.
 * **Transitions** (:func:`apply_call`, :func:`apply_frisch`, :func:`apply_contract`,
   :func:`apply_card`, :func:`score`) move the state by one decision and advance the phase.
-* **The loop** (:func:`steps_base`, :func:`run_base`, and the shared loop of
-  :mod:`whist_sim.compiled.entry.deal`) asks the seat to act (``st[S_TURN]``) for its decision,
-  applies it, and goes on until the phase ``until`` is reached. In a checked run (``CHECKED``,
-  which the tests run every strategy through) it first checks the answer against the legal
-  choices: an illegal one stops the loop and raises :class:`IllegalDecision`, with the seat and
-  the answer in ``st[S_BAD_SEAT]`` / ``st[S_BAD_VALUE]``. The checks are compiled out of the
-  other modes (they cost 5-10 % of the deal rate).
+* **The loop** (the shared loop's C functions of :mod:`whist_sim.compiled.entry.deal`, which
+  inline it, :func:`steps_inlined`; :func:`run_base`, the loop as a function of its own) asks
+  the seat to act (``st[S_TURN]``) for its decision, applies it, and goes on until the phase
+  ``until`` is reached. In a checked run (``CHECKED``, which the tests run every strategy
+  through) it first checks the answer against the legal choices: an illegal one stops the loop
+  and raises :class:`IllegalDecision`, with the seat and the answer in ``st[S_BAD_SEAT]`` /
+  ``st[S_BAD_VALUE]``. The checks are compiled out of the other modes (they cost 5-10 % of the
+  deal rate).
 
 Because the state is complete, the loop starts from any point: a fresh deal, the middle of an
 auction, fixed earlier contracts, the middle of a trick. Everything that plays a deal goes through
@@ -26,8 +27,8 @@ it: batch simulation, the advisor and the bid charts, tournaments, and the strat
 A caller that wants to force a decision (a candidate contract, a card) applies it with the
 ``apply_*`` function and then runs the loop.
 
-**One loop.** The loop is compiled once for the unchecked runs (:func:`steps_base` in ``BASE``)
-and once for the checked ones (``CHECKED``), each as a C function that its callers call through
+**One loop.** The loop is compiled once for the unchecked runs (``BASE``) and once for the
+checked ones (``CHECKED``), each inlined into a C function that its callers call through
 its address (:mod:`whist_sim.compiled.loop.shared`,
 :mod:`whist_sim.compiled.entry.deal`). Its decision points reach the searching strategies through
 the loop table (:mod:`whist_sim.compiled.ground.addresses`), each a C function compiled on its
@@ -766,9 +767,8 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
             break
 
 
-#: the loop, compiled once: :func:`run_base` and the shared loop of
-#: :mod:`whist_sim.compiled.entry.deal` call it (a call links its code, in seconds; inlining the
-#: loop would compile it again, in a minute)
+#: the loop as a function of its own, for :func:`run_base` (compiled only when that is called:
+#: the engine's callers reach the loop through its C function's address)
 steps_base = jit(_steps)
 #: the loop inlined into its caller: the shared loop's C functions
 #: (:mod:`whist_sim.compiled.entry.deal`), so that its code is generated once, in theirs
@@ -783,5 +783,6 @@ def _run_base(mode, st, hm, rp, pol, par, rng, until):
         raise IllegalDecision("a strategy gave an illegal answer")
 
 
-#: the loop that searching strategies run (decision points of the non-searching strategies)
+#: the loop called directly rather than through its address (``BASE``: the strategies that do not
+#: search)
 run_base = jit(_run_base)

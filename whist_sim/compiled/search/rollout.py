@@ -3,9 +3,9 @@
 Perfect-information Monte Carlo with a base policy: at a card decision with more than one legal
 card, the seat samples ``n`` layouts of the cards it cannot see, consistent with what it knows; for
 every candidate card it plays that card on each layout and finishes the deal with the base play
-policy at every seat (the deal loop's ``run_base``), and it plays the candidate with the best total
-score for itself over the same layouts (common random numbers); ties go to the base policy's own
-card (on the real state) when it is among the best, else to the lowest card code.
+policy at every seat (the deal loop, through its address), and it plays the candidate with the
+best total score for itself over the same layouts (common random numbers); ties go to the base
+policy's own card (on the real state) when it is among the best, else to the lowest card code.
 
 What the seat knows when it samples (:func:`sample_layout`, with the one sampler of hidden hands,
 :mod:`whist_sim.compiled.ground.sampler`: every layout consistent with it equally likely):
