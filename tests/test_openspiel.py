@@ -105,6 +105,38 @@ def test_the_deal_is_chance_card_by_card_from_the_dealers_left():
     assert one_random.deal_state.removed_card == 51  # the card left over is removed
 
 
+def test_an_illegal_chance_outcome_is_refused_at_once_by_name():
+    s = load().new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match=r"illegal chance outcome 52 \(no card\)"):
+        s.apply_action(52)
+    s.apply_action(3)
+    with pytest.raises(pyspiel.SpielError, match=r"chance outcome 3 \(deal 5C\): dealt already"):
+        s.apply_action(3)
+    assert s.history() == [3]  # nothing changed by the refusals
+    three = load({"players": 3, "three_player_deck": "no_low"}).new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="not a card of this deck"):
+        three.apply_action(0)  # the 2C is not in the deck without the low cards
+
+
+def test_an_illegal_player_action_is_refused_at_once_by_name():
+    s = load().new_initial_state()
+    for c in range(52):
+        s.apply_action(c)
+    before = s.history()
+    with pytest.raises(pyspiel.SpielError, match=r"illegal action 165 \(play 7C\) for player 1 "
+                                                 "in the auction"):
+        s.apply_action(W.PLAY + 5)
+    with pytest.raises(pyspiel.SpielError, match=r"\(no action\)"):
+        s.apply_action(W.NUM_ACTIONS)
+    assert s.history() == before
+    s.apply_action(W.CALLS + 5 * 5 + 4)  # 5NT
+    with pytest.raises(pyspiel.SpielError, match=r"\(call 5C\) for player 2"):
+        s.apply_action(W.CALLS + 5 * 5)  # below the bid before it
+    over = play_random(load(), 1)
+    with pytest.raises(pyspiel.SpielError, match="the deal is over"):
+        over.apply_action(W.PLAY)
+
+
 # ------------------------------------------------------------------ returns are whist-sim's
 
 

@@ -191,10 +191,12 @@ class WhistState(pyspiel.State):
         return [PLAY + c for c in ds.legal_actions()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        rest = [c for c in self._deck if c not in set(self._dealt)]
+        dealt = set(self._dealt)
+        rest = [c for c in self._deck if c not in dealt]
         return [(c, 1.0 / len(rest)) for c in rest]
 
     def _apply_action(self, action: int) -> None:
+        self._refuse_illegal(action)
         if self.deal_state is None:
             self._deal_card(action)
             return
@@ -220,6 +222,28 @@ class WhistState(pyspiel.State):
             self._dealt = []
             self._log = []
             self.deal_state = None
+
+    def _refuse_illegal(self, action: int) -> None:
+        """Raise OpenSpiel's ``SpielError`` for an action that is not legal here, naming the
+        action, before anything changes (as OpenSpiel's own games check with
+        ``SPIEL_CHECK``): a card already dealt or not in the deck as a chance outcome, a card
+        during the auction, a call out of turn, any action of a finished deal."""
+        ds = self.deal_state
+        if ds is None:
+            if action not in self._deck or action in self._dealt:
+                why = ("not a card of this deck" if action not in self._deck
+                       else "dealt already")
+                raise pyspiel.SpielError(
+                    f"illegal chance outcome {action} ({_action_name(action, chance=True)}): "
+                    f"{why}")
+            return
+        if ds.is_over:
+            raise pyspiel.SpielError(
+                f"illegal action {action} ({_action_name(action)}): the deal is over")
+        if action not in self._legal_actions(ds.to_move):
+            raise pyspiel.SpielError(
+                f"illegal action {action} ({_action_name(action)}) for player {ds.to_move} "
+                f"in the {ds.phase}")
 
     def _deal_card(self, card: int) -> None:
         self._dealt.append(card)
@@ -266,6 +290,17 @@ class WhistState(pyspiel.State):
     @property
     def log(self) -> list[tuple[int, int]]:
         return list(self._log)
+
+
+def _action_name(action: int, chance: bool = False) -> str:
+    """The action's text for an error message; "no action" for a number out of range."""
+    if chance:
+        return f"deal {card_str(action)}" if 0 <= action < N_CARDS else "no card"
+    if not 0 <= action < NUM_ACTIONS:
+        return "no action"
+    # "7C" is both the bid of seven in clubs and the seven of clubs: say which
+    return f"play {action_text(action)}" if action >= PLAY else (
+        f"call {action_text(action)}" if action < FRISCH else action_text(action))
 
 
 def action_text(action: int) -> str:
