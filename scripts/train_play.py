@@ -75,8 +75,9 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     from whist_sim.compiled.search.rollout import _separators
     from whist_sim.compiled.search.values import card_values
     from whist_sim.compiled.strategies.dispatch import BASE
-    from whist_sim.compiled.strategies.play.learned import N_FEATURES, decision_rows
+    from whist_sim.compiled.strategies.play.learned import decision_rows
     from whist_sim.compiled.strategies.registry import get_info
+    from whist_sim.core.play_features import N_FEATURES
     from whist_sim.core.rules import Rules
 
     rules = Rules()
@@ -360,7 +361,8 @@ def main() -> None:
             last = {"rounds": last, "minutes": None}
         args.card.write_text(data_card(args, last["rounds"], measure(args), last["minutes"]))
         return
-    from whist_sim.compiled.strategies.play.learned import N_CONTEXTS, N_FEATURES
+    from whist_sim.compiled.strategies.play.learned import N_CONTEXTS
+    from whist_sim.core.play_features import N_FEATURES
 
     args.work.mkdir(parents=True, exist_ok=True)
     W = np.zeros((N_CONTEXTS, N_FEATURES))
@@ -432,7 +434,8 @@ def _concat(parts: list[dict]) -> dict:
 
 def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
     from whist_sim import __version__
-    from whist_sim.compiled.strategies.play.learned import FEATURES, N_CONTEXTS
+    from whist_sim.compiled.strategies.play.learned import N_CONTEXTS
+    from whist_sim.core.play_features import FEATURES
 
     lines = [
         "# The `learned` play policy: data card",

@@ -147,7 +147,7 @@ def test_engines_agree_deal_for_deal(rules, seating):
     # the reference expert (and planner, which plays expert's cards when it gives none up) is
     # slow in Python
     n = 40 if "expert" in play or "planner" in play else 150
-    if "learned" in play:  # the reference learned: 18 features a card, in Python
+    if "learned" in play:  # the reference learned: every feature of every card, in Python
         n = 20
     tr = play_traces(SEED, 0, n, rules, bid, play)
     policies = [seat_policy(bid[s], play[s]) for s in range(rules.players)]

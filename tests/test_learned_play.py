@@ -16,10 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from whist_sim.compiled.entry.decide import KernelSeats
 from whist_sim.compiled.strategies.play import learned as compiled
 from whist_sim.compiled.strategies.registry import PLAY_LEARNED, get_info
-from whist_sim.core import play_model
+from whist_sim.core import play_features, play_model
 from whist_sim.core.cards import NT, mask_of, parse_card
+from whist_sim.core.play_features import FEATURES, N_FEATURES, index_of, weight_rows
 from whist_sim.core.rules import Rules
 from whist_sim.engine import policies as ref
 from whist_sim.engine.state import PASS, DealState, bid_code
@@ -30,16 +32,32 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_weights_are_one_integer_row_per_situation_and_feature():
     w = play_model.WEIGHTS
     assert len(w) == compiled.N_CONTEXTS == 252
-    assert all(len(row) == compiled.N_FEATURES for row in w)
+    assert all(len(row) == N_FEATURES for row in w)
     assert all(isinstance(x, int) for row in w for x in row)
     assert Path(play_model.__file__).stat().st_size < 1_000_000  # the issue: a small model
 
 
 def test_both_engines_name_the_same_features_in_the_same_order():
-    assert ref.LEARNED_FEATURES == compiled.FEATURES
+    assert ref.LEARNED_FEATURES is FEATURES  # the one table of core/play_features.py
     doc = (ROOT / "docs" / "ENGINE.md").read_text(encoding="utf-8")
-    for name in compiled.FEATURES:  # ENGINE §8 states every feature
+    for name in FEATURES:  # ENGINE §8 states every feature, and their number
         assert f"`{name}`" in doc
+    assert f"computes {N_FEATURES} integer *features*" in doc
+
+
+def test_each_feature_has_its_index_constant():
+    for i, name in enumerate(FEATURES):
+        assert getattr(play_features, f"F_{name.upper()}") == i == index_of(name)
+    with pytest.raises(ValueError, match="no learned feature 'nope'"):
+        index_of("nope")
+
+
+def test_a_short_weight_row_is_padded_with_zeros_and_a_long_one_refused():
+    # a feature added after the training: the trained rows give it weight 0
+    assert weight_rows(((1, 2), (3,))) == ((1, 2) + (0,) * (N_FEATURES - 2),
+                                           (3,) + (0,) * (N_FEATURES - 1))
+    with pytest.raises(ValueError, match="more than"):
+        weight_rows(((0,) * (N_FEATURES + 1),))
 
 
 def test_learned_is_registered_in_both_engines():
@@ -78,7 +96,7 @@ def test_the_card_has_the_top_score():
 def test_a_tie_goes_to_the_lower_card_then_the_larger_suit_picture(monkeypatch):
     # ENGINE §8: with every weight 0 every card ties: the lowest card of the suit with the
     # largest suit picture (the lower suit code on equal pictures)
-    monkeypatch.setattr(ref, "WEIGHTS", tuple((0,) * compiled.N_FEATURES
+    monkeypatch.setattr(ref, "WEIGHTS", tuple((0,) * N_FEATURES
                                               for _ in range(compiled.N_CONTEXTS)))
     for state in _deals(6, 6):
         while state.phase == "play":
@@ -207,8 +225,7 @@ def _opening_lead(declarer_hand: str, strain: int, contract: int) -> DealState:
 
 def _feature(state: DealState, card: str, name: str) -> int:
     out, voids = ref._out(state), ref.shown_voids(state)
-    return ref.learned_features(state, parse_card(card), out, voids)[
-        ref.LEARNED_FEATURES.index(name)]
+    return ref.learned_features(state, parse_card(card), out, voids)[index_of(name)]
 
 
 STRONG = "AS KS QS JS TS 9S 8S AH KH QH AD KD 2C"
@@ -265,3 +282,64 @@ def test_likely_tricks_split_the_short_situation():
         ctx = ref.learned_context(state, out, voids)
         assert ctx // 12 % 7 == status
         assert ctx % 4 == 2  # the declarer, under
+
+
+# ------------------------------------------------------- both engines compute every feature alike
+
+#: constructed deals: seat 0's hand, the strain (0..3 = C, D, H, S, 4 = NT) and its contract; the
+#: others hold the rest of the deck in order and contract 0
+CONSTRUCTED = [(STRONG, 3, 12), (STRONG, NT, 12), (ONE_TRUMP, 3, 11),
+               ("AS 5S 4S AH 9H 8H 7H 6H KD 4D 3D 2D 2C", 2, 6),
+               ("KS QS 3S 2S KH 2H QD JD TD 9D AC 9C 3C", 0, 5)]
+
+
+def _positions(tricks: int = 5):
+    """Every decision of the first ``tricks`` tricks of the constructed deals, played by the
+    reference ``learned``: ``(state, kernel)`` pairs, the compiled state mirroring the
+    reference one (the same calls, contracts and cards applied to both)."""
+    for hand, strain, contract in CONSTRUCTED:
+        state = _opening_lead(hand, strain, contract)
+        kernel = KernelSeats(Rules(), ["heuristic"] * 4, ["learned"] * 4, 3, state.dealt, 0)
+        for call in state.calls:
+            kernel.apply(call)
+        for k in state.contracts:
+            kernel.apply(k)
+        for _ in range(4 * tricks):
+            yield state.clone(), kernel
+            card = ref.learned_card(state)
+            state.apply(card)
+            kernel = _mirror(kernel, card)
+
+
+def _mirror(kernel: KernelSeats, card: int) -> KernelSeats:
+    """A copy of ``kernel`` with ``card`` played (the positions yielded before keep theirs)."""
+    new = object.__new__(KernelSeats)
+    new.__dict__.update({k: (v.copy() if isinstance(v, np.ndarray) else v)
+                         for k, v in kernel.__dict__.items()})
+    new.apply(card)
+    return new
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return list(_positions())
+
+
+@pytest.mark.parametrize("name", FEATURES)
+def test_both_engines_compute_the_feature_alike(name, positions):
+    # the compiled policy's training rows (decision_rows) against the reference twin, card by
+    # card, on every constructed position; the positions show the feature taking two values
+    i = index_of(name)
+    rows = np.zeros((13, 3 + N_FEATURES), np.int64)
+    values = set()
+    for state, kernel in positions:
+        legal = mask_of(state.legal_actions())
+        k = compiled.decision_rows(kernel.st, kernel.hm, kernel.rp, np.int64(state.to_move),
+                                   np.uint64(legal), kernel.rng, rows)
+        assert k == legal.bit_count()
+        out, voids = ref._out(state), ref.shown_voids(state)
+        for row in rows[:k]:  # card, situation, expert's card, the features
+            expected = ref.learned_features(state, int(row[0]), out, voids)[i]
+            assert row[3 + i] == expected, (name, state, int(row[0]))
+            values.add(expected)
+    assert len(values) >= 2, (name, values)

@@ -18,6 +18,30 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
+from ..core.play_features import (
+    F_DISCARD,
+    F_DRAW,
+    F_HIGHER,
+    F_HIGHEST,
+    F_LAST_TRUMP,
+    F_LENGTH,
+    F_LOWER,
+    F_LOWEST,
+    F_MASTER,
+    F_MASTERS,
+    F_NO_RETURN,
+    F_RANK,
+    F_RUFF_RISK,
+    F_SIDE_VS_TRUMPS,
+    F_SINGLETON,
+    F_SUIT_OUT,
+    F_SURE,
+    F_TRUMP,
+    F_WINS,
+    FEATURES,
+    N_FEATURES,
+    weight_rows,
+)
 from ..core.play_model import WEIGHTS
 from ..core.rng import DealRng
 from ..core.rules import FRISCH_CARDS, Rules
@@ -588,10 +612,8 @@ def planner_policy(state: DealState, rng: DealRng) -> int:
 # --------------------------------------------------------------------------- learned (ENGINE §8)
 
 #: the features of a card, in the order of a row of :data:`whist_sim.core.play_model.WEIGHTS`
-#: (docs/ENGINE.md §8; the compiled module's ``FEATURES``, tested equal)
-LEARNED_FEATURES = ("wins", "sure", "trump", "master", "higher", "lower", "rank", "length",
-                    "suit_out", "lowest", "highest", "ruff_risk", "masters", "discard",
-                    "singleton", "draw", "no_return", "last_trump", "side_vs_trumps")
+#: (docs/ENGINE.md §8): the one table, :data:`whist_sim.core.play_features.FEATURES`
+LEARNED_FEATURES = FEATURES
 
 
 def learned_context(state: DealState, out: int, voids: set[tuple[int, int]]) -> int:
@@ -659,14 +681,27 @@ def learned_features(state: DealState, card: int, out: int,
         sure = int(not rf and (higher == 0 or not follow))
     else:  # a ruff: over-ruffed only by a later seat void in the led suit holding a higher trump
         sure = int(higher == 0 or not ruff(state.led_suit))
-    return (wins, sure, is_trump, int(higher == 0), min(higher, 6),
-            min(len(outs) - higher, 6), rank_of(card), len(mine), len(outs),
-            int(card == min(mine)), int(card == max(mine)), int(rf), masters,
-            int(pos > 0 and s != state.led_suit and not is_trump), int(len(mine) == 1),
-            int(pos == 0 and is_trump == 1 and trumps_out > 0),
-            int(pos == 0 and masters == 0 and my_trumps == is_trump),
-            int(is_trump == 1 and my_trumps == 1 and side_loser),
-            min(trumps_out, 6) if pos == 0 and not is_trump else 0)
+    f = [0] * N_FEATURES  # each feature written under its index constant
+    f[F_WINS] = wins
+    f[F_SURE] = sure
+    f[F_TRUMP] = is_trump
+    f[F_MASTER] = int(higher == 0)
+    f[F_HIGHER] = min(higher, 6)
+    f[F_LOWER] = min(len(outs) - higher, 6)
+    f[F_RANK] = rank_of(card)
+    f[F_LENGTH] = len(mine)
+    f[F_SUIT_OUT] = len(outs)
+    f[F_LOWEST] = int(card == min(mine))
+    f[F_HIGHEST] = int(card == max(mine))
+    f[F_RUFF_RISK] = int(rf)
+    f[F_MASTERS] = masters
+    f[F_DISCARD] = int(pos > 0 and s != state.led_suit and not is_trump)
+    f[F_SINGLETON] = int(len(mine) == 1)
+    f[F_DRAW] = int(pos == 0 and is_trump == 1 and trumps_out > 0)
+    f[F_NO_RETURN] = int(pos == 0 and masters == 0 and my_trumps == is_trump)
+    f[F_LAST_TRUMP] = int(is_trump == 1 and my_trumps == 1 and side_loser)
+    f[F_SIDE_VS_TRUMPS] = min(trumps_out, 6) if pos == 0 and not is_trump else 0
+    return tuple(f)
 
 
 def learned_scores(state: DealState) -> dict[int, int]:
@@ -677,7 +712,7 @@ def learned_scores(state: DealState) -> dict[int, int]:
 
 def _learned_scores(state: DealState, out: int, voids: set[tuple[int, int]]) -> dict[int, int]:
     """:func:`learned_scores` with ``out`` and the voids shown given."""
-    row = WEIGHTS[learned_context(state, out, voids)]
+    row = weight_rows((WEIGHTS[learned_context(state, out, voids)],))[0]  # padded with zeros
     return {c: sum(w * f for w, f in zip(row, learned_features(state, c, out, voids),
                                          strict=True))
             for c in state.legal_actions()}

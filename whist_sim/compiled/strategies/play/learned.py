@@ -8,8 +8,9 @@ The score of a card is
     ``score = sum_i W[context, i] * feature_i(card)``
 
 where ``context`` is one of :data:`N_CONTEXTS` situations of the seat and the trick
-(:func:`context_of`) and the features (:func:`card_features`, :data:`FEATURES`) are integers
-read from what the seat may know, blind to suit names. The legal card with the largest score is
+(:func:`context_of`) and the features (:data:`FEATURES`, named once in
+:mod:`whist_sim.core.play_features`, each weight read by its index constant) are integers read
+from what the seat may know, blind to suit names. The legal card with the largest score is
 played; ties go (same suit) to the lower card, then to the larger suit picture (as ``expert``),
 then to the lower card code.
 
@@ -23,6 +24,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.play_features import (
+    F_DISCARD,
+    F_DRAW,
+    F_HIGHER,
+    F_HIGHEST,
+    F_LAST_TRUMP,
+    F_LENGTH,
+    F_LOWER,
+    F_LOWEST,
+    F_MASTER,
+    F_MASTERS,
+    F_NO_RETURN,
+    F_RANK,
+    F_RUFF_RISK,
+    F_SIDE_VS_TRUMPS,
+    F_SINGLETON,
+    F_SUIT_OUT,
+    F_SURE,
+    F_TRUMP,
+    F_WINS,
+    weight_rows,
+)
 from ....core.play_model import WEIGHTS
 from ...ground._numba import jit
 from ...ground.bits import ALL_ONES, ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, popcount
@@ -48,29 +71,6 @@ from ...ground.layout import (
 from .expert import _later_bits, _suit_pattern, expert_card
 from .planner import _counts, _masters
 
-#: the features of a card, in the order of a row of weights (docs/ENGINE.md §8 states each)
-FEATURES = (
-    "wins",  # 1: it beats the trick's best card now (every card at the lead)
-    "sure",  # 1: it wins the trick whatever the later players hold, as far as the seat can tell
-    "trump",  # 1: a trump
-    "master",  # 1: no card of its suit still out above it
-    "higher",  # cards of its suit still out above it (at most 6)
-    "lower",  # cards of its suit still out below it (at most 6)
-    "rank",  # 0 (two) .. 12 (ace)
-    "length",  # the seat's cards in its suit
-    "suit_out",  # cards of its suit still out
-    "lowest",  # 1: the seat's lowest card of its suit
-    "highest",  # 1: the seat's highest card of its suit
-    "ruff_risk",  # 1: a later player has shown a void in its suit and may hold a trump
-    "masters",  # the seat's masters in its suit
-    "discard",  # 1: a side card played on a trick led in another suit
-    "singleton",  # 1: the seat's last card of its suit
-    "draw",  # 1: a trump led while trumps are still out
-    "no_return",  # 1: a lead of a suit without a master, after which the seat holds no trump
-    "last_trump",  # 1: the seat's last trump while it holds a side suit without a master
-    "side_vs_trumps",  # a lead of a side suit: the trumps still out (at most 6)
-)
-N_FEATURES = len(FEATURES)
 #: situations: position (lead, middle, last) x the seat's need (short of its tricks by its sure
 #: tricks and by its likely tricks, covered by its sure tricks exactly, has them, lost, covered
 #: with sure tricks to spare, short by its sure tricks but covered by its likely tricks exactly,
@@ -79,7 +79,9 @@ N_FEATURES = len(FEATURES)
 N_STATUS = 7
 N_CONTEXTS = 3 * N_STATUS * 3 * 2 * 2
 
-_W = np.array(WEIGHTS, dtype=np.int64)  # [N_CONTEXTS, N_FEATURES]: a constant of the compiled code
+# [N_CONTEXTS, N_FEATURES]: a constant of the compiled code; rows trained before a feature was
+# added get weight 0 for it
+_W = np.array(weight_rows(WEIGHTS), dtype=np.int64)
 
 
 @jit(forceinline=True)
@@ -161,17 +163,34 @@ def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
 
 
 @jit(inline="always")
-def card_features(c, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff,
-                  my_trumps, side_loser):
-    """The :data:`FEATURES` of card ``c``, a tuple of ints, in their order: :func:`own_features`
-    and :func:`suit_features` interleaved."""
+def write_features(r, o, c, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff,
+                   my_trumps, side_loser):
+    """Write the :data:`FEATURES` of card ``c`` into ``r[o + F_...]``, each under its index
+    constant: :func:`own_features` and :func:`suit_features`."""
     tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(
         SUIT_OF[c], hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
         side_loser)
     wins, sure, master, higher, lower, rank, lowest, highest = own_features(
         c, hand, out, pos, led, best, trump, follow, ruff)
-    return (wins, sure, tr, master, higher, lower, rank, length, suit_out, lowest, highest,
-            rr, ms, disc, single, draw, noret, last, svt)
+    r[o + F_WINS] = wins
+    r[o + F_SURE] = sure
+    r[o + F_TRUMP] = tr
+    r[o + F_MASTER] = master
+    r[o + F_HIGHER] = higher
+    r[o + F_LOWER] = lower
+    r[o + F_RANK] = rank
+    r[o + F_LENGTH] = length
+    r[o + F_SUIT_OUT] = suit_out
+    r[o + F_LOWEST] = lowest
+    r[o + F_HIGHEST] = highest
+    r[o + F_RUFF_RISK] = rr
+    r[o + F_MASTERS] = ms
+    r[o + F_DISCARD] = disc
+    r[o + F_SINGLETON] = single
+    r[o + F_DRAW] = draw
+    r[o + F_NO_RETURN] = noret
+    r[o + F_LAST_TRUMP] = last
+    r[o + F_SIDE_VS_TRUMPS] = svt
 
 
 @jit(inline="always")
@@ -180,9 +199,10 @@ def suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_t
     """The part of a card's score that every card of suit ``s`` has alike (row ``w``)."""
     tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(
         s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
-    return (w[2] * tr + w[7] * length + w[8] * suit_out + w[11] * rr + w[12] * ms
-            + w[13] * disc + w[14] * single + w[15] * draw + w[16] * noret + w[17] * last
-            + w[18] * svt)
+    return (w[F_TRUMP] * tr + w[F_LENGTH] * length + w[F_SUIT_OUT] * suit_out
+            + w[F_RUFF_RISK] * rr + w[F_MASTERS] * ms + w[F_DISCARD] * disc
+            + w[F_SINGLETON] * single + w[F_DRAW] * draw + w[F_NO_RETURN] * noret
+            + w[F_LAST_TRUMP] * last + w[F_SIDE_VS_TRUMPS] * svt)
 
 
 @jit(forceinline=True)
@@ -190,8 +210,9 @@ def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
     """The part of card ``c``'s score of its own (row ``w``)."""
     wins, sure, master, higher, lower, rank, lowest, highest = own_features(
         c, hand, out, pos, led, best, trump, follow, ruff)
-    return (w[0] * wins + w[1] * sure + w[3] * master + w[4] * higher + w[5] * lower
-            + w[6] * rank + w[9] * lowest + w[10] * highest)
+    return (w[F_WINS] * wins + w[F_SURE] * sure + w[F_MASTER] * master + w[F_HIGHER] * higher
+            + w[F_LOWER] * lower + w[F_RANK] * rank + w[F_LOWEST] * lowest
+            + w[F_HIGHEST] * highest)
 
 
 @jit(forceinline=True)
@@ -282,12 +303,10 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
     while rest != ZERO:
         c = ctz(rest)
         rest &= rest - ONE
-        fe = card_features(c, hand, out, masters, pos, led, best, trump, trumps_out, follow,
-                           ruff, my_trumps, side_loser)
         rows[k, 0] = c
         rows[k, 1] = ctx
         rows[k, 2] = 1 if c == ec else 0
-        for i in range(N_FEATURES):
-            rows[k, 3 + i] = fe[i]
+        write_features(rows[k], 3, c, hand, out, masters, pos, led, best, trump, trumps_out,
+                       follow, ruff, my_trumps, side_loser)
         k += 1
     return k

@@ -1,0 +1,84 @@
+"""The card features of the ``learned`` play policy, named once (docs/ENGINE.md §8).
+
+:data:`FEATURES` is the one table of the features: a name and what the feature holds, in the
+order of a row of weights (:data:`whist_sim.core.play_model.WEIGHTS`). The compiled policy
+(``whist_sim/compiled/strategies/play/learned.py``), its reference twin
+(:func:`whist_sim.engine.policies.learned_features`), the training (``scripts/train_play.py``)
+and the data card (docs/PLAY_MODEL.md) all read this table: a weight is reached by its index
+constant (``w[F_TRUMP]``), never by a bare column number. Every feature is an integer read from
+what the seat to move may know, blind to the names of the suits.
+
+Adding a feature (docs/CONTRIBUTING.md has the recipe): append a :class:`Feature` row at the end
+and its constant at the end of the unpacking below; compute it in both engines and write it
+under its constant; the weight rows are padded with zeros (:func:`weight_rows`), so the trained
+weights keep working until ``make train`` fits the new column.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Feature(NamedTuple):
+    """One card feature: its ``name`` (as in the docs and the data card) and what it holds."""
+
+    name: str
+    doc: str
+
+
+#: the features of a card, in the order of a row of weights; ``doc`` states each value
+FEATURES_TABLE: tuple[Feature, ...] = (
+    Feature("wins", "1: it beats the trick's best card now (every card at the lead)"),
+    Feature("sure", "1: it wins the trick whatever the later players hold, as far as the seat "
+                    "can tell"),
+    Feature("trump", "1: a trump"),
+    Feature("master", "1: no card of its suit still out above it"),
+    Feature("higher", "cards of its suit still out above it (at most 6)"),
+    Feature("lower", "cards of its suit still out below it (at most 6)"),
+    Feature("rank", "0 (two) .. 12 (ace)"),
+    Feature("length", "the seat's cards in its suit"),
+    Feature("suit_out", "cards of its suit still out"),
+    Feature("lowest", "1: the seat's lowest card of its suit"),
+    Feature("highest", "1: the seat's highest card of its suit"),
+    Feature("ruff_risk", "1: a later player has shown a void in its suit and may hold a trump"),
+    Feature("masters", "the seat's masters in its suit"),
+    Feature("discard", "1: a side card played on a trick led in another suit"),
+    Feature("singleton", "1: the seat's last card of its suit"),
+    Feature("draw", "1: a trump led while trumps are still out"),
+    Feature("no_return", "1: a lead of a suit without a master, after which the seat holds no "
+                         "trump"),
+    Feature("last_trump", "1: the seat's last trump while it holds a side suit without a master"),
+    Feature("side_vs_trumps", "a lead of a side suit: the trumps still out (at most 6)"),
+)
+
+#: the feature names, in the order of a row of weights
+FEATURES: tuple[str, ...] = tuple(f.name for f in FEATURES_TABLE)
+N_FEATURES = len(FEATURES)
+
+# The index of each feature in a row, one constant per row of the table, in its order (an
+# unpacking of the wrong length fails at import; tests/test_learned_play.py checks each
+# constant against its name). Plain ints: compiled code reads them as constants.
+(F_WINS, F_SURE, F_TRUMP, F_MASTER, F_HIGHER, F_LOWER, F_RANK, F_LENGTH, F_SUIT_OUT, F_LOWEST,
+ F_HIGHEST, F_RUFF_RISK, F_MASTERS, F_DISCARD, F_SINGLETON, F_DRAW, F_NO_RETURN, F_LAST_TRUMP,
+ F_SIDE_VS_TRUMPS) = range(N_FEATURES)
+
+
+def index_of(name: str) -> int:
+    """The column of the feature ``name`` in a row of weights (ValueError for no feature)."""
+    try:
+        return FEATURES.index(name)
+    except ValueError:
+        raise ValueError(f"no learned feature {name!r}; the features: "
+                         f"{', '.join(FEATURES)}") from None
+
+
+def weight_rows(weights: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``weights`` with every row padded with zeros to :data:`N_FEATURES` columns: weights
+    trained before a feature was added give it weight 0 (the policy plays as before). A row
+    longer than the table is an error: its columns would be read as other features."""
+    for i, row in enumerate(weights):
+        if len(row) > N_FEATURES:
+            raise ValueError(f"weight row {i} has {len(row)} columns, more than the "
+                             f"{N_FEATURES} features")
+    return tuple(tuple(row) + (0,) * (N_FEATURES - len(row)) for row in weights)
+
