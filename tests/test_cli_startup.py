@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from whist_sim import _cache
+from whist_sim.compiled.ground import _cache
 from whist_sim.interfaces.cli import _modules, main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from whist_sim import manual
+from whist_sim.interfaces import manual
 from whist_sim.interfaces.cli import _modules, main
 
 ROOT = Path(__file__).resolve().parent.parent

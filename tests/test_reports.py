@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist_sim import reports as R
+from whist_sim.analyses import reports as R
 from whist_sim.core.cards import parse_hand
 from whist_sim.core.rules import Rules
 from whist_sim.core.scoring import score

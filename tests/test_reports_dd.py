@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim import reports
+from whist_sim.analyses import reports
 from whist_sim.analyses.reports import ReportError, Tally
 from whist_sim.compiled.entry.batch import play_batch
 from whist_sim.core.rules import Rules

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 import whist_sim
-from whist_sim import reports as R
+from whist_sim.analyses import reports as R
 from whist_sim.core.scoring import score
 from whist_sim.interfaces.cli import main as cli
 from whist_sim.runs.dataset import load_manifest

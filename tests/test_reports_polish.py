@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from test_reports import MANIFEST, ROWS, frame  # the hand-worked synthetic dataset
 
-from whist_sim import reports as R
+from whist_sim.analyses import reports as R
 from whist_sim.analyses.reports import charts
 from whist_sim.analyses.reports.render import inline_html, paragraphs_html
 

@@ -12,7 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 from test_reports import MANIFEST, ROWS, frame  # the hand-worked synthetic dataset
 
-from whist_sim import reports as R
+from whist_sim.analyses import reports as R
 from whist_sim.analyses.reports import charts
 from whist_sim.analyses.reports.labels import position_label
 from whist_sim.core.stats import wilson_interval

@@ -5,7 +5,7 @@ Tables are pure functions of a result DataFrame (what :func:`whist_sim.load` ret
 file at a time (so datasets larger than memory work)::
 
     import whist_sim
-    from whist_sim import reports
+    from whist_sim.analyses import reports
 
     df = whist_sim.load("data/default")
     reports.contract_success(df, by="position")      # n, made, rate, ci_low, ci_high
