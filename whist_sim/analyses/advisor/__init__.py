@@ -19,27 +19,56 @@ The names below are re-exported here, so ``from whist_sim.analyses.advisor impor
 :mod:`whist_sim.analyses.advisor.bidchart`.
 """
 
-from .dd_view import (
-    DD_OBJECTIVES,
-    DEFAULT_DD_DEALS,
-    DEFAULT_DD_NODE_LIMIT,
-    EVALUATIONS,
-    DDView,
-    check_dd_options,
-    check_min_node_limit,
-    dd_view,
-    solve_dd,
-)
-from .evaluate import DEFAULT_DEALS, Advice, advise, summarize
-from .render import JSON_SCHEMA, render_text
-from .sampling import (
-    MODEL_BID_POLICIES,
-    RunResult,
-    SampledDeals,
-    run_scenario,
-    sample_play_hands,
-)
-from .scenario import AdviceError, Scenario, parse_constraint, parse_strain, resolve_scenario
+from typing import TYPE_CHECKING
+
+# The names below are imported on first use (PEP 562): importing one light module of the package
+# (``scenario``, ``chart_lookup``) does not import the sampler, the kernels or pandas, so that
+# ``whist-sim chart`` answers in well under a second.
+_LAZY = {
+    **{name: "dd_view" for name in ("DD_OBJECTIVES", "DEFAULT_DD_DEALS", "DEFAULT_DD_NODE_LIMIT",
+                                    "EVALUATIONS", "DDView", "check_dd_options",
+                                    "check_min_node_limit", "dd_view", "solve_dd")},
+    **{name: "evaluate" for name in ("DEFAULT_DEALS", "Advice", "advise", "summarize")},
+    **{name: "render" for name in ("JSON_SCHEMA", "render_text")},
+    **{name: "sampling" for name in ("MODEL_BID_POLICIES", "RunResult", "SampledDeals",
+                                     "run_scenario", "sample_play_hands")},
+    **{name: "scenario" for name in ("AdviceError", "Scenario", "parse_constraint",
+                                     "parse_strain", "resolve_scenario")},
+}
+
+if TYPE_CHECKING:  # what type checkers see: the real names (the imports never run)
+    from .dd_view import (
+        DD_OBJECTIVES,
+        DEFAULT_DD_DEALS,
+        DEFAULT_DD_NODE_LIMIT,
+        EVALUATIONS,
+        DDView,
+        check_dd_options,
+        check_min_node_limit,
+        dd_view,
+        solve_dd,
+    )
+    from .evaluate import DEFAULT_DEALS, Advice, advise, summarize
+    from .render import JSON_SCHEMA, render_text
+    from .sampling import (
+        MODEL_BID_POLICIES,
+        RunResult,
+        SampledDeals,
+        run_scenario,
+        sample_play_hands,
+    )
+    from .scenario import AdviceError, Scenario, parse_constraint, parse_strain, resolve_scenario
+else:
+
+    def __getattr__(name: str):
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
 
 __all__ = [
     "DD_OBJECTIVES",

@@ -31,6 +31,7 @@ from ...compiled.strategies.seating import Seating
 from ...core.cards import NT, SUIT_MASKS
 from ...core.rng import mix64
 from ...core.rules import Rules
+from .chart_classes import HCP_BANDS, N_CLASSES, NT_CLASS, TRUMP_LENGTHS, band_labels
 
 __all__ = [
     "HCP_BANDS",
@@ -51,10 +52,6 @@ __all__ = [
     "trump_class_of",
 ]
 
-HCP_BANDS = (0, 3, 5, 7, 9, 11, 13, 16, 19)  # lower edges of the high-card-point bands
-TRUMP_LENGTHS = ("0", "1", "2", "3", "4", "5", "6", "7+", "NT")  # columns of the heat maps
-NT_CLASS = 8  # index of "NT" in TRUMP_LENGTHS
-N_CLASSES = len(TRUMP_LENGTHS)
 MIN_CELL = 10  # hands needed to show a cell of a heat map or table
 MIN_PROB = 1e-4  # cells at least this likely (within their position and panel) get the quota
 
@@ -251,21 +248,10 @@ def cell_weights(df: pd.DataFrame, cells: pd.DataFrame) -> dict[str, Any]:
     return {"cell": key, "cell_prob": prob, "weight": prob / counts[inv]}
 
 
-def _band_labels(edges: Sequence[int]) -> list[str]:
-    out = []
-    for i, lo in enumerate(edges):
-        if i + 1 < len(edges):
-            hi = edges[i + 1] - 1
-            out.append(str(lo) if hi == lo else f"{lo}-{hi}")
-        else:
-            out.append(f"{lo}+")
-    return out
-
-
 def hand_classes(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` (one row per hand) with its ``hcp_band`` and ``trump_class`` columns: the cells of
     the chart, as ordered categoricals (the NT column only when NT hands occur)."""
-    labels = _band_labels(HCP_BANDS)
+    labels = band_labels(HCP_BANDS)
     band = np.searchsorted(np.asarray(HCP_BANDS), df["hcp"].to_numpy(), side="right") - 1
     tl = df["trump_len"].to_numpy()
     tcol = np.where(tl < 0, "NT", np.where(tl >= 7, "7+", tl.astype(str)))
