@@ -11,7 +11,7 @@ LOCK   := requirements.lock
 # (whist_sim/compiled/ground/_cache.py), so `make run`, `.venv/bin/whist-sim` and `python -m whist_sim` share it.
 # Set NUMBA_CACHE_DIR to put it elsewhere.
 
-.PHONY: install run test lint bench results train lock clean
+.PHONY: install run test lint bench results train docs lock clean
 
 install: $(STAMP)
 
@@ -52,6 +52,13 @@ bench: install
 # Regenerate every curated report and chart in results/ (each script is one analysis).
 results: install
 	$(BIN)/python scripts/make_results.py --data $(DATA) --out results
+	$(BIN)/python scripts/make_docs.py
+
+# Renew the generated blocks of the README and docs/ (counts, tables and figures rendered from
+# the code and from results/; tests/test_docs_generated.py fails when one is stale). Run it after
+# `make results`, `make train` or an edit of what a block shows.
+docs: install
+	$(BIN)/python scripts/make_docs.py
 
 # Fit the weights of the learned play policy to the values of search (whist_sim/core/play_model.py)
 # and write its data card (docs/PLAY_MODEL.md); deterministic from its seed, about half an hour

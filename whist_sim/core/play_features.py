@@ -26,29 +26,38 @@ class Feature(NamedTuple):
     doc: str
 
 
-#: the features of a card, in the order of a row of weights; ``doc`` states each value
+#: the features of a card ``c`` of suit ``s``, in the order of a row of weights; ``doc`` states
+#: each value (docs/ENGINE.md §8 shows this table; "later players": those after the seat in this
+#: trick)
 FEATURES_TABLE: tuple[Feature, ...] = (
-    Feature("wins", "1: it beats the trick's best card now (every card at the lead)"),
-    Feature("sure", "1: it wins the trick whatever the later players hold, as far as the seat "
-                    "can tell"),
-    Feature("trump", "1: a trump"),
-    Feature("master", "1: no card of its suit still out above it"),
-    Feature("higher", "cards of its suit still out above it (at most 6)"),
-    Feature("lower", "cards of its suit still out below it (at most 6)"),
+    Feature("wins", "1 when `c` beats the trick's best card now (every card at the lead)"),
+    Feature("sure", "1 when it wins and no later player can beat it as far as the seat can "
+                    "tell: in the led suit (or leading) no later player may ruff `s` (void in "
+                    "it, not in trumps, trumps out) and either `c` is a master or every later "
+                    "player has shown a void in `s`; a ruff is sure unless a later player void "
+                    "in the led suit may over-ruff with a higher trump"),
+    Feature("trump", "1 for a trump"),
+    Feature("master", "1 when no card of `s` still out is above `c`"),
+    Feature("higher", "the cards of `s` still out above `c`, at most 6"),
+    Feature("lower", "the cards of `s` still out below `c`, at most 6"),
     Feature("rank", "0 (two) .. 12 (ace)"),
-    Feature("length", "the seat's cards in its suit"),
-    Feature("suit_out", "cards of its suit still out"),
-    Feature("lowest", "1: the seat's lowest card of its suit"),
-    Feature("highest", "1: the seat's highest card of its suit"),
-    Feature("ruff_risk", "1: a later player has shown a void in its suit and may hold a trump"),
-    Feature("masters", "the seat's masters in its suit"),
-    Feature("discard", "1: a side card played on a trick led in another suit"),
-    Feature("singleton", "1: the seat's last card of its suit"),
-    Feature("draw", "1: a trump led while trumps are still out"),
-    Feature("no_return", "1: a lead of a suit without a master, after which the seat holds no "
-                         "trump"),
-    Feature("last_trump", "1: the seat's last trump while it holds a side suit without a master"),
-    Feature("side_vs_trumps", "a lead of a side suit: the trumps still out (at most 6)"),
+    Feature("length", "the seat's cards of `s`"),
+    Feature("suit_out", "the cards of `s` still out"),
+    Feature("lowest", "1 for the seat's lowest card of `s`"),
+    Feature("highest", "1 for the seat's highest card of `s`"),
+    Feature("ruff_risk", "1 when a later player may ruff `s` (as in `sure`)"),
+    Feature("masters", "the seat's masters in `s`"),
+    Feature("discard", "1 for a side card played on a trick led in another suit"),
+    Feature("singleton", "1 for the seat's last card of `s`"),
+    Feature("draw", "1 for a trump led while trumps are still out"),
+    Feature("no_return", "1 for a lead of a suit in which the seat holds no master, after which "
+                         "it holds no trump (no way back by a ruff; at No Trump every lead of a "
+                         "suit without a master)"),
+    Feature("last_trump", "1 for the seat's last trump while it holds a side suit without a "
+                          "master"),
+    Feature("side_vs_trumps", "for a lead of a side suit, the trumps still out, at most 6 (0 at "
+                              "No Trump and for every other card): the risk that a side winner "
+                              "is ruffed before trumps are drawn"),
 )
 
 #: the feature names, in the order of a row of weights
