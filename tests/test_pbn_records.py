@@ -73,50 +73,50 @@ def test_frisch_passes_are_documented_tags():
         for s, seat in enumerate("NESW"):
             assert sorted(map(parse_card, seats[seat].split(","))) == sorted(
                 map(parse_card, rec["frisch"][f][s]))
-    assert board.tags["Contract"] == "Pass" and board.tags["WhistThrownIn"] == "yes"
+    # a thrown-in whist deal states no bridge contract: the standard tag stays unknown
+    assert board.tags["Contract"] == "?" and board.tags["WhistThrownIn"] == "yes"
 
 
-def test_the_standard_sections_hold_calls_and_tricks():
+def test_calls_and_cards_are_in_whist_tags_not_in_bridge_sections():
     rec = records(Rules(), n=1)[0]
-    board = record_board(rec)
-    text = format_pbn([board])
+    text = format_pbn([record_board(rec)])
     (parsed,) = parse_pbn(text)
-    # Auction: the dealer's left calls first; Play: the declarer leads, one trick a line,
-    # the cards of the seats clockwise from him, suit first
-    assert parsed.tags["Auction"] == "NESW"[(rec["dealer"] + 1) % 4]
-    calls = parsed.sections["Auction"].split()
-    assert [c.lower() for c in calls] == [c.lower() for c in rec["calls"]]
     res = replay_record(rec)
-    assert parsed.tags["Play"] == "NESW"[res.declarer]
-    assert parsed.tags["Contract"] == call_str(5 * res.level + res.trump)
-    rows = parsed.sections["Play"].splitlines()
-    assert len(rows) == 13 and all(len(r.split()) == 4 for r in rows)
-    first = rows[0].split()[0]
-    assert first[0] in "SHDC" and parse_card(first[1] + first[0]) == parse_card(rec["play"][0])
+    # bridge reads PBN's Auction and Play sections and Declarer, Contract and Result tags as
+    # bridge: a whist 7S (seven tricks) would be a bridge 7S (thirteen), so none is written
+    assert "Auction" not in parsed.tags and "Play" not in parsed.tags and not parsed.sections
+    assert [parsed.tags[t] for t in ("Declarer", "Contract", "Result")] == ["?", "?", "?"]
+    # WhistAuction: the dealer's left calls first, then every call
+    first, _, calls = parsed.tags["WhistAuction"].partition(":")
+    assert first == "NESW"[(rec["dealer"] + 1) % 4]
+    assert [c.lower() for c in calls.split()] == [c.lower() for c in rec["calls"]]
+    # WhistPlay: the declarer leads, then the cards in playing order, suit first
+    leader, _, cards = parsed.tags["WhistPlay"].partition(":")
+    assert leader == "NESW"[res.declarer]
+    assert cards.split() == [c[-1] + c[:-1] for c in rec["play"]]
+    # the whist contract and result under whist-sim's own tags, in their whist meaning
+    assert parsed.tags["WhistContract"] == call_str(5 * res.level + res.trump)
+    assert parsed.tags["WhistResult"] == str(res.tricks[res.declarer])
 
 
-def test_levels_above_seven_and_three_players_use_whist_tags():
+def test_three_players_write_the_fourth_hand_unknown():
     rec = records(Rules(players=3), n=1)[0]
     board = record_board(rec)
-    assert "Auction" not in board.tags and "Play" not in board.tags
     assert board.tags["WhistAuction"].startswith("NESW"[(rec["dealer"] + 1) % 3] + ":")
     assert len(board.tags["WhistPlay"].split(":")[1].split()) == len(rec["play"])
     assert board.tags["Deal"].split()[(3 - "NESW".index(board.tags["Deal"][0])) % 4] == "-"
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
-def test_endplay_reads_the_files(rules):
+def test_endplay_reads_the_deal_and_no_bridge_contract(rules):
     for rec in records(rules):
         text = format_pbn([record_board(rec)])
         (board,) = endplay_pbn.loads(text)
         hands = [parse_hand(h) for h in rec["hands"]]
         seen = str(board.deal).split(":")[1].split()
         assert len(seen) == 4
-        if "Play" in parse_pbn(text)[0].tags:  # the standard sections: bridge reads the play
-            assert len(board.auction) == len(rec["calls"])
-            symbols = str.maketrans("♠♥♦♣", "SHDC")
-            assert [str(c).translate(symbols) for c in board.play] == [
-                c[-1] + c[:-1] for c in rec["play"]]
+        assert board.contract is None and len(board.auction) == 0 and len(board.play) == 0
+        assert board.info["WhistAuction"] and "Result" not in board.info
         assert sum(1 for h in hands if h) == rules.players
 
 
@@ -138,8 +138,10 @@ def test_a_board_whose_stated_outcome_differs_is_refused():
     with pytest.raises(RecordError, match="WhistScores says 1 2 3 4, but the play gives"):
         pbn_records(format_pbn([board]))
     board = record_board(rec)
-    board.sections["Play"] = board.sections["Play"].replace("S", "H", 1)
-    with pytest.raises(RecordError, match=r"Play trick \d+, [NESW]: \w\w is not in seat \d's hand"):
+    leader, cards = board.tags["WhistPlay"].split(":")
+    first = cards.split()[0]
+    board.tags["WhistPlay"] = f"{leader}:{'H' if first[0] != 'H' else 'S'}{cards[1:]}"
+    with pytest.raises(RecordError, match=r"board 1, line \d+: WhistPlay: play\[0\]: "):
         pbn_records(format_pbn([board]))
 
 
@@ -186,3 +188,94 @@ def test_a_game_record_round_trips_through_pbn(tmp_path):
     r = CliRunner().invoke(main, ["replay", str(out)])
     assert r.exit_code == 0 and "game ok" in r.output
     assert len(endplay_pbn.loads(text)) == len(game["deals"])
+
+
+#: a board as whist-sim wrote it before the whist tags replaced PBN's Auction and Play sections
+#: and the Declarer, Contract and Result tags (`deal --seed 1 --pbn`): still read, and checked
+LEGACY = """% PBN 2.1
+% EXPORT
+[Event "whist-sim record"]
+[Site "?"]
+[Date "?"]
+[Board "1"]
+[West "?"]
+[North "?"]
+[East "?"]
+[South "?"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:JT9.KJ742.KJ.AK5 K854.QT6.64.9874 A7632.A85.T85.T3 Q.93.AQ9732.QJ62"]
+[Scoring "?"]
+[Declarer "W"]
+[Contract "7D"]
+[Result "6"]
+[WhistDealer "N"]
+[WhistSeed "1"]
+[WhistDeal "0"]
+[WhistHands "dealt"]
+[WhistTrump "D"]
+[WhistDeclarer "W"]
+[WhistContracts "3 1 3 7"]
+[WhistTricks "3 1 3 6"]
+[WhistScores "19 11 19 -10"]
+[WhistRules ""]
+[WhistPolicies "heuristic,heuristic,heuristic,heuristic"]
+[Auction "E"]
+Pass 5S   6D   6H
+Pass Pass 7D   Pass
+Pass Pass
+[Play "W"]
+DA   DJ   D4   D5
+SQ   S9   SK   SA
+H3   H2   H6   HA
+DQ   DK   D6   DT
+C2   CA   C4   C3
+H9   HK   HT   H5
+D2   H4   HQ   H8
+CQ   C5   C7   CT
+CJ   CK   C8   D8
+D3   SJ   S4   S2
+D9   HJ   S5   S7
+D7   ST   S8   S6
+C6   H7   C9   S3
+"""
+
+
+def test_a_board_of_an_older_version_is_still_read():
+    (rec,) = pbn_records(LEGACY)
+    fresh = json.loads(CliRunner().invoke(main, ["deal", "--seed", "1", "--json"]).stdout)
+    assert rec == {**fresh, "rules": Rules().to_dict()}
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('[Contract "7D"]', '[Contract "7S"]',
+     "board 1, line 16: Contract says 7S, but the calls and cards give 7D"),
+    ('[Result "6"]', '[Result "7"]', "board 1, line 17: Result says 7, but the calls and cards"),
+    ('[Declarer "W"]', '[Declarer "S"]', "board 1, line 15: Declarer says S"),
+    ('[Auction "E"]', '[Auction "S"]',
+     "board 1, line 29: Auction: the first call is by E, the dealer N's left (RULES §2), not S"),
+    ('[Auction "E"]', '[Auction "X"]', "board 1, line 29: Auction: PBN seat 'X'"),
+    ("C6   H7   C9   S3\n", "C6   H7   C9   S3\nC6   H7   C9   S3\n",
+     "board 1, line 33: Play: trick 14: C6 after the end of the deal (52 cards)"),
+    ("C6   H7   C9   S3\n", "C6   H7   C9   S3   HA\n", "Play: trick 14: HA after the end"),
+    ("C6   H7   C9   S3\n", "-    H7   C9   S3\n", "Play: trick 13: H7 after the record stops"),
+    ("Pass Pass\n[Play", "Pass Pass Pass\n[Play", "Auction: calls[10]: the auction is over"),
+])
+def test_an_older_board_that_contradicts_itself_is_refused(old, new, message):
+    assert old in LEGACY
+    with pytest.raises(RecordError) as e:
+        pbn_records(LEGACY.replace(old, new))
+    assert message in str(e.value)
+
+
+def test_replay_reports_each_board_of_a_file_in_its_own_row(tmp_path):
+    good, bad = (record_board(r, board=k + 1) for k, r in enumerate(records(Rules(), n=2)[:2]))
+    bad.tags["WhistContract"] = "13NT"
+    f = tmp_path / "two.pbn"
+    f.write_text(format_pbn([good, bad]), encoding="utf-8")
+    r = CliRunner().invoke(main, ["replay", str(f)])
+    assert r.exit_code == 1 and r.stderr == ""
+    rows = {line.split()[0]: line for line in r.stdout.splitlines()[1:]}
+    assert " ok " in rows[f"{f}#1"]
+    assert "REFUSED  board 2, line " in rows[f"{f}#2"]
+    assert "WhistContract says 13NT, but the calls and cards give" in rows[f"{f}#2"]

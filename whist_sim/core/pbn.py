@@ -12,13 +12,17 @@ not known is ``-``. Three-player deals (RULES §8) are written with W as ``-``.
 A PBN file is a sequence of *games* (here: boards), each a run of tag pairs ``[Name "value"]``,
 games separated by a blank line; ``;`` starts a comment to the end of the line, ``{...}`` is a
 comment, lines starting with ``%`` are directives (``% PBN 2.1``) and are skipped, and the value
-``"#"`` repeats the tag's value of the previous game. Text after a tag that is not a tag pair (the
-sections of ``Auction`` and ``Play``) is kept as that tag's section but not interpreted.
+``"#"`` repeats the tag's value of the previous game. Tag values are escaped so that any text
+reads back exactly and a tag pair stays on one line (:func:`escape_value`). Text after a tag that
+is not a tag pair (the sections of ``Auction`` and ``Play``) is kept as that tag's section but not
+interpreted.
 
 :func:`parse_pbn` reads a file's text into :class:`PbnBoard` values; :func:`format_pbn` writes
 boards with the export tag set bridge tools expect (Event, Site, Date, Board, West, North, East,
-South, Dealer, Vulnerable, Deal, Scoring, Declarer, Contract, Result; unknown values ``?``). This
-is an independent reader and writer of the format, not a full PBN 2.1 validator.
+South, Dealer, Vulnerable, Deal, Scoring, Declarer, Contract, Result; unknown values ``?``: a
+whist deal has no bridge contract, and writing whist's there would be read as bridge's,
+docs/PBN.md). This is an independent reader and writer of the format, not a full PBN 2.1
+validator.
 
 Boards and dealers: whist-sim writes deal ``i`` of a run as board ``i + 1`` with dealer
 ``i % players``, which for four players is the bridge rotation (board 1 dealt by N, 2 by E, ...);
@@ -122,12 +126,24 @@ def parse_pbn_deal(text: str, size: int | None = None) -> list[int | None]:
 class PbnBoard:
     """One game of a PBN file: its tags in file order (and the line where it starts).
 
-    ``sections`` holds the raw text that follows a tag (such as the calls after ``[Auction]``).
+    ``sections`` holds the raw text that follows a tag (such as the calls after ``[Auction]``);
+    ``lines`` the line number (1-based) of each tag, for messages that name a tag and its line.
     """
 
     tags: dict[str, str] = field(default_factory=dict)
     line: int = 0
     sections: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def where(self, tag: str | None = None) -> str:
+        """Where the board is, for a message: ``board 3 (line 40)`` (the line where the game
+        starts) or, for a tag, ``board 3, line 52`` (the tag's line)."""
+        board = self.tags.get("Board", "?")
+        if not (board.isprintable() and len(board) <= 20):
+            board = repr(board[:20])
+        if tag is None:
+            return f"board {board} (line {self.line})"
+        return f"board {board}, line {self.lines.get(tag, self.line)}"
 
     @property
     def deal_text(self) -> str | None:
@@ -149,12 +165,80 @@ def is_pbn(text: str) -> bool:
     return False
 
 
-def _unescape(value: str) -> str:
-    return value.replace('\\"', '"').replace("\\\\", "\\")
+#: The short escapes of a tag value besides PBN's own ``\\"`` and ``\\\\`` (:func:`escape_value`).
+_SHORT_ESCAPES = {"\n": "n", "\r": "r", "\t": "t"}
+_SHORT_UNESCAPES = {v: k for k, v in _SHORT_ESCAPES.items()}
 
 
-def _escape(value: str) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+def escape_value(value: str) -> str:
+    """A tag value as written between the quotes of ``[Name "value"]``, read back exactly by
+    :func:`unescape_value`.
+
+    PBN escapes a quote as ``\\"`` and a backslash as ``\\\\``. A tag pair must stay on one
+    line, and a PBN line holds printing characters only, so every character that is not printable
+    (line breaks of any kind, tabs and other control characters, Unicode separators and format
+    characters, lone surrogates) is written as ``\\n``, ``\\r``, ``\\t`` or ``\\uXXXX`` /
+    ``\\UXXXXXXXX`` (hexadecimal code point). A ``]`` is written ``\\u005d``: a quote
+    followed by ``]`` would end the tag pair for readers that look for ``"]`` (endplay does).
+    Other printable text, non-ASCII letters included, is written as it is (the file is UTF-8;
+    ``;``, ``{``, ``}``, ``[`` and ``%`` are plain text inside quotes). The whole value ``#``
+    (PBN's "the previous game's value") is written ``\\u0023`` so that it is read as itself.
+    """
+    text = str(value)
+    if text == "#":
+        return "\\u0023"
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch in _SHORT_ESCAPES:
+            out.append("\\" + _SHORT_ESCAPES[ch])
+        elif not ch.isprintable() or ch == "]":
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape_value(raw: str) -> str:
+    """The text of a tag value as written in the file (:func:`escape_value`, read left to right).
+
+    A backslash followed by anything else than the escapes above is kept as it is (files of
+    other programs that do not escape their backslashes)."""
+    out = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = raw[i + 1]
+        if nxt in ('"', "\\"):
+            out.append(nxt)
+            i += 2
+        elif nxt in _SHORT_UNESCAPES:
+            out.append(_SHORT_UNESCAPES[nxt])
+            i += 2
+        elif nxt in "uU":
+            width = 4 if nxt == "u" else 8
+            digits = raw[i + 2 : i + 2 + width]
+            if len(digits) == width and all(c in "0123456789abcdefABCDEF" for c in digits) and (
+                int(digits, 16) <= 0x10FFFF
+            ):
+                out.append(chr(int(digits, 16)))
+                i += 2 + width
+            else:
+                out.append(ch)
+                i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def _strip_comments(text: str) -> list[tuple[int, str]]:
@@ -200,7 +284,8 @@ def _strip_comments(text: str) -> list[tuple[int, str]]:
 
 
 def _tag_pairs(line: str, no: int) -> tuple[list[tuple[str, str]], str]:
-    """The tag pairs at the start of ``line`` and the text left after them."""
+    """The tag pairs at the start of ``line`` (name, value as written: still escaped) and the
+    text left after them."""
     pairs = []
     rest = line
     while rest.startswith("["):
@@ -212,7 +297,7 @@ def _tag_pairs(line: str, no: int) -> tuple[list[tuple[str, str]], str]:
         value = value.strip()
         if not name or not (len(value) >= 2 and value[0] == '"' and value[-1] == '"'):
             raise NotationError(f"line {no}: expected a tag pair [Name \"value\"], got {rest!r}")
-        pairs.append((name, _unescape(value[1:-1])))
+        pairs.append((name, value[1:-1]))
         rest = rest[close + 1 :].strip()
     return pairs, rest
 
@@ -268,9 +353,10 @@ def parse_pbn(text: str) -> list[PbnBoard]:
                 finish()  # a second Board or Deal: a new game without a blank line between
             if current is None:
                 current = PbnBoard(line=no)
-            if value == "#" and name in previous:
-                value = previous[name]
-            current.tags[name] = value
+            # "#" as written (not an escaped "\\u0023") repeats the previous game's value
+            current.tags[name] = previous[name] if value == "#" and name in previous else (
+                unescape_value(value))
+            current.lines[name] = no
             last_tag = name
         if rest:
             if current is None or last_tag is None:
@@ -313,7 +399,7 @@ def format_pbn_board(tags: Mapping[str, object],
     section's lines when ``sections`` has one (``Auction``, ``Play``)."""
     out = []
     for k, v in tags.items():
-        out.append(f'[{k} "{_escape(str(v))}"]\n')
+        out.append(f'[{k} "{escape_value(str(v))}"]\n')
         text = (sections or {}).get(k)
         if text:
             out.append(text.rstrip("\n") + "\n")

@@ -14,8 +14,11 @@ A record is one JSON object::
 ``frisch``, ``contracts``, ``play``, ``revokes`` and ``rules`` are optional; a record may stop early
 (it is then checked but not scored). :func:`replay_record` drives a :class:`DealState` through the
 record and stops at the first breach, reported as ``"<where>: <why>"`` (``calls[6]: 5H does not
-beat 5S``). Informative fields (``seed``, ``deal``, ``policies``, ``removed_card``, ``comment``)
-are allowed and ignored; any other field is refused, so that a misspelt field is not silently lost.
+beat 5S``). Informative fields (``seed``, ``deal``, ``policies``, ``removed_card``, ``comment``,
+``redeals``) are allowed and do not change the replay, but must have their type (whole numbers
+>= 0, a list of texts, a card, a text), so that a record means one thing in JSON and in PBN; any
+other field is refused, so that a misspelt field is not silently lost. Every refusal names the
+field (``seed: must be a whole number >= 0, got "x"``; in a game ``game.first_dealer: ...``).
 """
 
 from __future__ import annotations
@@ -217,6 +220,81 @@ def _record_hands(record: dict, rules: Rules) -> list[int]:
     return hands
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value as JSON for a one-line message, cut to ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=True, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _natural(value: Any, where: str) -> int:
+    """A whole number >= 0 (a seed, a deal index, a count), refused naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _refuse(where, f"must be a whole number >= 0, got {_shown(value)}")
+    return value
+
+
+def _texts(value: Any, where: str) -> list[str]:
+    """A list of texts (policy or seat names), refused naming ``where``."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _refuse(where, f"must be a list of texts, got {_shown(value)}")
+    return value
+
+
+def _check_info(record: dict, prefix: str = "") -> None:
+    """The informative fields of a deal record (RULES §10) have the types whist-sim writes, so
+    that a record means one thing in every format it travels in (JSON, PBN): ``seed`` and
+    ``deal`` whole numbers >= 0, ``policies`` a list of texts, ``removed_card`` a card,
+    ``comment`` a text, ``redeals`` a whole number >= 0. ``prefix`` (``deals[3].``) is put before
+    the field's name in a refusal."""
+    for key in ("seed", "deal", "redeals"):
+        if key in record:
+            _natural(record[key], prefix + key)
+    if "policies" in record:
+        _texts(record["policies"], prefix + "policies")
+    if "comment" in record and not isinstance(record["comment"], str):
+        raise _refuse(prefix + "comment", f"must be a text, got {_shown(record['comment'])}")
+    if "removed_card" in record:
+        card = record["removed_card"]
+        try:
+            parse_card(card)
+        except NotationError as e:
+            raise _refuse(prefix + "removed_card", str(e)) from None
+
+
+GAME_INFO_FIELDS = ("seed", "target", "seats", "first_dealer")
+
+
+def _check_game_info(info: Any, rules: Rules) -> dict:
+    """The ``game`` object of a game record: ``seed`` a whole number >= 0, ``target`` the rules'
+    target, ``seats`` one text per seat, ``first_dealer`` a seat; each refusal names its field."""
+    if info is None:
+        return {}
+    if not isinstance(info, dict):
+        raise _refuse("game", f"must be an object ({', '.join(GAME_INFO_FIELDS)}), got "
+                              f"{_shown(info)}")
+    unknown = sorted(set(info) - set(GAME_INFO_FIELDS))
+    if unknown:
+        raise _refuse("game", f"unknown field(s): {', '.join(unknown)} (a game has "
+                              f"{', '.join(GAME_INFO_FIELDS)})")
+    p = rules.players
+    if "seed" in info:
+        _natural(info["seed"], "game.seed")
+    if "target" in info:
+        _whole(info["target"], "game.target", "the target")
+        if info["target"] != rules.target:
+            raise _refuse("game.target", f"{info['target']!r} differs from the rules' target "
+                                         f"{rules.target}")
+    if "seats" in info:
+        seats = _texts(info["seats"], "game.seats")
+        if len(seats) != p:
+            raise _refuse("game.seats", f"{len(seats)} seats, the rules need {p} players")
+    if "first_dealer" in info:
+        d = info["first_dealer"]
+        if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < p:
+            raise _refuse("game.first_dealer", f"must be a seat in 0..{p - 1}, got {_shown(d)}")
+    return info
+
+
 def _frisch_mask(entry: Any, where: str, seat: int) -> int:
     cards = _list(entry, where, "the cards passed")
     mask = 0
@@ -267,6 +345,7 @@ def _replay(record: Any, default_rules: Rules, revokes_override: str | None) -> 
         )
     rules = _record_rules(record, default_rules)
     mode = _record_revokes(record, revokes_override)
+    _check_info(record)
     p = rules.players
     dealer = _whole(record["dealer"], "dealer", "the dealer")
     if not 0 <= dealer < p:
@@ -493,12 +572,9 @@ def _replay_game(record: Any, default_rules: Rules, revokes: str | None) -> Game
                           f"record has {', '.join(GAME_FIELDS)})")
     rules = _record_rules(record, default_rules)
     p = rules.players
-    info = record.get("game") or {}
-    if not isinstance(info, dict):
-        raise _refuse("game", "must be an object (seed, target, seats, first_dealer)")
-    if "target" in info and info["target"] != rules.target:
-        raise _refuse("game.target", f"{info['target']!r} differs from the rules' target "
-                                     f"{rules.target}")
+    info = _check_game_info(record.get("game"), rules)
+    if "comment" in record and not isinstance(record["comment"], str):
+        raise _refuse("comment", f"must be a text, got {_shown(record['comment'])}")
     deals = _list(record["deals"], "deals", "deals")
     if not deals:
         raise _refuse("deals", "a game has at least one deal")

@@ -43,7 +43,7 @@ def command(files, as_json, revokes, rules):
     games = []
     for path in files:
         try:
-            named = load_records(path, rules)
+            named = load_records(path, rules, each_board=True, revokes=revokes)
         except RecordError as e:
             named = [(path, ReplayResult(ok=False, error=str(e)))]
         for name, record in named:
