@@ -260,6 +260,7 @@ def test_a_deal_thrown_in_after_the_third_frisch_is_redealt_by_the_same_dealer(t
 
 
 def test_whist_sim_serve_starts_the_page(tmp_path):
+    import os
     import subprocess
     import sys
 
@@ -271,7 +272,9 @@ def test_whist_sim_serve_starts_the_page(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "whist_sim", "serve", "--port", str(port),
                              "--max-deals", "123", "--reports", f"mine={tmp_path / 'mine'}"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            # its default state folder, made at start-up: not the user's own
+                            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")})
     try:
         base = f"http://127.0.0.1:{port}"
         end = time.monotonic() + 60

@@ -4,8 +4,10 @@ Every computation runs on a thread pool, never on the event loop: advice on its 
 tables (the bots' moves, hints) on another, so play never waits behind advice (the compiled
 kernels release the GIL). An advice whose client goes away is cancelled (:mod:`.jobs`).
 Every error of a request is a JSON object ``{"error": ..., "field": ...}`` with a 4xx status;
-an unexpected failure is a 500 with a one-line message, never a stack trace; the log
-(``whist_sim.interfaces.web``) gets one line per refused or failed request.
+an action at a table that cannot be saved in the state folder is a 503 that says so and changes
+nothing (:meth:`whist_sim.interfaces.web.tables.GameTables.change`); an unexpected failure is a
+500 with a one-line message, never a stack trace; the log (``whist_sim.interfaces.web``) gets
+one line per refused or failed request.
 """
 
 from __future__ import annotations
@@ -38,7 +40,14 @@ from .requests import (
     parse_body,
     rules_of,
 )
-from .tables import OPPONENT_LEVELS, GameTable, GameTables, StaleMove, TableStore
+from .tables import (
+    OPPONENT_LEVELS,
+    GameTable,
+    GameTables,
+    SaveError,
+    StaleMove,
+    TableStore,
+)
 from .warmth import Warmth
 
 STATIC = Path(__file__).parent / "static"
@@ -225,7 +234,10 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
                 raise RequestError(str(e), field) from None
 
         g = await off_loop(make)
-        await off_loop(lambda: tables.add(g))
+        try:
+            await off_loop(lambda: tables.add(g))
+        except SaveError as e:
+            raise Unsaved(f"{e}, so the new game was not started") from None
         return JSONResponse(g.view())
 
     async def at_table(g: GameTable, work: Callable[[], Any], prefix: str = "",
@@ -243,13 +255,14 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
 
         return await off_loop(locked)
 
-    async def played(g: GameTable, work: Callable[[], Any], prefix: str = "",
-                     field: str | None = None) -> Response:
-        """A person's action at the table, then the table saved; a repeated one (a stale
-        ``seq``) is a 409 with the table's view as it stands."""
+    async def played(g: GameTable, work: Callable[[GameTable], Any], what: str,
+                     prefix: str = "", field: str | None = None) -> Response:
+        """A person's action at the table (``work(table)``), made on a copy that is saved and
+        only then becomes the table (:meth:`GameTables.change`): a repeated one (a stale
+        ``seq``) is a 409 with the table's view as it stands; one that cannot be saved is a
+        503 saying that ``what`` was not made, the table as it was."""
         def act() -> dict[str, Any]:
-            work()
-            tables.save(g)
+            tables.change(g, work)
             return g.view()
 
         try:
@@ -257,6 +270,8 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         except StaleMove as e:
             return JSONResponse({"error": str(e), "field": "seq", "stale": True,
                                  "view": await at_table(g, g.view)}, status_code=409)
+        except SaveError as e:
+            raise Unsaved(f"{e}, so {what} was not made: the table is as it was") from None
 
     async def play_get(request: Request) -> Response:
         g = await table_of(request)
@@ -272,7 +287,8 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         if not isinstance(move, str) or not move.strip():
             raise RequestError("give your move, e.g. {\"move\": \"AS\"}", "move")
 
-        return await played(g, lambda: g.move(move.strip(), seq), "refused, ", "move")
+        return await played(g, lambda t: t.move(move.strip(), seq), "your move", "refused, ",
+                            "move")
 
     async def play_hint(request: Request) -> Response:
         g = await table_of(request)
@@ -284,7 +300,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         body = (check_fields(await body_of(request), ("seq",))
                 if (await request.body()).strip() else {})
         seq = seq_of(body)
-        return await played(g, lambda: g.next_deal(seq))
+        return await played(g, lambda t: t.next_deal(seq), "the next deal")
 
     async def play_record(request: Request) -> Response:
         g = await table_of(request)
@@ -307,6 +323,11 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         # AdviceError, NotationError, StrategyError, RulesError: bad input, said by the library
         refused(request, str(exc), 400)
         return _error(str(exc), 400)
+
+    async def unsaved(request: Request, exc: Exception) -> Response:
+        # the server's disk, not the request, is at fault: 503, and the action was not made
+        refused(request, str(exc), 503)
+        return _error(str(exc), 503)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -336,11 +357,17 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     ]
     app = Starlette(routes=routes, exception_handlers={
         RequestError: request_error, ValueError: value_error, HTTPException: http_error,
+        Unsaved: unsaved,
     }, middleware=[Middleware(OneLineErrors)])
     app.state.pool = pool
     app.state.warmth = warmth
     app.state.advice_pool = advice_pool
     return app
+
+
+class Unsaved(Exception):
+    """An action at a table that was not made because the table could not be saved (answered
+    503 with the message)."""
 
 
 class OneLineErrors:
