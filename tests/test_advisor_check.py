@@ -1,10 +1,13 @@
 """The advice checked against search: the best bids and the zero bid played again under a
-searching play on the first sampled deals, the verdict, and the zero bid's made rate against both
-fields (small sizes: a two-rollout search on a few dozen deals)."""
+searching play on the first sampled deals, the verdict (confirmed, not contradicted, contradicted),
+the close call, the check's size, and the zero bid's made rate against both fields, the zero
+bidder keeping the answer's play (small sizes: a two-rollout search on a few dozen deals)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -12,9 +15,11 @@ from click.testing import CliRunner
 
 from whist_sim import advise
 from whist_sim.analyses.advisor import AdviceError
-from whist_sim.analyses.advisor.checked import check_candidates
+from whist_sim.analyses.advisor.checked import CHECK_MAX_DEALS, advice_check_size, check_candidates
+from whist_sim.analyses.advisor.sampling import policy_arrays, run_scenario
 from whist_sim.analyses.advisor.scenario import resolve_scenario
-from whist_sim.analyses.check import bid_holds
+from whist_sim.analyses.check import CHECK_MIN_DEALS, CONTRADICTED, bid_verdict, deals_for_power
+from whist_sim.compiled.strategies.registry import get_info
 from whist_sim.interfaces.cli import main
 
 HAND = "AKQ2.K3.QJ54.872"
@@ -62,23 +67,73 @@ def test_the_verdict_follows_from_the_two_answers(checked):
     c = checked.check
     evs = {r["bid"]: r["ev_check"] for r in c.bids}
     assert c.recommended == max(sorted(evs), key=lambda b: evs[b])
-    assert c.answer_bid == checked.recommended
-    assert c.holds == bid_holds(c.answer_bid, c.recommended, c.diff_ci)
+    assert c.answer_bid == checked.recommended and c.runner_up == checked.runner_up
     assert c.diff == pytest.approx(evs[c.recommended] - evs[c.answer_bid])
+    assert c.order_diff == pytest.approx(evs[c.answer_bid] - evs[c.runner_up])
+    expected = bid_verdict(str(c.answer_bid), str(c.runner_up), str(c.recommended), c.diff_ci,
+                           c.order_ci)
+    assert c.verdict == expected
+    assert c.holds == (c.verdict.word != CONTRADICTED)
+    # the check's own estimates beside the answer's: every searched bid with its interval
+    assert all(r["ev_check_ci"][0] <= r["ev_check"] <= r["ev_check_ci"][1] for r in c.bids)
 
 
-def test_the_zero_bid_is_stated_against_both_fields(checked):
+def test_the_zero_bidder_keeps_the_answers_play_among_searching_opponents(checked):
     z = checked.check.zero
     assert z["p_make_answer"] == pytest.approx(checked.table.loc[0, "p_make"])
     assert z["deals_answer"] == 60 and z["deals_check"] == 40
-    zero_row = next(r for r in checked.check.bids if r["bid"] == 0)
-    assert z["p_make_check"] == zero_row["p_make_check"]
-    assert "zero bid made:" in str(checked)
+    scen = checked.scenario
+    pol, _ = policy_arrays(4, "heuristic", CHECK, own=(scen.seat, "heuristic"))
+    rollout, heuristic = get_info("rollout", "play").id, get_info("heuristic", "play").id
+    assert [int(x) for x in pol[1]] == [heuristic if s == scen.seat else rollout
+                                        for s in range(4)]
+    zsub = dataclasses.replace(scen, candidates=tuple(c for c in scen.candidates if c[1] == 0))
+    again = run_scenario(zsub, 40, 5, CHECK, "heuristic", checked.infer, own_play="heuristic")
+    assert z["p_make_check"] == pytest.approx(float((again.tricks[0] == 0).mean()))
+    text = str(checked)
+    assert "against searching opponents" in text and "the zero bidder playing heuristic" in text
+
+
+def _run(diffs: np.ndarray) -> SimpleNamespace:
+    """A run of two candidates whose paired score difference on each deal is ``diffs``."""
+    score = np.vstack([diffs, np.zeros_like(diffs)]).astype(np.int16)
+    return SimpleNamespace(score=score, tricks=np.zeros_like(score, dtype=np.int8))
+
+
+def test_the_check_is_sized_for_eighty_percent_power_on_the_top_two():
+    rng = np.random.default_rng(1)
+    run = _run(rng.choice([-12, 12], size=5000))  # sd 12: 283 deals see 2 points
+    size = advice_check_size(run, 0, 1)
+    assert size.wanted == deals_for_power(12.0, 2.0) == pytest.approx(283, abs=2)
+    assert size.deals == max(CHECK_MIN_DEALS, size.wanted) and not size.capped
+    noisy = advice_check_size(_run(rng.choice([-40, 40], size=5000)), 0, 1)
+    assert noisy.capped and noisy.deals == CHECK_MAX_DEALS and noisy.wanted > CHECK_MAX_DEALS
+    small = advice_check_size(_run(rng.choice([-40, 40], size=300)), 0, 1)
+    assert small.capped and small.deals == 300  # never more than the advice's own deals
+    assert advice_check_size(run, 0, 1, deals=50) == type(size)(50, None, False, True)
+
+
+def test_a_close_call_is_said_in_words_and_in_json(checked):
+    near = dataclasses.replace(checked, ev_diff=0.4, ev_diff_ci=(-1.0, 1.8), check=None)
+    assert "holds 0" in near.close_call
+    assert f"a close call between {near.recommended} and {near.runner_up}" in str(near)
+    d = near.to_dict()
+    assert d["close_call"] is True and d["close_call_bids"] == [near.recommended, near.runner_up]
+    # sure of the sample, but the check moves the gap by more than the gap: a close call too
+    moved = dataclasses.replace(checked, ev_diff=1.0, ev_diff_ci=(0.2, 1.8), check=(
+        dataclasses.replace(checked.check, play_shift=2.5)))
+    assert "the play model's error is larger" in moved.close_call
+    clear = dataclasses.replace(checked, ev_diff=5.0, ev_diff_ci=(3.0, 7.0), check=(
+        dataclasses.replace(checked.check, play_shift=1.0)))
+    assert clear.close_call is None and clear.to_dict()["close_call"] is False
 
 
 def test_the_json_check_object(checked):
     d = checked.to_dict()["check"]
-    assert {"play", "deals", "holds"} <= set(d)
+    assert {"play", "label", "deals", "holds", "verdict", "detectable", "runner_up",
+            "order_ci", "deals_wanted", "capped"} <= set(d)
+    assert d["verdict"] in ("confirmed", "not contradicted", "contradicted")
+    assert d["label"].startswith("another play, rollout:n=2")  # the ladder does not rank it
     assert d["play"] == CHECK and d["deals"] == 40 and isinstance(d["holds"], bool)
     assert d["recommended"] == checked.check.recommended
     assert {r["bid"] for r in d["bids"]} >= {0, checked.recommended}
@@ -119,8 +174,11 @@ def test_no_check_omits_it():
 def test_the_text_output_says_whether_the_advice_holds():
     r = _cli("--check", CHECK, "--check-deals", "20")
     assert r.exit_code == 0, r.output
-    assert "checked against search: rollout:n=2 on the first 20 sampled deals" in r.output
-    assert "the advice holds" in r.output or "does not hold under stronger play" in r.output
+    assert "checked against another play, rollout:n=2" in r.output
+    assert "on the first 20 sampled deals" in r.output and "stronger" not in r.output
+    verdict = next(line for line in r.output.splitlines() if line.startswith("check: "))
+    assert verdict.split(" (")[0] in ("check: confirmed", "check: not contradicted",
+                                      "check: contradicted")
 
 
 @pytest.mark.parametrize("args, hint", [

@@ -4,22 +4,36 @@ subsample rule, and the tournament's check object, on constructed inputs (no sim
 from __future__ import annotations
 
 import argparse
+import json
 import math
+from pathlib import Path
 
 import pytest
 
+import whist_sim.analyses.check as check_module
 from whist_sim.analyses.check import (
     CHECK_MIN_DEALS,
     CHECK_RATIO,
+    CONFIRMED,
+    CONTRADICTED,
     DEFAULT_CHECK_PLAY,
+    NOT_CONTRADICTED,
     CheckError,
     add_check_arguments,
     bid_holds,
+    bid_verdict,
     check_deals,
+    check_label,
     check_play,
+    deals_for_power,
+    detectable_difference,
     difference_holds,
+    difference_verdict,
+    measured_edge,
     parsed_check,
     ranking_holds,
+    ranking_verdict,
+    search_over,
 )
 from whist_sim.analyses.tournament.check import (
     RANKING_CHANGES,
@@ -28,12 +42,91 @@ from whist_sim.analyses.tournament.check import (
     tournament_check_deals,
 )
 from whist_sim.analyses.tournament.render import check_lines, check_verdict, rank_line
+from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 
 
-def test_the_default_check_is_a_search_of_sixteen_rollouts():
-    assert DEFAULT_CHECK_PLAY == "rollout:n=16"
-    assert check_play(DEFAULT_CHECK_PLAY) == "rollout:n=16"
+def test_the_default_check_is_a_search_over_the_default_play():
+    # derived, never written out: a search of 16 rollouts finished by DEFAULT_PLAY
+    assert DEFAULT_CHECK_PLAY == search_over(DEFAULT_PLAY) == f"rollout:n=16:base={DEFAULT_PLAY}"
+    assert check_play(DEFAULT_CHECK_PLAY) == "rollout:n=16:base=learned"
     assert check_play("rollout:n=2") == "rollout:n=2"
+    # a change of the default play moves the default check with it: the module states the
+    # derivation, not a play
+    assert search_over("planner") == "rollout:n=16:base=planner"
+    source = Path(check_module.__file__).read_text(encoding="utf-8")
+    assert "DEFAULT_CHECK_PLAY = search_over(DEFAULT_PLAY)" in source
+
+
+LADDER_STEPS = {"steps": [
+    {"lower": "learned", "upper": "rollout:n=16:base=learned", "deals": 2000, "diff": 0.95,
+     "ci": [0.5, 1.4], "p": 1e-5},
+    {"lower": "learned", "upper": "rollout:n=16", "deals": 2000, "diff": -2.53,
+     "ci": [-2.94, -2.12], "p": 1e-30},
+]}
+
+
+def test_a_check_is_called_stronger_only_with_the_ladders_figure(tmp_path):
+    ladder = tmp_path / "ladder.json"
+    ladder.write_text(json.dumps(LADDER_STEPS))
+    edge = measured_edge("rollout:n=16:base=learned", "learned", ladder)
+    assert edge is not None and edge.stronger and edge.diff == 0.95 and edge.deals == 2000
+    label = check_label("rollout:n=16:base=learned", "learned", ladder)
+    assert label == ("rollout:n=16:base=learned, +0.9 points per deal over learned (95 % CI "
+                     "+0.5 to +1.4, 2,000 duplicate deals, results/play)")
+    # read the other way round: expert's search is weaker than learned
+    weaker = check_label("rollout:n=16", "learned", ladder)
+    assert weaker.startswith("another play, rollout:n=16") and "stronger" not in weaker.split(
+        ":")[0]
+    assert measured_edge("rollout:n=16", "learned", ladder).diff == -2.53
+    # a pair the ladder does not measure, or no ladder at all: another play
+    assert check_label("rollout:n=8", "planner", ladder).startswith("another play")
+    assert check_label("rollout:n=8", "learned", tmp_path / "none.json").startswith("another")
+
+
+# ------------------------------------------------------------------ the three verdicts
+
+
+def test_a_check_that_agrees_confirms():
+    v = bid_verdict("6", "5", "6", None, (0.4, 2.1))
+    assert v.word == CONFIRMED and v.detectable is None
+    assert difference_verdict(1.02, (0.5, 1.54)).word == CONFIRMED
+    assert difference_verdict(-1.0, (-2.0, -0.1)).word == CONFIRMED
+
+
+def test_a_check_that_cannot_tell_says_how_large_a_difference_it_would_have_seen():
+    # the interval 2 x 1.96 x se wide: se = 1, so 2.80 points at 80 % power
+    v = bid_verdict("6", "5", "6", None, (-1.96 + 0.5, 1.96 + 0.5))
+    assert v.word == NOT_CONTRADICTED and v.detectable == pytest.approx(2.8016, abs=1e-3)
+    assert "would have seen a difference of 2.8 points per deal" in v.why
+    # another best bid, not clearly better: not a contradiction
+    assert bid_verdict("6", "5", "7", (-0.3, 1.0), (-0.5, 2.0)).word == NOT_CONTRADICTED
+    d = difference_verdict(1.02, (-2.93, 0.13))  # the reversal the old check called "holds"
+    assert d.word == NOT_CONTRADICTED and d.detectable == pytest.approx(
+        2.8016 * 3.06 / 3.92, abs=1e-3)
+
+
+def test_a_check_that_reverses_contradicts():
+    assert bid_verdict("6", "5", "7", (0.3, 2.0), (0.1, 2.0)).word == CONTRADICTED
+    assert bid_verdict("6", "5", "6", None, (-2.0, -0.2)).word == CONTRADICTED
+    assert difference_verdict(1.02, (-2.93, -0.13)).word == CONTRADICTED
+    assert difference_verdict(-1.0, (0.2, 1.0)).word == CONTRADICTED
+
+
+def test_a_ranking_is_as_sure_as_its_least_sure_pair():
+    yes, maybe, no = (difference_verdict(1.0, ci) for ci in ((0.5, 1.5), (-1.0, 3.0),
+                                                           (-2.0, -0.5)))
+    assert ranking_verdict([yes, yes]).word == CONFIRMED
+    assert ranking_verdict([yes, maybe]).word == NOT_CONTRADICTED
+    assert ranking_verdict([yes, maybe]).detectable == maybe.detectable
+    assert ranking_verdict([yes, maybe, no]).word == CONTRADICTED
+
+
+def test_the_check_size_for_eighty_percent_power():
+    # ((1.96 + 0.84) x 12 / 2)^2 = 282.5...: 283 deals to see 2 points with sd 12
+    assert deals_for_power(12.0) == 283
+    assert deals_for_power(12.0, target=4.0) == 71
+    assert deals_for_power(0.0) == 2
+    assert detectable_difference(1.0) == pytest.approx(1.95996 + 0.84162, abs=1e-4)
 
 
 @pytest.mark.parametrize("text", ["hcp", "no-such-play", "rollout:q=3", ""])

@@ -236,6 +236,25 @@ class Advice(AdviceOutput):
         """Share of the dealt deals that met the conditions (constraints, the table read)."""
         return self.deals / self.tries if self.tries else math.nan
 
+    @property
+    def close_call(self) -> str | None:
+        """Why the recommended bid and the runner-up are a close call, or None when they are
+        not: their paired interval holds 0 (the sampling cannot tell them apart), or the check
+        moves the gap between them by more than the gap itself (the error of the play model is
+        larger than the difference)."""
+        if self.runner_up is None or self.ev_diff is None:
+            return None
+        if self.ev_diff_ci is not None and self.ev_diff_ci[0] <= 0:
+            return (f"their interval, {self.ev_diff_ci[0]:+.1f} to {self.ev_diff_ci[1]:+.1f} "
+                    "points per deal, holds 0")
+        check = self.check
+        if check is not None and check.play_shift is not None and abs(
+                self.ev_diff) < check.play_shift:
+            return (f"{self.ev_diff:.1f} points per deal apart, less than the "
+                    f"{check.play_shift:.1f} the gap moves under {check.play}: the play model's "
+                    "error is larger than the difference")
+        return None
+
     def bids_table(self) -> pd.DataFrame:
         """The rows of the recommended strain (contract mode: the whole table), by ``bid``."""
         if self.mode == "contract":
@@ -417,8 +436,9 @@ def advise(
 def with_check(advice: Advice, check: str, check_deals: int | None = None, threads: int = 1,
                on_deals: Callable[[int], None] | None = None) -> Advice:
     """``advice`` checked against the play ``check`` (a play policy spec) on its first
-    ``check_deals`` sampled deals (default :func:`whist_sim.analyses.check.check_deals` of its
-    deals): the same advice with ``check`` set
+    ``check_deals`` sampled deals (default: enough for 80 % power on its top two bids,
+    :func:`whist_sim.analyses.advisor.checked.advice_check_size`): the same advice with ``check``
+    set
     (:func:`whist_sim.analyses.advisor.checked.check_advice`). ``on_deals(m)`` follows the check's
     run; ``threads`` do not change the result."""
     if advice.run is None:
@@ -431,15 +451,36 @@ def with_check(advice: Advice, check: str, check_deals: int | None = None, threa
     # the table's rows are the scenario's candidates, in order
     ev = np.where(advice.table["searched"].to_numpy(bool), advice.table["ev"].to_numpy(float),
                   -np.inf)
-    rec = next(i for i, c in enumerate(scen.candidates)
-               if c[1] == advice.recommended
-               and (scen.mode == "contract" or c[0] == advice.best_strain))
+    rec = _recommended_index(advice)
     t0 = time.perf_counter()
     checked = check_advice(scen, advice.run, ev, rec, advice.seed, advice.play, play,
                            advice.bid_policy, advice.infer, threads, advice.confidence,
                            on_deals, check_deals)
     return replace(advice, check=checked,
                    elapsed_s=advice.elapsed_s + time.perf_counter() - t0)
+
+
+def planned_check_deals(advice: Advice, check_deals: int | None = None) -> int:
+    """The deals the check of ``advice`` will play (:func:`with_check` with ``check_deals``):
+    for a progress bar sized before the check starts."""
+    from .checked import _runner_up, advice_check_size
+
+    if advice.run is None:
+        raise AdviceError("this advice has no raw results to check against (advise() keeps them)")
+    scen = advice.scenario
+    ev = np.where(advice.table["searched"].to_numpy(bool), advice.table["ev"].to_numpy(float),
+                  -np.inf)
+    rec = _recommended_index(advice)
+    return advice_check_size(advice.run, rec, _runner_up(ev, scen.candidates, rec),
+                             check_deals).deals
+
+
+def _recommended_index(advice: Advice) -> int:
+    """The index of the recommended bid among the scenario's candidates (the table's rows)."""
+    scen = advice.scenario
+    return next(i for i, c in enumerate(scen.candidates)
+                if c[1] == advice.recommended
+                and (scen.mode == "contract" or c[0] == advice.best_strain))
 
 
 def _check_play(text: str) -> str:

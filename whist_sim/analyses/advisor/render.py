@@ -94,6 +94,10 @@ class AdviceOutput:
                       if m and seat != s.seat},
             "rules": s.rules.to_dict(),
             "best_call": self.best_call,
+            "close_call": self.close_call is not None,
+            "close_call_bids": (None if self.close_call is None
+                                else [self.recommended, self.runner_up]),
+            "close_call_why": self.close_call,
             "strains": None,
         }
         if self.strains is not None:
@@ -266,6 +270,9 @@ def render_text(a: AdviceOutput) -> str:
     else:
         text += ")"
     lines.append(text)
+    if a.close_call is not None:
+        lines.append(f"a close call between {a.recommended} and {a.runner_up}: {a.close_call}; "
+                     "either is a sound bid")
     if s.mode == "auction":
         if a.best_call == "pass":
             lines.append("best call: pass (declaring loses points on average in every strain)")

@@ -116,12 +116,17 @@ class SampledDeals:
 # --------------------------------------------------------------------------- kernel inputs
 
 
-def policy_arrays(players: int, bid_policy: str, play: str) -> tuple[np.ndarray, np.ndarray]:
+def policy_arrays(players: int, bid_policy: str, play: str, own: tuple[int, str] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """``(pol, par)``: the policy ids ``int64[2, P]`` and parameters ``float64[2, P, N_PARAMS]``
     of every seat (row 0: bidding, row 1: play), from a bidding strategy spec and a play policy
-    spec (``"hcp:margin=1"``, ``"heuristic"``). Unknown names raise ``ValueError``."""
+    spec (``"hcp:margin=1"``, ``"heuristic"``); ``own = (seat, play)``: that seat plays its own
+    play policy. Unknown names raise ``ValueError``."""
     p = players
-    return Seating.of((bid_policy,) * p, (play,) * p, p).arrays()
+    plays = [play] * p
+    if own is not None:
+        plays[own[0]] = own[1]
+    return Seating.of((bid_policy,) * p, plays, p).arrays()
 
 
 def check_model(bid_policy: str, chart: bool = False) -> str:
@@ -140,10 +145,11 @@ def check_model(bid_policy: str, chart: bool = False) -> str:
     return parse_strategy(bid_policy).text
 
 
-def _arrays(scen: Scenario, bid_policy: str, play: str):
+def _arrays(scen: Scenario, bid_policy: str, play: str, own_play: str | None = None):
     try:
         check_model(bid_policy)
-        return policy_arrays(scen.rules.players, bid_policy, play)
+        own = None if own_play is None else (scen.seat, own_play)
+        return policy_arrays(scen.rules.players, bid_policy, play, own)
     except ValueError as e:
         raise AdviceError(str(e)) from None
 
@@ -161,7 +167,8 @@ def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
     return mpol, mpar
 
 
-def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference | bool | None):
+def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference | bool | None,
+                   own_play: str | None = None):
     """``(table, smp, cands)``: the advisor kernels' :class:`~whist_sim.compiled.ground.layout.
     Table`, :class:`~whist_sim.compiled.entry.advise.Sampling` (with ``max_tries`` 1; the model
     ``(on, mpol, mpar, eps, calls, dealer)`` is on only when there is something to read: earlier
@@ -170,7 +177,7 @@ def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference 
     from ...compiled.entry.advise import Candidates, Sampling
     from ...compiled.ground.conditional import unconstrained
 
-    pol, par = _arrays(scen, bid_policy, play)
+    pol, par = _arrays(scen, bid_policy, play, own_play)
     rules = scen.rules
     check = scen.cons is not None
     cons = scen.cons if scen.cons is not None else unconstrained(rules.players, rules.hand_size)
@@ -244,9 +251,12 @@ def run_scenario(
     threads: int = 1,
     on_deals: Callable[[int], None] | None = None,
     consistent: bool | None = None,
+    own_play: str | None = None,
 ) -> RunResult:
     """Sample ``deals`` deals for ``scen`` and play every candidate on each (see the module doc
-    of :mod:`whist_sim.analyses.advisor.evaluate` for the method).
+    of :mod:`whist_sim.analyses.advisor.evaluate` for the method). Every seat plays ``play``;
+    with ``own_play`` the player's seat plays that one instead (a zero bidder under the answer's
+    play among searching opponents).
 
     ``on_deals(m)``, when given, is called after every block of ``m`` sampled deals is done
     (blocks of at most :data:`PROGRESS_BLOCK`; from the worker threads when ``threads > 1``);
@@ -261,7 +271,7 @@ def run_scenario(
     threads = check_int("threads", threads, 1, 1024)
     if consistent is not None:  # the deprecated name of infer
         infer = bool(consistent)
-    table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
+    table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer, own_play)
     mode = loop_mode(table.pol)  # FULL when a seat searches
     # a first run: the kernels compile in a process of their own while this one compiles the loop
     ahead = compile_kernels_ahead(mode, _idle_calls(table, smp, cands))
