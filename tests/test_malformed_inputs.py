@@ -70,7 +70,75 @@ def _records(good: dict) -> dict[str, tuple[bytes, str]]:
         "game-unknown.json": (j({**game, "seet": 1}), "seet"),
         "rules-range.json": (j({**good, "rules": {"made_bonus": 2**63}}), "made_bonus"),
         "rules-type.json": (j({**good, "rules": 7}), "rules"),
+        # issue 72: PBN (a whole board as `export RECORD --pbn` writes it, then edited) and the
+        # fields of deal and game records, each refusal naming its field, tag and line
+        "pbn-53rd-card.pbn": (_pbn(good, 'C9 S3"]', 'C9 S3 HA"]'),
+                              "WhistPlay: play[52]: the deal is over after 52 cards"),
+        "pbn-14th-trick.pbn": (_pbn(good, 'C9 S3"]', 'C9 S3 C6 H7 C9 S3"]'),
+                               "WhistPlay: play[52]: the deal is over"),
+        "pbn-card-twice.pbn": (_pbn(good, "N:JT9.KJ742", "N:JT9.KJ743"),
+                               "Deal: PBN deal, W: card(s) 3H already in another hand"),
+        "pbn-14-cards.pbn": (_pbn(good, "N:JT9.KJ742.KJ.AK5 K854.", "N:JT94.KJ742.KJ.AK5 K85."),
+                             "Deal: hands[0]: has 14 cards, expected 13"),
+        "pbn-auction-seat.pbn": (_pbn(good, '[WhistAuction "E:', '[WhistAuction "S:'),
+                                 "WhistAuction: the first call is by E, the dealer N's left"),
+        "pbn-auction-x.pbn": (_pbn(good, '[WhistAuction "E:', '[WhistAuction "X:'),
+                              "WhistAuction: PBN seat 'X'"),
+        "pbn-dealer-x.pbn": (_pbn(good, '[WhistDealer "N"]', '[WhistDealer "X"]'),
+                             "WhistDealer: PBN seat 'X'"),
+        "pbn-leader.pbn": (_pbn(good, '[WhistPlay "W:', '[WhistPlay "N:'),
+                           "WhistPlay: the first card is led by N, but the declarer W leads"),
+        "pbn-contract.pbn": (_pbn(good, '[WhistContract "7D"]', '[WhistContract "7S"]'),
+                             "WhistContract says 7S, but the calls and cards give 7D"),
+        "pbn-bridge-contract.pbn": (_pbn(good, '[Contract "?"]', '[Contract "7S"]'),
+                                    "Contract says 7S, but the calls and cards give 7D"),
+        "pbn-contracts.pbn": (_pbn(good, '[WhistContracts "3 1 3 7"]',
+                                   '[WhistContracts "3 1 3 6"]'),
+                              "WhistContracts: contracts[3]: the declarer's contract 6 is below"),
+        "pbn-outcome-only.pbn": (_pbn(good, "dataset"), "hold the outcome only (exported from a "
+                                                        "dataset): no auction or play to replay"),
+        "pbn-game-first-dealer.pbn": (_pbn(good, '[WhistGameFirstDealer "0"]',
+                                           '[WhistGameFirstDealer "7"]'),
+                                      "WhistGameFirstDealer: game.first_dealer: must be a seat"),
+        "seed-text.json": (j({**good, "seed": "x"}), 'seed: must be a whole number >= 0, got "x"'),
+        "comment-number.json": (j({**good, "comment": 5}), "comment: must be a text, got 5"),
+        "policies-numbers.json": (j({**good, "policies": [1]}), "policies: must be a list of text"),
+        "removed-card-bad.json": (j({**good, "removed_card": "ZZ"}), "removed_card: card 'ZZ'"),
+        "game-first-dealer-x.json": (j({"deals": [good], "game": {"first_dealer": "x"}}),
+                                     'game.first_dealer: must be a seat in 0..3, got "x"'),
+        "game-first-dealer-7.json": (j({"deals": [good], "game": {"first_dealer": 7}}),
+                                     "game.first_dealer: must be a seat in 0..3, got 7"),
+        "game-seed-text.json": (j({"deals": [good], "game": {"seed": "x"}}),
+                                'game.seed: must be a whole number >= 0, got "x"'),
+        "game-target-text.json": (j({"deals": [good], "game": {"target": "x"}}),
+                                  'game.target: the target must be a whole number, got "x"'),
+        "game-seats-number.json": (j({"deals": [good], "game": {"seats": 3}}),
+                                   "game.seats: must be a list of texts, got 3"),
+        "game-unknown-field.json": (j({"deals": [good], "game": {"first_dealr": 0}}),
+                                    "game: unknown field(s): first_dealr"),
     }
+
+
+def _pbn(good: dict, old: str, new: str = "") -> bytes:
+    """``good`` as a PBN board (a game of one deal when ``old`` is a game's tag; the outcome
+    only, as `export DIR --pbn` writes a dataset's deal, for ``"dataset"``) with ``old``
+    replaced by ``new``; nothing for the table's names (``good`` empty)."""
+    if not good:
+        return b""
+    from whist_sim.core.cards import parse_hand
+    from whist_sim.core.pbn import board_tags, format_pbn, whist_tags
+    from whist_sim.engine.pbn_record import game_boards, record_board
+
+    if old == "dataset":
+        hands = [parse_hand(h) for h in good["hands"]]
+        return format_pbn([board_tags(hands, 1, extra=whist_tags(seed=1, deal=0,
+                                                                 hands="play"))]).encode()
+    if "WhistGame" in old:
+        text = format_pbn(game_boards({"deals": [good], "game": {"first_dealer": 0}}))
+    else:
+        text = format_pbn([record_board(good)])
+    assert old in text, old
+    return text.replace(old, new, 1).encode()
 
 
 @pytest.fixture(scope="module")
@@ -259,6 +327,13 @@ CASES += [
      "--hands"),
     ("export manifest n_chunks text", ["export", "{ds-nchunks-str}", "--pbn", "-"], 1,
      "n_chunks"),
+    # issue 72: PBN, game record fields named (export checks a record before writing it)
+    ("export game first_dealer x", ["export", "{game-first-dealer-x.json}", "--pbn",
+                                    "{tmp}/g.pbn"], 1, "game.first_dealer: must be a seat"),
+    ("export game seats number", ["export", "{game-seats-number.json}", "--pbn", "{tmp}/g.pbn"],
+     1, "game.seats: must be a list of texts"),
+    ("export record seed text", ["export", "{seed-text.json}", "--pbn", "{tmp}/g.pbn"], 1,
+     "seed: must be a whole number"),
     # report
     ("report missing dataset", ["report", "{missing}", "--no-progress"], 1, "no-such-file"),
     ("report a file", ["report", "{a-file}", "--no-progress"], 2, "a-file"),
@@ -331,12 +406,42 @@ CASES += [
     ("serve --workers 0", ["serve", "--workers", "0"], 2, "--workers"),
     ("serve --max-deals 0", ["serve", "--max-deals", "0"], 2, "--max-deals"),
     ("serve --reports missing", ["serve", "--reports", "{missing}"], 2, "--reports"),
+    # issue 72: serve (refused before it says where to open the page)
+    ("serve --host 999.1.1.1", ["serve", "--host", "999.1.1.1", "--state-dir",
+                                "{tmp}/serve-state"], 2, "--host 999.1.1.1: not a name or address"),
+    ("serve --host nosuch.invalid", ["serve", "--host", "nosuch.invalid", "--state-dir",
+                                     "{tmp}/serve-state"], 2, "--host nosuch.invalid: not a"),
+    ("serve --state-dir uncreatable", ["serve", "--state-dir", "{a-file}/tables"], 2,
+     "/a-file/tables: cannot create the folder"),
+    ("serve --state-dir ''", ["serve", "--state-dir", ""], 2, "--state-dir '': give a folder"),
     # play
     ("play --seat 9", ["play", "--seat", "9", "--seats", SEATS4], 2, "--seat"),
     ("play --seats short", ["play", "--seat", "0", "--seats", "heuristic,random"], 2,
      "--seats"),
     ("play --record ''", ["play", "--seat", "0", "--record", ""], 2, "--record"),
     ("play --dealer 9", ["play", *BASE["play"], "--dealer", "9"], 2, "--dealer"),
+    # issue 72: runs (run sizes that cannot fit are refused before anything is allocated;
+    # a failed --plot write is an error)
+    ("simulate --chunk-size 1 of 10^12 deals", ["simulate", "--deals", "1000000000000",
+                                                "--seed", "1", "--chunk-size", "1", "--out",
+                                                "{tmp}/sim-huge"], 1,
+     "--deals 1,000,000,000,000 in chunks of --chunk-size 1 make 1,000,000,000,000 chunks; a "
+     "run has at most 2,000,000: give --chunk-size 500,000 or more"),
+    ("tournament --chunk-size 1 of 10^12 deals", ["tournament", "--strategies",
+                                                  "heuristic,random", "--deals",
+                                                  "1000000000000", "--seed", "1",
+                                                  "--chunk-size", "1", "--out", "{tmp}/t-huge"],
+     1, "in chunks of --chunk-size 1 make 1,000,000,000,000 chunks; a run has at most"),
+    ("bid-chart --chunk-size 1 of 10^7 hands per cell", ["bid-chart", "--out", "{tmp}/bc-huge",
+                                                          "--hands", "10000000000",
+                                                          "--min-hands", "10000000",
+                                                          "--chunk-size", "1"], 1,
+     "--min-hands 10,000,000 (of --hands 10,000,000,000) may evaluate up to"),
+    ("advise --plot /dev/full", ["advise", HAND, "--trump", "S", "--deals", "20", "--no-check",
+                                 "--plot", "/dev/full"], 1,
+     "cannot write the plot (--plot) /dev/full: No space left on device"),
+    ("advise --plot .xyz", ["advise", HAND, "--plot", "{tmp}/advice.xyz"], 2,
+     "Invalid value for --plot"),
 ]
 for name in ("ds-empty", "ds-syntax", "ds-latin1", "ds-list", "ds-format", "ds-nchunks-str",
              "ds-nchunks-missing", "ds-nchunks-wrong", "ds-seed-str", "ds-deals-neg",

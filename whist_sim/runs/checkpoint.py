@@ -5,7 +5,10 @@ chunk (a mapping of names to numpy arrays; read back without pickles), written a
 manifest ``_checkpoint.json``: the options that define the results (the run's identity, any JSON
 object), their hash, the status, and every chunk file's SHA-256 and size. A store opened to resume
 refuses other options; a chunk whose checksum or contents do not check out is not returned (it is
-played again). ``tournament`` and ``bid-chart`` keep their chunks in one; ``simulate``'s chunks
+played again). Opening a store removes the temporary files that interrupted atomic writes left in
+its folder (``.tmp-*``: a process killed by SIGTERM or ``kill -9`` while writing a chunk); the run
+that opens it must hold its output's lock (:mod:`whist_sim.runs.lock`), so no other process is
+writing them. ``tournament`` and ``bid-chart`` keep their chunks in one; ``simulate``'s chunks
 are its Parquet dataset (:mod:`whist_sim.runs.dataset`).
 """
 
@@ -20,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .dataset import atomic_write_bytes
+from .dataset import atomic_write_bytes, remove_temp_files
 
 MANIFEST = "_checkpoint.json"
 FORMAT = "whist-sim-checkpoint"
@@ -61,6 +64,8 @@ class ChunkStore:
             self.manifest = {"format": FORMAT, "identity": ident, "options": _hash(ident),
                              "status": "running", "chunks": {}}
         self.folder.mkdir(parents=True, exist_ok=True)
+        # leftovers of a killed run's atomic writes: never read, and no one else writes here
+        remove_temp_files(self.folder)
         self._save()
 
     def _load(self) -> dict[str, Any]:

@@ -110,6 +110,9 @@ IDENTITY_KEYS = ("seed", "deals", "chunk_size", "rules", "bid", "play", "store_d
                  "engine")
 STATUSES = ("running", "complete", "interrupted", "failed")
 MAX_MANIFEST_BYTES = 512 * 1024 * 1024  # a run of a million chunks has a manifest of ~150 MB
+#: most chunks (tasks) of one run: its manifest, with a checksum per chunk, stays readable
+#: (~300 MB, under :data:`MAX_MANIFEST_BYTES`) and its lists of chunks fit in memory
+MAX_CHUNKS = 2_000_000
 
 
 class DatasetError(ValueError):
@@ -240,6 +243,24 @@ def n_chunks(deals: int, chunk_size: int) -> int:
     return -(-deals // chunk_size)
 
 
+def min_chunk_size(deals: int) -> int:
+    """The smallest chunk size that cuts ``deals`` into at most :data:`MAX_CHUNKS` chunks."""
+    return max(1, -(-deals // MAX_CHUNKS))
+
+
+def too_many_chunks(deals: int, chunk_size: int, items: str = "deals",
+                    option: str = "--deals") -> str | None:
+    """Why ``deals`` items in chunks of ``chunk_size`` cannot be run (more than
+    :data:`MAX_CHUNKS` chunks: the run's lists and manifest would not fit), in one line naming
+    the options; ``None`` when they can."""
+    n = n_chunks(deals, chunk_size)
+    if n <= MAX_CHUNKS:
+        return None
+    return (f"{option} {deals:,} in chunks of --chunk-size {chunk_size:,} make {n:,} chunks; a "
+            f"run has at most {MAX_CHUNKS:,}: give --chunk-size {min_chunk_size(deals):,} or "
+            f"more (or fewer {items})")
+
+
 def _temp_path(target: Path) -> Path:
     return target.with_name(f"{TEMP_PREFIX}{target.name}.{os.getpid()}.{uuid.uuid4().hex}")
 
@@ -254,9 +275,12 @@ def atomic_write_bytes(target: Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, str(tmp)):
+            # the file the user asked for, not its temporary name (gone already), or none
+            raise OSError(e.errno, e.strerror, str(target)) from e
         raise
 
 

@@ -6,12 +6,15 @@ Dealer, Deal with whist-sim seats 0..3 as N, E, S, W) and the ``Whist*`` tags of
 :func:`whist_sim.core.pbn.whist_tags` with the deal's outcome. The dataset is read one chunk at a
 time, so a dataset larger than memory exports in bounded memory; the file is written to a temporary
 name beside the target and renamed when complete, so an interrupted export leaves no half file
-(a target that is not a regular file, such as a pipe or a device, is written in place).
+(a target that is not a regular file, such as a pipe or a device, is written in place). While it
+writes, an export holds the lock of its target file (``<file>.whist-sim.lock`` beside it,
+:mod:`whist_sim.runs.lock`): a second export to the same file is refused.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import sys
 from collections.abc import Callable
@@ -22,7 +25,7 @@ from tqdm.auto import tqdm
 
 from ..core.pbn import PBN_HEADER, board_tags, format_pbn, format_pbn_board, whist_tags
 from ..core.rules import Rules
-from .dataset import DatasetError, iter_chunks, load_manifest
+from .dataset import TEMP_PREFIX, DatasetError, iter_chunks, load_manifest
 
 HANDS_CHOICES = ("auto", "dealt", "play")
 
@@ -139,15 +142,33 @@ def _write_out(out: str | Path | IO[str], write: Callable[[IO[str]], int]) -> in
     if target.exists() and not target.is_file():  # a device or a pipe: written in place
         with open(target, "w", encoding="utf-8", newline="\n") as f:
             return write(f)
-    tmp = target.with_name(f".tmp-{target.name}.{os.getpid()}")
+    lock = None
+    if target.parent.is_dir():  # else opening the temporary file says what is wrong
+        from .lock import FolderLock, FolderLockError
+
+        # one writer per file (the lock file beside it): a second export to the same file is
+        # refused at once, naming the running one
+        try:
+            lock = FolderLock(target, "whist-sim export", is_file=True).acquire()
+        except FolderLockError as e:
+            raise ExportError(str(e)) from None
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            n = write(f)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+        # the temporary files of exports to this file that were killed (no one else writes it)
+        for old in target.parent.glob(f"{TEMP_PREFIX}{glob.escape(target.name)}.*"):
+            with contextlib.suppress(OSError):
+                old.unlink()
+        tmp = target.with_name(f"{TEMP_PREFIX}{target.name}.{os.getpid()}")
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                n = write(f)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+    finally:
+        if lock is not None:
+            lock.release()
     return n
 
 

@@ -1,16 +1,19 @@
 """A run's output folder: what may be written there, its lock, and what a resumed run keeps.
 
 A run writes into a folder that is new, empty, or holds a run of the same options (with
-``resume``); while it writes it holds the folder's lock file (``.whist-sim.lock``), so a second
-run on the same folder is refused at once. A resumed run validates every chunk file present
-(readable with page checksums, the right schema, rows, deal range and run identity, and the
-checksum its manifest recorded) and moves aside any that fails (``chunk-00003.parquet.corrupt``:
-user data is never deleted). Used by :mod:`whist_sim.runs.simulate`.
+``resume``); while it writes it holds the folder's lock (:mod:`whist_sim.runs.lock`, the file
+``.whist-sim.lock``), so a second run on the same folder is refused at once, naming the running
+one. A resumed run validates every chunk file present (readable with page checksums, the right
+schema, rows, deal range and run identity, and the checksum its manifest recorded) and moves aside
+any that fails (``chunk-00003.parquet.corrupt``: user data is never deleted). A chunk whose
+checksum the manifest should record but does not (a run written before chunk checksums, a manifest
+whose ``chunks`` were removed, a finished run's edited manifest) cannot be proven, so it is played
+again: the file is moved aside (``chunk-00003.parquet.unverified``) and removed only when the fresh
+play proves it the same (:func:`scan_chunks`). Used by :mod:`whist_sim.runs.simulate`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -94,29 +97,22 @@ def user_files(out: Path) -> list[str]:
                   if not p.name.startswith(TEMP_PREFIX) and p.name != LOCK_NAME)
 
 
-def lock_dir(out: Path) -> Any:
-    """Take the folder's lock (a second run on it is refused at once); return it, held."""
-    from filelock import FileLock, Timeout
+def lock_dir(out: Path, command: str = "whist-sim simulate") -> Any:
+    """Take the folder's lock (:class:`whist_sim.runs.lock.FolderLock`; a second run on it is
+    refused at once, naming the running one); return it, held. ``command`` names this run in
+    another's refusal. Prefer :func:`whist_sim.runs.lock.folder_lock` in new code."""
+    from .lock import FolderLock, FolderLockError
 
-    lock = FileLock(str(out / LOCK_NAME), timeout=0)
     try:
-        lock.acquire()
-    except Timeout:
-        raise SimulationError(
-            f"another whist-sim run is writing {out} (it holds {out / LOCK_NAME}); wait for it "
-            "to finish, or choose another directory"
-        ) from None
-    except OSError as e:
-        raise SimulationError(f"cannot lock output directory {out}: {e}") from None
-    return lock
+        return FolderLock(out, command).acquire()
+    except FolderLockError as e:
+        raise SimulationError(str(e)) from None
 
 
 def unlock_dir(out: Path, lock: Any) -> None:
     """Release the folder's lock and remove its file, so that the finished folder holds Parquet
     files only (polars reads no folder with other files). The file goes while the lock is still
     held: a run starting meanwhile locks a new file and finds the manifest this run wrote."""
-    with contextlib.suppress(OSError):  # Windows cannot remove an open file: it stays
-        (out / LOCK_NAME).unlink()
     lock.release()
 
 
@@ -154,23 +150,60 @@ def check_dir(out: Path, identity: dict[str, Any], resume: bool) -> dict[str, An
     return manifest
 
 
-def quarantine(path: Path) -> Path:
-    """Move a corrupt file aside as ``<name>.corrupt`` (``.corrupt.1``, ... if taken)."""
-    target = path.with_name(path.name + ".corrupt")
+#: the reason :func:`scan_chunks` gives for a chunk whose manifest records no checksum
+UNVERIFIED = ("no checksum recorded in the manifest (a run written before chunk checksums, or an "
+              "edited manifest): it cannot be proven to be the run's own")
+#: suffix of such a chunk moved aside (``chunk-00003.parquet.unverified``)
+UNVERIFIED_SUFFIX = ".unverified"
+
+
+def quarantine(path: Path, suffix: str = ".corrupt") -> Path:
+    """Move a file aside as ``<name>.corrupt`` (``.corrupt.1``, ... if taken; or another
+    ``suffix``); return where it went. Nothing is ever deleted."""
+    target = path.with_name(path.name + suffix)
     n = 0
     while target.exists():
         n += 1
-        target = path.with_name(f"{path.name}.corrupt.{n}")
+        target = path.with_name(f"{path.name}{suffix}.{n}")
     os.replace(path, target)
     return target
 
 
+def same_chunk(kept: Path, fresh: Path) -> bool:
+    """Whether the chunk file ``kept`` (moved aside) holds the same table as ``fresh`` (the
+    chunk just played again): the same bytes, or the same columns and values (a file written
+    by an earlier version differs in its metadata only). Unreadable: not the same."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        a, b = kept.read_bytes(), fresh.read_bytes()
+        if a == b:
+            return True
+        ta = pq.read_table(pa.BufferReader(a)).replace_schema_metadata(None)
+        tb = pq.read_table(pa.BufferReader(b)).replace_schema_metadata(None)
+        return ta.schema.equals(tb.schema) and ta.equals(tb)
+    except (OSError, pa.ArrowException, ValueError):
+        return False
+
+
 def scan_chunks(
-    out: Path, task: Any, total: int, threads: int, sums: dict[str, Any] | None
+    out: Path, task: Any, total: int, threads: int, sums: dict[str, Any] | None,
+    complete: bool = False,
 ) -> tuple[list[int], list[dict[str, str]], dict[str, dict[str, Any]]]:
     """Validate a run's chunk files against the run (``sums``: the manifest's checksums, ``None``
     for a run written before them); return the indices still to play, what was moved aside, and
-    the checksums of the sound chunks."""
+    the checksums of the sound chunks.
+
+    A chunk is kept only when something proves it the run's own. With ``sums is None`` (a run
+    written before chunk checksums, or a manifest whose ``chunks`` field was removed) and in a
+    ``complete`` run (whose manifest records every chunk: a missing entry is an edit) a chunk
+    without a recorded checksum could hold any values that pass the structural checks, so it is
+    moved aside as ``<name>.unverified`` (reason :data:`UNVERIFIED`) and played again; the run
+    then compares the two (:func:`same_chunk`) and removes the copy only when it is the same. In
+    an unfinished run that records checksums, a chunk without one was finished after the
+    manifest was last written (Ctrl-C, ``kill -9``): it carries the run's identity (seed,
+    options hash, index), which is checked, and is kept and summed."""
 
     def check(index: int) -> tuple[int, str | None, dict[str, Any] | None]:
         start, count = chunk_bounds(index, task.deals, task.chunk_size)
@@ -184,12 +217,15 @@ def scan_chunks(
         )
         if reason is not None:
             return index, reason, None
-        if entry is None:  # sound, finished after the manifest was last written: sum it now
+        if entry is None and (sums is None or complete):
+            return index, UNVERIFIED, None  # sound in form, but nothing proves its values
+        if entry is None:  # finished after the manifest was last written: sum it now
             data = path.read_bytes()
             entry = {"sha256": file_sha256(data), "bytes": len(data)}
         return index, None, entry
 
     todo, moved, sound = [], [], {}
+    unverified: list[str] = []
     with ThreadPoolExecutor(max(1, threads)) as pool:
         for index, reason, entry in pool.map(check, range(total)):
             if reason is None:
@@ -197,12 +233,23 @@ def scan_chunks(
                     sound[chunk_name(index)] = entry
                 continue
             todo.append(index)
-            if reason != "missing":
+            if reason == UNVERIFIED:
+                path = out / chunk_name(index)
+                dest = quarantine(path, UNVERIFIED_SUFFIX)
+                unverified.append(path.name)
+                moved.append({"file": path.name, "reason": reason, "moved_to": dest.name})
+            elif reason != "missing":
                 path = out / chunk_name(index)
                 dest = quarantine(path)
                 log.warning("%s is invalid (%s): moved it to %s; playing it again", path, reason,
                             dest.name)
                 moved.append({"file": path.name, "reason": reason, "moved_to": dest.name})
+    if unverified:
+        shown = ", ".join(unverified[:3]) + (", ..." if len(unverified) > 3 else "")
+        log.warning("%d chunk(s) of %s have no checksum in the manifest (%s): moved aside as "
+                    "*%s and played again; a copy is removed once the fresh play proves it the "
+                    "same, and kept if it differs", len(unverified), out, shown,
+                    UNVERIFIED_SUFFIX)
     return todo, moved, sound
 
 

@@ -37,7 +37,12 @@ An interrupted run (Ctrl-C, a crash, a killed process) keeps every finished chun
 checks the options against the manifest (refusing, naming the differences, if they differ),
 validates the chunk files present (readable with page checksums, right schema, rows and deal range),
 moves aside any corrupt one (``chunk-00003.parquet.corrupt``: user data is never deleted), and plays
-only the missing or invalid chunks.
+only the missing or invalid chunks. A chunk whose checksum the manifest does not record (a dataset
+written before chunk checksums, a manifest whose ``chunks`` were removed, a finished run's edited
+manifest; :func:`whist_sim.runs.outdir.scan_chunks`) is not trusted: it is moved aside as
+``chunk-00003.parquet.unverified`` and played again, and the copy is removed only when it holds the
+same table as the fresh play (else it stays, with a warning; the session's ``unverified`` entry in
+the manifest counts both).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -65,9 +71,11 @@ from .dataset import (
     chunk_name,
     chunk_table,
     manifest_path,
+    min_chunk_size,
     n_chunks,
     options_hash,
     remove_temp_files,
+    too_many_chunks,
     write_chunk,
     write_manifest,
 )
@@ -81,12 +89,14 @@ from .executors import (
     make_executor,
 )
 from .outdir import (
+    UNVERIFIED_SUFFIX,
     SimulationError,
     check_dir,
     check_receipt,
     discard_stale_run,
     lock_dir,
     make_dir,
+    same_chunk,
     scan_chunks,
     unlock_dir,
 )
@@ -106,7 +116,14 @@ def default_dd_chunk_size(deals: int) -> int:
     """Deals per chunk of a dd run when none is given: ``DEFAULT_DD_CHUNK_SIZE`` (chunks of about
     a minute of solving), fewer for a small run so that it still has ``DD_MIN_CHUNKS`` chunks to
     share among the threads. Depends on ``deals`` only, so a resumed run agrees with it."""
-    return max(1, min(DEFAULT_DD_CHUNK_SIZE, -(-deals // DD_MIN_CHUNKS)))
+    return max(1, min(DEFAULT_DD_CHUNK_SIZE, -(-deals // DD_MIN_CHUNKS)), min_chunk_size(deals))
+
+
+def default_chunk_size(deals: int) -> int:
+    """Deals per chunk of a run without dd when none is given: ``DEFAULT_CHUNK_SIZE``, more for
+    a run so large that it would make more than :data:`~whist_sim.runs.dataset.MAX_CHUNKS`
+    chunks. Depends on ``deals`` only, so a resumed run agrees with it."""
+    return max(DEFAULT_CHUNK_SIZE, min_chunk_size(deals))
 DEFAULT_POLICY = "heuristic"  # the bidding strategy of every seat by default
 MAX_SEED = (1 << 64) - 1
 
@@ -441,8 +458,9 @@ def simulate(
     play: play policy spec per seat, or one for all, for the seats given without ``/PLAY``;
         default: :data:`whist_sim.compiled.strategies.registry.DEFAULT_PLAY` (``"learned"``), except
         that ``random`` plays ``random`` (:func:`seat_policies`).
-    chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``.
-        Memory is a few chunks' results.
+    chunk_size: deals per chunk file and per task (>= 1); default 250,000, or 100 with ``dd``
+        (more when that would make over :data:`~whist_sim.runs.dataset.MAX_CHUNKS` chunks, which a
+        run cannot have: a smaller ``chunk_size`` is refused). Memory is a few chunks' results.
     threads: local threads (default: every CPU); with ``cluster`` the threads per worker.
     resume: finish the run already in ``out`` (same options required; missing or invalid chunks are
         played, valid ones kept). On a new or empty directory it simply starts the run.
@@ -547,8 +565,11 @@ def plan_run(
     elif dd_node_limit is not None or dd_min_node_limit is not None:
         raise SimulationError("a DD node limit was given without dd (--dd)")
     if chunk_size is None:
-        chunk_size = default_dd_chunk_size(deals) if dd else DEFAULT_CHUNK_SIZE
+        chunk_size = default_dd_chunk_size(deals) if dd else default_chunk_size(deals)
     chunk_size = _check_int("chunk size", chunk_size, 1)
+    problem = too_many_chunks(deals, chunk_size)
+    if problem is not None:  # refused before a list of its chunks is made
+        raise SimulationError(problem)
     if threads is not None:
         _check_int("threads", threads, 1)
     seating = seating_of(bid, play, rules.players)
@@ -587,6 +608,15 @@ class _RunSession:
         self.deals_done = task.deals - sum(
             chunk_bounds(i, task.deals, task.chunk_size)[1] for i in todo)
         self.t0 = self.saved = time.perf_counter()
+        # chunks moved aside unproven (``.unverified``, this session or an earlier one) by the
+        # index of the chunk whose fresh play decides them
+        self.unverified: dict[int, list[Path]] = {}
+        if plan.previous is not None:
+            left = set(todo)
+            for f in sorted(plan.out.glob(f"chunk-*.parquet{UNVERIFIED_SUFFIX}*")):
+                found = re.match(r"chunk-(\d+)\.parquet", f.name)
+                if found and int(found.group(1)) in left:
+                    self.unverified.setdefault(int(found.group(1)), []).append(f)
 
     @classmethod
     def open(cls, plan: RunPlan) -> _RunSession | None:
@@ -604,7 +634,8 @@ class _RunSession:
         if previous is not None:
             todo, moved, sound = scan_chunks(plan.out, plan.task, plan.total,
                                               plan.threads or default_threads(),
-                                              previous.get("chunks"))
+                                              previous.get("chunks"),
+                                              complete=previous.get("status") == "complete")
             if (not todo and previous.get("status") == "complete"
                     and previous.get("chunks") == sound):
                 return None
@@ -647,6 +678,8 @@ class _RunSession:
         check_receipt(self.plan.out, receipt, distributed)
         self.manifest["chunks"][receipt.file] = {"sha256": receipt.sha256,
                                                  "bytes": receipt.nbytes}
+        for old in self.unverified.pop(receipt.index, []):
+            self._settle_unverified(old, receipt)
         if time.perf_counter() - self.saved > MANIFEST_EVERY_S:
             # a run killed outright keeps the checksums of what it finished
             self.save("running")
@@ -660,6 +693,19 @@ class _RunSession:
         if "dd" in session:
             _count_dd(session["dd"], receipt, bar)
         bar.update(receipt.count)
+
+    def _settle_unverified(self, old: Path, receipt: ChunkReceipt) -> None:
+        """A chunk moved aside unproven, now that its fresh play is written: the same table, so
+        the copy goes (nothing is lost); or different, so it stays beside the run, said."""
+        counts = self.session.setdefault("unverified", {"same": 0, "differ": []})
+        if same_chunk(old, self.plan.out / receipt.file):
+            old.unlink(missing_ok=True)
+            counts["same"] += 1
+        else:
+            counts["differ"].append(old.name)
+            log.warning("%s differs from a fresh play of the run (edited, or not this run's): "
+                        "kept as it is; the dataset holds the fresh play, %s", old,
+                        receipt.file)
 
     def execute(self, progress: bool, on_chunk: Callable[[ChunkReceipt], None] | None,
                 notify: Callable[[str], None] | None) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -172,6 +173,23 @@ def _check(name: str, v: Any, lo: int, hi: int) -> int:
     return int(v)
 
 
+def _check_tasks(hands: int, min_hands: int, chunk_size: int, players: int, nt: bool) -> None:
+    """Refuse, before anything runs, a chart whose evaluation could need more tasks than a run
+    can keep (:data:`~whist_sim.runs.dataset.MAX_CHUNKS`): at most every cell's ``min_hands``
+    hands (and no more than the hands screened) are evaluated, in each panel."""
+    from ...runs.dataset import MAX_CHUNKS, n_chunks
+    from .chart_strata import HCP_BANDS, N_CLASSES
+
+    panels = 2 if nt else 1
+    most = min(hands, players * len(HCP_BANDS) * N_CLASSES * min_hands) * panels
+    if n_chunks(most, chunk_size) > MAX_CHUNKS:
+        raise ChartError(
+            f"--min-hands {min_hands:,} (of --hands {hands:,}) may evaluate up to {most:,} hands: "
+            f"in chunks of --chunk-size {chunk_size:,} that is {n_chunks(most, chunk_size):,} "
+            f"tasks; a run has at most {MAX_CHUNKS:,}: give --chunk-size "
+            f"{-(-most // MAX_CHUNKS):,} or more")
+
+
 def _run_tasks(ex: Executor, fn, n_chunks: int, bar, store: Any = None,
                phase: str = "") -> list[dict[str, np.ndarray]]:
     """Every chunk's result, in chunk order (whatever order they finish in); with ``store`` (a
@@ -258,6 +276,7 @@ def bid_chart(
     deals_per_hand = _check("deals per hand", deals_per_hand, 1, 10**7)
     seed = _check("seed", seed, 0, (1 << 64) - 1)
     chunk_size = _check("chunk size", chunk_size, 1, 10**7)
+    _check_tasks(hands, min_hands, chunk_size, rules.players, nt)
     if positions is not None:
         positions = tuple(_check("position", q, 0, rules.players - 1) for q in positions)
     try:
@@ -786,8 +805,11 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     path.write_text("\n".join(lines), encoding="utf-8")
     written.insert(0, path)
     if parquet:
+        from ...runs.dataset import TEMP_PREFIX
+
         pq = out / "hands.parquet"
-        tmp = out / ".hands.parquet.tmp"
+        # a temporary file of an atomic write, by its common name (a resumed chart removes it)
+        tmp = out / f"{TEMP_PREFIX}hands.parquet.{os.getpid()}"
         frame = df.copy()
         frame.attrs = {}
         frame.to_parquet(tmp, index=False)

@@ -14,6 +14,7 @@ Conventions:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,7 +30,9 @@ from ...core.rules import Rules
 from ...core.stats import SPRT_ALPHA, SPRT_BETA, SPRT_MIN_N, Sprt, rate
 from ...core.version import __version__
 from ...runs.checkpoint import MANIFEST, CheckpointError, ChunkStore
+from ...runs.dataset import min_chunk_size, too_many_chunks
 from ...runs.executors import Executor, check_executor_options, make_executor
+from ...runs.lock import FolderLockError, folder_lock
 from . import checkpoint as ck
 from .games import DEFAULT_MAX_DEALS, play_games, ranking_agreement
 from .render import parse_output_formats, write_outputs
@@ -87,9 +90,11 @@ def parse_sprt(text: str | Sequence[float] | None) -> tuple[float, float] | None
 
 
 def _check_out(out: Path) -> None:
+    from ...runs.dataset import LOCK_NAME
+
     if out.exists() and not out.is_dir():
         raise TournamentError(f"output {out} exists and is not a directory")
-    if out.exists() and any(out.iterdir()):
+    if out.exists() and any(p.name != LOCK_NAME for p in out.iterdir()):
         raise TournamentError(f"output directory {out} is not empty; choose a new or empty one")
 
 
@@ -110,6 +115,11 @@ def _checkpoint(out: Path, task: TournamentTask, sprt: Any, total: int, n_ent: i
         store = ChunkStore(folder, ck.identity(task, sprt, _engine()), resume)
     except CheckpointError as e:
         raise TournamentError(str(e)) from None
+    if resume:  # leftovers of a killed run's atomic writes (this run holds the folder's lock)
+        from ...runs.dataset import remove_temp_files
+
+        for where in (out, out / SCORES_DIR):
+            remove_temp_files(where)
     saved = {}
     for i in range(total):
         start, count = chunk_bounds(i, task.deals, task.chunk_size)
@@ -228,8 +238,12 @@ def tournament(
     bounds = parse_sprt(sprt)
     if chunk_size is None:  # smaller tasks with an SPRT: it may stop early
         per_chunk = PLAYS_PER_CHUNK // 10 if bounds is not None else PLAYS_PER_CHUNK
-        chunk_size = max(1, min(deals, per_chunk // n_seat))  # 1 for a games-only tournament
+        # 1 for a games-only tournament; larger when a huge run would exceed MAX_CHUNKS
+        chunk_size = max(1, min(deals, per_chunk // n_seat), min_chunk_size(deals))
     chunk_size = _check_int("chunk size", chunk_size, 1)
+    problem = too_many_chunks(deals, chunk_size)
+    if problem is not None:  # refused before a list of its chunks is made
+        raise TournamentError(problem)
     if design == "independent" and (deals * n_seat) > (1 << 62):
         raise TournamentError("too many deals for the independent design")
     if executor is not None and (scheduler is not None or cluster is not None):
@@ -240,114 +254,121 @@ def tournament(
     if resume and out_path is None:
         raise TournamentError("resume needs the output directory (out) of the run to finish")
 
-    from tqdm.auto import tqdm
-
-    from ...runs.dataset import n_chunks
-
-    task = TournamentTask(
-        seed, deals, chunk_size, rules, tuple(e.spec for e in entries), play,
-        tuple(tuple(int(v) for v in row) for row in seat_arr), design == "independent",
-        tuple(e.play_spec for e in entries),
-    )
-    labels = [e.label for e in entries]
-    agg = Aggregate(len(entries), n_seat, bounds)
-    total = n_chunks(deals, chunk_size)
-    store, saved = (None, {}) if out_path is None else _checkpoint(
-        out_path, task, bounds, total, len(entries), resume)
-    t0 = time.perf_counter()
-    compute_s = 0.0
-    ex = executor if executor is not None else make_executor(threads, scheduler, cluster)
-    description = ex.description
-    bar = None
-    results = None
-    status = "interrupted"
-    try:
+    with contextlib.ExitStack() as held:
         if out_path is not None:
-            (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
-        bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
-                   disable=not progress, desc=progress_label, dynamic_ncols=True)
-        todo = [i for i in range(total) if i not in saved]
-        results = ex.map_unordered(functools.partial(run_chunk, task), todo)
+            # one writer per folder: a second run (a --resume started meanwhile) is refused
+            try:
+                held.enter_context(folder_lock(out_path, "whist-sim tournament", create=True))
+            except FolderLockError as e:
+                raise TournamentError(str(e)) from None
+        from tqdm.auto import tqdm
 
-        def arrivals() -> Iterator[tuple[int, ChunkResult]]:
-            """The chunks read back, then each played one as it finishes (kept at once)."""
-            yield from saved.items()
-            for index, res in results:
-                if store is not None:
-                    ck.save_chunk(store, res)
-                yield index, res
+        from ...runs.dataset import n_chunks
 
-        for res in in_order(arrivals()) if total else ():
-            used = agg.add(res)
-            compute_s += res.seconds
-            if out_path is not None and used:
-                x = res.ysum[:used] / n_seat
-                write_scores(out_path, res.index, res.start, x, labels)
-            bar.update(used)
-            if agg.sprt is not None:
-                bar.set_postfix_str(_sprt_postfix(agg), refresh=False)
-            if on_chunk is not None:
-                on_chunk({"deals": agg.deals, "chunk": res.index,
-                          "llr": [t.llr for t in agg.sprt] if agg.sprt else None})
-            if agg.stopped:
-                break
-        status = "complete"
-    finally:
-        if bar is not None:
-            bar.close()
-        if results is not None:
-            results.close()
-        if executor is None:
-            ex.close()
-        if store is not None:
-            store.finish(status)
-    wall = time.perf_counter() - t0
+        task = TournamentTask(
+            seed, deals, chunk_size, rules, tuple(e.spec for e in entries), play,
+            tuple(tuple(int(v) for v in row) for row in seat_arr), design == "independent",
+            tuple(e.play_spec for e in entries),
+        )
+        labels = [e.label for e in entries]
+        agg = Aggregate(len(entries), n_seat, bounds)
+        total = n_chunks(deals, chunk_size)
+        store, saved = (None, {}) if out_path is None else _checkpoint(
+            out_path, task, bounds, total, len(entries), resume)
+        t0 = time.perf_counter()
+        compute_s = 0.0
+        ex = executor if executor is not None else make_executor(threads, scheduler, cluster)
+        description = ex.description
+        bar = None
+        results = None
+        status = "interrupted"
+        try:
+            if out_path is not None:
+                (out_path / SCORES_DIR).mkdir(parents=True, exist_ok=True)
+            bar = tqdm(total=deals, unit="deal", unit_scale=True, smoothing=0.05,
+                       disable=not progress, desc=progress_label, dynamic_ncols=True)
+            todo = [i for i in range(total) if i not in saved]
+            results = ex.map_unordered(functools.partial(run_chunk, task), todo)
 
-    summary: dict[str, Any] = {
-        "deals": agg.deals,
-        "deals_requested": deals,
-        "seed": seed,
-        "design": design,
-        "rotations": rotation_mode(rotations, rules.players),
-        "seatings": [[labels[e] for e in row] for row in seat_arr],
-        "players": rules.players,
-        "play": play,
-        "rules": rules.to_dict(),
-        "confidence": confidence,
-        **summarize(agg, entries, confidence),
-        "thrown_in_rate": r4(rate(agg.thrown, agg.deals * n_seat)),
-        "sprt": None,
-        "plays": agg.deals * n_seat,
-        "wall_s": round(wall, 3),
-        "compute_s": round(compute_s, 3),
-        "plays_per_s": round(agg.deals * n_seat / wall, 1) if wall > 0 else None,
-        "executor": description,
-        "chunk_size": chunk_size,
-        "version": __version__,
-        "engine": _engine(),
-        "command": command,
-    }
-    if agg.sprt is not None:
-        summary["sprt"] = {
-            "h0": bounds[0], "h1": bounds[1], "alpha": SPRT_ALPHA, "beta": SPRT_BETA,
-            "min_deals": SPRT_MIN_DEALS, "bounds": [agg.sprt[0].lower, agg.sprt[0].upper],
-            "stopped": agg.stopped, "deals": agg.deals,
-            "trace": {f"{labels[a]} vs {labels[b]}": [[n, round(v, 4)] for n, v in t.trace]
-                      for (a, b), t in zip(agg.pairs, agg.sprt, strict=True)},
+            def arrivals() -> Iterator[tuple[int, ChunkResult]]:
+                """The chunks read back, then each played one as it finishes (kept at once)."""
+                yield from saved.items()
+                for index, res in results:
+                    if store is not None:
+                        ck.save_chunk(store, res)
+                    yield index, res
+
+            for res in in_order(arrivals()) if total else ():
+                used = agg.add(res)
+                compute_s += res.seconds
+                if out_path is not None and used:
+                    x = res.ysum[:used] / n_seat
+                    write_scores(out_path, res.index, res.start, x, labels)
+                bar.update(used)
+                if agg.sprt is not None:
+                    bar.set_postfix_str(_sprt_postfix(agg), refresh=False)
+                if on_chunk is not None:
+                    on_chunk({"deals": agg.deals, "chunk": res.index,
+                              "llr": [t.llr for t in agg.sprt] if agg.sprt else None})
+                if agg.stopped:
+                    break
+            status = "complete"
+        finally:
+            if bar is not None:
+                bar.close()
+            if results is not None:
+                results.close()
+            if executor is None:
+                ex.close()
+            if store is not None:
+                store.finish(status)
+        wall = time.perf_counter() - t0
+
+        summary: dict[str, Any] = {
+            "deals": agg.deals,
+            "deals_requested": deals,
+            "seed": seed,
+            "design": design,
+            "rotations": rotation_mode(rotations, rules.players),
+            "seatings": [[labels[e] for e in row] for row in seat_arr],
+            "players": rules.players,
+            "play": play,
+            "rules": rules.to_dict(),
+            "confidence": confidence,
+            **summarize(agg, entries, confidence),
+            "thrown_in_rate": r4(rate(agg.thrown, agg.deals * n_seat)),
+            "sprt": None,
+            "plays": agg.deals * n_seat,
+            "wall_s": round(wall, 3),
+            "compute_s": round(compute_s, 3),
+            "plays_per_s": round(agg.deals * n_seat / wall, 1) if wall > 0 else None,
+            "executor": description,
+            "chunk_size": chunk_size,
+            "version": __version__,
+            "engine": _engine(),
+            "command": command,
         }
-    if check is not None:
-        summary["check"] = _check(strategies, summary, check, check_deals, rules,
-                                  rotations, design, threads, ex if executor is not None
-                                  else None, scheduler, cluster, progress, confidence)
-    if games:
-        t1 = time.perf_counter()
-        summary["games"] = play_games(entries, seat_arr, rules, seed, games, game_max_deals,
-                                      confidence)
-        summary["games"]["wall_s"] = round(time.perf_counter() - t1, 3)
-        summary["games"]["ranking"] = ranking_agreement(summary) if agg.deals else None
-    if out_path is not None:
-        write_outputs(out_path, summary, formats)
-    return summary
+        if agg.sprt is not None:
+            summary["sprt"] = {
+                "h0": bounds[0], "h1": bounds[1], "alpha": SPRT_ALPHA, "beta": SPRT_BETA,
+                "min_deals": SPRT_MIN_DEALS, "bounds": [agg.sprt[0].lower, agg.sprt[0].upper],
+                "stopped": agg.stopped, "deals": agg.deals,
+                "trace": {f"{labels[a]} vs {labels[b]}": [[n, round(v, 4)] for n, v in t.trace]
+                          for (a, b), t in zip(agg.pairs, agg.sprt, strict=True)},
+            }
+        if check is not None:
+            summary["check"] = _check(strategies, summary, check, check_deals, rules,
+                                      rotations, design, threads, ex if executor is not None
+                                      else None, scheduler, cluster, progress, confidence)
+        if games:
+            t1 = time.perf_counter()
+            summary["games"] = play_games(entries, seat_arr, rules, seed, games, game_max_deals,
+                                          confidence)
+            summary["games"]["wall_s"] = round(time.perf_counter() - t1, 3)
+            summary["games"]["ranking"] = ranking_agreement(summary) if agg.deals else None
+        if out_path is not None:
+            write_outputs(out_path, summary, formats)
+        return summary
 
 
 def _check(strategies: Sequence[str | StrategySpec] | str, summary: dict[str, Any], play: str,

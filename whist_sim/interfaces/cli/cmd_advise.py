@@ -10,10 +10,9 @@ import click
 
 from ...analyses.advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ...analyses.advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
-from ...analyses.advisor.evaluate import with_check
+from ...analyses.advisor.evaluate import planned_check_deals, with_check
 from ...analyses.advisor.sampling import DEFAULT_EPS, check_model
 from ...analyses.advisor.scenario import parse_auction, resolve_scenario
-from ...analyses.check import check_deals as default_check_deals
 from ...compiled.strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
 from ...compiled.strategies.spec import StrategyError
 from ...runs.executors import default_threads
@@ -218,6 +217,14 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
         parent = Path(plot).parent
         if not parent.is_dir():
             raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        fmt = Path(plot).suffix[1:].lower()
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if fmt and fmt not in formats:  # said before the advice is computed, not after
+            raise click.BadParameter(
+                f"{plot}: the plot's format follows its extension, and .{fmt} is none of "
+                f"{', '.join(sorted(formats))}", param_hint="--plot")
     try:
         # every check of the scenario before the compile wait (advise() repeats it: cheap)
         _check_auction(auction, dealer, rules)
@@ -236,15 +243,43 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                        **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
                                   dd_min_node_limit))
         if check_play is not None:
-            n_check = default_check_deals(a.deals) if check_deals is None else min(
-                a.deals, check_deals)
+            n_check = planned_check_deals(a, check_deals)
             with _compile_notice(), _search_bar(progress, n_check, "check") as on_check:
                 a = with_check(a, check_play, check_deals, threads, on_check)
         if plot:
-            a.plot(plot)
+            _write_plot(a, plot)
     except AdviceError as e:
         raise click.ClickException(str(e)) from None
     click.echo(a.to_json() if as_json else str(a))
+
+
+def _write_plot(advice, path: str) -> None:
+    """Write the advice's figure to --plot (the format follows the extension; PNG without
+    one). It is drawn in memory and then written, because matplotlib's ``savefig`` to a file
+    name loses some write errors (a full device: ``/dev/full`` gave no plot and exit 0); a
+    regular file is written atomically (no half plot), a device or pipe in place. Any failure
+    is one line naming --plot and the file (exit 1)."""
+    import io
+    from pathlib import Path
+
+    from ...runs.dataset import atomic_write_bytes
+
+    target = Path(path)
+    fmt = target.suffix[1:].lower() or "png"
+    buf = io.BytesIO()
+    try:
+        advice.figure().savefig(buf, format=fmt, dpi=100)
+    except ValueError as e:  # a format matplotlib does not write
+        raise click.ClickException(f"cannot write the plot (--plot) {path}: {e}") from None
+    try:
+        if target.exists() and not target.is_file():
+            with open(target, "wb") as f:
+                f.write(buf.getvalue())
+        else:
+            atomic_write_bytes(target, buf.getvalue())
+    except OSError as e:
+        raise click.ClickException(
+            f"cannot write the plot (--plot) {path}: {e.strerror or e}") from None
 
 
 @contextmanager

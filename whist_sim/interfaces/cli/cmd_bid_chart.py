@@ -109,6 +109,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
         raise click.BadParameter(str(e), param_hint="--bid") from None
     play = play_spec(play, "--play").text
     check_play = checked_play(check, no_check, check_deals)
+    _lock_out(out)
     _check_out(out)
     try:
         from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
@@ -222,13 +223,30 @@ _CHART_FILES = {"report.md", "charts", "hands.parquet", "cells.csv", "check.csv"
                 "cheat_sheet_4p.pdf"}
 
 
+def _lock_out(out: str) -> None:
+    """Hold --out's lock (created when missing) until the command ends: a second bid chart on
+    the folder (a --resume started meanwhile) is refused at once, naming the running one. The
+    temporary files a killed run left there go (no one else writes the folder)."""
+    from ...runs.dataset import remove_temp_files
+    from ...runs.lock import FolderLock, FolderLockError
+
+    try:
+        lock = FolderLock(out, "whist-sim bid-chart", create=True).acquire()
+    except FolderLockError as e:
+        raise click.BadParameter(str(e), param_hint="--out") from None
+    click.get_current_context().call_on_close(lock.release)
+    for where in (Path(out), Path(out) / "charts"):
+        remove_temp_files(where)
+
+
 def _check_out(out: str) -> None:
     """--out must be new, empty, or an earlier bid chart: never mix a chart into other files."""
-    from pathlib import Path
+    from ...runs.dataset import LOCK_NAME
 
     path = Path(out)
     if path.is_dir():
-        others = sorted(p.name for p in path.iterdir() if p.name not in _CHART_FILES)
+        others = sorted(p.name for p in path.iterdir()
+                        if p.name not in _CHART_FILES and p.name != LOCK_NAME)
         if others:
             shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
             raise click.BadParameter(

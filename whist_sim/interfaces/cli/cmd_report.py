@@ -67,8 +67,17 @@ def command(
         tally_dataset,
         write_report,
     )
+    from ...runs.lock import FolderLock, FolderLockError
 
     out_dir = Path(out) if out is not None else Path(data) / "report"
+    if Path(data).is_dir():  # else reading DATA fails first, saying why, and nothing is written
+        # one writer per folder, held until the command ends: a second report into the same
+        # folder is refused at once, naming the running one
+        try:
+            lock = FolderLock(out_dir, "whist-sim report", create=True).acquire()
+        except FolderLockError as e:
+            raise click.ClickException(str(e)) from None
+        click.get_current_context().call_on_close(lock.release)
     try:
         tally = tally_dataset(data, partial=partial, progress=show_progress(progress))
         if tally.n_deals == 0:

@@ -11,7 +11,7 @@ from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...compiled.strategies.seating import Seating
 from ...compiled.strategies.spec import default_play
 from ...core.rules import RulesError
-from ...runs.dataset import DatasetError
+from ...runs.dataset import MAX_CHUNKS, DatasetError
 from ...runs.executors import ExecutorError
 from ...runs.simulate import (
     DEFAULT_CHUNK_SIZE,
@@ -57,7 +57,8 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
 @click.option(
     "--chunk-size", type=click.IntRange(min=1), default=None,
     help=f"deals per chunk file and per task [default: {DEFAULT_CHUNK_SIZE}; "
-    f"with --dd {DEFAULT_DD_CHUNK_SIZE}, or fewer so that a small run has 16 chunks]",
+    f"with --dd {DEFAULT_DD_CHUNK_SIZE}, or fewer so that a small run has 16 chunks; more "
+    f"when a run would have over {MAX_CHUNKS:,} chunks, its most]",
 )
 @click.option(
     "--threads", type=click.IntRange(min=1), default=None,
