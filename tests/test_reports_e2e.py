@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 import whist_sim
 from whist_sim.analyses import reports as R
+from whist_sim.analyses.check import DEFAULT_CHECK_PLAY
 from whist_sim.core.scoring import score
 from whist_sim.interfaces.cli import main as cli
 from whist_sim.runs.dataset import load_manifest
@@ -126,14 +127,15 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     # strategy's own zero choices (labelled as such)
     assert "on the same hands and deals (paired)" in md and "as the strategy chose them" in md
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
-    # checked against search: the first 200 deals (1500 / 500, at least 200) under rollout:n=16
+    # checked against search: the first 200 deals (1500 / 500, at least 200) under the default
+    # check, the search over the default play
     assert "## Checked against search" in md and "against searching opponents" in md
     check = json.loads((out / "default" / "check.json").read_text())["check"]
-    assert check["play"] == "rollout:n=16" and check["deals"] == 200
+    assert check["play"] == DEFAULT_CHECK_PLAY and check["deals"] == 200
     assert isinstance(check["holds"], bool)
     assert check["holds"] == all(h["holds"] for h in check["headline"].values())
     checked = load_manifest(tmp_path / "default_check")
-    assert checked["play"] == ["rollout:n=16"] * 4 and checked["deals"] == 200
+    assert checked["play"] == [DEFAULT_CHECK_PLAY] * 4 and checked["deals"] == 200
     assert (out / "default" / "tables" / "zero_success_check.csv").is_file()
     before = (data / "_manifest.parquet").read_bytes()
     second = _script(*args)
