@@ -32,7 +32,7 @@ from whist_sim.analyses.advisor.bidchart import (
     write_chart_report,
 )
 from whist_sim.analyses.advisor.chart_check import check_chart
-from whist_sim.analyses.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
+from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
 from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError

@@ -69,7 +69,7 @@ def write_default_report(
     report's "Play model" section (``label`` names ``data`` there). ``check``: ``(play,
     dataset)`` of the check run (the first deals under a searching play): the section "Checked
     against search", the zero bids against both fields, and ``check.json`` (the JSON ``check``
-    object, :func:`whist_sim.analyses.reports.check.check_object`)."""
+    object, :func:`whist_sim.analyses.reports.report_check_section.check_object`)."""
     tally = tally_dataset(data, progress=progress)
     rev = git_revision()
     extra = {"code (git commit)": rev} if rev else {}
@@ -92,7 +92,7 @@ def write_default_report(
     if checked is not None:
         import json
 
-        from whist_sim.analyses.reports.check import check_object
+        from whist_sim.analyses.reports.report_check_section import check_object
 
         path = target / "check.json"
         names = sorted(set(tally.policies))

@@ -39,7 +39,7 @@ from report_default import (
     write_default_report,
 )
 
-from whist_sim.analyses.check import (
+from whist_sim.analyses.answer_check import (
     DEFAULT_CHECK_PLAY,
     add_check_arguments,
     check_deals,

@@ -40,7 +40,7 @@ import numpy as np
 from report_default import command_line
 
 from whist_sim import __version__
-from whist_sim.analyses.check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
+from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
 from whist_sim.analyses.reports.render import markdown_rows
 from whist_sim.analyses.tournament import (
     SCORES_DIR,

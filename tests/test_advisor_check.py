@@ -15,10 +15,19 @@ from click.testing import CliRunner
 
 from whist_sim import advise
 from whist_sim.analyses.advisor import AdviceError
-from whist_sim.analyses.advisor.checked import CHECK_MAX_DEALS, advice_check_size, check_candidates
+from whist_sim.analyses.advisor.advice_check import (
+    CHECK_MAX_DEALS,
+    advice_check_size,
+    check_candidates,
+)
 from whist_sim.analyses.advisor.sampling import policy_arrays, run_scenario
 from whist_sim.analyses.advisor.scenario import resolve_scenario
-from whist_sim.analyses.check import CHECK_MIN_DEALS, CONTRADICTED, bid_verdict, deals_for_power
+from whist_sim.analyses.answer_check import (
+    CHECK_MIN_DEALS,
+    CONTRADICTED,
+    bid_verdict,
+    deals_for_power,
+)
 from whist_sim.compiled.strategies.registry import get_info
 from whist_sim.interfaces.cli import main
 

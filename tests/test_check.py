@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import whist_sim.analyses.check as check_module
-from whist_sim.analyses.check import (
+import whist_sim.analyses.answer_check as check_module
+from whist_sim.analyses.answer_check import (
     CHECK_MIN_DEALS,
     CHECK_RATIO,
     CONFIRMED,
@@ -35,7 +35,7 @@ from whist_sim.analyses.check import (
     ranking_verdict,
     search_over,
 )
-from whist_sim.analyses.tournament.check import (
+from whist_sim.analyses.tournament.ranking_check import (
     RANKING_CHANGES,
     compare_check,
     ranking,

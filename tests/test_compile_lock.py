@@ -120,7 +120,7 @@ def test_a_check_under_search_starts_the_search_compile_beside_the_command(monke
     """A first run whose check searches (``--check rollout``) compiles that search in a
     process of its own while it compiles the loop; once per process, and only when the search
     is neither loaded nor in the cache."""
-    from whist_sim.analyses.check import compile_check_ahead
+    from whist_sim.analyses.answer_check import compile_check_ahead
     from whist_sim.compiled.entry import deal
 
     started = _Started()

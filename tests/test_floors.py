@@ -25,7 +25,7 @@ FLOORS = (
     "whist_sim.engine",
     "whist_sim.dd",
     "whist_sim.runs",
-    "whist_sim.analyses.check",
+    "whist_sim.analyses.answer_check",
     "whist_sim.analyses.reports",
     "whist_sim.analyses.advisor",
     "whist_sim.analyses.tournament",

@@ -70,7 +70,7 @@ def _records(good: dict) -> dict[str, tuple[bytes, str]]:
         "game-unknown.json": (j({**game, "seet": 1}), "seet"),
         "rules-range.json": (j({**good, "rules": {"made_bonus": 2**63}}), "made_bonus"),
         "rules-type.json": (j({**good, "rules": 7}), "rules"),
-        # issue 72: PBN (a whole board as `export RECORD --pbn` writes it, then edited) and the
+        # PBN boards (a whole board as `export RECORD --pbn` writes it, then edited) and the
         # fields of deal and game records, each refusal naming its field, tag and line
         "pbn-53rd-card.pbn": (_pbn(good, 'C9 S3"]', 'C9 S3 HA"]'),
                               "WhistPlay: play[52]: the deal is over after 52 cards"),
@@ -327,7 +327,7 @@ CASES += [
      "--hands"),
     ("export manifest n_chunks text", ["export", "{ds-nchunks-str}", "--pbn", "-"], 1,
      "n_chunks"),
-    # issue 72: PBN, game record fields named (export checks a record before writing it)
+    # PBN, game record fields named (export checks a record before writing it)
     ("export game first_dealer x", ["export", "{game-first-dealer-x.json}", "--pbn",
                                     "{tmp}/g.pbn"], 1, "game.first_dealer: must be a seat"),
     ("export game seats number", ["export", "{game-seats-number.json}", "--pbn", "{tmp}/g.pbn"],
@@ -406,7 +406,7 @@ CASES += [
     ("serve --workers 0", ["serve", "--workers", "0"], 2, "--workers"),
     ("serve --max-deals 0", ["serve", "--max-deals", "0"], 2, "--max-deals"),
     ("serve --reports missing", ["serve", "--reports", "{missing}"], 2, "--reports"),
-    # issue 72: serve (refused before it says where to open the page)
+    # serve: its address, its state folder (refused before it says where to open the page)
     ("serve --host 999.1.1.1", ["serve", "--host", "999.1.1.1", "--state-dir",
                                 "{tmp}/serve-state"], 2, "--host 999.1.1.1: not a name or address"),
     ("serve --host nosuch.invalid", ["serve", "--host", "nosuch.invalid", "--state-dir",
@@ -420,7 +420,7 @@ CASES += [
      "--seats"),
     ("play --record ''", ["play", "--seat", "0", "--record", ""], 2, "--record"),
     ("play --dealer 9", ["play", *BASE["play"], "--dealer", "9"], 2, "--dealer"),
-    # issue 72: runs (run sizes that cannot fit are refused before anything is allocated;
+    # runs (run sizes that cannot fit are refused before anything is allocated;
     # a failed --plot write is an error)
     ("simulate --chunk-size 1 of 10^12 deals", ["simulate", "--deals", "1000000000000",
                                                 "--seed", "1", "--chunk-size", "1", "--out",

@@ -10,7 +10,11 @@ import pytest
 from test_reports import MANIFEST, deal_row, frame
 
 from whist_sim.analyses import reports as R
-from whist_sim.analyses.reports.check import check_headline, check_object, zero_success_both
+from whist_sim.analyses.reports.report_check_section import (
+    check_headline,
+    check_object,
+    zero_success_both,
+)
 
 # every deal: declarer seat 0 bids 5 in spades, seat 1 bids zero, seats 2 and 3 bid 4 (an under
 # deal: 13 bid); against the run's field every contract is made ...

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 import whist_sim
 from whist_sim.analyses import reports as R
-from whist_sim.analyses.check import DEFAULT_CHECK_PLAY
+from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY
 from whist_sim.core.scoring import score
 from whist_sim.interfaces.cli import main as cli
 from whist_sim.runs.dataset import load_manifest

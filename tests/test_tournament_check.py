@@ -9,9 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.analyses.check import difference_holds
+from whist_sim.analyses.answer_check import difference_holds
 from whist_sim.analyses.tournament import tournament
-from whist_sim.analyses.tournament.check import RANKING_CHANGES
+from whist_sim.analyses.tournament.ranking_check import RANKING_CHANGES
 from whist_sim.interfaces.cli import main
 
 CHECK = "rollout:n=2"

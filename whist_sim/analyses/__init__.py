@@ -1,3 +1,3 @@
 """The analyses built on runs of the engines: the reports (``reports``), the hand advisor and bid
 charts (``advisor``), duplicate tournaments (``tournament``), the check of an answer under a
-searching play (``check``) and the benchmarks (``bench``)."""
+searching play (``answer_check``) and the benchmarks (``bench``)."""

@@ -4,13 +4,13 @@ on a subsample of the cell's hands, and the zero bid's made rate against both fi
 :func:`check_chart` takes a chart frame (:func:`whist_sim.analyses.advisor.bidchart.bid_chart`), and
 for every cell (position x HCP band x trump class, both panels) with at least
 :data:`~whist_sim.analyses.advisor.chart_strata.MIN_CELL` hands plays its first :func:`check_hands`
-hands again under the check play (``rollout:n=16`` by default; :mod:`whist_sim.analyses.check`),
-each on
-:func:`check_deals_per_hand` fresh sampled deals, with the screening of ``advise --play
-rollout``: only the cell's three best bids by the chart's own expected scores and the zero bid
-(when legal) are searched. :func:`compare_cells` (pure: the comparison logic) turns the searched
-scores into one row per cell: the chart's best bid, the check's, their paired difference under the
-check play with its 95 % interval, ``holds`` (:func:`whist_sim.analyses.check.bid_holds`), ``moved``
+hands again under the check play (``rollout:n=16`` by default;
+:mod:`whist_sim.analyses.answer_check`), each on :func:`check_deals_per_hand` fresh sampled deals,
+with the screening of ``advise --play rollout``: only the cell's three best bids by the chart's own
+expected scores and the zero bid (when legal) are searched. :func:`compare_cells` (pure: the
+comparison logic) turns the searched scores into one row per cell: the chart's best bid, the
+check's, their paired difference under the check play with its 95 % interval, ``holds``
+(:func:`whist_sim.analyses.answer_check.bid_holds`), ``moved``
 (the check's best bid differs) and the zero's made rate against the chart's field and against
 searching opponents. Scores are points (RULES §6).
 """
@@ -27,7 +27,7 @@ import pandas as pd
 
 from ...core.rng import mix64
 from ...core.rules import Rules
-from ..check import bid_holds
+from ..answer_check import bid_holds
 from .chart_strata import MIN_CELL, hand_classes
 
 __all__ = ["CHECK_COLUMNS", "CHECK_KEEP", "check_chart", "check_deals_per_hand", "check_grids",

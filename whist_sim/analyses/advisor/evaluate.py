@@ -48,7 +48,7 @@ import pandas as pd
 from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...core.cards import NT, STRAINS, CardSet
 from ...core.rules import Rules
-from .checked import AdviceCheck, check_advice
+from .advice_check import AdviceCheck, check_advice
 from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
 from .render import AdviceOutput
 from .sampling import DEFAULT_EPS, Inference, RunResult, check_model, run_scenario
@@ -186,7 +186,8 @@ class Advice(AdviceOutput):
     searching play policy, the base policy that screened the candidates and how many per strain were
     searched (``None`` / ``0``: every candidate was played with ``play``; the table's ``searched``
     column). ``run``: the raw results behind ``table`` (what a later check pairs with). ``check``:
-    the advice checked against search (:class:`whist_sim.analyses.advisor.checked.AdviceCheck`),
+    the advice checked against search
+    (:class:`whist_sim.analyses.advisor.advice_check.AdviceCheck`),
     ``None`` unchecked. ``str(advice)``, ``to_dict()``, ``to_json()``, ``figure()`` and
     ``plot(path)``:
     :class:`whist_sim.analyses.advisor.render.AdviceOutput`.
@@ -338,10 +339,11 @@ def advise(
     policy's numbers, are flagged in the table (column ``searched``) and are never recommended.
     ``0`` searches every candidate; ``on_deals`` then follows the searched run only.
 
-    ``check``: a play policy spec (e.g. :data:`whist_sim.analyses.check.DEFAULT_CHECK_PLAY`): the
+    ``check``: a play policy spec (e.g. :data:`whist_sim.analyses.answer_check.DEFAULT_CHECK_PLAY`):
+    the
     advice is checked against it on the first ``check_deals`` sampled deals (default
-    :func:`whist_sim.analyses.check.check_deals` of ``deals``), searching only the answer's best
-    candidates and the zero bid (:func:`whist_sim.analyses.advisor.checked.check_advice`);
+    :func:`whist_sim.analyses.answer_check.check_deals` of ``deals``), searching only the answer's
+    best candidates and the zero bid (:func:`whist_sim.analyses.advisor.advice_check.check_advice`);
     ``on_check_deals`` follows that run as ``on_deals`` does the answer's. ``None``: no check.
 
     Raises :class:`AdviceError` for bad input and for impossible or too rare conditions.
@@ -437,9 +439,11 @@ def with_check(advice: Advice, check: str, check_deals: int | None = None, threa
                on_deals: Callable[[int], None] | None = None) -> Advice:
     """``advice`` checked against the play ``check`` (a play policy spec) on its first
     ``check_deals`` sampled deals (default: enough for 80 % power on its top two bids,
-    :func:`whist_sim.analyses.advisor.checked.advice_check_size`): the same advice with ``check``
+    :func:`whist_sim.analyses.advisor.advice_check.advice_check_size`): the same advice with
+    ``check``
     set
-    (:func:`whist_sim.analyses.advisor.checked.check_advice`). ``on_deals(m)`` follows the check's
+    (:func:`whist_sim.analyses.advisor.advice_check.check_advice`). ``on_deals(m)`` follows the
+    check's
     run; ``threads`` do not change the result."""
     if advice.run is None:
         raise AdviceError("this advice has no raw results to check against (advise() keeps them)")
@@ -463,7 +467,7 @@ def with_check(advice: Advice, check: str, check_deals: int | None = None, threa
 def planned_check_deals(advice: Advice, check_deals: int | None = None) -> int:
     """The deals the check of ``advice`` will play (:func:`with_check` with ``check_deals``):
     for a progress bar sized before the check starts."""
-    from .checked import _runner_up, advice_check_size
+    from .advice_check import _runner_up, advice_check_size
 
     if advice.run is None:
         raise AdviceError("this advice has no raw results to check against (advise() keeps them)")
@@ -485,7 +489,7 @@ def _recommended_index(advice: Advice) -> int:
 
 def _check_play(text: str) -> str:
     """The canonical check play spec, or an :class:`AdviceError` naming ``check``."""
-    from ..check import CheckError, check_play
+    from ..answer_check import CheckError, check_play
 
     try:
         return check_play(text)

@@ -15,9 +15,9 @@ import pandas as pd
 from ...core.rules import Rules, RulesError
 from ...core.version import __version__
 from . import charts, dd_tables, tables
-from .check import check_section, zero_table
 from .items import ChartItem, Report, Section, TableItem
 from .labels import ordinal, position_label
+from .report_check_section import check_section, zero_table
 from .tally import Tally, as_tally
 
 
@@ -84,7 +84,7 @@ def build_report(
     data)`` of a check run (the first deals of this run with every seat playing the searching
     ``play``): a section "Checked against search" sets the headline numbers side by side with
     whether each holds, and the "Zero bids" section the zero bids made against both fields
-    (:mod:`whist_sim.analyses.reports.check`).
+    (:mod:`whist_sim.analyses.reports.report_check_section`).
     """
     t = as_tally(data)
     P, N = t.players, t.n_tricks

@@ -182,7 +182,7 @@ def check_frames(summary: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame] |
 def check_verdict(summary: dict[str, Any]) -> str | None:
     """The check's one-line verdict (``the ranking changes under stronger play`` when it
     does), or ``None`` for an unchecked summary."""
-    from .check import RANKING_CHANGES
+    from .ranking_check import RANKING_CHANGES
 
     c = summary.get("check")
     if not c:

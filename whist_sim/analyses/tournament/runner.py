@@ -200,13 +200,13 @@ def tournament(
         entry's probability of winning a game and mean final margin with intervals, and whether the
         ranking by games won agrees with the ranking by points per deal.
     game_max_deals: a game not ended after this many deals counts as won by nobody.
-    check: a play policy spec (e.g. :data:`whist_sim.analyses.check.DEFAULT_CHECK_PLAY`): play the
-    first
-        ``check_deals`` deals again (default
-        :func:`~whist_sim.analyses.tournament.check.tournament_check_deals` of the deals played),
-        every entrant given as ``BID`` alone playing ``check``, and add the summary's ``check``
-        object (:func:`~whist_sim.analyses.tournament.check.compare_check`: the ranking and every
-        pair's difference under both plays, ``holds``). ``None``: no check.
+    check: a play policy spec (e.g. :data:`whist_sim.analyses.answer_check.DEFAULT_CHECK_PLAY`):
+        play the first ``check_deals`` deals again (default
+        :func:`~whist_sim.analyses.tournament.ranking_check.tournament_check_deals` of the deals
+        played), every entrant given as ``BID`` alone playing ``check``, and add the summary's
+        ``check`` object (:func:`~whist_sim.analyses.tournament.ranking_check.compare_check`:
+        the ranking and every pair's difference under both plays, ``holds``). ``None``: no
+        check.
 
     Returns the summary: ``deals`` (played), ``strategies`` (per entry: ``name``, ``mean``,
     ``ci``, ``hit_rate``, ...), ``pairs`` (``a``, ``b``, ``diff`` = mean of a minus b, ``ci``,
@@ -376,9 +376,9 @@ def _check(strategies: Sequence[str | StrategySpec] | str, summary: dict[str, An
            threads: int | None, executor: Executor | None, scheduler: str | None,
            cluster: str | None, progress: bool, confidence: float) -> dict[str, Any]:
     """The summary's ``check`` object: the tournament's first deals again with ``play`` for
-    the entrants given as ``BID`` alone (:mod:`whist_sim.analyses.tournament.check`)."""
+    the entrants given as ``BID`` alone (:mod:`whist_sim.analyses.tournament.ranking_check`)."""
     from ...compiled.strategies.spec import parse_seat
-    from .check import compare_check, tournament_check_deals
+    from .ranking_check import compare_check, tournament_check_deals
 
     nothing = {"play": play, "deals": 0, "holds": True, "ranking_changes": False,
                "checked": False}

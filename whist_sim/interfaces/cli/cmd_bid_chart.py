@@ -17,7 +17,7 @@ from ...analyses.advisor.bidchart import (
     write_chart_report,
 )
 from ...analyses.advisor.sampling import check_model
-from ...analyses.check import DEFAULT_CHECK_PLAY
+from ...analyses.answer_check import DEFAULT_CHECK_PLAY
 from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...compiled.strategies.spec import StrategyError
 from ...runs.executors import ExecutorError

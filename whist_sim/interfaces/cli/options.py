@@ -131,11 +131,11 @@ class FiniteFloatRange(click.FloatRange):
 
 def check_options(unit: str = "deals", default_rule: str = "the answer's deals / 25, at least "
                   "200, at most the answer's"):
-    """``--check PLAY`` (default :data:`whist_sim.analyses.check.DEFAULT_CHECK_PLAY`),
+    """``--check PLAY`` (default :data:`whist_sim.analyses.answer_check.DEFAULT_CHECK_PLAY`),
     ``--no-check`` and ``--check-deals N``: pass ``check`` (the spec text), ``no_check`` and
     ``check_deals``;
     :func:`checked_play` turns the first two into the check play or ``None``."""
-    from ...analyses.check import DEFAULT_CHECK_PLAY
+    from ...analyses.answer_check import DEFAULT_CHECK_PLAY
 
     def decorate(func):
         func = click.option(
@@ -156,8 +156,8 @@ def checked_play(check: str, no_check: bool, check_deals: int | None = None) -> 
     """The canonical check play, or ``None`` with ``--no-check``; a bad spec is refused in one
     line naming ``--check``. A check under a searching play starts the compile of its loop
     beside this process when it is not in the cache
-    (:func:`~whist_sim.analyses.check.compile_check_ahead`)."""
-    from ...analyses.check import DEFAULT_CHECK_PLAY, compile_check_ahead
+    (:func:`~whist_sim.analyses.answer_check.compile_check_ahead`)."""
+    from ...analyses.answer_check import DEFAULT_CHECK_PLAY, compile_check_ahead
     from .seats import play_spec
 
     if no_check:

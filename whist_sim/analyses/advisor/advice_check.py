@@ -1,20 +1,22 @@
 """An advice checked against search: the recommended bid recomputed under another play.
 
 :func:`check_advice` plays the answer's strongest candidates again under the check play (by
-default the search over the answer's play, :data:`whist_sim.analyses.check.DEFAULT_CHECK_PLAY`)
-on the first deals of the advice's sampled deals (the same deals: sampled deal ``j`` uses the
-stream ``(seed, j)`` whatever the play) and sets the two side by side in an
+default the search over the answer's play,
+:data:`whist_sim.analyses.answer_check.DEFAULT_CHECK_PLAY`) on the first deals of the advice's
+sampled deals (the same deals: sampled deal ``j`` uses the stream ``(seed, j)`` whatever the
+play) and sets the two side by side in an
 :class:`AdviceCheck`: the check's own estimates beside the answer's, and the check's
-**verdict** (:func:`whist_sim.analyses.check.bid_verdict`): *confirmed* (the same best bid,
+**verdict** (:func:`whist_sim.analyses.answer_check.bid_verdict`): *confirmed* (the same best bid,
 the runner-up excluded), *not contradicted* (the check cannot tell; it says how large a
 difference it would have seen) or *contradicted* (it clearly prefers another bid, or reverses
 the top two).
 
 Size: unless given, the check plays enough deals to see a difference of
-:data:`~whist_sim.analyses.check.TARGET_DIFFERENCE` points per deal between the answer's top two
-bids with :data:`~whist_sim.analyses.check.POWER` power (:func:`advice_check_size`, from the
-spread of their paired difference in the answer's own deals), at least
-:data:`~whist_sim.analyses.check.CHECK_MIN_DEALS` and at most :data:`CHECK_MAX_DEALS` or the
+:data:`~whist_sim.analyses.answer_check.TARGET_DIFFERENCE` points per deal between the answer's
+top two bids with :data:`~whist_sim.analyses.answer_check.POWER` power
+(:func:`advice_check_size`, from the spread of their paired difference in the answer's own
+deals), at least
+:data:`~whist_sim.analyses.answer_check.CHECK_MIN_DEALS` and at most :data:`CHECK_MAX_DEALS` or the
 advice's deals; a capped check says so and how large a difference it can see.
 
 Screening (as a searching ``--play`` does): the answer already ranks every candidate under its own
@@ -34,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ...core.cards import STRAINS
-from ..check import (
+from ..answer_check import (
     CHECK_MIN_DEALS,
     CONTRADICTED,
     Verdict,
@@ -74,7 +76,7 @@ def advice_check_size(run: RunResult, answer_index: int, runner_index: int | Non
     """The size of the check of an advice whose raw results are ``run`` (see the module doc):
     ``deals`` when given (at most the advice's), else the deals for 80 % power on the answer's
     top two (candidate indices ``answer_index``, ``runner_index``)."""
-    from ..check import TARGET_DIFFERENCE
+    from ..answer_check import TARGET_DIFFERENCE
 
     n = int(run.tricks.shape[1])
     if deals is not None:

@@ -1,6 +1,7 @@
 """A tournament checked against search: the same entrants on the first deals of the run, every
 entrant given as ``BID`` alone now playing the check play (a searching policy, ``rollout:n=16`` by
-default; :mod:`whist_sim.analyses.check`), and the ranking and every pair's difference set side by
+default; :mod:`whist_sim.analyses.answer_check`), and the ranking and every pair's difference set
+side by
 side.
 
 :func:`compare_check` builds the summary's ``check`` object from the two summaries (a pure
@@ -15,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..check import CHECK_MIN_DEALS, check_deals, difference_holds, ranking_holds
+from ..answer_check import CHECK_MIN_DEALS, check_deals, difference_holds, ranking_holds
 
 __all__ = ["CHECK_RATIO", "RANKING_CHANGES", "compare_check", "ranking", "tournament_check_deals"]
 

@@ -1,6 +1,7 @@
 """A dataset report checked against search: the headline numbers of the run beside those of a
 check run (the first deals of the same run, same seed, rules and bidding, every seat playing a
-searching policy; :mod:`whist_sim.analyses.check`), and the zero bids made against both fields.
+searching policy; :mod:`whist_sim.analyses.answer_check`), and the zero bids made against both
+fields.
 
 :func:`check_headline` and :func:`zero_success_both` are the tables; :func:`check_section` the
 report's section "Checked against search"; :func:`check_object` its JSON form (``check.json`` of
