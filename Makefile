@@ -11,7 +11,7 @@ LOCK   := requirements.lock
 # (whist_sim/compiled/ground/_cache.py), so `make run`, `.venv/bin/whist-sim` and `python -m whist_sim` share it.
 # Set NUMBA_CACHE_DIR to put it elsewhere.
 
-.PHONY: install run test lint bench results train docs lock clean
+.PHONY: install run test lint bench results train docs dispatch lock clean
 
 install: $(STAMP)
 
@@ -59,6 +59,12 @@ results: install
 # `make results`, `make train` or an edit of what a block shows.
 docs: install
 	$(BIN)/python scripts/make_docs.py
+
+# Write the deal loop's dispatch (whist_sim/compiled/strategies/decisions.py) from the registry
+# (whist_sim/core/registry.py) after adding or changing a strategy's entry; the compiled engine
+# refuses a stale one, and tests/test_dispatch_table.py fails on it.
+dispatch: install
+	$(BIN)/python -m whist_sim.compiled.strategies.generate
 
 # Fit the weights of the learned play policy to the values of search (whist_sim/core/play_model.py)
 # and write its data card (docs/PLAY_MODEL.md); deterministic from its seed, about half an hour

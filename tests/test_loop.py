@@ -224,16 +224,15 @@ def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules)
     loop plays the same deals as the checked loop, byte for byte."""
     from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
     from whist_sim.compiled.strategies.registry import (
-        SEARCHING_BIDS,
-        SEARCHING_PLAYS,
+        SEARCHING_BID,
         get_info,
         policy_names,
     )
 
     p = rules.players
-    bids = [b for b in policy_names(BID) if get_info(b, BID).id not in SEARCHING_BIDS]
-    plays = [q for q in policy_names(PLAY) if get_info(q, PLAY).id not in SEARCHING_PLAYS]
-    assert len(bids) + len(SEARCHING_BIDS) == len(policy_names(BID))
+    bids = [b for b in policy_names(BID) if not get_info(b, BID).searches]
+    plays = [q for q in policy_names(PLAY) if not get_info(q, PLAY).searches]
+    assert len(bids) + len(SEARCHING_BID) == len(policy_names(BID))
     for k in range(max(len(bids), len(plays))):
         seating_bid = [bids[(k + s) % len(bids)] for s in range(p)]
         seating_play = [plays[(k + s) % len(plays)] for s in range(p)]

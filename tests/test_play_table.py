@@ -183,8 +183,11 @@ def test_searching_bots_hold_the_loop_table_of_their_searches():
     import ctypes
 
     from whist_sim.compiled.entry.deal import base_loop_address
-    from whist_sim.compiled.ground.addresses import T_LOOP, T_MONTECARLO, T_ROLLOUT, TABLE_WORDS
+    from whist_sim.compiled.ground.addresses import T_LOOP, TABLE_WORDS
     from whist_sim.compiled.ground.layout import S_LOOP_TABLE
+    from whist_sim.core.registry import search_words
+
+    T_ROLLOUT, T_MONTECARLO = search_words()["rollout"], search_words()["montecarlo"]
 
     def words(bots):
         return list((ctypes.c_int64 * TABLE_WORDS).from_address(int(bots.st[S_LOOP_TABLE])))

@@ -1,4 +1,4 @@
-"""The policies of docs/ENGINE.md §4-7 (random, heuristic, expert, planner), in readable Python.
+"""The policies of docs/ENGINE.md §4-8 (random, heuristic, expert, planner, learned), readable.
 
 A policy is any callable ``policy(state: DealState, rng: DealRng) -> action`` returning a legal
 action for ``state.to_move`` (see :mod:`whist_sim.engine.state` for the action encodings). All seats
@@ -9,6 +9,11 @@ specification says, or the compiled engine will no longer reproduce the referenc
 * ``heuristic``: hand evaluation in quarter tricks and simple card play; it never draws.
 * ``expert``: card play that counts the cards, by integer keys per card; it never draws.
 * ``planner``: ``expert``, giving up tricks it can spare while its sure tricks cover its need.
+* ``learned``: integer weights over features of each card; it never draws.
+
+The names, the descriptions (:data:`DESCRIPTIONS`) and which function plays which policy
+(:data:`POLICIES`) are the registry's (:mod:`whist_sim.core.registry`, an entry's
+``reference``), the one the compiled engine reads: the two engines name their policies alike.
 
 Estimates are integers in **quarter tricks** (``q``): 4 q = one trick.
 """
@@ -43,6 +48,7 @@ from ..core.play_features import (
     weight_rows,
 )
 from ..core.play_model import WEIGHTS
+from ..core.registry import BID_POLICIES, PLAY_POLICIES
 from ..core.rng import DealRng
 from ..core.rules import FRISCH_CARDS, Rules
 from .state import PASS, DealState, bid_code
@@ -757,26 +763,57 @@ def _out(state: DealState) -> int:
 
 
 # --------------------------------------------------------------------------- registry
+#
+# One naming for both engines: the registry (whist_sim/core/registry.py) names every policy, holds
+# its description, and says which function of this module is its reference twin (an entry's
+# ``reference``); the tables below are read from it, not written here.
 
-POLICIES: dict[str, Policy] = {
-    "random": random_policy,
-    "heuristic": heuristic_policy,
-    "expert": expert_policy,
-    "planner": planner_policy,
-    "learned": learned_policy,
-}
+#: the bidding of a reference policy that the registry knows as a play policy only (``expert``,
+#: ``planner``, ``learned``): their functions here bid as ``heuristic`` (:func:`heuristic_policy`)
+PLAY_ONLY_BIDDING = "heuristic"
 
-DESCRIPTIONS: dict[str, str] = {
-    "random": "uniform random legal action, one draw per decision (docs/ENGINE.md §4)",
-    "heuristic": "quarter-trick hand estimate and simple card play, no draws (docs/ENGINE.md §5)",
-    "expert": "the heuristic's bidding; card play that counts the cards, plays for the exact "
-    "contract, sheds danger once made (docs/ENGINE.md §6)",
-    "planner": "the heuristic's bidding; expert's card play, but while its sure tricks cover "
-    "the tricks it needs with a trick to spare it gives the trick in progress up "
-    "(docs/ENGINE.md §7)",
-    "learned": "the heuristic's bidding; card play learned from search: integer weights over "
-    "suit-blind features of each card in 252 situations (docs/ENGINE.md §8)",
-}
+
+def _reference_policies() -> dict[str, Policy]:
+    """The reference policies by name: for every registry entry, of either kind, whose
+    ``reference`` names a function of this module, that function; the bidding strategy and the
+    play policy of one name (``random``, ``heuristic``) must name the same one."""
+    out: dict[str, Policy] = {}
+    for reg in (BID_POLICIES, PLAY_POLICIES):
+        for info in reg.values():
+            if info.reference is None:
+                continue
+            func = globals().get(info.reference)
+            if not callable(func):
+                raise ImportError(f"the registry's {info.kind} policy {info.name!r} names the "
+                                  f"reference policy {info.reference!r}, which "
+                                  f"whist_sim.engine.policies does not define")
+            if out.setdefault(info.name, func) is not func:
+                raise ImportError(f"the registry names two reference policies for "
+                                  f"{info.name!r}: {out[info.name].__name__} and "
+                                  f"{info.reference}")
+    return out
+
+
+def _description(name: str) -> str:
+    """What the reference policy ``name`` does, from the registry's descriptions: its bidding
+    (the bidding strategy's entry, or :data:`PLAY_ONLY_BIDDING`'s for a play policy only) and
+    its play (the play policy's entry)."""
+    bid = BID_POLICIES.get(name)
+    play = PLAY_POLICIES.get(name)
+    own_bid = bid is not None and bid.reference is not None
+    bids = bid.description if own_bid and bid is not None else (
+        f"as {PLAY_ONLY_BIDDING} ({BID_POLICIES[PLAY_ONLY_BIDDING].description})")
+    plays = play.description if play is not None and play.reference is not None else (
+        f"as {name} bids")
+    return f"bidding: {bids}; play: {plays}"
+
+
+#: the reference policies by name (a registry entry's ``reference``): each answers every
+#: decision of a deal
+POLICIES: dict[str, Policy] = _reference_policies()
+
+#: what each reference policy does, from the registry's descriptions (:func:`_description`)
+DESCRIPTIONS: dict[str, str] = {name: _description(name) for name in POLICIES}
 
 
 def get_policy(policy: str | Policy) -> Policy:
@@ -793,6 +830,7 @@ def get_policy(policy: str | Policy) -> Policy:
 
 __all__ = [
     "DESCRIPTIONS",
+    "PLAY_ONLY_BIDDING",
     "POLICIES",
     "Policy",
     "best_strain",

@@ -1,6 +1,7 @@
 """Seats of the reference engine: a bidding policy and a play policy, looked up by name.
 
-A reference policy (:data:`whist_sim.engine.policies.POLICIES`) answers every decision of a deal.
+A reference policy (:data:`whist_sim.engine.policies.POLICIES`, read from the registry that the
+compiled engine reads too, :mod:`whist_sim.core.registry`) answers every decision of a deal.
 A seat ``BID/PLAY`` takes the auction, Frisch and contract decisions from the policy ``BID`` and
 the cards from the policy ``PLAY`` (:func:`seat_policy`); ``BID/BID`` is the policy ``BID``
 itself, so its deals are the same as before. Only the policies the reference engine has can

@@ -31,8 +31,6 @@ from ..ground.addresses import (
     LOOP_SIGNATURE,
     T_CHECKED,
     T_LOOP,
-    T_MONTECARLO,
-    T_ROLLOUT,
     TABLE_WORDS,
     call_loop_at,
     views,
@@ -74,7 +72,16 @@ from ..strategies.dispatch import (
     choose_contract,
     choose_frisch,
 )
-from ..strategies.registry import BID_POLICIES, PLAY_POLICIES, SEARCHING_BID, SEARCHING_PLAY
+from ..strategies.registry import (
+    BID,
+    BID_POLICIES,
+    PLAY,
+    PLAY_POLICIES,
+    SEARCHING_BID,
+    SEARCHING_PLAY,
+    by_id,
+    search_words,
+)
 
 # ---------------------------------------------------------------- one decision
 
@@ -143,8 +150,13 @@ def _search_montecarlo(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, seat, 
 _SHARED = {"BASE": (_shared_base, LOOP_SIGNATURE), "CHECKED": (_shared_checked, LOOP_SIGNATURE),
            "rollout": (_search_rollout, DECISION_SIGNATURE),
            "montecarlo": (_search_montecarlo, DECISION_SIGNATURE)}
-#: the loop table's word of each searching strategy, by its C function's name
-_SEARCH_WORDS = {"rollout": T_ROLLOUT, "montecarlo": T_MONTECARLO}
+#: the loop table's word of each searching strategy, by its C function's name (its registered
+#: name; the word its registry entry names)
+_SEARCH_WORDS = search_words()
+for _name in _SEARCH_WORDS:
+    if _name not in _SHARED:  # its entry names a word, but it has no C function to put there
+        raise ImportError(f"the searching strategy {_name!r} has no C function in _SHARED of "
+                          f"whist_sim.compiled.entry.deal")
 #: the name of the C function of each searching strategy id (its registered name): bidding,
 #: then play
 _SEARCH_OF_BID = {BID_POLICIES[n].id: n for n in SEARCHING_BID}
@@ -247,12 +259,16 @@ def compile_ahead(mode: LoopMode, searches: tuple[str, ...] | None = None) -> bo
 def _searches_of(mode: LoopMode, pol: np.ndarray | None) -> tuple[str, ...]:
     """The names of the searching strategies' C functions that a run of ``mode`` with the
     seating ``pol`` (``int64[2, P]``, or a stack of seatings ``int64[..., 2, P]``) needs: those
-    seated in ``pol``; every one when ``pol`` is None, but none for ``BASE``."""
+    seated in ``pol``; every one when ``pol`` is None, but none for ``BASE``.
+    :class:`~whist_sim.core.registry.PolicyError` for an id of ``pol`` that no entry holds."""
     if not isinstance(mode, LoopMode):
         raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
     if pol is None:
         return () if mode is BASE else tuple(_SEARCH_WORDS)
     pol = np.asarray(pol)
+    for kind, row in ((BID, 0), (PLAY, 1)):  # an id with no entry never reaches the loop
+        for pid in np.unique(pol[..., row, :]):
+            by_id(kind, int(pid))
     seated = {_SEARCH_OF_BID[int(b)] for b in pol[..., 0, :].ravel() if int(b) in _SEARCH_OF_BID}
     seated |= {_SEARCH_OF_PLAY[int(q)] for q in pol[..., 1, :].ravel()
                if int(q) in _SEARCH_OF_PLAY}

@@ -59,7 +59,8 @@ _PACKAGE = Path(__file__).resolve().parents[2]  # whist_sim/
 #: source groups: the folders whose kernels are fingerprinted together, and the extra files
 #: (compiled in as constants) that count for the group
 _GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "engine": (("compiled",), ("core/rules.py", "core/rng.py", "core/play_model.py")),
+    "engine": (("compiled",), ("core/rules.py", "core/rng.py", "core/play_model.py",
+                              "core/play_features.py", "core/registry.py")),
     "dd": (("dd",), ()),
 }
 

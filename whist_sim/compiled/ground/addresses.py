@@ -10,11 +10,12 @@ through a **loop table**, an ``int64`` array whose address the loop keeps in
 * word :data:`T_LOOP`: the address of the loop's C function (:data:`LOOP_SIGNATURE`);
 * word :data:`T_CHECKED`: 1 when the table's loop is the checked one (the tests' ``CHECKED``
   runs), else 0;
-* word :data:`T_ROLLOUT`, :data:`T_MONTECARLO`: the address of that searching strategy's C
-  function (:data:`DECISION_SIGNATURE`), 0 when the run seats none (it is then not compiled).
+* from word 2: the address of each searching strategy's C function (:data:`DECISION_SIGNATURE`),
+  at the word its registry entry names (``Decisions.word``, :mod:`whist_sim.core.registry`;
+  ``rollout`` 2, ``montecarlo`` 3), 0 when the run seats none (it is then not compiled).
 
-The loop's decision points reach a searching strategy through its word
-(:func:`whist_sim.compiled.strategies.dispatch.searched`), and the strategy plays its sampled
+The loop's decision points reach a searching strategy through its word (:func:`searched`, in
+the generated dispatch), and the strategy plays its sampled
 deals in the loop through word :data:`T_LOOP` (:func:`whist_sim.compiled.loop.shared.run_base_at`):
 no compiled function calls itself, and none holds another's code.
 """
@@ -28,15 +29,16 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
+from ...core.registry import FIRST_SEARCH_WORD, search_words
 from ._numba import jit
-from .layout import N_PARAMS
+from .bits import ctz
+from .layout import N_PARAMS, S_LOOP_TABLE, S_UNLOADED
 
-#: the words of a loop table (see the module doc)
+#: the words of a loop table (see the module doc): the loop's address, its check switch, then
+#: one word per searching strategy, the one its registry entry names (``Decisions.word``)
 T_LOOP = 0
 T_CHECKED = 1
-T_ROLLOUT = 2
-T_MONTECARLO = 3
-TABLE_WORDS = 4
+TABLE_WORDS = max(search_words().values(), default=FIRST_SEARCH_WORD - 1) + 1
 
 #: what a searching strategy's C function is asked (its ``kind`` argument)
 K_CALL = 0
@@ -176,6 +178,26 @@ def call_decision_at(typingctx, fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
     return sig, codegen
 
 
+@jit(forceinline=True)
+def searched(st, hm, rp, pol, par, rng, seat, word, kind, a, b):
+    """The answer of the searching strategy at word ``word`` of the loop table
+    (``st[S_LOOP_TABLE]``) to ``seat``'s decision of ``kind`` with the legal choices ``a``,
+    ``b``, through its C function: the generated dispatch's branch of a searching strategy
+    (:mod:`whist_sim.compiled.strategies.decisions`). When the table does not hold it (not
+    loaded for the run) it records the word in ``st[S_UNLOADED]``, for the loop's caller to
+    raise, and answers the lowest legal choice."""
+    t = st[S_LOOP_TABLE]
+    fn = word_at(t, word) if t != 0 else np.int64(0)
+    if fn != 0:
+        return call_decision_at(fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
+    st[S_UNLOADED] = word
+    if kind == K_CARD:
+        return ctz(np.uint64(a))
+    if kind == K_CONTRACT:
+        return a if a != b else a + 1
+    return np.int64(0)
+
+
 __all__ = ["DECISION_SIGNATURE", "K_CALL", "K_CARD", "K_CONTRACT", "LOOP_SIGNATURE",
-           "TABLE_WORDS", "T_CHECKED", "T_LOOP", "T_MONTECARLO", "T_ROLLOUT", "call_decision_at",
-           "call_loop_at", "views", "word_at"]
+           "TABLE_WORDS", "T_CHECKED", "T_LOOP", "call_decision_at",
+           "call_loop_at", "searched", "views", "word_at"]

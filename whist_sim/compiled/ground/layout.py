@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...core.registry import N_PARAMS as N_PARAMS  # per seat and decision kind (the registry's)
 from ...core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules, scoring_names
 from ._numba import jit
 
@@ -39,7 +40,6 @@ MAX_SEATS = 4
 MAX_CALLS = 256  # auction calls of one deal across all rounds; the longest legal deal needs < 200
 MAX_PLAYS = 64  # cards played in one deal (at most 52)
 SCRATCH_PER_SEAT = 16
-N_PARAMS = 8  # parameters per seat and decision kind (parameterised policies)
 
 # ---------------------------------------------------------------- st: int64 slots
 S_DEAL = 0  # deal index in the run

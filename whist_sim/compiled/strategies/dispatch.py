@@ -2,8 +2,8 @@
 
 The one deal loop (:mod:`whist_sim.compiled.loop.phases`) asks four functions for every decision;
 each switches on the integer id of the seat's strategy, ``pol[0, seat]`` for bidding decisions and
-``pol[1, seat]`` for cards (:mod:`whist_sim.compiled.strategies.registry` holds the registry of
-ids). Parameterised strategies read their parameters from ``par[0, seat, j]`` (bidding) or ``par[1,
+``pol[1, seat]`` for cards (:mod:`whist_sim.core.registry` holds the registry of ids).
+Parameterised strategies read their parameters from ``par[0, seat, j]`` (bidding) or ``par[1,
 seat, j]`` (play), ``j < N_PARAMS``; pass ``par`` on, do not slice it (a slice costs a reference
 count per decision).
 
@@ -27,7 +27,7 @@ play policies 8..15.
 ``rollout`` play) play sampled deals to the end with the deal loop itself. So that no compiled
 function calls itself, and the loop does not carry the searches' code, each searching strategy is
 compiled on its own, as a C function, and the decision points reach it through the loop table
-(:func:`searched`, :mod:`whist_sim.compiled.ground.addresses`): a run compiles only the searches
+(``searched``, :mod:`whist_sim.compiled.ground.addresses`): a run compiles only the searches
 it seats. The loop's first argument ``mode``, a named marker (:class:`LoopMode`, each of its own
 numba type), says what a run asks of it:
 
@@ -43,9 +43,13 @@ The decision points (``choose_*``) are the same in every mode (the loop's checks
 and they ask the strategies' ``base_*`` functions, each compiled once and inlined into the loop by
 LLVM (``forceinline``): a real call per decision would cost more than the decision itself.
 
-To add a strategy: one branch per decision kind in the ``base_*`` functions; one that searches
-reaches its C function there through :func:`searched` (its word in the loop table,
-:mod:`whist_sim.compiled.ground.addresses`; its C function in :mod:`whist_sim.compiled.entry.deal`).
+**The dispatch is generated.** ``base_call``, ``base_frisch``, ``base_contract`` and ``base_card``
+are written from the registry's entries into :mod:`.decisions` by :mod:`.generate` (``make
+dispatch``): each entry names its compiled decision functions
+(:class:`~whist_sim.core.registry.Decisions`), or a searching strategy its word of the loop
+table. A new strategy is its own file plus its entry (docs/CONTRIBUTING.md, "Adding a
+strategy"); nothing here changes. This module refuses to load a generated file that is stale
+(an entry added or changed since), and :func:`loop_mode` an id that no entry holds.
 """
 
 from __future__ import annotations
@@ -65,50 +69,36 @@ from numba.extending import (
     unbox,
 )
 
-from ..ground._numba import NUMBA_OPTIONS, jit
-from ..ground.addresses import (
-    K_CALL,
-    K_CARD,
-    K_CONTRACT,
-    T_MONTECARLO,
-    T_ROLLOUT,
-    call_decision_at,
-    word_at,
-)
-from ..ground.bits import ctz
-from ..ground.layout import R_PLAYERS, S_LOOP_TABLE, S_UNLOADED
-from .bidding.estimators import (
-    hcp_call,
-    hcp_contract,
-    ltc_call,
-    ltc_contract,
-    ltc_frisch,
-    shaded_call,
-    shaded_contract,
-)
-from .bidding.heuristic import heuristic_call, heuristic_contract, heuristic_frisch, nt_rule
-from .bidding.random import random_call, random_contract, random_frisch
-from .play.expert import expert_card
-from .play.heuristic import heuristic_card, heuristic_play
-from .play.learned import learned_card
-from .play.planner import planner_card
-from .play.random import random_card
-from .registry import (
-    BID_AGGRESSIVE,
-    BID_CAUTIOUS,
-    BID_HCP,
-    BID_HEURISTIC,
-    BID_LTC,
-    BID_MONTECARLO,
-    PLAY_EXPERT,
+from ...core.registry import (
+    BID,
+    PLAY,
     PLAY_HEURISTIC,
-    PLAY_LEARNED,
-    PLAY_PLANNER,
     PLAY_RANDOM,
-    PLAY_ROLLOUT,
-    SEARCHING_BIDS,
-    SEARCHING_PLAYS,
+    PolicyError,
+    registry_key,
+    searching,
 )
+from ..ground._numba import NUMBA_OPTIONS, jit
+from ..ground.addresses import searched as searched  # its earlier home was here
+from ..ground.layout import R_PLAYERS
+from . import decisions
+from .decisions import base_call, base_card, base_contract, base_frisch
+from .play.heuristic import heuristic_play
+from .play.random import random_card
+
+
+def check_generated(key: tuple = decisions.REGISTRY_KEY) -> None:
+    """Refuse a generated dispatch (:mod:`.decisions`) whose registry ``key`` is not the
+    registry's now (:func:`~whist_sim.core.registry.registry_key`): an entry added or changed
+    since it was generated would play another strategy's code, or none. Run when this module is
+    imported, so nothing compiles until ``make dispatch`` has written it again."""
+    if key != registry_key():
+        raise PolicyError("whist_sim/compiled/strategies/decisions.py is stale: the registry "
+                          "(whist_sim/core/registry.py) changed since it was generated; run "
+                          "`make dispatch` (python -m whist_sim.compiled.strategies.generate)")
+
+
+check_generated()
 
 
 class LoopMode:
@@ -210,11 +200,12 @@ OVERLOAD_OPTIONS["forceinline"] = True
 def loop_mode(pol: np.ndarray, checked: bool = False) -> LoopMode:
     """The ``mode`` an entry point runs the seating ``pol`` (``int64[2, P]``) in: ``CHECKED``
     when asked; ``BASE`` when no seat has a strategy that searches (its loop table then loads
-    no search); else ``FULL``."""
+    no search); else ``FULL``. :class:`~whist_sim.core.registry.PolicyError` for an id that no
+    entry of the registry holds."""
     if checked:
         return CHECKED
-    if any(int(b) in SEARCHING_BIDS for b in pol[0]) or any(
-            int(q) in SEARCHING_PLAYS for q in pol[1]):
+    if any(searching(BID, int(b)) for b in pol[0]) or any(
+            searching(PLAY, int(q)) for q in pol[1]):
         return FULL
     return BASE
 
@@ -253,98 +244,6 @@ def choose_card(mode, pol, par, st, hm, rp, seat, legal, rng):
     """Card played by ``seat``."""
     marked(mode)
     return base_card(pol, par, st, hm, rp, seat, legal, rng)
-
-
-# ---------------------------------------------------------------- strategies that search
-
-
-@jit(forceinline=True)
-def searched(st, hm, rp, pol, par, rng, seat, word, kind, a, b):
-    """The answer of the searching strategy at word ``word`` of the loop table
-    (``st[S_LOOP_TABLE]``, :mod:`whist_sim.compiled.ground.addresses`) to ``seat``'s decision of
-    ``kind`` with the legal choices ``a``, ``b``, through its C function. When the table does
-    not hold it (not loaded for the run) it records the word in ``st[S_UNLOADED]``, for the
-    loop's caller to raise, and answers the lowest legal choice."""
-    t = st[S_LOOP_TABLE]
-    fn = word_at(t, word) if t != 0 else np.int64(0)
-    if fn != 0:
-        return call_decision_at(fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
-    st[S_UNLOADED] = word
-    if kind == K_CARD:
-        return ctz(np.uint64(a))
-    if kind == K_CONTRACT:
-        return a if a != b else a + 1
-    return np.int64(0)
-
-
-# ---------------------------------------------------------------- every strategy
-
-
-@jit(forceinline=True)
-def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
-    """Auction call by the seat's bidding strategy (``random`` for any id not listed)."""
-    pid = pol[0, seat]
-    if pid == BID_HEURISTIC:
-        return heuristic_call(st, hm, rp, seat, lo, hi, nt_rule(par, seat, 0))
-    elif pid == BID_HCP:
-        return hcp_call(st, hm, rp, seat, lo, hi, par)
-    elif pid == BID_LTC:
-        return ltc_call(st, hm, rp, seat, lo, hi, par)
-    elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
-        return shaded_call(st, hm, rp, seat, lo, hi, par)
-    elif pid == BID_MONTECARLO:
-        return searched(st, hm, rp, pol, par, rng, seat, np.int64(T_MONTECARLO),
-                        np.int64(K_CALL), lo, hi)
-    return random_call(st, hm, rp, seat, lo, hi, rng)
-
-
-@jit(forceinline=True)
-def base_frisch(pol, par, st, hm, rp, seat, rng):
-    """Frisch cards by the seat's bidding strategy (no strategy searches its Frisch: the
-    heuristic's three cards for every strategy but ``ltc`` and ``random``)."""
-    pid = pol[0, seat]
-    if pid == BID_LTC:
-        return ltc_frisch(st, hm, rp, seat)
-    elif (pid == BID_HEURISTIC or pid == BID_HCP or pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE
-          or pid == BID_MONTECARLO):
-        return heuristic_frisch(st, hm, rp, seat, rng)
-    return random_frisch(st, hm, rp, seat, rng)
-
-
-@jit(forceinline=True)
-def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
-    """Contract by the seat's bidding strategy (``random`` for any id not listed)."""
-    pid = pol[0, seat]
-    if pid == BID_HEURISTIC:
-        return heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_rule(par, seat, 0))
-    elif pid == BID_HCP:
-        return hcp_contract(st, hm, rp, seat, lo, forbidden, par)
-    elif pid == BID_LTC:
-        return ltc_contract(st, hm, rp, seat, lo, forbidden, par)
-    elif pid == BID_CAUTIOUS or pid == BID_AGGRESSIVE:
-        return shaded_contract(st, hm, rp, seat, lo, forbidden, par)
-    elif pid == BID_MONTECARLO:
-        return searched(st, hm, rp, pol, par, rng, seat, np.int64(T_MONTECARLO),
-                        np.int64(K_CONTRACT), lo, forbidden)
-    return random_contract(st, hm, rp, seat, lo, forbidden, rng)
-
-
-@jit(forceinline=True)
-def base_card(pol, par, st, hm, rp, seat, legal, rng):
-    """Card by the seat's play policy (``random`` for any id not listed)."""
-    pid = pol[1, seat]
-    if pid == PLAY_HEURISTIC:
-        return heuristic_card(st, hm, rp, seat, legal, rng)
-    elif pid == PLAY_EXPERT:
-        return expert_card(st, hm, rp, seat, legal, rng)
-    elif pid == PLAY_PLANNER:
-        return planner_card(st, hm, rp, seat, legal, rng, par)
-    elif pid == PLAY_LEARNED:
-        return learned_card(st, hm, rp, seat, legal, rng)
-    elif pid == PLAY_ROLLOUT:
-        return searched(st, hm, rp, pol, par, rng, seat, np.int64(T_ROLLOUT),
-                        np.int64(K_CARD), np.int64(legal), np.int64(0))
-    return random_card(st, hm, rp, seat, legal, rng)
 
 
 @jit(inline="always")

@@ -383,3 +383,51 @@ def shaded_contract(st, hm, rp, seat, lo, forbidden, par):
         else:
             want -= 1
     return want
+
+
+# ---------------------------------------------------------------- their decisions (the registry's)
+# In the signatures of the decision points (whist_sim.core.registry.Decisions); numba inlines
+# them into the generated dispatch, so they cost nothing.
+
+
+@jit(inline="always")
+def hcp_decide_call(st, hm, rp, seat, lo, hi, rng, par):
+    """:func:`hcp_call` as the registry's ``call``."""
+    return hcp_call(st, hm, rp, seat, lo, hi, par)
+
+
+@jit(inline="always")
+def hcp_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
+    """:func:`hcp_contract` as the registry's ``contract``."""
+    return hcp_contract(st, hm, rp, seat, lo, forbidden, par)
+
+
+@jit(inline="always")
+def ltc_decide_call(st, hm, rp, seat, lo, hi, rng, par):
+    """:func:`ltc_call` as the registry's ``call``."""
+    return ltc_call(st, hm, rp, seat, lo, hi, par)
+
+
+@jit(inline="always")
+def ltc_decide_frisch(st, hm, rp, seat, rng, par):
+    """:func:`ltc_frisch` as the registry's ``frisch``."""
+    return ltc_frisch(st, hm, rp, seat)
+
+
+@jit(inline="always")
+def ltc_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
+    """:func:`ltc_contract` as the registry's ``contract``."""
+    return ltc_contract(st, hm, rp, seat, lo, forbidden, par)
+
+
+@jit(inline="always")
+def shaded_decide_call(st, hm, rp, seat, lo, hi, rng, par):
+    """:func:`shaded_call` as the registry's ``call`` (``cautious`` and ``aggressive``)."""
+    return shaded_call(st, hm, rp, seat, lo, hi, par)
+
+
+@jit(inline="always")
+def shaded_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
+    """:func:`shaded_contract` as the registry's ``contract`` (``cautious`` and
+    ``aggressive``)."""
+    return shaded_contract(st, hm, rp, seat, lo, forbidden, par)

@@ -383,3 +383,28 @@ def heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
         else:
             want -= 1
     return want
+
+
+# ---------------------------------------------------------------- its decisions (the registry's)
+# In the signatures of the decision points (whist_sim.core.registry.Decisions); numba inlines
+# them into the generated dispatch, so they cost nothing.
+
+
+@jit(inline="always")
+def heuristic_decide_call(st, hm, rp, seat, lo, hi, rng, par):
+    """:func:`heuristic_call` with the seat's NT rule (its parameters from 0) as the
+    registry's ``call``."""
+    return heuristic_call(st, hm, rp, seat, lo, hi, nt_rule(par, seat, 0))
+
+
+@jit(inline="always")
+def heuristic_decide_frisch(st, hm, rp, seat, rng, par):
+    """:func:`heuristic_frisch` as the registry's ``frisch`` (shared by most strategies of the
+    heuristic's family)."""
+    return heuristic_frisch(st, hm, rp, seat, rng)
+
+
+@jit(inline="always")
+def heuristic_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
+    """:func:`heuristic_contract` with the seat's NT rule as the registry's ``contract``."""
+    return heuristic_contract(st, hm, rp, seat, lo, forbidden, nt_rule(par, seat, 0))

@@ -76,3 +76,26 @@ def random_contract(st, hm, rp, seat, lo, forbidden, rng):
     if skip and v >= forbidden:
         v += 1
     return v
+
+
+# ---------------------------------------------------------------- its decisions (the registry's)
+# In the signatures of the decision points (whist_sim.core.registry.Decisions); numba inlines
+# them into the generated dispatch, so they cost nothing.
+
+
+@jit(inline="always")
+def random_decide_call(st, hm, rp, seat, lo, hi, rng, par):
+    """:func:`random_call` as the registry's ``call``."""
+    return random_call(st, hm, rp, seat, lo, hi, rng)
+
+
+@jit(inline="always")
+def random_decide_frisch(st, hm, rp, seat, rng, par):
+    """:func:`random_frisch` as the registry's ``frisch``."""
+    return random_frisch(st, hm, rp, seat, rng)
+
+
+@jit(inline="always")
+def random_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
+    """:func:`random_contract` as the registry's ``contract``."""
+    return random_contract(st, hm, rp, seat, lo, forbidden, rng)

@@ -273,3 +273,13 @@ def _suit_pattern(s, hand, out, voids, seat, p):
         o = o + 1 if o + 1 < p else 0
         v |= ((voids >> (4 * o + s)) & 1) << (k - 1)
     return (mine << 19) | (outs << 6) | v
+
+
+# ---------------------------------------------------------------- its decision (the registry's)
+
+
+@jit(inline="always")
+def expert_decide_card(st, hm, rp, seat, legal, rng, par):
+    """:func:`expert_card` as the registry's ``card`` (the signature of the decision points,
+    whist_sim.core.registry.Decisions; numba inlines it into the generated dispatch)."""
+    return expert_card(st, hm, rp, seat, legal, rng)

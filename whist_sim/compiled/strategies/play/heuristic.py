@@ -120,3 +120,13 @@ def heuristic_play(st, rp, seat, hand, pos, led, best, trump):
     if tnw != ZERO:
         return highest_bit(tnw)
     return ctz(trumps)
+
+
+# ---------------------------------------------------------------- its decision (the registry's)
+
+
+@jit(inline="always")
+def heuristic_decide_card(st, hm, rp, seat, legal, rng, par):
+    """:func:`heuristic_card` as the registry's ``card`` (the signature of the decision points,
+    whist_sim.core.registry.Decisions; numba inlines it into the generated dispatch)."""
+    return heuristic_card(st, hm, rp, seat, legal, rng)

@@ -310,3 +310,13 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
                        follow, ruff, my_trumps, side_loser)
         k += 1
     return k
+
+
+# ---------------------------------------------------------------- its decision (the registry's)
+
+
+@jit(inline="always")
+def learned_decide_card(st, hm, rp, seat, legal, rng, par):
+    """:func:`learned_card` as the registry's ``card`` (the signature of the decision points,
+    whist_sim.core.registry.Decisions; numba inlines it into the generated dispatch)."""
+    return learned_card(st, hm, rp, seat, legal, rng)

@@ -251,3 +251,4 @@ def planner_card(st, hm, rp, seat, legal, rng, par):
         if c >= 0:
             return c
     return expert_card(st, hm, rp, seat, legal, rng)
+

@@ -15,3 +15,13 @@ def random_card(st, hm, rp, seat, legal, rng):
     return nth_bit(legal, below(rng, popcount(legal)))
 
 
+
+
+# ---------------------------------------------------------------- its decision (the registry's)
+
+
+@jit(inline="always")
+def random_decide_card(st, hm, rp, seat, legal, rng, par):
+    """:func:`random_card` as the registry's ``card`` (the signature of the decision points,
+    whist_sim.core.registry.Decisions; numba inlines it into the generated dispatch)."""
+    return random_card(st, hm, rp, seat, legal, rng)
