@@ -78,7 +78,7 @@ def learned_features(root: Path) -> str:
 
 def play_policies(root: Path) -> str:
     """The play policies of the registry: name, what it plays, its parameters (defaults)."""
-    from whist_sim.compiled.strategies.registry import PLAY, get_info, policy_names
+    from whist_sim.core.registry import PLAY, get_info, policy_names
 
     rows = []
     for name in policy_names(PLAY):
@@ -90,7 +90,7 @@ def play_policies(root: Path) -> str:
 
 def bidding_strategies(root: Path) -> str:
     """The bidding strategies of the registry: name, how it bids, its parameters (defaults)."""
-    from whist_sim.compiled.strategies.registry import BID, get_info, policy_names
+    from whist_sim.core.registry import BID, get_info, policy_names
 
     rows = []
     for name in policy_names(BID):
@@ -104,7 +104,7 @@ def _default(p) -> str:
     """A parameter's default as a user writes it: a policy's name for a policy-valued one."""
     if p.names is None:
         return f"{p.default:g}"
-    from whist_sim.compiled.strategies.registry import get_info, policy_names
+    from whist_sim.core.registry import get_info, policy_names
 
     if p.default < 0 and p.word:
         return f"`{p.word}`"
@@ -171,6 +171,8 @@ def readme_layout(root: Path) -> str:
 BLOCKS: tuple[Block, ...] = (
     Block("learned-features", "docs/ENGINE.md", "whist_sim/core/play_features.py",
           learned_features),
+    Block("play-policies", "docs/STRATEGIES.md", "the registry", play_policies),
+    Block("bidding-strategies", "docs/STRATEGIES.md", "the registry", bidding_strategies),
     Block("play-ladder", "README.md", "results/play/ladder.json", play_ladder),
     Block("tournament-field", "README.md", "results/tournament/report.md", tournament_field),
 )

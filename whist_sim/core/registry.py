@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .play_features import N_FEATURES
+
 BID = "bid"
 PLAY = "play"
 
@@ -384,9 +386,9 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
     "learned": PolicyInfo(
         "learned", PLAY_LEARNED, PLAY,
         "learned from search: scores every legal card with integer weights "
-        "fitted to the values search gives every candidate card on recorded deals, over 18 "
-        "suit-blind features of the card in 252 situations of the seat and the trick (ENGINE.md "
-        "§8); plays at simulation speed",
+        "fitted to the values search gives every candidate card on recorded deals, over "
+        f"{N_FEATURES} suit-blind features of the card in 252 situations of the seat and the "
+        "trick (ENGINE.md §8); plays at simulation speed",
         decide=_player("learned", "learned_decide_card"),
         reference="learned_policy",
     ),
