@@ -5,22 +5,27 @@
 Play matches are duplicate tournaments with one bidding strategy (``heuristic`` at every seat)
 and the play policies as entrants (``heuristic/random,heuristic/heuristic``: every deal replayed
 under every seating, :func:`whist_sim.analyses.tournament.tournament`). The ladder is random,
-heuristic, expert, learned, and rollout with n = 8, 16 and 64 (base ``expert``); each match pits
-neighbours on the ladder (:data:`MATCHES`; the three rollouts in one match, so every pair of them
-is compared on the same deals). For each match: every entrant's mean points per deal with its
-95 % CI, the paired differences with p-values, and the contracts made by role (declarer, other
-players with a contract above zero, zero bidders). Besides, each policy's deals/s on one thread
+heuristic, expert, learned, rollout with n = 8, 16 and 64 (base ``expert``), and the default
+check (:data:`CHECK`, the search over the default play, ``rollout:n=16:base=learned`` today,
+derived by :mod:`whist_sim.analyses.answer_check`); each match pits neighbours on the ladder
+(:data:`MATCHES`; the three rollouts in one match, so every pair of them is compared on the same
+deals). The step from the default play to the default check is what every output that shows a
+check reads from ``ladder.json`` (:func:`whist_sim.analyses.answer_check.check_label`). For each
+match: every entrant's mean points per deal with its 95 % interval, the paired differences with
+p-values, and the contracts made by role (declarer, other players with a contract above zero,
+zero bidders). Besides, each policy's deals/s on one thread
 (:func:`whist_sim.analyses.bench.play.play_rate`, heuristic bidding, the policy at every seat).
 
 The sizes (:data:`MATCHES`) are what the target statements need: expert against heuristic over
 20,000 duplicate deals, rollout:n=16 against expert over 2,000, learned against expert over
-20,000 and against rollout:n=16 over 2,000, the rollouts over 5,000; see
-:data:`MATCHES` for the time they take (about 11 minutes on two cores). ``--scale F`` multiplies
-every match's deals (at least 2 each), ``--deals N`` sets them all to N (tests run the script
-tiny). The matches share the seed, so their deals are the same
-(the first deals of the longest match).
+20,000 and against rollout:n=16 over 2,000, the rollouts and the default check against learned
+over 5,000; see :data:`MATCHES` for the time they take (about 12 minutes on two cores).
+``--scale F`` multiplies every match's deals (at least 2 each), ``--deals N`` sets them all to N
+(tests run the script tiny). The matches share the seed, so their deals are the same (the first
+deals of the longest match).
 
-Writes ``RESULTS/play/README.md`` (tables, the checks of the target statements, provenance),
+Writes ``RESULTS/play/README.md`` (a summary in sentences first, then tables, the checks of the
+target statements, provenance, and a glossary of its terms at the end),
 ``ladder.json`` (every match summary, the speeds, seeds, sizes, versions), ``matches.csv``,
 ``entrants.csv``, ``speed.csv`` and ``ladder.png`` (each step up the ladder: the difference with
 its 95 % CI). Nothing else is written: the matches keep no per-deal scores.
@@ -41,9 +46,16 @@ from typing import Any
 from report_default import command_line, git_revision
 
 from whist_sim import __version__
+from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY
 from whist_sim.analyses.reports.render import markdown_rows
+from whist_sim.analyses.reports.wording import (
+    glossary_markdown,
+    number_text,
+    points_interval,
+    share_text,
+)
 from whist_sim.analyses.tournament import TournamentError, tournament
-from whist_sim.analyses.tournament.render import fmt, fmt_p, pct
+from whist_sim.analyses.tournament.render import fmt_p
 from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 from whist_sim.compiled.strategies.spec import parse_seat, seat_text
 from whist_sim.core.rules import Rules
@@ -52,9 +64,14 @@ from whist_sim.runs.executors import ExecutorError
 NAME = "play"  # sub-directory of the results directory
 SEED = 2026
 BID = "heuristic"  # the bidding strategy of every seat in every match
-#: the ladder, weakest first (play policy specs)
+#: the default check of every answer (the search over the default play, derived from it by
+#: whist_sim.analyses.answer_check: rollout:n=16:base=learned today); its step from the default
+#: play is what an output that shows a check reads (answer_check.check_label)
+CHECK = DEFAULT_CHECK_PLAY
+#: the ladder (play policy specs): the compiled plays weakest first, the searches over expert,
+#: and the default check
 LADDER = ("random", "heuristic", "expert", "learned", "rollout:n=8", "rollout:n=16",
-          "rollout:n=64", "rollout:n=16:infer=0")
+          "rollout:n=64", "rollout:n=16:infer=0", CHECK)
 ROTATIONS = "all"  # every distinct seating: 6 for two entrants, 12 for three
 SPEED_SECONDS = 3.0  # seconds of play_rate per policy
 
@@ -76,7 +93,11 @@ class Match:
 #: other work (whist-sim 0.1.0): random-heuristic and heuristic-expert about a second each,
 #: expert-rollout16 1 min (200 plays/s), the rollout match 9.3 min (107 plays/s: 12 seatings,
 #: and n=64 plays about 4x slower than n=16), the timing of the policies 18 s: 10.7 min in all,
-#: well within the 40 minutes allowed to the ladder in ``make results``.
+#: well within the 40 minutes allowed to the ladder in ``make results``. The default check against
+#: the default play (learned - rollout:n=16:base=learned) plays about 320 plays/s on two cores
+#: (measured over 300 duplicate deals, 6 seatings each): 5,000 deals are about 1.5 minutes (up to
+#: 3 on a busy machine), and bring the step's interval to about +-0.3 points per deal, so a gain
+#: of a point per deal stands well outside it; the ladder then takes about 12 minutes in all.
 MATCHES = (
     Match("random-heuristic", ("random", "heuristic"), 20_000,
           "the first step: any rule beats random cards"),
@@ -89,6 +110,10 @@ MATCHES = (
           "p < 1e-6 over 20,000 duplicate deals"),
     Match("learned-rollout16", ("learned", "rollout:n=16"), 2_000,
           "the target: learned within 0.5 points per seat and deal of rollout:n=16"),
+    Match("learned-check", (DEFAULT_PLAY, CHECK), 5_000,
+          f"the default check, {CHECK} (the search over the default play), against the "
+          f"default play, {DEFAULT_PLAY}: every output that shows a check names this step, or "
+          "calls its check another play when the step does not show it stronger"),
     Match("rollout-n", ("rollout:n=8", "rollout:n=16", "rollout:n=64"), 5_000,
           "the target: the strength of rollout rises with n"),
     Match("rollout16-infer", ("rollout:n=16:infer=0", "rollout:n=16:infer=1"), 3_000,
@@ -178,7 +203,7 @@ def _pair(s: dict[str, Any], a: str, b: str) -> dict[str, Any] | None:
 
 #: the steps shown (lower, upper): neighbours on the ladder that a match pits against each other
 STEPS = (("random", "heuristic"), ("heuristic", "expert"), ("expert", "learned"),
-         ("learned", "rollout:n=16"), ("expert", "rollout:n=16"),
+         ("learned", "rollout:n=16"), (DEFAULT_PLAY, CHECK), ("expert", "rollout:n=16"),
          ("rollout:n=8", "rollout:n=16"), ("rollout:n=16", "rollout:n=64"),
          ("rollout:n=8", "rollout:n=64"), ("rollout:n=16:infer=0", "rollout:n=16:infer=1"))
 
@@ -234,6 +259,9 @@ def checks(matches: dict[str, dict[str, Any]], speed: dict[str, float] | None = 
         out.append({"statement": "learned plays at least 0.25 x heuristic's deals/s on one "
                     f"thread (measured: {ratio:.2f} x)", "holds": ratio >= 0.25, "deals": 0,
                     "diff": None, "p": None})
+    beats("learned-check", DEFAULT_PLAY, CHECK, 0.05,
+          f"the default check, {CHECK}, beats the default play, {DEFAULT_PLAY} (p < 0.05; "
+          "over 5,000 duplicate deals)")
     beats("rollout-n", "rollout:n=8", "rollout:n=16", 0.05,
           "rollout:n=16 beats rollout:n=8 (p < 0.05)")
     beats("rollout-n", "rollout:n=16", "rollout:n=64", 0.05,
@@ -260,8 +288,20 @@ def checks(matches: dict[str, dict[str, Any]], speed: dict[str, float] | None = 
 # --------------------------------------------------------------------------- outputs
 
 
-def _ci(ci: list[float | None]) -> str:
-    return f"[{fmt(ci[0])}, {fmt(ci[1])}]"
+def _points(v: float | None, ci: list[float | None], sign: bool = True, unit: str = "") -> str:
+    """Points with their 95 % interval: ``+5.08 (+4.94 to +5.21)`` (real minus signs; ``unit``
+    after the interval, none in a table whose header gives it)."""
+    nan = float("nan")
+    lo, hi = (nan if x is None else x for x in ci)
+    return points_interval(nan if v is None else v, lo, hi, decimals=2, sign=sign, unit=unit)
+
+
+def _pct(v: float | None) -> str:
+    return share_text(float("nan") if v is None else v, 1)
+
+
+def _signed(v: float | None) -> str:
+    return "-" if v is None else number_text(v, 2, sign=True)
 
 
 def speed_table(speed: dict[str, float]) -> str:
@@ -277,23 +317,23 @@ def speed_table(speed: dict[str, float]) -> str:
 
 def steps_table(steps_: list[dict[str, Any]]) -> str:
     return markdown_rows(
-        ["step", "gain (points per seat and deal)", "95% CI", "p", "duplicate deals"],
-        ([f"`{st['lower']}` -> `{st['upper']}`",
-          f"{st['diff']:+.2f}" if st["diff"] is not None else "-", _ci(st["ci"]),
+        ["step", "gain, points per seat and deal (95 % interval)", "p", "duplicate deals"],
+        ([f"`{st['lower']}` → `{st['upper']}`", _points(st["diff"], st["ci"]),
           fmt_p(st["p"]), f"{st['deals']:,}"] for st in steps_),
-        "lrlrr")
+        "lrrr")
 
 
 def entrants_table(s: dict[str, Any]) -> str:
     ranked = sorted(s["strategies"], key=lambda e: -(e["mean"] if e["mean"] is not None
                                                      else -math.inf))
     return markdown_rows(
-        ["play policy", "mean points / deal", "95% CI", "made: declarer", "other (above 0)",
+        ["play", "mean points per deal (95 % interval)", "made: declarer", "other (above 0)",
          "zero bidder", "all contracts", "declarer share"],
-        ([f"`{e['name']}`", fmt(e["mean"]), _ci(e["ci"]), pct(e.get("declarer_hit_rate")),
-          pct(e.get("other_hit_rate")), pct(e["zero_success"]), pct(e["hit_rate"]),
-          pct(e["declarer_rate"])] for e in ranked),
-        "lrlrrrrr")
+        ([f"`{e['name']}`", _points(e["mean"], e["ci"], sign=False),
+          _pct(e.get("declarer_hit_rate")), _pct(e.get("other_hit_rate")),
+          _pct(e["zero_success"]), _pct(e["hit_rate"]), _pct(e["declarer_rate"])]
+         for e in ranked),
+        "lrrrrrr")
 
 
 def pairs_table(s: dict[str, Any]) -> str:
@@ -302,10 +342,15 @@ def pairs_table(s: dict[str, Any]) -> str:
     def row(p: dict[str, Any]) -> list[str]:
         q = _pair(s, p["a"], p["b"])  # the later entrant minus the earlier one
         assert q is not None
-        return [f"`{q['a']}`", f"`{q['b']}`", fmt(q["diff"]), _ci(q["ci"]), fmt_p(q["p"])]
+        return [f"`{q['a']}`", f"`{q['b']}`", _points(q["diff"], q["ci"]), fmt_p(q["p"])]
 
-    return markdown_rows(["a", "b", "a - b (points/deal)", "95% CI", "p"],
-                         map(row, s["pairs"]), "llrlr")
+    return markdown_rows(["a", "b", "a − b, points per deal (95 % interval)", "p"],
+                         map(row, s["pairs"]), "llrr")
+
+
+#: what the ladder's chart shows
+CHART_TITLE = (f"How much each play gains over the one below it: points per seat and deal,\n"
+               f"duplicate matches, every seat bidding {BID}")
 
 
 def chart_png(steps_: list[dict[str, Any]]) -> bytes:
@@ -314,7 +359,7 @@ def chart_png(steps_: list[dict[str, Any]]) -> bytes:
 
     from whist_sim.analyses.reports.charts import figure_png, new_figure
 
-    fig = new_figure(7.5, 3.6)
+    fig = new_figure(7.5, 4.4)
     ax = fig.add_subplot()
     y = np.arange(len(steps_))
     d = np.array([s["diff"] if s["diff"] is not None else np.nan for s in steps_])
@@ -322,12 +367,14 @@ def chart_png(steps_: list[dict[str, Any]]) -> bytes:
     hi = np.array([s["ci"][1] if s["ci"][1] is not None else np.nan for s in steps_])
     ax.barh(y, d, xerr=np.nan_to_num(np.vstack([d - lo, hi - d])), capsize=3, color="#4c72b0",
             error_kw={"elinewidth": 1})
-    ax.set_yticks(y, [f"{s['upper']} - {s['lower']}\n({s['deals']:,} deals)" for s in steps_])
+    ax.set_yticks(y, [f"{s['upper']} − {s['lower']}\n({s['deals']:,} deals)" for s in steps_],
+                  fontsize=7)
     ax.invert_yaxis()
     ax.axvline(0, color="0.3", lw=0.8)
     ax.set_xscale("symlog", linthresh=5.0)
-    ax.set_xlabel("gain over the rung below, points per seat and deal (95% CI; symlog scale)")
-    ax.set_title(f"The play ladder: duplicate matches, {BID} bidding")
+    ax.set_xlabel("gain over the rung below, points per seat and deal (95 % interval; symlog "
+                  "scale)")
+    ax.set_title(CHART_TITLE, fontsize=10)
     return figure_png(fig)
 
 
@@ -345,6 +392,8 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
     lines = [
         "# The play ladder",
         "",
+        summary(data),
+        "",
         "How strong each play policy is: duplicate matches between neighbours on the ladder, "
         f"every seat bidding `{BID}`, so only the card play differs. Made by "
         f"`{data['command']}` (whist-sim {data['version']}"
@@ -357,12 +406,12 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         "",
         "## The ladder",
         "",
-        "Each step: the upper policy's mean score per seat and deal minus the lower one's, in "
-        "the match that has both (paired over duplicate deals; 95 % CI and two-sided p).",
+        "Each step: the upper play's mean score per seat and deal minus the lower one's, in "
+        "the match that has both (paired over duplicate deals; 95 % interval and two-sided p).",
         "",
         steps_table(data["steps"]),
         "",
-        "![each step up the ladder](ladder.png)",
+        f"![{CHART_TITLE.replace(chr(10), ' ')}](ladder.png)",
         "",
         "Speed: heuristic bidding and the policy at every seat, one thread "
         f"(`whist_sim.analyses.bench.play.play_rate`, {data['speed_seconds']:g} s each; "
@@ -378,7 +427,8 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         if not c["deals"]:  # a statement of speed: its measure is in the statement
             lines.append(verdict + ".")
             continue
-        lines.append(f"{verdict}; measured {fmt(c['diff'])} points/deal, p {fmt_p(c['p'])}, "
+        lines.append(f"{verdict}; measured {_signed(c['diff'])} points per deal, p "
+                     f"{fmt_p(c['p'])}, "
                      f"over {c['deals']:,} deals.")
     if outside:  # the ISMCTS yardstick's section, kept when the README is rewritten
         from openspiel_match import outside_section
@@ -406,7 +456,7 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         ]
     lines += [
         "Mean points per deal: an entrant's points per seat, averaged over its seats and the "
-        "seatings of the deal; 95 % CI Student t over deals. Made: contracts made (tricks = "
+        "seatings of the deal; 95 % interval Student t over deals. Made: contracts made (tricks = "
         "contract) as the declarer, as another player with a contract above zero, and as a zero "
         "bidder, over the entrant's seat-plays that were not thrown in. p: two-sided paired t "
         "test over deals.",
@@ -418,9 +468,12 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         "that steps of about a point per deal between them stand well outside their intervals. "
         "Measured on two cores shared with other work: the first two matches take about a "
         "second each, expert-rollout:n=16 about a minute and the rollout match about 9 minutes "
-        "(12 seatings; n=64 plays about 4x slower than n=16): about 11 minutes in all, within "
-        "the ~40 minutes allowed to the ladder in `make results`. `--scale` or `--deals` "
-        "changes every size.",
+        "(12 seatings; n=64 plays about 4x slower than n=16). The default check against the "
+        f"default play (`{DEFAULT_PLAY}` against `{CHECK}`) plays 5,000 duplicate deals, about "
+        "a minute and a half (about 320 plays a second), so that a gain of a point per deal "
+        "stands well outside its interval of about ±0.3: about 12 minutes in all, within the "
+        "~40 minutes allowed to the ladder in `make results`. `--scale` or `--deals` changes "
+        "every size.",
         "",
         "The matches of reading the table (docs/STRATEGIES.md): 3,000 duplicate deals each "
         "for `rollout:n=16` with and without inference, with the table's bidding strategy as "
@@ -432,8 +485,85 @@ def readme(data: dict[str, Any], outside: dict[str, Any] | None = None) -> str:
         "Files: `ladder.json` (every match summary, the speeds, sizes, seed and versions), "
         "`matches.csv` (pairs), `entrants.csv`, `speed.csv`, `ladder.png`.",
         "",
+        glossary_markdown(TERMS_USED, EXTRA_TERMS),
+        "",
     ]
     return "\n".join(lines)
+
+
+#: the terms the README uses (defined in whist_sim.analyses.reports.wording.TERMS or below)
+TERMS_USED = ("play", "rollout", "infer", "check", "duplicate deals", "seatings",
+              "points per seat and deal", "95 % interval", "p", "declarer", "contract", "made",
+              "zero bid", "declarer share", "deals/s")
+EXTRA_TERMS = {
+    "rollout": ("a searching play: for each legal card it deals the hidden hands n times "
+                "(rollout:n=16: 16 times) and plays each out with its base play (base=expert "
+                "unless named, base=learned for the default check), then plays the card with the "
+                "best mean score."),
+    "infer": ("whether a search reads the table: infer=1 (the default) deals the hidden hands "
+              "to fit the bids made, infer=0 deals them at random; model= names the bidding it "
+              "assumes."),
+    "seatings": ("the ways the plays of a match are seated at the table for one deal: every "
+                 "distinct seating (6 for two plays, 12 for three), so each play holds each "
+                 "hand."),
+    "points per seat and deal": ("a play's game points (RULES §6) per seat it holds, averaged "
+                                 "over its seats and the seatings of each deal, then over the "
+                                 "deals."),
+    "p": ("the two-sided p-value of the paired t test over deals: how often a difference this "
+          "large would arise by chance if the two plays were equally strong."),
+    "declarer share": "the share of a play's seat-plays in which it was the declarer.",
+    "deals/s": "deals played per second on one thread, every seat playing the policy.",
+}
+
+
+def _step(data: dict[str, Any], lower: str, upper: str) -> dict[str, Any] | None:
+    return next((st for st in data["steps"] if (st["lower"], st["upper"]) == (lower, upper)
+                 and st["diff"] is not None), None)
+
+
+def _gain(st: dict[str, Any]) -> str:
+    """``+5.08 (+4.94 to +5.21) points per seat and deal against `expert` (20,000 duplicate
+    deals)``: the upper play's gain on the lower one."""
+    return (f"{_points(st['diff'], st['ci'], unit='points')} per seat and deal against "
+            f"`{st['lower']}` ({st['deals']:,} duplicate deals)")
+
+
+def summary(data: dict[str, Any]) -> str:
+    """The README's opening: what the ladder finds, in sentences with numbers."""
+    out = [f"**In short.** Every seat bids `{BID}`, so only the card play differs; each step is "
+           "a duplicate match (the same deals, each seat held by each play in turn)."]
+    a, b = _step(data, "heuristic", "expert"), _step(data, "expert", "learned")
+    if a and b:
+        out.append(f"`expert` scores {_gain(a)}, and the default play, `{DEFAULT_PLAY}`, "
+                   f"{_gain(b)}.")
+    c = _step(data, DEFAULT_PLAY, CHECK)
+    if c:
+        clear = c["ci"][0] is not None and c["ci"][0] > 0
+        out.append(f"The default check, `{CHECK}` (the search over the default play: each "
+                   f"rollout finished by `{DEFAULT_PLAY}` play), scores {_gain(c)}: "
+                   + ("the ladder shows it the stronger play, and outputs that show a check "
+                      "name this gain." if clear else
+                      "the ladder does not show it stronger, so outputs call it another "
+                      "play."))
+    r = _step(data, "learned", "rollout:n=16")
+    if r:
+        out.append(f"A search over `expert` instead (`rollout:n=16`) scores {_gain(r)}.")
+    n8, n64 = _step(data, "rollout:n=8", "rollout:n=16"), _step(data, "rollout:n=16",
+                                                                  "rollout:n=64")
+    if n8 and n64:
+        more = all(x["ci"][0] is not None and x["ci"][0] > 0 for x in (n8, n64))
+        out.append(("With more rollouts a search scores more" if more else
+                    "More rollouts") + ": 16 rollouts "
+                   f"{_points(n8['diff'], n8['ci'], unit='points')} against 8, and 64 "
+                   f"{_points(n64['diff'], n64['ci'], unit='points')} against 16.")
+    sp = data.get("speed") or {}
+    if sp.get("heuristic") and sp.get(DEFAULT_PLAY):
+        out.append(f"`{DEFAULT_PLAY}` plays {sp[DEFAULT_PLAY]:,.0f} deals a second on one "
+                   f"thread ({sp[DEFAULT_PLAY] / sp['heuristic']:.2f} × `heuristic`)"
+                   + (f", the default check {sp[CHECK]:,.0f}" if sp.get(CHECK) else "") + ".")
+    held = sum(bool(c["holds"]) for c in data["checks"])
+    out.append(f"{held} of the {len(data['checks'])} target statements below hold.")
+    return " ".join(out)
 
 
 def write_outputs(dest: Path, data: dict[str, Any]) -> list[Path]:

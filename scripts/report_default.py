@@ -5,7 +5,9 @@
 Reads the dataset made by ``scripts/run_default.py`` (``make run``) one chunk at a time and writes
 ``RESULTS/default/report.md`` with its PNG charts (``charts/``) and CSV tables (``tables/``),
 with the "Play model" section when the companion run under heuristic play
-(``DATA/../default_heuristic``, made by ``run_default.py``) is there.
+(``DATA/../default_heuristic``, made by ``run_default.py``) is there. The report opens with a
+summary in sentences, names seats by position and the rules in words, and ends with a glossary
+of its terms (docs/REPORTS.md); charts and tables it no longer writes are removed.
 Everything is computed by :mod:`whist_sim.analyses.reports`; this script only chooses the title, the
 sub-directory and the provenance line.
 """
@@ -77,18 +79,20 @@ def write_default_report(
     if companion is not None:
         other = tally_dataset(companion[1], progress=progress)
         compare = (companion[0], other)
-        extra["companion dataset"] = (f"{companion[1]} ({companion[0]} play; policies by seat "
-                                      f"{', '.join(other.policies)})")
+        seats = (f"{other.policies[0]} at every seat" if len(set(other.policies)) == 1
+                 else "by seat " + ", ".join(other.policies))
+        extra["companion dataset"] = f"{companion[1]} ({companion[0]} play; {seats})"
     checked = None
     if check is not None:
         checked = (check[0], tally_dataset(check[1], progress=progress))
-        extra["check dataset"] = (f"{check[1]} ({check[0]} play, the first "
+        extra["check dataset"] = (f"{check[1]} ({check[0]} play at every seat, the first "
                                   f"{checked[1].n_deals:,} deals)")
     report = build_report(tally, title=TITLE, source=str(data), command=command,
                           extra_meta=extra or None, compare=compare, label=label,
                           zero_paired=paired_zero(tally), check=checked)
     target = Path(out) / NAME
     written = write_report(report, target, FORMATS, dpi=DPI)
+    _remove_stale(target, written)
     if checked is not None:
         import json
 
@@ -102,6 +106,16 @@ def write_default_report(
         path.write_text(json.dumps({"check": obj}, indent=1) + "\n")
         written.append(path)
     return written
+
+
+def _remove_stale(target: Path, written: list[Path]) -> None:
+    """Remove the charts and tables an earlier version of the report wrote and this one does
+    not (a renamed or dropped chart must not linger beside the report)."""
+    keep = {p.resolve() for p in written}
+    for sub, ext in (("charts", "*.png"), ("tables", "*.csv")):
+        for p in (target / sub).glob(ext):
+            if p.resolve() not in keep:
+                p.unlink()
 
 
 def paired_zero(tally) -> tuple[object, str] | None:

@@ -11,9 +11,11 @@ play is the fastest policy, so this costs seconds, and the bidding does not depe
 so the two runs differ in the card play only. The report's "Play model" section sets their
 headline numbers side by side. Unless ``--no-check``, a check run plays the first
 ``deals / 500`` deals (at least 200) of the same run with every seat playing ``--check`` (a
-searching play, default ``rollout:n=16``) into ``DATA/../default_check``: the
-report's section "Checked against search" sets its headline numbers beside the run's with whether
-each holds, its "Zero bids" section the zero bids made against both fields, and
+searching play, default the search over the default play, ``DEFAULT_CHECK_PLAY`` of
+``whist_sim.analyses.answer_check``: ``rollout:n=16:base=learned``) into
+``DATA/../default_check``: the report's section "Checked against search" sets its headline
+numbers beside the run's with each one's verdict (contradicted or not contradicted), its "Zero
+bids" section the zero bids made in the run and with every seat searching, and
 ``OUT/default/check.json`` holds the JSON ``check`` object (``check_dir``, in
 ``report_default.py``). The runs are started with ``resume=True``: a complete dataset with the
 same options in DATA is reused as it is (so a second ``make run`` only re-checks the chunk files

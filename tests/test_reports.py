@@ -393,7 +393,7 @@ def test_compare_summaries_sets_datasets_side_by_side(df):
     same = R.compare_summaries([("a", df), ("b", df)])
     assert (same["change"] == 0).all()
     md = R.markdown_table(c)
-    assert "| declarer makes contract | 4 | share | 75.0%" in md
+    assert "| declarer makes contract | 4 | share | 75.0 % (" in md
     with pytest.raises(R.ReportError, match="at least two"):
         R.compare_summaries([("a", df)])
     with pytest.raises(R.ReportError, match="distinct"):

@@ -10,6 +10,7 @@ import pytest
 from test_reports import MANIFEST, deal_row, frame
 
 from whist_sim.analyses import reports as R
+from whist_sim.analyses.answer_check import check_label
 from whist_sim.analyses.reports.report_check_section import (
     check_headline,
     check_object,
@@ -67,6 +68,9 @@ def test_the_json_check_object(run, check):
     assert obj["play"] == "rollout:n=16" and obj["deals"] == 40 and obj["holds"] is False
     zero = obj["headline"]["zero bidders make contract"]
     assert (zero["value"], zero["check_value"], zero["holds"]) == (1.0, 0.0, False)
+    # the verdicts in words: the zero line is contradicted, and so is the run
+    assert zero["verdict"] == "contradicted" and obj["verdict"] == "contradicted"
+    assert obj["headline"]["declarer makes contract"]["verdict"] == "not contradicted"
     assert obj["headline"]["declarer makes contract"]["holds"] is True
     assert obj["zero_made"]["all"] == {"value": 1.0, "check_value": 0.0, "zero_bids": 40,
                                        "check_zero_bids": 40, "holds": False}
@@ -79,13 +83,19 @@ def test_the_report_has_the_check_section_and_the_zero_table(run, check, tmp_pat
     titles = [s.title for s in rep.sections]
     assert titles[:2] == ["Headline numbers", "Checked against search"]
     section = rep.sections[1]
-    assert "do not hold" in section.text and "zero bidders make contract" in section.text
+    assert "are contradicted" in section.text and "zero bidders make contract" in section.text
+    # the check is named as answer_check names it: with the ladder's measured edge over the
+    # run's play, or as another play (never "stronger play" on its own say-so)
+    assert check_label("rollout:n=16", "expert") in section.text
+    assert "Under stronger play" not in section.text
     assert section.items[0].name == "check_headline"
     zeros = next(s for s in rep.sections if s.title == "Zero bids")
     assert "zero_success_check" in [i.name for i in zeros.items]
     written = R.write_report(rep, tmp_path, ("md", "csv"))
     md = next(p for p in written if p.suffix == ".md").read_text()
-    assert "## Checked against search" in md and "against searching opponents" in md
+    assert "## Checked against search" in md and "with every seat searching" in md
+    # every seat searches in the check run, the zero bidder too: not "against searching opponents"
+    assert "against searching opponents" not in md
     unchecked = R.build_report(run, label="expert")
     assert "Checked against search" not in [s.title for s in unchecked.sections]
     assert "zero_success_check" not in [i.name for s in unchecked.sections for i in s.items]

@@ -33,12 +33,13 @@ def test_position_labels_rules_4():
 
 def test_table_cells_percent_ci_and_labels(tally):
     heads, rows = R.table_cells(R.contract_success(tally, "position"))
-    assert heads == ["position", "n", "made", "rate (95% CI)"]
+    assert heads == ["bidding position", "n", "made", "rate (95 % interval)"]
     lo, hi = wilson_interval(30, 40)
-    assert rows[0] == ["1st (declarer)", "40", "30", f"75.0% ({100 * lo:.1f}-{100 * hi:.1f})"]
-    assert rows[3][0] == "4th (hooked)"
+    assert rows[0] == ["declarer", "40", "30",
+                       f"75.0 % ({100 * lo:.1f} % to {100 * hi:.1f} %)"]
+    assert [r[0] for r in rows[1:]] == ["second bidder", "third bidder", "fourth bidder (hooked)"]
     heads, rows = R.table_cells(R.score_summary(tally, "position"))
-    assert heads == ["position", "n", "mean (95% CI)", "sd"]
+    assert heads == ["bidding position", "n", "mean (95 % interval)", "sd"]
     assert re.fullmatch(r"32\.50 \(\d+\.\d\d to \d+\.\d\d\)", rows[0][2])
     heads, rows = R.table_cells(R.over_under(tally))
     assert [r[0] for r in rows] == ["under", "over"]
@@ -54,9 +55,9 @@ def test_table_cells_missing_values_and_counts(tally):
 def test_markdown_table(tally):
     md = R.markdown_table(R.contract_success(tally, "over"))
     lines = md.splitlines()
-    assert lines[0] == "| deal | n | made | rate (95% CI) |"
+    assert lines[0] == "| deal | n | made | rate (95 % interval) |"
     assert lines[1] == "| --- | ---: | ---: | ---: |"
-    assert lines[2].startswith("| under | 80 | 40 | 50.0% (")
+    assert lines[2].startswith("| under | 80 | 40 | 50.0 % (")
 
 
 def test_parse_formats():
@@ -130,8 +131,9 @@ def test_write_report_all_formats(tally, tmp_path):
     names = {p.relative_to(tmp_path / "rep").as_posix() for p in written}
     assert {"report.md", "report.html", "charts/success_by_contract.png",
             "charts/bid_sum.png", "charts/contract_vs_tricks.png",
-            "charts/zero_value_by_hcp.png", "charts/score_distribution.png",
+            "charts/score_distribution.png",
             "charts/success_by_over_position.png", "tables/success_by_contract.csv"} <= names
+    assert "charts/zero_value_by_hcp.png" not in names  # the selection-biased chart is gone
     md = (tmp_path / "rep" / "report.md").read_text()
     assert md.startswith("# synthetic\n")
     assert "- **command**: `whist-sim report x`" in md
@@ -174,8 +176,8 @@ def test_decimals_adapt_to_the_interval():
         index=pd.Index(["a", "b", "c", "d"], name="metric"),
     )
     _, rows = R.table_cells(t)
-    assert [r[2] for r in rows] == ["0.29% (0.28-0.30)", "84.6% (84.5-84.7)",
-                                    "50.0% (30.0-70.0)", "0.010% (0.008-0.013)"]
+    assert [r[2] for r in rows] == ["0.29 % (0.28 % to 0.30 %)", "84.6 % (84.5 % to 84.7 %)",
+                                    "50.0 % (30.0 % to 70.0 %)", "0.010 % (0.008 % to 0.013 %)"]
     m = pd.DataFrame({"n": [10**6], "mean": [6.09], "ci_low": [6.088], "ci_high": [6.092]},
                      index=pd.Index([0], name="frisch"))
     assert R.table_cells(m)[1][0][2] == "6.090 (6.088 to 6.092)"

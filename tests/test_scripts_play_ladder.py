@@ -78,15 +78,80 @@ def test_tiny_ladder_writes_every_output(tmp_path, ladder, capsys):
     assert all(e["strategy"] == "heuristic" for e in rollouts["strategies"])
     assert len(rollouts["seatings"]) == 12 and rollouts["deals"] == 3
     assert [(s["lower"], s["upper"]) for s in data["steps"]] == list(ladder.STEPS)
-    # four of the ladder, three of learned (its speed too), three of reading the table
-    assert len(data["checks"]) == 10
+    # four of the ladder, three of learned (its speed too), the default check's, three of
+    # reading the table
+    assert len(data["checks"]) == 11
     readme = (dest / "README.md").read_text()
     for text in ("`heuristic`", "seed 2026", "rollout:n=64", "made: declarer",
-                 "What the issue asks to show", "3 duplicate deals x 12 seatings"):
+                 "What the issue asks to show", "3 duplicate deals x 12 seatings",
+                 "`learned` → `rollout:n=16:base=learned`", "## Terms used in this report"):
         assert text in readme, text
+    assert readme.index("**In short.**") < readme.index("| step |")  # the summary comes first
     # a pair per two-entrant match, three for the rollouts, and the five of reading the table
-    assert (dest / "matches.csv").read_text().count("\n") == 1 + 5 + 3 + 5
+    assert (dest / "matches.csv").read_text().count("\n") == 1 + 6 + 3 + 5
     assert (dest / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_default_check_is_a_rung_with_a_step_from_the_default_play(ladder):
+    # derived from the default play, never written out: the search over it
+    from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY, search_over
+    from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+
+    assert ladder.CHECK == DEFAULT_CHECK_PLAY == search_over(DEFAULT_PLAY)
+    assert ladder.CHECK in ladder.LADDER
+    match = next(m for m in ladder.MATCHES if m.plays == (DEFAULT_PLAY, ladder.CHECK))
+    assert match.bid == ladder.BID
+    assert (DEFAULT_PLAY, ladder.CHECK) in ladder.STEPS
+    # its size: 5,000 duplicate deals, about a minute and a half on two cores (the comment
+    # above MATCHES), so a gain of a point per deal stands outside a +-0.3 interval
+    assert ladder.match_sizes()[match.name] == 5_000
+
+
+def test_outputs_read_the_check_step_from_the_ladder(tmp_path, ladder, capsys):
+    """The step the ladder writes is the one answer_check.check_label names a check by: with
+    its gain when the ladder shows the check stronger, else as another play."""
+    from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY, check_label, measured_edge
+    from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+
+    steps = ladder.steps({"learned-check": {"deals": 5000, "pairs": [
+        {"a": DEFAULT_CHECK_PLAY, "b": DEFAULT_PLAY, "diff": 0.9, "ci": [0.6, 1.2], "p": 1e-8}]}})
+    assert steps == [{"lower": DEFAULT_PLAY, "upper": DEFAULT_CHECK_PLAY,
+                      "match": "learned-check", "deals": 5000, "diff": 0.9, "ci": [0.6, 1.2],
+                      "p": 1e-8}]
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps({"steps": steps}))
+    edge = measured_edge(DEFAULT_CHECK_PLAY, DEFAULT_PLAY, path)
+    assert edge is not None and edge.stronger and edge.deals == 5000
+    assert "+0.9 points per deal over learned" in check_label(DEFAULT_CHECK_PLAY, DEFAULT_PLAY,
+                                                              path)
+    # a step whose interval holds 0 does not make the check stronger
+    steps[0]["ci"] = [-0.2, 2.0]
+    path.write_text(json.dumps({"steps": steps}))
+    assert check_label(DEFAULT_CHECK_PLAY, DEFAULT_PLAY, path).startswith("another play")
+
+
+def test_the_readme_opens_with_a_summary_and_ends_with_its_terms(ladder):
+    steps = [{"lower": lo, "upper": up, "match": "m", "deals": 2000, "diff": d, "ci": ci, "p": p}
+             for lo, up, d, ci, p in (
+                 ("heuristic", "expert", 3.92, [3.79, 4.06], 1e-300),
+                 ("expert", "learned", 5.08, [4.94, 5.21], 1e-300),
+                 ("learned", ladder.CHECK, 0.9, [0.6, 1.2], 1e-8),
+                 ("learned", "rollout:n=16", -2.53, [-2.94, -2.12], 1e-30))]
+    data = {"steps": steps, "checks": [{"holds": True}, {"holds": False}],
+            "speed": {"heuristic": 1000.0, "learned": 280.0}}
+    text = ladder.summary(data)
+    assert text.startswith("**In short.**")
+    # intervals with real minus signs and "to", the unit on them
+    assert "+5.08 (+4.94 to +5.21) points per seat and deal against `expert`" in text
+    assert "−2.53 (−2.94 to −2.12) points per seat and deal against `learned`" in text
+    assert "the ladder shows it the stronger play" in text
+    assert "1 of the 2 target statements below hold" in text
+    steps[2]["ci"] = [-0.3, 2.1]  # the check not shown stronger: another play
+    assert "outputs call it another play" in ladder.summary(data)
+    from whist_sim.analyses.reports.wording import TERMS
+
+    # every term of the glossary is defined, by the shared glossary or the ladder's own
+    assert set(ladder.TERMS_USED) <= set(TERMS) | set(ladder.EXTRA_TERMS)
 
 
 def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, monkeypatch):

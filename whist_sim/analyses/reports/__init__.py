@@ -16,6 +16,10 @@ file at a time (so datasets larger than memory work)::
 Data made with ``whist-sim simulate --dd`` also has double-dummy tables (:mod:`.dd_tables`:
 ``dd_summary``, ``dd_contract_range``, ...) and a "Double dummy" report section.
 
+How a report words things for a card player (intervals, seats, rules, a glossary) is in
+:mod:`.wording`: ``share_interval``, ``points_interval``, ``seat_name``,
+``bidding_position_name``, ``rules_in_words``, ``glossary_rows``, ``glossary_markdown``.
+
 Renderers are separate: :func:`build_report` assembles the tables and charts of a full report,
 :func:`write_report` writes it as Markdown, CSV, PNG and a self-contained HTML page. See
 docs/REPORTS.md.
@@ -75,6 +79,21 @@ from .tables import (
     zero_value_by_hcp,
 )
 from .tally import ReportError, Tally, as_tally, hcp, needed_columns, tally_dataset
+from .wording import (
+    GLOSSARY_TITLE,
+    MINUS,
+    TERMS,
+    bidding_position_name,
+    glossary_markdown,
+    glossary_rows,
+    points_interval,
+    points_text,
+    rules_in_words,
+    seat_name,
+    share_interval,
+    share_text,
+    signed,
+)
 
 __all__ = [
     "FORMATS",
@@ -128,4 +147,17 @@ __all__ = [
     "zero_bids",
     "zero_success",
     "zero_value_by_hcp",
+    "GLOSSARY_TITLE",
+    "MINUS",
+    "TERMS",
+    "bidding_position_name",
+    "glossary_markdown",
+    "glossary_rows",
+    "points_interval",
+    "points_text",
+    "rules_in_words",
+    "seat_name",
+    "share_interval",
+    "share_text",
+    "signed",
 ]

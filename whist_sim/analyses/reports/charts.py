@@ -17,7 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from .labels import position_label
+from .wording import bidding_position_name
 
 DPI = 100
 _UNDER, _OVER = "#1f77b4", "#d62728"
@@ -79,7 +79,7 @@ def over_under_by_position(table: pd.DataFrame, players: int = 4,
         rate, err = _pct_err(part)
         ax.bar(x + (i - 0.5) * width, rate, width, yerr=err, capsize=3, color=color,
                label=f"{name} deals")
-    ax.set_xticks(x, [position_label(p, players) for p in positions])
+    ax.set_xticks(x, [bidding_position_name(p, players) for p in positions])
     ax.set_xlabel("bidding position")
     ax.set_ylabel("contracts made (%)")
     ax.set_ylim(0, 100)
@@ -135,6 +135,54 @@ def zero_value_by_hcp(table: pd.DataFrame, min_n: int = 30,
     ax.legend()
     ax.set_title(title)
     _note(ax, f"non-declarers; error bars: 95% CI; bands with n >= {min_n}")
+    return fig
+
+
+def zero_paired_points(table: pd.DataFrame, players: int = 4) -> pd.DataFrame:
+    """The data of :func:`zero_value_paired`: the paired value of a zero (its mean score minus
+    the best other bid's on the same hand and deals, points per deal) by hand strength and
+    bidding position, from the report's paired table (index ``(position, hcp_band)``, columns
+    ``hands``, ``zero_diff`` with ``zero_diff_ci_low`` / ``zero_diff_ci_high``).
+
+    One row per position and HCP band, in the table's band order: ``position`` (the bidding
+    position's name), ``hcp_band``, ``hands``, ``value``, ``ci_low``, ``ci_high``."""
+    rows = []
+    for (pos, band), r in table.iterrows():
+        rows.append({"position": bidding_position_name(int(pos), players),
+                     "hcp_band": str(band), "hands": int(r["hands"]),
+                     "value": float(r["zero_diff"]), "ci_low": float(r["zero_diff_ci_low"]),
+                     "ci_high": float(r["zero_diff_ci_high"])})
+    return pd.DataFrame(rows, columns=["position", "hcp_band", "hands", "value", "ci_low",
+                                       "ci_high"])
+
+
+def zero_value_paired(table: pd.DataFrame, players: int = 4,
+                      title: str = "Paired value of a zero bid: zero minus the best other bid "
+                                   "for the same hand,\nby high-card points and bidding "
+                                   "position"):
+    """Lines of the paired value of a zero (:func:`zero_paired_points`) per bidding position
+    against the hand's high-card points, with 95 % intervals: above 0, bidding zero pays."""
+    data = zero_paired_points(table, players)
+    fig = new_figure()
+    ax = fig.add_subplot()
+    bands = list(dict.fromkeys(data["hcp_band"]))
+    x = np.arange(len(bands))
+    names = list(dict.fromkeys(data["position"]))
+    colors = ("#4c72b0", "#dd8452", "#55a868", "#c44e52")
+    for i, name in enumerate(names):
+        part = data[data["position"] == name].set_index("hcp_band").reindex(bands)
+        m = part["value"].to_numpy(float)
+        err = np.vstack([m - part["ci_low"].to_numpy(float), part["ci_high"].to_numpy(float) - m])
+        off = (i - (len(names) - 1) / 2) * 0.08
+        ax.errorbar(x + off, m, yerr=np.nan_to_num(np.maximum(err, 0.0)), fmt="o-", capsize=3,
+                    color=colors[i % len(colors)], label=name)
+    ax.axhline(0, color="0.3", lw=0.9)
+    ax.set_xticks(x, bands)
+    ax.set_xlabel("high-card points of the hand (A=4 K=3 Q=2 J=1)")
+    ax.set_ylabel("zero minus best other bid (points per deal)")
+    ax.legend(title="bidding position")
+    ax.set_title(title, fontsize=10)
+    _note(ax, "above 0: bid zero; error bars: 95% interval")
     return fig
 
 
@@ -207,7 +255,7 @@ def score_by_position(table: pd.DataFrame, players: int = 4,
     m = table["mean"].to_numpy(float)
     err = np.vstack([m - table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float) - m])
     ax.bar(np.arange(len(pos)), m, yerr=np.nan_to_num(err), capsize=4, color="#8172b2")
-    ax.set_xticks(np.arange(len(pos)), [position_label(p, players) for p in pos])
+    ax.set_xticks(np.arange(len(pos)), [bidding_position_name(p, players) for p in pos])
     ax.axhline(0, color="0.5", lw=0.8)
     ax.set_xlabel("bidding position")
     ax.set_ylabel("mean score per deal (points)")

@@ -43,7 +43,13 @@ class Section:
 
 @dataclass(frozen=True)
 class Report:
-    """A report: title, provenance (``meta``: label -> text), sections, the player count."""
+    """A report: title, provenance (``meta``: label -> text), sections, the player count.
+
+    ``summary``: what the report finds, in sentences with numbers, for a card player; the
+    renderers put it first, before the provenance and any table. ``glossary``: ``(term,
+    definition)`` of every term the report uses
+    (:func:`whist_sim.analyses.reports.wording.glossary_rows`), rendered as one table at the
+    end."""
 
     title: str
     meta: dict[str, str]
@@ -51,6 +57,8 @@ class Report:
     players: int = 4
     n_tricks: int = 13
     extra: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""
+    glossary: tuple[tuple[str, str], ...] = ()
 
     def tables(self) -> list[TableItem]:
         return [i for s in self.sections for i in s.items if isinstance(i, TableItem)]

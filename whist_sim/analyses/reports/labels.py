@@ -1,8 +1,11 @@
-"""Human-readable labels for table index values (bidding positions, over/under, column names)."""
+"""Human-readable labels for table index values (bidding positions, seats, over/under, column
+names); the words themselves come from :mod:`.wording`."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from .wording import bidding_position_name, seat_name
 
 
 def ordinal(n: int) -> str:
@@ -32,10 +35,17 @@ def value_label(key: str | None, value: Any, players: int = 4) -> str:
     """Label of one index value of grouping key ``key`` (see
     :mod:`whist_sim.analyses.reports.tables`)."""
     if key == "position":
-        return position_label(value, players)
+        return bidding_position_name(value, players)
+    if key == "place":
+        return seat_name(value, players) if int(value) >= 0 else "unknown"
     if key == "over":
         return over_label(value)
+    if key == "trump" and str(value) in _STRAIN_NAMES:
+        return _STRAIN_NAMES[str(value)]
     return str(value)
+
+
+_STRAIN_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"}
 
 
 HEADERS = {
@@ -51,7 +61,7 @@ HEADERS = {
     "bid_sum_mean": "mean bid sum",
     "missed_mean": "players missing / deal",
     "cost": "cost (points/deal)",
-    "diff": "zero - non-zero (points)",
+    "diff": "zero − non-zero (points)",
     "score_mean": "mean score",
     "level_mean": "mean level",
     "thrown_in": "thrown in",
@@ -80,7 +90,8 @@ HEADERS = {
     "unit": "unit",
     "trump": "trump",
     "contract": "contract",
-    "position": "position",
+    "position": "bidding position",
+    "place": "seat",
     "over": "deal",
     "tricks": "tricks",
     "role": "role",
@@ -95,8 +106,8 @@ HEADERS = {
     "zero_share": "zero-bid share",
     "dd_min": "whist-min (dd_min)",
     "dd_max": "whist-max (dd_max)",
-    "tricks_minus_dd_max": "tricks - whist-max",
-    "contract_minus_dd_max": "contract - whist-max",
+    "tricks_minus_dd_max": "tricks − whist-max",
+    "contract_minus_dd_max": "contract − whist-max",
     "seats": "seats",
 }
 

@@ -2,13 +2,17 @@
 
 Formatting conventions (tables keep raw numbers; only the renderers round):
 
-* a column whose name contains ``rate`` or ``share`` is a fraction, shown in percent; in a
-  table with a ``unit`` column, every non-count number of a ``share`` row is;
+* a column whose name contains ``rate`` or ``share`` is a fraction, shown in percent
+  (``54.0 %``); in a table with a ``unit`` column, every non-count number of a ``share`` row is;
 * a statistic ``X`` with columns ``X_ci_low``/``X_ci_high`` (or the table's main statistic with
-  ``ci_low``/``ci_high``) is shown as one cell ``X (low-high)``;
+  ``ci_low``/``ci_high``) is shown as one cell ``X (low to high)``, the unit on every number
+  (``−13.2 % (−17.8 % to −8.6 %)``), its header marked ``(95 % interval)``;
+* negative numbers have a real minus sign (U+2212; :mod:`.wording`);
 * counts get thousands separators; missing values show as ``-``;
-* index values are labelled (bidding positions as ``1st (declarer)`` .. ``4th (hooked)``, over as
-  ``over``/``under``).
+* index values are labelled (bidding positions as ``declarer`` .. ``fourth bidder (hooked)``,
+  over as ``over``/``under``);
+* a report's ``summary`` comes first, before the provenance lines; its ``glossary`` last, one
+  table of terms and their meanings.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from .charts import figure_png
 from .labels import header, value_label
 from .report import Report, TableItem
 from .tally import ReportError
+from .wording import GLOSSARY_TITLE, decimals_for, number_text, share_text
 
 FORMATS = ("md", "csv", "png", "html")
 _MAIN = ("rate", "share", "mean", "mae", "value")
@@ -59,17 +64,9 @@ def _missing(x) -> bool:
 
 
 def _decimals(v, lo, hi, pct: bool) -> int:
-    """Decimals that show a value and its interval apart: more for narrow intervals and for tiny
-    percentages (at most 4)."""
-    scale = 100.0 if pct else 1.0
-    d = 1 if pct else (2 if _missing(v) or abs(float(v)) < 100 else 1)
-    if not (_missing(lo) or _missing(hi)):
-        w = scale * (float(hi) - float(lo))
-        if 0 < w:
-            d = max(d, math.ceil(-math.log10(w / 2)))  # the interval spans >= 2 last digits
-    if pct and not _missing(v) and 0 < scale * float(v) < 0.1:
-        d = max(d, 1 - math.floor(math.log10(scale * float(v))))
-    return min(d, 4)
+    """Decimals that show a value and its interval apart
+    (:func:`whist_sim.analyses.reports.wording.decimals_for`)."""
+    return decimals_for(v, lo, hi, share=pct)
 
 
 def _num(x, pct: bool, integer: bool = False, decimals: int | None = None) -> str:
@@ -80,23 +77,22 @@ def _num(x, pct: bool, integer: bool = False, decimals: int | None = None) -> st
     if isinstance(x, str):
         return x
     if pct:
-        d = _decimals(x, None, None, True) if decimals is None else decimals
-        return f"{100 * float(x):.{d}f}%"
+        return share_text(x, decimals)
     if integer or (isinstance(x, (int, np.integer))):
-        return f"{int(x):,}"
+        return number_text(int(x), 0)
     v = float(x)
     if v.is_integer() and abs(v) >= 1000:
-        return f"{int(v):,}"
+        return number_text(v, 0)
     d = _decimals(v, None, None, False) if decimals is None else decimals
-    return f"{v:.{d}f}"
+    return number_text(v, d)
 
 
 def _ci(lo, hi, pct: bool, decimals: int) -> str:
     if _missing(lo) or _missing(hi):
         return ""
     if pct:
-        return f" ({100 * float(lo):.{decimals}f}-{100 * float(hi):.{decimals}f})"
-    return f" ({float(lo):.{decimals}f} to {float(hi):.{decimals}f})"
+        return f" ({share_text(lo, decimals)} to {share_text(hi, decimals)})"
+    return f" ({number_text(lo, decimals)} to {number_text(hi, decimals)})"
 
 
 def table_cells(df: pd.DataFrame, players: int = 4) -> tuple[list[str], list[list[str]]]:
@@ -120,7 +116,7 @@ def table_cells(df: pd.DataFrame, players: int = 4) -> tuple[list[str], list[lis
     for c in shown:
         h = header(c)
         if c in ci_of:
-            h += " (95% CI)"
+            h += " (95 % interval)"
         heads.append(h)
     rows = []
     for idx, (_, rec) in zip(df.index, df.iterrows(), strict=True):
@@ -209,6 +205,8 @@ def render_markdown(report: Report, chart_dir: str | None = "charts",
     """The report as Markdown; charts are linked as ``<chart_dir>/<name>.png`` (relative), tables
     are linked to ``<csv_dir>/<name>.csv``. ``None`` leaves out the charts or the CSV links."""
     out = [f"# {report.title}", ""]
+    if report.summary:
+        out += [report.summary.strip(), ""]
     for k, v in report.meta.items():
         val = f"`{v}`" if k in ("command", "dataset") else v
         out.append(f"- **{k}**: {val}")
@@ -227,7 +225,11 @@ def render_markdown(report: Report, chart_dir: str | None = "charts",
                 out.append("")
             elif chart_dir is not None:
                 out += [f"![{item.title}]({chart_dir}/{item.name}.png)", ""]
+    if report.glossary:
+        out += [f"## {GLOSSARY_TITLE}", "", markdown_rows(["term", "meaning"], report.glossary),
+                ""]
     return "\n".join(out).rstrip() + "\n"
+
 
 
 def _same_heading(a: str, b: str) -> bool:
@@ -293,8 +295,11 @@ def render_html(report: Report, dpi: int = 100) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{e(report.title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{e(report.title)}</h1><dl>",
+        f"<h1>{e(report.title)}</h1>",
     ]
+    if report.summary:
+        parts.append(paragraphs_html(report.summary))
+    parts.append("<dl>")
     parts += [
         f"<dt>{e(k)}</dt><dd>" + (f"<code>{e(str(v))}</code>" if k in ("command", "dataset")
                                    else inline_html(str(v))) + "</dd>"
@@ -313,6 +318,12 @@ def render_html(report: Report, dpi: int = 100) -> str:
             else:
                 png = base64.b64encode(figure_png(item.draw(), dpi)).decode("ascii")
                 parts.append(f'<img alt="{e(item.title)}" src="data:image/png;base64,{png}">')
+    if report.glossary:
+        rows = "".join(f"<tr><td class=\"k\">{inline_html(t)}</td><td>{inline_html(d)}</td></tr>"
+                       for t, d in report.glossary)
+        parts += [f"<h2>{e(GLOSSARY_TITLE)}</h2>",
+                  f"<table><thead><tr><th>term</th><th>meaning</th></tr></thead><tbody>{rows}"
+                  "</tbody></table>"]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

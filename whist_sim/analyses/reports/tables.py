@@ -15,7 +15,9 @@ Conventions (shared by all tables):
 * Scores are game points (RULES §6), tricks are tricks. Thrown-in deals (RULES §3) have no
   contracts: player tables count played deals only.
 * Group values: ``contract``, ``tricks``, ``seat``, ``frisch``, ``level``, ``bid_sum`` are ints;
-  ``position`` is the bidding position 0 = declarer .. P-1 = the hooked last bidder (RULES §4);
+  ``place`` is the seat's place at the table, 0 = the dealer, 1 = the dealer's left (who calls
+  first) .. P-1 (labelled dealer, second, third, fourth); ``position`` is the bidding position
+  0 = declarer .. P-1 = the hooked last bidder (RULES §4);
   ``trump`` is the strain name ``C D H S NT`` (an ordered categorical); ``over`` is a bool (True =
   over deal, sum of contracts above the tricks in the deal); ``role`` is ``declarer``/``other``;
   ``policy`` is the seat's policy label from the manifest.
@@ -65,7 +67,8 @@ __all__ = [
 ]
 
 #: Grouping keys accepted by the player tables (``by=``), see the module docstring.
-GROUP_KEYS = ("contract", "position", "trump", "over", "seat", "role", "frisch", "tricks", "policy")
+GROUP_KEYS = ("contract", "position", "trump", "over", "seat", "place", "role", "frisch", "tricks",
+              "policy")
 #: Lower edges of the high-card-point bands of :func:`zero_value_by_hcp`.
 DEFAULT_HCP_BANDS = (0, 3, 5, 7, 9, 11, 13)
 

@@ -3,9 +3,11 @@
 A :class:`Tally` holds three *count cubes*, DataFrames with one row per distinct combination of
 small integer keys and a count ``n``:
 
-* ``players``: one entry per player and played deal, keys ``seat, position, contract, tricks,
-  score, over, trump, frisch`` (``position`` = bidding position, 0 = declarer .. P-1 = the hooked
-  last bidder, ``(seat - declarer) % P``; ``over`` is 0/1);
+* ``players``: one entry per player and played deal, keys ``seat, place, position, contract,
+  tricks, score, over, trump, frisch`` (``place`` = the seat's place at the table, 0 = the dealer,
+  1 = the dealer's left .. P-1, ``(seat - dealer) % P``, -1 for data without a ``dealer``
+  column; ``position`` = bidding position, 0 = declarer .. P-1 = the hooked last bidder,
+  ``(seat - declarer) % P``; ``over`` is 0/1);
 * ``hands``: one entry per player and played deal, keys ``position, hcp, contract, tricks, score,
   over`` (``hcp`` = high-card points of the hand at the start of play, A=4 K=3 Q=2 J=1);
 * ``deals``: one entry per deal, keys ``thrown_in, frisch, trump, level, bid_sum, over, missed``
@@ -35,10 +37,13 @@ import pandas as pd
 
 from ...core.rules import Rules, RulesError
 
-PLAYER_KEYS = ("seat", "position", "contract", "tricks", "score", "over", "trump", "frisch")
+PLAYER_KEYS = ("seat", "place", "position", "contract", "tricks", "score", "over", "trump",
+               "frisch")
 HAND_KEYS = ("position", "hcp", "contract", "tricks", "score", "over")
 DEAL_KEYS = ("thrown_in", "frisch", "trump", "level", "bid_sum", "over", "missed")
 DEAL_COLUMNS = ("declarer", "trump", "level", "frisch", "thrown_in", "bid_sum", "over")
+#: read when present: the dealer gives each seat its place at the table (``place``)
+OPTIONAL_COLUMNS = ("dealer",)
 SEAT_COLUMNS = ("hand", "contract", "tricks", "score")
 DD_KEYS = ("position", "over", "contract", "tricks", "score", "dd_max", "dd_min",
            "dd_max_lo", "dd_max_hi", "dd_min_lo", "dd_min_hi")
@@ -58,7 +63,8 @@ def needed_columns(players: int, dd: bool = False) -> list[str]:
     """The result-schema columns a tally reads, for ``players`` seats (``dd``: with the
     double-dummy columns)."""
     seat_cols = SEAT_COLUMNS + (DD_SEAT_COLUMNS if dd else ())
-    return list(DEAL_COLUMNS) + [f"{c}_{s}" for c in seat_cols for s in range(players)]
+    return list(DEAL_COLUMNS) + list(OPTIONAL_COLUMNS) + [f"{c}_{s}" for c in seat_cols
+                                                          for s in range(players)]
 
 
 def _has_dd_columns(df: pd.DataFrame, players: int) -> bool:
@@ -237,7 +243,8 @@ class Tally:
             manifest = df.attrs.get("manifest")
         manifest = dict(manifest) if manifest else None
         players, n_tricks = _shape_of(df, manifest)
-        missing = [c for c in needed_columns(players) if c not in df.columns]
+        missing = [c for c in needed_columns(players)
+                   if c not in df.columns and c not in OPTIONAL_COLUMNS]
         if missing:
             raise ReportError(
                 f"the data lacks column(s) {', '.join(missing)} needed for reports "
@@ -347,6 +354,11 @@ def _cubes(df: pd.DataFrame, players: int) -> tuple[pd.DataFrame, pd.DataFrame, 
     seats = np.arange(players, dtype=np.int64)
     seat = np.broadcast_to(seats, (k, players))
     position = (seat - declarer[:, None]) % players
+    if "dealer" in df.columns:
+        dealer = df["dealer"].to_numpy()[played].astype(np.int64)
+        place = (seat - dealer[:, None]) % players
+    else:  # no dealer column: the place at the table is unknown
+        place = np.full((k, players), -1, dtype=np.int64)
     rep = lambda a: np.repeat(a[played], players)  # noqa: E731  deal value for each player row
     hands = np.stack([df[f"hand_{s}"].to_numpy() for s in range(players)], axis=1)[played]
     scores = np.stack([df[f"score_{s}"].to_numpy() for s in range(players)], axis=1)[played]
@@ -361,6 +373,7 @@ def _cubes(df: pd.DataFrame, players: int) -> tuple[pd.DataFrame, pd.DataFrame, 
     player_cube = count_rows(
         {
             "seat": seat.ravel(),
+            "place": place.ravel(),
             "position": position.ravel(),
             **common,
             "trump": rep(trump),
