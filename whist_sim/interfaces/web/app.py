@@ -36,6 +36,7 @@ from .requests import (
     PLAY_FIELDS,
     RequestError,
     advice_kwargs,
+    chart_kwargs,
     check_fields,
     parse_body,
     rules_of,
@@ -48,7 +49,7 @@ from .tables import (
     StaleMove,
     TableStore,
 )
-from .warmth import Warmth
+from .warmth import Warmth, default_record
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "index.html", "/advisor": "advisor.html", "/charts": "charts.html",
@@ -72,7 +73,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     advice_pool = ThreadPoolExecutor(workers, thread_name_prefix="whist-advice")
     jobs = Jobs(advice_pool)
     tables = GameTables(TableStore(state_dir) if state_dir is not None else None)
-    warmth = Warmth()
+    warmth = Warmth(record=default_record())
     roots = {k: Path(v) for k, v in (reports if reports is not None
                                      else {"results": Path("results")}).items()}
 
@@ -101,6 +102,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
             "default_play": DEFAULT_PLAY, "play_policies": policy_names(PLAY),
             "bid_policies": policy_names(BID), "model_bid_policies": list(MODEL_BID_POLICIES),
             "rules": Rules().to_dict(), "opponent_levels": OPPONENT_LEVELS,
+            "tables_on_disk": state_dir is not None,
             "rule_choices": {o.name: list(o.choices) for o in rule_options()
                              if o.choices and o.kind != "directions"},
             "rule_help": {o.name: o.help_line for o in rule_options()},
@@ -117,7 +119,51 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     async def status(request: Request) -> Response:
         """``GET /api/status``: is the engine ready, or starting (compiling or loading) and
         for how long so far (whist_sim.interfaces.web.warmth)."""
-        return JSONResponse({"engine": warmth.status()})
+        return JSONResponse({"engine": warmth.status(), "measured": warmth.estimates()})
+
+    # ------------------------------------------------------------------ the chart lookup
+    async def chart_lookup(request: Request) -> Response:
+        """``POST /api/chart``: the hand's cell of the committed bid chart, its best bid and
+        runner-up (``whist-sim chart --json``), its sentences (``text``) and the deal as the
+        lookup read it (``scenario``: the page's link to the advisor is made of it)."""
+        from ...analyses.advisor.chart_lookup import lookup, render_text, to_json
+        from ...analyses.advisor.scenario import resolve_scenario
+
+        kwargs = chart_kwargs(await body_of(request))
+
+        def answer() -> dict[str, Any]:
+            a = lookup(resolve_scenario(**kwargs))
+            s = a.scenario
+            out = to_json(a)
+            out["text"] = render_text(a)
+            out["scenario"] = {"declarer": s.declarer, "level": s.level, "seat": s.seat,
+                               "bids": list(s.bids), "forbidden": s.forbidden}
+            return out
+
+        return JSONResponse(await off_loop(answer))
+
+    async def chart_cells(request: Request) -> Response:
+        """``GET /api/chart/cells?players=4``: every cell of the committed bid chart (the
+        table view of its heat maps)."""
+        from ...analyses.advisor.chart_lookup import (
+            ChartLookupError,
+            chart_name,
+            default_chart,
+            load_cells,
+        )
+
+        players = request.query_params.get("players", "4")
+        if players not in ("3", "4"):
+            raise RequestError(f"expected 3 or 4, got {players!r}", "players")
+        try:
+            folder = default_chart(int(players))
+            cells = await off_loop(lambda: load_cells(folder))
+        except ChartLookupError as e:
+            return _error(str(e), 404, "players")
+        keep = ("position", "panel", "hcp_band", "trump_class", "hands", "best_bid",
+                "second_bid", "separated")
+        return JSONResponse({"chart": chart_name(folder), "players": int(players),
+                             "cells": [{k: getattr(c, k) for k in keep} for c in cells]})
 
     async def advise_now(request: Request) -> Response:
         """``POST /api/advise``: the advice JSON (as ``whist-sim advise --json``), run as a job
@@ -340,6 +386,8 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         Route("/api/info", info),
         Route("/api/status", status),
         Route("/api/advise", advise_now, methods=["POST"]),
+        Route("/api/chart", chart_lookup, methods=["POST"]),
+        Route("/api/chart/cells", chart_cells),
         Route("/api/jobs", job_start, methods=["POST"]),
         Route("/api/jobs/{job}", job_get),
         Route("/api/jobs/{job}", job_cancel, methods=["DELETE"]),

@@ -5,7 +5,8 @@ Nothing is downloaded: the browser and its driver are the OS packages (``chromiu
 ``chromium-driver``), found on ``PATH`` or at the usual places. :func:`chromium` says whether
 they are there; :func:`open_browser` starts one with a fresh profile; :func:`phone` makes the
 page a phone's; :func:`ask_advice`, :func:`play_deal` (by taps), :func:`keyboard_deal` and
-:func:`open_chart` are the journeys of the pages; :func:`overflow_x` and
+:func:`open_chart` are the journeys of the pages (:func:`tap` taps a move as a person does,
+twice with "tap twice to play" on); :func:`overflow_x` and
 :func:`contrast_problems` check a page's layout and colours.
 """
 
@@ -116,10 +117,13 @@ def ask_advice(driver: Any, url: str, cards: list[str], trump: str = "S", deals:
     from selenium.webdriver.support.ui import Select
 
     driver.get(url + "/advisor")
-    wait_for(driver, "#play option")
+    wait_for(driver, "#play option", visible=False)
     for c in cards:
         driver.find_element(By.CSS_SELECTOR, f'#picker button[data-card="{c}"]').click()
     Select(driver.find_element(By.ID, "trump")).select_by_value(trump)
+    model = driver.find_element(By.ID, "play").find_element(By.XPATH, "ancestor::details")
+    if not model.get_attribute("open"):
+        model.find_element(By.TAG_NAME, "summary").click()
     Select(driver.find_element(By.ID, "play")).select_by_value(play)
     if declarer is not None:
         driver.find_element(By.ID, "declarer").send_keys(str(declarer))
@@ -165,16 +169,20 @@ def idle(driver: Any, timeout_s: float = 300.0) -> None:
 def open_table(driver: Any, url: str, seat: int = 0, seed: int | None = 0,
                spec: str | None = None, level: str | None = None,
                speed: str = "fast", rules: dict[str, Any] | None = None,
-               players: int = 4) -> dict[str, Any]:
+               players: int = 4, taps: int | None = None) -> dict[str, Any]:
     """On the play page: choose the opponents (a ``level`` by its name, or a ``spec`` for every
     seat), the ``players``, the seat and the seed (None: a random one), the animation
-    ``speed``, the ``rules`` that differ from the rule book (typed into "Rule variants"), and
-    deal; returns :func:`table_state` once the table is idle."""
+    ``speed``, the ``rules`` that differ from the rule book (typed into "Rule variants"), "tap
+    twice to play" (``taps`` 2 or 1; None: the page's default, on with touch), and deal;
+    returns :func:`table_state` once the table is idle."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     driver.get(url + "/play")
     driver.execute_script("localStorage.setItem('whist-anim', arguments[0])", speed)
+    if taps is not None:
+        driver.execute_script("localStorage.setItem('whist-tap-twice', arguments[0])",
+                              "1" if taps == 2 else "0")
     driver.get(url + "/play")
     wait_for(driver, "#levels input")
     Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
@@ -255,6 +263,24 @@ def next_choice(driver: Any) -> tuple[str, list[Any]]:
     return "card", [driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0]]
 
 
+def tap_twice(driver: Any) -> bool:
+    """Whether the play page's "tap twice to play" is on (a move is then two taps)."""
+    return bool(driver.execute_script("return document.getElementById('taptwice').checked"))
+
+
+def tap(driver: Any, kind: str, item: Any) -> None:
+    """Activate ``item`` (an element or a CSS selector) as a person would: a call, a contract
+    or a card twice when "tap twice to play" is on (the first tap picks it), once otherwise."""
+    from selenium.webdriver.common.by import By
+
+    times = 2 if kind in ("call", "contract", "card") and tap_twice(driver) else 1
+    element = driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str) else item
+    key = element.get_attribute("data-key")
+    element.click()
+    if times == 2:  # the first tap drew the page again: the same control, found again
+        driver.find_element(By.CSS_SELECTOR, f'[data-key="{key}"]').click()
+
+
 def play_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
               spec: str = "heuristic/heuristic", try_illegal: bool = True,
               snapshot: Callable[[], None] | None = None, snapshot_trick: int = 5,
@@ -291,8 +317,7 @@ def play_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
                 idle(driver)
                 continue
         for item in todo:
-            (driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str)
-             else item).click()
+            tap(driver, kind, item)
         if not moved(driver, state["seq"]):
             raise RuntimeError("refused: " + driver.find_element(By.ID, "refused").text)
         moves += 1
@@ -375,11 +400,13 @@ def focus_with_keys(driver: Any, target: Any, limit: int = 80) -> None:
 
 
 def keyboard_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
-                  spec: str = "heuristic/heuristic") -> list[str]:
+                  spec: str = "heuristic/heuristic",
+                  on_deal: Callable[[], None] | None = None) -> list[str]:
     """The play page by keyboard only: fill in the set-up, deal, and play the person's seat to
     the end of the deal (:func:`next_choice`'s choices reached with arrows and Tab, activated
-    with Enter). Returns where the focus was after each move (its ``data-key``, or the tag of
-    the element: ``body`` would mean the focus was lost)."""
+    with Enter; twice with "tap twice to play" on). ``on_deal()`` is called once the table is
+    dealt. Returns where the focus was after each move (its ``data-key``, or the tag of the
+    element: ``body`` would mean the focus was lost)."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -412,6 +439,9 @@ def keyboard_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
             ActionChains(driver).send_keys(value).perform()
     ActionChains(driver).send_keys(Keys.ENTER).perform()  # submits the set-up form
     wait_for(driver, "#hand .card", 300)
+    if on_deal is not None:
+        idle(driver)
+        on_deal()
     focus_after = []
     for _ in range(300):
         idle(driver)
@@ -420,10 +450,12 @@ def keyboard_deal(driver: Any, url: str, seat: int = 0, seed: int = 0,
             break
         state = table_state(driver)
         assert state is not None
+        presses = 2 if kind in ("call", "contract", "card") and tap_twice(driver) else 1
         for item in todo:
             target = driver.find_element(By.CSS_SELECTOR, item) if isinstance(item, str) else item
             focus_with_keys(driver, target)
-            ActionChains(driver).send_keys(Keys.ENTER).perform()
+            for _ in range(presses):
+                ActionChains(driver).send_keys(Keys.ENTER).perform()
         if not moved(driver, state["seq"]):
             raise RuntimeError("refused: " + driver.find_element(By.ID, "refused").text)
         here = driver.switch_to.active_element

@@ -30,6 +30,8 @@ ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "auction"
                  "confidence", "eval",
                  "screen", "rules")
 RULE_FIELDS = rule_names()
+#: the fields of ``POST /api/chart`` (the chart lookup of ``whist-sim chart``)
+CHART_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "players")
 #: the fields of ``POST /api/play`` besides the rule options (``level``: a name of
 #: :data:`whist_sim.interfaces.web.tables.OPPONENT_LEVELS`, instead of ``seats``)
 PLAY_FIELDS = ("seat", "seats", "level", "seed", "rules")
@@ -232,6 +234,38 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
         "rules": rules_of(body), "confidence": float(confidence),
         "screen": _int(body, "screen", 0, 10_000),
     }
+
+
+def chart_kwargs(body: Any) -> dict[str, Any]:
+    """The arguments of :func:`whist_sim.analyses.advisor.scenario.resolve_scenario` for a chart
+    lookup (``POST /api/chart``, as ``whist-sim chart``): ``hand`` and ``trump`` required;
+    ``declarer``, ``level``, ``seat``, ``bids`` and ``players`` (3 or 4) as the command's."""
+    from ...core.rules import Rules
+
+    if not isinstance(body, dict):
+        raise RequestError("the request body must be a JSON object")
+    unknown = [k for k in body if k not in CHART_FIELDS]
+    if unknown:  # a bid chart is made under the rule book: no rule options but the players
+        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
+                           f"{', '.join(CHART_FIELDS)}")
+    hand = _text(body, "hand")
+    if hand is None:
+        raise RequestError("a hand is required, e.g. AKQ2.K3.QJ54.872", "hand")
+    trump = _text(body, "trump")
+    if trump is None:
+        raise RequestError("choose the trump: a bid chart answers the contract once the trump "
+                           "is known", "trump")
+    bids = body.get("bids")
+    if isinstance(bids, list):
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bids):
+            raise RequestError(f"expected whole numbers, got {bids!r}", "bids")
+        bids = ",".join(map(str, bids))
+    elif bids is not None and not isinstance(bids, str):
+        raise RequestError(f"expected e.g. \"7,0\", got {bids!r}", "bids")
+    players = _int(body, "players", 3, 4, 4) or 4
+    return {"hand": hand, "trump": trump, "declarer": _int(body, "declarer", -99, 99),
+            "level": _int(body, "level", -99, 99), "seat": _int(body, "seat", -99, 99),
+            "bids": (bids or "").strip() or (), "rules": Rules(players=players)}
 
 
 def known_of(body: dict) -> dict[int, str]:

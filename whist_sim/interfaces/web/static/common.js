@@ -72,15 +72,77 @@ function changedRules(info) {
 }
 
 // How long the engine has been starting (GET /api/status, whist_sim/interfaces/web/warmth.py), in words,
-// or null when it is ready. `kind`: "play" or "advice".
+// or null when it is ready. `kind`: "play" or "advice". A compile says how long it took on this
+// machine the last time it was measured, or gives no estimate.
 async function engineStarting(kind) {
   try {
-    const st = (await api("/api/status")).engine[kind];
+    const status = await api("/api/status");
+    const st = status.engine[kind];
     if (st.state !== "starting") return null;
     const so_far = `${Math.round(st.seconds)} s so far`;
     if (st.compiling) {
-      return `The engine is starting: compiling its kernels, as on its first use after an install or an update (under a minute on two cores; later runs load them from the cache). ${so_far}, ${Math.round(st.compile_seconds)} s of it compiling.`;
+      const last = (status.measured || {})[kind];
+      const estimate = last ? `the last time on this machine it took ${Math.round(last)} s` : "later runs load them from the cache";
+      return `The engine is starting: compiling its kernels, as on its first use after an install or an update (${estimate}). ${so_far}, ${Math.round(st.compile_seconds)} s of it compiling.`;
     }
     return `The engine is starting: loading its compiled kernels from the cache. ${so_far}.`;
   } catch (e) { return null; }
+}
+
+// ------------------------------------------------------------------ the card picker
+// A hand entered by tapping its cards, grouped by suit (spades, hearts, diamonds, clubs), every
+// card a 44 px button with a spoken name; `onchange(picked)` after every tap. Returns
+// {picked, set(cards), clear(), text()} (text: PBN, spades.hearts.diamonds.clubs, RULES §9).
+const PICK_RANKS = "AKQJT98765432";
+const PICK_SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
+const PICK_RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
+function cardPicker(box, onchange) {
+  const picked = new Set();
+  const text = () => [3, 2, 1, 0].map((s) => [...PICK_RANKS].filter((r) => picked.has(r + SUIT_LETTERS[s])).join("")).join(".");
+  const draw = () => box.querySelectorAll("button[data-card]").forEach((b) => {
+    const on = picked.has(b.dataset.card);
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-pressed", String(on));
+  });
+  for (const s of [3, 2, 1, 0]) {
+    const red = s === 1 || s === 2;
+    const ranks = el("div", { class: "ranks" });
+    for (const r of PICK_RANKS) {
+      const code = r + SUIT_LETTERS[s];
+      ranks.appendChild(el("button", { type: "button", "data-card": code, class: red ? "red" : "", "aria-pressed": "false",
+        "aria-label": `${PICK_RANK_NAMES[r] || r} of ${PICK_SUIT_NAMES[s]}`,
+        onclick: () => {
+          if (picked.has(code)) picked.delete(code); else picked.add(code);
+          draw();
+          onchange(picked);
+        } }, r === "T" ? "10" : r));
+    }
+    box.appendChild(el("div", { class: "suitrow", role: "group", "aria-label": PICK_SUIT_NAMES[s] },
+      el("span", { class: "suitlabel" + (red ? " red" : ""), "aria-hidden": "true" }, SUIT_SYMBOLS[s]), ...ranks.children));
+  }
+  return {
+    picked, text,
+    clear() { picked.clear(); draw(); },
+    set(cards) { picked.clear(); for (const c of cards) picked.add(c); draw(); },
+    fromText(value) {  // typed PBN shows on the picker; other notations clear it
+      const cards = [];
+      const parts = value.trim().toUpperCase().replaceAll("10", "T").split(".");
+      if (parts.length === 4) parts.forEach((ranks, k) => { for (const r of ranks) if (PICK_RANKS.includes(r)) cards.push(r + SUIT_LETTERS[3 - k]); });
+      this.set(cards);
+    },
+  };
+}
+
+// A strain in symbols: "S" -> "♠", "NT" -> "NT"; a call "6S" -> "6 ♠".
+function strainSymbol(s) { const i = SUIT_LETTERS.indexOf(s); return s === "NT" || i < 0 ? "NT" : SUIT_SYMBOLS[i]; }
+function callSymbols(text) { const m = /^(\d+)(NT|[CDHS])$/.exec(text || ""); return m ? `${m[1]}\u00a0${strainSymbol(m[2])}` : text; }
+
+// A progress counter that never goes backwards: `show(done, total)` keeps the largest done seen
+// for the same total.
+function progressKeeper() {
+  let best = 0, of = null;
+  return {
+    reset() { best = 0; of = null; },
+    seen(done, total) { if (total !== of) { of = total; best = 0; } best = Math.max(best, done); return best; },
+  };
 }

@@ -10,6 +10,8 @@ let bidLevel = null;          // the auction's level chosen in the bidding box
 let showLast = false;         // the last trick shown on demand
 let skipWait = null;          // ends the pause of an animation (a tap, a key)
 let lostFocus = null;         // the focused control that a drawing removed, with no neighbour
+let armed = null;             // tap twice to play: the data-key of the control tapped once
+let retryTimer = null;        // the connection is lost: the banner's next try
 const chosen = new Set();     // Frisch: the cards chosen to pass
 const pending = new Set();    // AbortControllers of the requests under way (aborted on leaving)
 const SPEEDS = { normal: [650, 1800], fast: [120, 450], off: [0, 0] };  // ms per bot move, trick pause
@@ -50,9 +52,16 @@ async function call(path, body, method) {
   const started = Date.now();
   const watch = setInterval(() => waitNote(started), 1000);
   try {
-    const r = await fetch(path, opts);
+    let r;
+    try { r = await fetch(path, opts); } catch (e) {
+      if (e.name === "AbortError") throw e;
+      const err = new Error("the connection to the server is lost"); err.lost = true; throw err;
+    }
     let data;
-    try { data = await r.json(); } catch (e) { data = { error: "the server's answer is not JSON" }; }
+    try { data = await r.json(); } catch (e) {
+      if (r.status >= 502) { const err = new Error("the server does not answer"); err.lost = true; throw err; }
+      data = { error: "the server's answer is not JSON" };
+    }
     if (!r.ok) { const err = new Error(data.error || ("HTTP " + r.status)); err.status = r.status; err.data = data; throw err; }
     return data;
   } finally {
@@ -145,7 +154,7 @@ async function newGame(ev) {
   startTable();
   setBusy(false);
   announce(`New game, seed ${t.seed}. ${statusText()}`);
-  const first = document.querySelector("#choices button, #hand .card.legal, #hand .card");
+  const first = document.querySelector("#choices button:not([aria-disabled])") || document.querySelector("#hand .card.legal, #hand .card");
   if (first) first.focus();
 }
 
@@ -168,6 +177,7 @@ async function resume() {
     startTable();
     announce(statusText());
   } catch (e) {
+    if (e.lost && t === null) { t = { id }; connectionLost(); setBusy(false); return; }
     if (e.name !== "AbortError") showError($("error"), `This table cannot be resumed: ${e.message}`);
     $("setupbox").open = true;
   }
@@ -182,25 +192,85 @@ async function send(path, body) {
   setBusy(true);
   try {
     t = await call(`/api/play/${t.id}/${path}`, { ...(body || {}), seq: t.seq });
+    armed = null;
     chosen.clear();
     bidLevel = null;
     showLast = false;
     await animate(t);
   } catch (e) {
     if (e.name === "AbortError") return;
+    if (e.lost) { connectionLost(); return; }
     if (e.status === 409 && e.data && e.data.view) {  // a repeated tap: the table as it stands
       t = e.data.view;
       render();
       announce("That move was already made; nothing changed. " + statusText());
     } else {
-      showError($("refused"), e);
-      announce(e.message);
+      const words = refusalWords(e.message);
+      showError($("refused"), words);
+      announce(words);
     }
     return;
   } finally {
     setBusy(false);
   }
   announce(eventsText(t.events) + statusText());
+}
+
+// ------------------------------------------------------------------ refusals and the connection
+function refusalWords(text) {
+  // a refusal of the server, in a card player's words ("You must follow spades.")
+  const m = String(text || "").replace(/^move: /, "").replace(/^refused, /, "");
+  let x;
+  if ((x = /must follow (\w+)/.exec(m))) return `You must follow ${x[1]}.`;
+  if (/not in seat \d+'s hand/.test(m)) return "That card is not in your hand.";
+  if ((x = /below his auction level (\d+)/.exec(m))) return `You declared at ${x[1]}: your contract must be at least ${x[1]}.`;
+  if ((x = /bids last and may not make the contracts sum to (\d+)/.exec(m))) return `You bid last: your contract may not make the contracts add up to ${x[1]}.`;
+  if (/not your turn|to move|waits for/.test(m)) return "It is not your turn yet.";
+  if (/^the deal is not over/.test(m)) return "The deal is not over yet.";
+  if (/^the game is over/.test(m)) return "The game is over: start a new one.";
+  const plain = m.replace(/\s*\(holds [^)]*\)/, "").replace(/\bseat \d+\b/, "you");
+  return plain.charAt(0).toUpperCase() + plain.slice(1) + (/[.!?]$/.test(plain) ? "" : ".");
+}
+
+function connectionLost() {
+  // the server does not answer: say that the game is kept, and try again until it answers
+  const saved = info && info.tables_on_disk
+    ? "Your game is saved on the server: nothing is lost, and it goes on from where it stands."
+    : "The server keeps your game while it runs.";
+  let wait = 5;
+  const tick = () => {
+    $("losttext").textContent = `No connection to the server. ${saved} Trying again in ${wait} s…`;
+    if (wait-- <= 0) { reconnect(); return; }
+    retryTimer = setTimeout(tick, 1000);
+  };
+  clearTimeout(retryTimer);
+  $("lost").classList.remove("hidden");
+  announceOnce("No connection to the server. " + saved);
+  tick();
+}
+
+let lostSaid = false;
+function announceOnce(text) { if (!lostSaid) { lostSaid = true; announce(text); } }
+
+async function reconnect() {
+  clearTimeout(retryTimer);
+  if (!t) { location.reload(); return; }
+  $("losttext").textContent = "No connection to the server. Trying again now…";
+  const before = t.seq;
+  try {
+    const view = await call(`/api/play/${t.id}`);
+    t = view;
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    if (e.lost) { connectionLost(); return; }
+    $("losttext").textContent = `The server answers, but not with this table: ${e.message}`;
+    return;
+  }
+  lostSaid = false;
+  $("lost").classList.add("hidden");
+  armed = null;
+  if ($("game").classList.contains("hidden")) startTable(); else render();
+  announce("Connected again. " + (t.seq !== before ? "Your move was made. " : "") + statusText());
 }
 
 function sleep(ms) {
@@ -257,15 +327,34 @@ async function animate(after) {
 
 function nextSeat(s) { return (s + 1) % t.players; }
 
+function callSpoken(text) {  // "6S" -> "6 spades", "6NT" -> "6 no trump"
+  const m = /^(\d+)(NT|[CDHS])$/.exec(text);
+  return m ? `${m[1]} ${m[2] === "NT" ? "no trump" : SUIT_NAMES[SUIT_LETTERS.indexOf(m[2])]}` : text;
+}
+
 function eventsText(events) {
-  // the moves of the bots, for the live region
+  // the moves of the answer for the live region: every bot's move, who won each trick (your
+  // own tricks too), each contract, the auction's winner and the sum of the contracts
   const parts = [];
-  for (const [i, e] of (events || []).entries()) {
-    if (i === 0 && e.seat === t.seat) continue;
+  const list = events || [];
+  for (const [i, e] of list.entries()) {
+    const mine = i === 0 && e.seat === t.seat, who = seatName(e.seat);
     if (e.phase === "play") {
-      parts.push(`${seatName(e.seat)} played the ${cardName(e.card)}.`);
-      if (e.won_by !== null) parts.push(`${seatName(e.won_by)} won the trick.`);
-    } else parts.push(`${seatName(e.seat)}: ${e.phase === "auction" ? callName(e.text) : e.text}.`);
+      if (!mine) parts.push(`${who} played the ${cardName(e.card)}.`);
+      if (e.won_by !== null && e.won_by !== undefined) parts.push(`${seatName(e.won_by)} won the trick.`);
+    } else if (e.phase === "contracts") {
+      const n = e.text.replace("contract ", "");
+      parts.push(mine ? `Your contract: ${n}.` : `${who} bids ${n}.`);
+    } else if (e.phase === "auction") {
+      if (!mine) parts.push(`${who}: ${callSpoken(e.text)}.`);
+    } else if (!mine) parts.push(`${who} passed three cards.`);
+  }
+  if (t.trump && list.some((e) => e.phase === "auction")) {
+    parts.push(`${seatName(t.declarer)} declared ${t.level}, trump ${t.trump === "NT" ? "no trump" : SUIT_NAMES[SUIT_LETTERS.indexOf(t.trump)]}.`);
+  }
+  if (list.some((e) => e.phase === "contracts") && t.contracts.every((c) => c !== null)) {
+    const sum = t.contracts.reduce((x, y) => x + y, 0);
+    parts.push(`Contracts ${sum} of ${t.n_tricks}: ${sum > t.n_tricks ? `over by ${sum - t.n_tricks}` : sum < t.n_tricks ? `under by ${t.n_tricks - sum}` : "even"}.`);
   }
   return parts.length ? parts.join(" ") + " " : "";
 }
@@ -280,10 +369,31 @@ function clickCard(c) {
     announce(`${cardName(c)} ${chosen.has(c.text) ? "chosen" : "not chosen"}; ${chosen.size} of 3 chosen.`);
     return;
   }
-  if (t.phase !== "play") { showError($("refused"), "choose a call or a contract first"); return; }
-  // a card that may not be played goes to the server too: it refuses with the rule's reason
-  send("move", { move: c.text });
+  if (t.phase !== "play") { showError($("refused"), "Choose a call or a contract first."); return; }
+  // a card that may not be played goes to the server at once: it refuses with the rule's
+  // reason, in words, and nothing changes
+  if (!c.legal) { armed = null; send("move", { move: c.text }); return; }
+  tapMove("card:" + c.text, c.text, `the ${cardName(c)}`, "play it");
 }
+
+function tapTwice() { return $("taptwice").checked; }
+
+function tapMove(key, move, label, verb) {
+  // a move: at once, or with "tap twice to play" on, the first tap picks it and the second
+  // (on the same control) plays it; a tap on another control picks that one instead
+  if (busy) return;
+  if (tapTwice() && armed !== key) {
+    armed = key;
+    armedText = `Tap ${label} again to ${verb}.`;
+    showError($("refused"), null);
+    render();
+    announce(armedText);
+    return;
+  }
+  armed = null;
+  send("move", { move });
+}
+let armedText = "";
 
 async function hint() {
   if (busy || !t.waiting) return;
@@ -298,7 +408,7 @@ async function hint() {
     if (h.advice) text += ` The advisor (${h.advice.deals} sampled deals, play ${h.advice.play}): bid ${h.advice.recommended}, expected score ${h.advice.ev[h.advice.recommended]} points.`;
     box.textContent = text;
   } catch (e) {
-    if (e.name !== "AbortError") { box.classList.add("hidden"); showError($("refused"), e); }
+    if (e.name !== "AbortError") { box.classList.add("hidden"); if (e.lost) connectionLost(); else showError($("refused"), refusalWords(e.message)); }
   } finally { setBusy(false); }
 }
 
@@ -360,7 +470,7 @@ function render(anim) {
     if (c !== null && c !== undefined) {
       const need = c - taken[s];
       const state = c === 0 ? (taken[s] ? "zero broken" : "wants none") : need > 0 ? `needs ${need}` : need === 0 ? "made" : `over by ${-need}`;
-      line = `bid ${c} · won ${taken[s]} · ${state}`;
+      line = [`bid ${c}`, `won ${taken[s]}`, state].map((x) => x.replaceAll(" ", "\u00a0")).join(" · ");  // broken between the parts only
     } else if (t.phase === "auction" || t.phase === "frisch") {
       line = !a && s in lastCall ? `said ${lastCall[s]}` : "–";  // while playing back: the bubbles
     }
@@ -369,7 +479,7 @@ function render(anim) {
     const score = t.scores && !a ? el("div", { class: "score" }, `${signed(t.scores[s])} points`) : null;
     const moving = toMove === s && !t.over;
     felt.appendChild(el("div", { class: `seat pos-${posClass(s)}` + (moving ? " tomove" : ""), "data-seat": s },
-      el("div", { class: "name" }, seatName(s), el("small", {}, ` seat ${s}`), ...tags, moving ? el("span", { class: "tag move" }, "to move") : null),
+      el("div", { class: "name" }, el("span", { class: "who" }, seatName(s)), " ", el("small", {}, `seat\u00a0${s}`), ...tags, moving ? el("span", { class: "tag move" }, "to\u00a0move") : null),
       el("div", { class: "line" }, line), bubble, score));
   }
   // the trick in the middle, each card in front of its player
@@ -381,12 +491,12 @@ function render(anim) {
   const center = el("div", { class: "trick" + (winner !== null ? " done" : ""), id: "trick", "aria-label": "the trick" });
   for (const c of cards) {
     center.appendChild(el("div", { class: `slot at-${posClass(c.seat)}` + (winner === c.seat ? " winner" : "") },
-      el("span", { class: `card small s${c.suit}`, "aria-label": `${seatName(c.seat)}: ${cardName(c)}` }, cardFace(c))));
+      el("span", { class: `card small s${c.suit}`, role: "img", "aria-label": `${seatName(c.seat)}: ${cardName(c)}` + (winner === c.seat ? ", won the trick" : "") }, cardFace(c))));
   }
   if (winner !== null) center.appendChild(el("div", { class: "trickwin" }, label || `${seatName(winner)} won the trick`));
   else if (!cards.length && t.phase === "play" && t.waiting) center.appendChild(el("div", { class: "trickwin quiet" }, "your lead"));
   felt.appendChild(center);
-  $("status").textContent = !a ? statusText() : a.winner !== null ? `${seatName(a.winner)} won the trick` :
+  $("status").textContent = !a && armed ? armedText : !a ? statusText() : a.winner !== null ? `${seatName(a.winner)} won the trick` :
     a.toMove !== null && a.toMove !== undefined ? `${seatName(a.toMove)} to move…` : "…";
   // your hand: a button per card
   const hand = $("hand");
@@ -398,11 +508,13 @@ function render(anim) {
     if (i > 0 && held[i - 1].suit !== c.suit) cls.push("newsuit");
     if (legalPhase) cls.push(c.legal ? "legal" : "dim");
     if (chosen.has(c.text)) cls.push("chosen");
+    if (armed === "card:" + c.text && legalPhase) cls.push("armed");
     if (c.received) cls.push("received");
     let label = cardName(c);
     if (c.received) label += `, received in Frisch ${c.received}`;
     if (legalPhase && !c.legal) label += ", may not be played now";
     if (chosen.has(c.text)) label += ", chosen to pass";
+    if (armed === "card:" + c.text && legalPhase) label += ", picked: press again to play it";
     return el("button", { type: "button", class: cls.join(" "), "data-card": c.text, "data-key": "card:" + c.text,
                           "aria-label": label, "aria-pressed": t.phase === "frisch" ? String(chosen.has(c.text)) : null,
                           onclick: () => clickCard(c) },
@@ -417,7 +529,7 @@ function render(anim) {
   else if (!a && t.waiting && t.phase === "contracts") {
     choices.classList.add("contracts");
     for (const m of t.legal) choices.appendChild(el("button", { type: "button", "data-move": m.text, "data-key": "move:" + m.text,
-      onclick: () => send("move", { move: m.text }) }, m.text));
+      onclick: () => tapMove("move:" + m.text, m.text, `contract ${m.text}`, "bid it") }, m.text));
   } else if (!a && t.waiting && t.phase === "frisch") {
     const ok = chosen.size === 3;
     choices.appendChild(el("button", { type: "button", id: "frischgo", class: "primary wide", "data-key": "frischgo", "data-off": ok ? null : "1",
@@ -441,8 +553,14 @@ function render(anim) {
   $("history").replaceChildren(el("div", { class: "note" }, `seats: ${[...Array(p).keys()].map((s) => `${s} ${seatName(s)} (${t.seats[s]})`).join(", ")}`),
     ...t.history.map((line) => el("div", {}, line)));
   document.body.dataset.seq = String(t.seq);
+  for (const b of document.querySelectorAll("#choices button")) {
+    const on = !a && armed !== null && b.dataset.key === armed;
+    b.classList.toggle("armed", on);
+    if (on) b.setAttribute("aria-label", (b.getAttribute("aria-label") || b.textContent) + ", picked: press again");
+  }
   if (busy) setBusy(true);
   restoreFocus(key, keyIndex);
+  rovingStops();
 }
 
 function offButton(b, off) {
@@ -458,12 +576,12 @@ function biddingBox(box) {
   const row1 = el("div", { class: "row", role: "group", "aria-label": "pass or a level" });
   if (t.legal.some((m) => m.text === "pass")) {
     row1.appendChild(el("button", { type: "button", class: "pass", "data-move": "pass", "data-key": "move:pass",
-      onclick: () => send("move", { move: "pass" }) }, "pass"));
+      onclick: () => tapMove("move:pass", "pass", "pass", "pass") }, "pass"));
   }
   for (const lv of levels) {
     row1.appendChild(el("button", { type: "button", class: "level" + (lv === bidLevel ? " on" : ""), "data-key": "level:" + lv,
       "aria-pressed": String(lv === bidLevel), "aria-label": `level ${lv}`,
-      onclick: () => { if (!busy) { bidLevel = lv; render(); } } }, String(lv)));
+      onclick: () => { if (!busy) { bidLevel = lv; armed = null; render(); } } }, String(lv)));
   }
   box.appendChild(row1);
   if (bidLevel === null) return;
@@ -474,7 +592,7 @@ function biddingBox(box) {
     row2.appendChild(el("button", { type: "button", class: "strain" + (red ? " red" : ""), "data-move": text, "data-key": "move:" + text,
       "data-off": legal ? null : "1", "aria-disabled": legal ? null : "true",
       "aria-label": `bid ${bidLevel} ${s === "NT" ? "no trump" : SUIT_NAMES[SUIT_LETTERS.indexOf(s)]}` + (legal ? "" : ", not allowed"),
-      onclick: () => { if (legal) send("move", { move: text }); } }, callName(text)));
+      onclick: () => { if (legal) tapMove("move:" + text, text, `bid ${callName(text)}`, "bid it"); } }, callName(text)));
   }
   box.appendChild(row2);
 }
@@ -501,18 +619,52 @@ function restoreFocus(key, index) {
 // ------------------------------------------------------------------ keys and wiring
 document.addEventListener("keydown", (ev) => {
   if (skipWait && ["Enter", " ", "Escape"].includes(ev.key)) { ev.preventDefault(); skipWait(); return; }
-  // arrows move along the cards of the hand and along the choices
+  // the arrows move along the cards of the hand and along the choices, Home and End to the
+  // first and the last; Tab leaves the group (one tab stop each: the hand, the choices)
   const here = document.activeElement;
-  if (!here || !["ArrowLeft", "ArrowRight"].includes(ev.key)) return;
+  const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+  if (!here || !keys.includes(ev.key) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   const group = here.closest("#hand, #choices");
   if (!group) return;
   const items = [...group.querySelectorAll("button")];
   const i = items.indexOf(here);
-  const j = i + (ev.key === "ArrowRight" ? 1 : -1);
-  if (i >= 0 && j >= 0 && j < items.length) { ev.preventDefault(); items[j].focus(); }
+  if (i < 0) return;
+  const j = ev.key === "Home" ? 0 : ev.key === "End" ? items.length - 1 :
+    i + (ev.key === "ArrowRight" || ev.key === "ArrowDown" ? 1 : -1);
+  ev.preventDefault();
+  if (j >= 0 && j < items.length) items[j].focus();
 });
+
+function rovingStops() {
+  // one tab stop per group: the focused control, else the one picked, else the first to choose
+  for (const group of [$("hand"), $("choices")]) {
+    const items = [...group.querySelectorAll("button")];
+    if (!items.length) continue;
+    const stop = items.find((b) => b === document.activeElement) || items.find((b) => b.classList.contains("armed")) ||
+      items.find((b) => b.classList.contains("legal")) || items.find((b) => !b.dataset.off) || items[0];
+    for (const b of items) b.tabIndex = b === stop ? 0 : -1;
+  }
+}
+for (const id of ["hand", "choices"]) {
+  $(id).addEventListener("focusin", (ev) => {
+    if (!(ev.target instanceof HTMLButtonElement)) return;
+    for (const b of $(id).querySelectorAll("button")) b.tabIndex = b === ev.target ? 0 : -1;
+  });
+}
 $("felt").addEventListener("click", () => { if (skipWait) skipWait(); else if (showLast) { showLast = false; render(); } });
 $("players").addEventListener("change", seatOptions);
+$("retry").onclick = () => reconnect();
+{
+  // tap twice to play: on by default on a touch screen, kept in the browser
+  const kept = localStorage.getItem("whist-tap-twice");
+  const touch = window.matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+  $("taptwice").checked = kept === null ? touch : kept === "1";
+  $("taptwice").addEventListener("change", () => {
+    localStorage.setItem("whist-tap-twice", $("taptwice").checked ? "1" : "0");
+    armed = null;
+    if (t && t.hand) render();
+  });
+}
 $("setup").addEventListener("submit", newGame);
 $("hint").onclick = () => { if ($("hint").dataset.off !== "1") hint(); };
 $("lastbtn").onclick = () => { if (busy || $("lastbtn").dataset.off === "1") return; showLast = !showLast; render(); };
