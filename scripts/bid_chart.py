@@ -11,10 +11,14 @@ re-sampled, in the deal's suit and at no-trump (the NT panel). Everything is com
 :mod:`whist_sim.analyses.advisor.bidchart`; this script picks the default run and writes
 ``RESULTS/bid_chart/report.md`` (four players) and ``RESULTS/bid_chart/three_players/report.md``
 with their heat maps (``charts/``), ``cells.csv`` and the printable A4 cheat sheets
-(``cheat_sheet_4p.pdf`` / ``.png``, ``three_players/cheat_sheet_3p.*``). Unless ``--no-check``,
-every chart is checked against search (``--check``, default ``rollout:n=16``;
-:mod:`whist_sim.analyses.advisor.chart_check`): the cells whose best bid moves are marked. It needs
-no dataset: ``--data`` is accepted for ``make results`` and ignored.
+(``cheat_sheet_4p.pdf`` / ``.png``, ``three_players/cheat_sheet_3p.*``). A class whose best bid
+is illegal for some of its hands is split by the auction (:mod:`whist_sim.analyses.advisor.
+chart_cells`), and every cell says how often its bid is its hands' own best (its fit). Unless
+``--no-check``, every chart is checked against search (``--check``, default the search over the
+default play; :mod:`whist_sim.analyses.advisor.chart_check`): the cells whose top two bids are
+close are played again, at most twice the chart's own work, the others screened; every cell gets
+its verdict (``check.csv``) and the moved cells are marked. It needs no dataset: ``--data`` is
+accepted for ``make results`` and ignored.
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ def run(out: str | Path, command: str, hands: int | None = HANDS,
                        min_hands=min_hands)
         for note in df.attrs["coverage"]:
             print(f"bid_chart ({p} players): {note}", file=sys.stderr)
-        checked = None if check is None else check_chart(df, check, rules)
+        checked = None if check is None else check_chart(df, check, rules, threads=threads)
         extra = {"code (git commit)": rev} if rev else {}
         target = Path(out) / NAME / SUBDIRS[p]
         written += write_chart_report(df, target, command=command, rules=rules, parquet=False,

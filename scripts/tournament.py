@@ -122,17 +122,43 @@ def _paired_vs_baseline(work: Path, name: str, base: str, deals: int) -> dict[st
     return {"diff": mean, "ci": [lo, hi], "p": p, "deals": n, "sd": float(np.std(d, ddof=1))}
 
 
+def _interval(lo: float, hi: float) -> str:
+    """A 95 % interval in a table cell: ``+0.32 to +0.48`` (real minus signs)."""
+    from whist_sim.analyses.reports.wording import signed
+
+    return f"{signed(lo, 2)} to {signed(hi, 2)}"
+
+
+def field_check(r: dict[str, Any]) -> tuple[str, str, str]:
+    """The field row's check: X minus a heuristic player of the same run under the check play
+    (its paired 95 % interval), and the verdict on the same difference under the answer's play;
+    a row without a check says why."""
+    c = r.get("check")
+    if r["name"] == BASELINE:
+        return "-", "-", "baseline"
+    if not c or not c.get("pairs"):
+        why = "not checked (a search inside a search)" if r["name"] in SLOW else "not checked"
+        return "-", "-", why
+    p = c["pairs"][0]
+    word = p["verdict"] if p.get("detectable") is None else (
+        f"{p['verdict']} (could see {p['detectable']:.1f})")
+    from whist_sim.analyses.reports.wording import signed
+
+    return signed(p["check_diff"], 2), _interval(*p["check_ci"]), word
+
+
 def field_table(rows: list[dict[str, Any]]) -> str:
-    """Markdown ranking of the field tournaments, best mean score first."""
+    """Markdown ranking of the field tournaments, best mean score first, each row with its
+    check: the strategy against the heuristics with every seat searching."""
 
     def row(i: int, r: dict[str, Any]) -> list[str]:
         g = r["gain"]
         base = r["name"] == BASELINE
         return [
             str(i), f"`{r['name']}`", f"{r['deals']:,}", f"{r['mean']:.2f}",
-            f"[{r['ci'][0]:.2f}, {r['ci'][1]:.2f}]", "baseline" if base else f"{g['diff']:+.2f}",
-            "-" if base else f"[{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]",
-            "-" if base else fmt_p(g["p"]), f"{100 * r['hit_rate']:.1f}%",
+            _interval(*r["ci"]), "baseline" if base else f"{g['diff']:+.2f}",
+            "-" if base else _interval(*g["ci"]),
+            "-" if base else fmt_p(g["p"]), *field_check(r), f"{100 * r['hit_rate']:.1f}%",
             f"{100 * r['zero_rate']:.1f}% ({100 * (r['zero_success'] or 0):.0f}%)",
             f"{100 * r['declarer_rate']:.1f}%", f"{r['mean_level']:.2f}",
             f"{r['plays_per_s']:,.0f}",
@@ -140,10 +166,11 @@ def field_table(rows: list[dict[str, Any]]) -> str:
 
     return markdown_rows(
         ["rank", "strategy", "deals", "mean score / deal", "95% CI",
-         "gain over heuristic (paired)", "95% CI", "p", "hit rate", "zero bids (made)",
+         "gain over heuristic (paired)", "95% CI", "p", "check: against heuristic",
+         "check: 95% CI", "check: verdict", "hit rate", "zero bids (made)",
          "declarer", "mean level", "plays/s"],
         (row(i, r) for i, r in enumerate(sorted(rows, key=lambda r: -r["mean"]), 1)),
-        "rlrrlrlrrlrrr")
+        "rlrrlrlrrllrlrrr")
 
 
 def field_chart(rows: list[dict[str, Any]]) -> bytes:
@@ -166,10 +193,11 @@ def field_chart(rows: list[dict[str, Any]]) -> bytes:
         ax.set_xlim(left=left)
         for yi, m in zip(y, means, strict=True):
             if m < left:
-                ax.text(left + 0.3, yi, f"{m:.1f} (off scale)", va="center", ha="left",
+                ax.text(left + 0.3, float(yi), f"{m:.1f} (off scale)", va="center", ha="left",
                         color="white", fontsize=8)
     ax.set_xlabel("mean score per deal against three heuristic players (points)")
-    ax.set_title("Field tournaments: one strategy vs three heuristics, 4 rotations")
+    ax.set_title("Each strategy's mean score per deal against three heuristic bidders "
+                 "(bars: 95 % interval)", fontsize=9)
     return figure_png(fig)
 
 
@@ -182,12 +210,16 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
     for x in FIELD:
         n = mc_deals if x in SLOW else deals
         name = f"field-{x}"
+        # the field's check: X against the heuristics again with every seat searching (not
+        # the baseline, all heuristic, and not montecarlo, whose every decision simulates the
+        # seats' own play: a search inside a search)
         s = _run(work, name, [x, BASELINE, BASELINE, BASELINE], n, 4, threads, progress,
-                 chunk_size=MC_CHUNK if x in SLOW else None)
+                 chunk_size=MC_CHUNK if x in SLOW else None,
+                 check=None if x in SLOW or x == BASELINE else check)
         summaries[x] = s
         e = s["strategies"][0]
         rows.append({**e, "name": x, "deals": s["deals"], "plays_per_s": s["plays_per_s"],
-                     "shrink": s["pairs"][0]["ci_shrink"]})
+                     "shrink": s["pairs"][0]["ci_shrink"], "check": s.get("check")})
     for r in rows:
         r["gain"] = _paired_vs_baseline(work, f"field-{r['name']}", f"field-{BASELINE}",
                                         r["deals"])
@@ -219,13 +251,14 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
     (dest / "field.png").write_bytes(field_chart(rows))
     (dest / "round_robin.png").write_bytes(chart_png(rr, title=(
         f"Round robin: {rr['deals']:,} duplicate deals x {len(rr['seatings'])} seatings")))
-    text = _report(rows, summaries, rr, command, deals, mc_deals)
+    text = _report(rows, summaries, rr, command, deals, mc_deals, nt_gain)
     if rr.get("check"):
         text += "\n" + "\n".join(["## The round robin checked against search", "",
                                   *check_lines(rr), ""])
     text += "\n" + nt_section(nt_gain, nt0, deals)
     if old_rows:
         text += "\n" + play_model_section(rows, old_rows, deals)
+    text += "\n" + glossary(rr)
     (dest / "report.md").write_text(text, encoding="utf-8")
     return [dest / "report.md", dest / "field.png", dest / "round_robin.png"]
 
@@ -295,7 +328,68 @@ def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]
     return "\n".join(lines)
 
 
-def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
+def summary_sentences(rows: list[dict[str, Any]], rr: dict[str, Any],
+                      nt_gain: dict[str, Any] | None = None) -> list[str]:
+    """The report's opening in sentences with numbers: the field's best strategy and its gain
+    over the heuristic, what the search says of it, the round robin's order and its check, and
+    what bidding No Trump is worth."""
+    from whist_sim.analyses.reports.wording import points_interval
+
+    out = []
+    others = sorted((r for r in rows if r["name"] != BASELINE), key=lambda r: -r["gain"]["diff"])
+    if others:
+        top = others[0]
+        g = top["gain"]
+        out.append(
+            f"Against three heuristic bidders, `{top['name']}` gains most over a heuristic "
+            f"bidder in its seat: {points_interval(g['diff'], g['ci'][0], g['ci'][1])} per deal "
+            f"({top['deals']:,} duplicate deals, every seat playing `{DEFAULT_PLAY}`).")
+        c = top.get("check")
+        if c and c.get("pairs"):
+            p = c["pairs"][0]
+            out.append(
+                f"With every seat searching ({c['play']}, {c['deals']:,} deals), "
+                f"`{top['name']}` scores {points_interval(p['check_diff'], *p['check_ci'])} "
+                f"against a heuristic player of its run: the field's order is {p['verdict']} "
+                "there.")
+        losers = [r for r in others if r["gain"]["ci"][1] < 0]
+        if losers:
+            out.append("Clearly worse than the heuristic: "
+                       + ", ".join(f"`{r['name']}`" for r in losers) + ".")
+    ents = sorted(rr["strategies"], key=lambda e: -(e["mean"] or 0.0))
+    if ents:
+        out.append(f"In the round robin of the four best fast strategies (all "
+                   f"{len(rr['seatings'])} seatings, {rr['deals']:,} deals) the order is "
+                   + ", ".join(f"`{e['name']}`" for e in ents) + ".")
+        c = rr.get("check")
+        if c and c.get("verdict"):
+            out.append(f"Checked with every seat searching, that ranking is {c['verdict']} "
+                       f"({c['verdict_why']}).")
+    if nt_gain is not None:
+        out.append(f"Bidding No Trump is worth "
+                   f"{points_interval(nt_gain['diff'], nt_gain['ci'][0], nt_gain['ci'][1])} "
+                   "per deal to the heuristic.")
+    return out
+
+
+def glossary(rr: dict[str, Any]) -> str:
+    """The report's last section: the terms it uses."""
+    from whist_sim.analyses.reports.wording import glossary_markdown
+    from whist_sim.analyses.tournament.render import TOURNAMENT_TERMS, glossary_terms
+
+    extra = {
+        "field": ("one strategy in one seat against three heuristic bidders, the four seats "
+                  "rotated so that it sits in each once per deal."),
+        "gain over heuristic": (
+            "the strategy's score minus a heuristic bidder's in the same seat, on the same "
+            "cards against the same opponents (paired deal by deal), points per deal."),
+        "round robin": "the four strategies together at the table under every seating.",
+    }
+    terms = ["field", "gain over heuristic", "round robin", *glossary_terms(rr)]
+    return glossary_markdown(terms, {**TOURNAMENT_TERMS, **extra}) + "\n"
+
+
+def _report(rows, summaries, rr, command, deals, mc_deals, nt_gain=None) -> str:
     base = summaries[BASELINE]
     shrink = [p for s in summaries.values() for p in s["pairs"][:1]
               if p["ci_shrink"] is not None]
@@ -303,7 +397,11 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
     lines = [
         "# Strategy tournaments",
         "",
-        f"Made by `{command}` (whist-sim {__version__}); seed {SEED}, rule book defaults, "
+        "## Summary",
+        "",
+        " ".join(summary_sentences(rows, rr, nt_gain)),
+        "",
+        f"Made by `{command}` (whist-sim {__version__}); seed {SEED}, the rule book's rules, "
         f"`{DEFAULT_PLAY}` play at every seat. Every number below is reproducible from the seed.",
         "",
         "## Field: each strategy against three heuristic players",
@@ -314,6 +412,8 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
         "the *gain over heuristic* pairs X's score with a heuristic player's in the same seat on "
         "the same cards against the same opponents. Mean score per deal is in points per seat; "
         "CIs are Student t over deals.",
+        "",
+        _field_check_words(rows),
         "",
         field_table(rows),
         "",
@@ -364,6 +464,25 @@ def _report(rows, summaries, rr, command, deals, mc_deals) -> str:
             "",
         ]
     return "\n".join(lines)
+
+
+def _field_check_words(rows: list[dict[str, Any]]) -> str:
+    """What the field table's check columns hold, in sentences."""
+    from whist_sim.analyses.answer_check import check_label
+
+    checked = [r for r in rows if r.get("check") and r["check"].get("pairs")]
+    if not checked:
+        return "The field is not checked against search (`--no-check`)."
+    c = checked[0]["check"]
+    return (f"Every field run but the baseline's and montecarlo's is checked against "
+            f"{check_label(c['play'], DEFAULT_PLAY)}: its first {c['deals']:,} deals again with "
+            "every seat searching. *check: against heuristic* is the strategy's score minus a "
+            "heuristic player's in the same run under the search (paired 95 % interval); "
+            "*check: verdict* compares it with the same difference under the default play: "
+            "*confirmed* (the search finds the same sign), *not contradicted* (it cannot tell; "
+            "it would have seen a difference of the size given, points per deal, 80 % power) or "
+            "*contradicted* (the search reverses it). montecarlo is not checked: each of its "
+            "decisions simulates the seats' own play, and a search inside a search is too slow.")
 
 
 def _montecarlo_words() -> str:

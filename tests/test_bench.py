@@ -106,3 +106,23 @@ def test_the_dd_section_solves_fewer_deals_on_a_small_budget():
     out = run_bench(seconds=0.05, threads=1, only=["dd"])
     assert out["dd_deals"] == 2 and out["dd_whist_max_batch_deals"] == 4
     assert out["dd_bridge_median_ms"] > 0
+
+
+def test_the_check_cost_section_sets_each_check_beside_its_answer():
+    """``bench --only check_cost``: a bid chart's and a tournament's time, their checks' times
+    and the ratios, measured in one run (tiny sizes and a two-rollout check here; the section
+    runs the README's sizes and is not part of the default run)."""
+    from whist_sim.analyses.bench.check_cost import bench_check_cost
+
+    out = bench_check_cost(threads=1, play="rollout:n=2", chart_sizes=(10, 4, 2000),
+                           tournament_deals=200)
+    assert out["check_bid_chart_check_vs_chart"] == pytest.approx(
+        out["check_bid_chart_check_s"] / out["check_bid_chart_s"])
+    assert out["check_tournament_check_vs_tournament"] == pytest.approx(
+        out["check_tournament_check_s"] / out["check_tournament_s"])
+    assert out["check_bid_chart_checked_cells"] + out["check_bid_chart_screened_cells"] > 0
+    assert out["check_tournament_check_deals"] >= 1
+    assert not SECTIONS["check_cost"].default
+    lines = dict(line.split(None, 1) for line in format_results(out).splitlines())
+    assert lines["check_bid_chart_check_vs_chart"].endswith("x")
+    assert "deals/s" not in lines["check_bid_chart_checked_cells"]

@@ -127,7 +127,8 @@ def test_tables_and_report(chart, tmp_path):
                      "over_under.png", "hands.parquet", "cells.csv", "cheat_sheet_4p.png",
                      "cheat_sheet_4p.pdf"}
     text = (tmp_path / "out" / "report.md").read_text()
-    assert "# Bid charts" in text and "charts/zero_bid.png" in text and "4th (hooked)" in text
+    assert "# Bid charts" in text and "charts/zero_bid.png" in text
+    assert "fourth bidder (hooked)" in text  # positions by name
     back = pd.read_parquet(tmp_path / "out" / "hands.parquet")
     assert len(back) == len(chart)
 

@@ -96,8 +96,29 @@ def test_the_answer_reads_as_sentences_and_as_json(chart):
     j = to_json(a)
     assert j["bid"] == 4 and j["runner_up"] == {"bid": 3, "ev": 9.8}
     assert j["cell"] == {"position": 1, "panel": "suit", "hcp_band": "13-15",
-                         "trump_class": "4", "hands": 400}
+                         "trump_class": "4", "auction": "", "hands": 400}
     assert j["difference"]["separated"] is False
+
+
+def test_a_class_split_by_the_auction_answers_from_the_part_that_covers_the_hand(tmp_path):
+    # the declarer's class split where its best bid, 6, is illegal: the hands that may bid 6
+    # (level 6 or lower) and those that may not (level 7+), whose own best is 7
+    split = tmp_path / "split"
+    _chart(split, [_row(0, "suit", "13-15", "4", 6, 7), _row(0, "suit", "13-15", "4", 7, 8),
+                   _row(3, "suit", "13-15", "4", 3, 4)])
+    with open(split / "cells.csv", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    rows[0] += ["may", "may_not", "auction"]
+    rows[1] += ["6", "", "auction level up to 6"]
+    rows[2] += ["", "6", "auction level 7+"]
+    rows[3] += ["", "", ""]
+    with open(split / "cells.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    low = lookup(scenario(declarer=0, level=6), split)
+    high = lookup(scenario(declarer=0, level=7), split)
+    assert (low.cell.auction, low.bid, low.illegal) == ("auction level up to 6", 6, {})
+    assert (high.cell.auction, high.bid, high.illegal) == ("auction level 7+", 7, {})
+    assert "auction level 7+" in render_text(high)
 
 
 def test_a_hand_no_cell_covers_is_sent_to_advise(chart):

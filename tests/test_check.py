@@ -153,8 +153,9 @@ def test_the_subsample_rule():
     assert check_deals(100_000) == 4_000
     assert check_deals(1_000) == CHECK_MIN_DEALS  # at least the minimum ...
     assert check_deals(40) == 40  # ... but never more than the answer's own deals
-    assert tournament_check_deals(1_000_000) == 2_000
-    assert tournament_check_deals(10_000) == 200
+    # a tournament's check without a summary to size it for power: three times its cost
+    assert tournament_check_deals(1_000_000) == 1_500
+    assert tournament_check_deals(10_000) == 20  # the floor
     with pytest.raises(CheckError):
         check_deals(0)
 
@@ -203,15 +204,16 @@ def _summary(means: dict[str, float], pairs: list[tuple[str, str, float, list[fl
     }
 
 
-def test_the_ranking_changes_when_the_check_clearly_reverses_a_pair():
+def test_a_check_that_clearly_reverses_a_pair_contradicts_the_ranking():
     answer = _summary({"cautious": 7.7, "heuristic": 0.0},
                       [("cautious", "heuristic", 7.7, [6.0, 9.4])])
     checked = _summary({"cautious": -5.3, "heuristic": 0.0},
                        [("cautious", "heuristic", -5.3, [-8.0, -2.6])], deals=200, zero=0.45)
     c = compare_check(answer, checked, "rollout:n=16")
     assert c["play"] == "rollout:n=16" and c["deals"] == 200
+    assert c["verdict"] == CONTRADICTED and c["pairs"][0]["verdict"] == CONTRADICTED
     assert c["holds"] is False and c["ranking_changes"] is True and c["same_order"] is False
-    assert c["pairs"][0]["holds"] is False
+    assert c["pairs"][0]["holds"] is False and c["pairs"][0]["detectable"] is None
     assert c["pairs"][0]["diff"] == 7.7 and c["pairs"][0]["check_diff"] == -5.3
     assert c["ranking"] == {"answer": ["cautious", "heuristic"],
                             "check": ["heuristic", "cautious"]}
@@ -219,23 +221,33 @@ def test_the_ranking_changes_when_the_check_clearly_reverses_a_pair():
     assert (s["zero_success"], s["check_zero_success"]) == (0.9, 0.45)
     summary = {**answer, "check": c}
     assert RANKING_CHANGES in check_verdict(summary)
-    assert "**no**" in "\n".join(check_lines(summary))
+    assert "**contradicted**" in "\n".join(check_lines(summary))
     assert rank_line(summary) == ("Rank under `expert` -> under `rollout:n=16`: `cautious` 1 -> 2, "
                                   "`heuristic` 2 -> 1; keeps its rank: none.")
     assert rank_line(summary) in check_lines(summary)[0]
     assert rank_line(answer) is None
 
 
-def test_an_order_that_moves_within_the_noise_holds_and_says_so():
-    answer = _summary({"a": 1.0, "b": 0.5}, [("a", "b", 0.5, [0.2, 0.8])])
-    checked = _summary({"a": 0.4, "b": 0.6}, [("a", "b", -0.2, [-3.0, 2.6])], deals=200)
+def test_a_check_whose_estimate_reverses_a_pair_but_cannot_reject_it_does_not_contradict():
+    # montecarlo:n=8 over heuristic by +1.02 [0.50, 1.54]; the check -1.40 [-2.93, +0.13]: a
+    # reversed point estimate that does not exclude the answer's order
+    answer = _summary({"montecarlo:n=8": 1.02, "heuristic": 0.0},
+                      [("montecarlo:n=8", "heuristic", 1.02, [0.50, 1.54])])
+    checked = _summary({"montecarlo:n=8": -1.40, "heuristic": 0.0},
+                       [("montecarlo:n=8", "heuristic", -1.40, [-2.93, 0.13])], deals=200)
     c = compare_check(answer, checked, "rollout:n=16")
-    assert c["holds"] is True and c["same_order"] is False
+    p = c["pairs"][0]
+    assert p["verdict"] == c["verdict"] == NOT_CONTRADICTED and c["same_order"] is False
+    # the difference it could have seen: 2.80 standard errors of its interval
+    se = (0.13 + 2.93) / (2 * 1.959964)
+    assert p["detectable"] == pytest.approx(2.80 * se, abs=0.01) == c["detectable"]
     verdict = check_verdict({**answer, "check": c})
-    assert RANKING_CHANGES not in verdict and "within its noise" in verdict
+    assert "**not contradicted**" in verdict and "holds" not in verdict
+    assert f"{p['detectable']:.1f} points per deal" in verdict and "within its noise" in verdict
+    assert RANKING_CHANGES not in verdict
 
 
-def test_the_same_order_holds():
+def test_a_check_that_finds_every_pair_in_the_same_order_confirms_the_ranking():
     answer = _summary({"a": 1.0, "b": 0.5, "c": 0.0},
                       [("a", "b", 0.5, [0.2, 0.8]), ("a", "c", 1.0, [0.7, 1.3]),
                        ("b", "c", 0.5, [0.1, 0.9])])
@@ -243,9 +255,40 @@ def test_the_same_order_holds():
                        [("a", "b", 1.0, [0.1, 1.9]), ("a", "c", 3.0, [1.0, 5.0]),
                         ("b", "c", 2.0, [0.5, 3.5])], deals=200)
     c = compare_check(answer, checked, "rollout:n=4")
-    assert c["holds"] is True and c["same_order"] is True
-    assert [p["holds"] for p in c["pairs"]] == [True, True, True]
-    assert "the ranking holds (the same order" in check_verdict({**answer, "check": c})
+    assert c["verdict"] == CONFIRMED and c["holds"] is True and c["same_order"] is True
+    assert [p["verdict"] for p in c["pairs"]] == [CONFIRMED] * 3
+    assert "the ranking is **confirmed**" in check_verdict({**answer, "check": c})
+
+
+def test_the_check_is_named_by_the_ladder_or_as_another_play():
+    answer = _summary({"a": 1.0, "b": 0.5}, [("a", "b", 0.5, [0.2, 0.8])])
+    c = compare_check(answer, answer, "rollout:n=3")
+    assert c["label"] == check_label("rollout:n=3", "expert")
+    assert check_verdict({**answer, "check": c}).startswith(f"Checked against {c['label']}")
+    assert "stronger" not in check_verdict({**answer, "check": c})
+
+
+def test_a_check_is_sized_for_power_and_capped_at_three_times_the_answers_cost():
+    from whist_sim.analyses.tournament.ranking_check import (
+        CHECK_FLOOR,
+        COST_CAP,
+        SEARCH_COST,
+        power_deals,
+    )
+
+    # a pair whose difference per deal has a standard deviation of 10 points: 197 deals see 2
+    # points with 80 % power
+    half = 1.959964 * 10 / math.sqrt(10_000)
+    answer = _summary({"a": 1.0, "b": 0.0}, [("a", "b", 1.0, [1.0 - half, 1.0 + half])],
+                      deals=10_000)
+    assert power_deals(answer) == deals_for_power(10.0) == 197
+    big = COST_CAP * 1_000_000 // SEARCH_COST
+    assert tournament_check_deals(1_000_000, answer) == 197 < big
+    # a small tournament cannot afford the power: the cap, never less than the floor
+    assert tournament_check_deals(10_000, answer) == max(CHECK_FLOOR,
+                                                          COST_CAP * 10_000 // SEARCH_COST)
+    assert tournament_check_deals(10, answer) == 10  # never more than the answer's deals
+    assert tournament_check_deals(1_000) == max(CHECK_FLOOR, COST_CAP * 1_000 // SEARCH_COST)
 
 
 def test_ranking_orders_by_mean_with_ties_to_the_earlier_entrant():
@@ -267,4 +310,4 @@ def test_the_markdown_report_has_the_check_section_only_when_checked():
     c = compare_check(answer, checked, "rollout:n=16")
     lines = check_lines({**answer, "check": c})
     text = "\n".join(lines)
-    assert "check: diff" in text and "-1.50" in text and "[-2.00, -1.00]" in text
+    assert "check: diff" in text and "\u22121.50" in text and "\u22122.00 to \u22121.00" in text

@@ -9,7 +9,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.analyses.answer_check import difference_holds
+from whist_sim.analyses.answer_check import (
+    CONFIRMED,
+    CONTRADICTED,
+    NOT_CONTRADICTED,
+    difference_holds,
+    difference_verdict,
+)
 from whist_sim.analyses.tournament import tournament
 from whist_sim.analyses.tournament.ranking_check import RANKING_CHANGES
 from whist_sim.interfaces.cli import main
@@ -36,7 +42,12 @@ def test_the_check_object_has_the_contract_keys(checked):
     for p in c["pairs"]:
         assert isinstance(p["holds"], bool)
         assert p["holds"] == difference_holds(p["diff"], p["check_ci"])
+        v = difference_verdict(p["diff"], p["check_ci"])
+        assert (p["verdict"], p["verdict_why"]) == (v.word, v.why)
+        assert (p["detectable"] is None) == (v.detectable is None)
     assert c["holds"] == all(p["holds"] for p in c["pairs"])
+    assert c["verdict"] in (CONFIRMED, NOT_CONTRADICTED, CONTRADICTED) and c["verdict_why"]
+    assert (c["verdict"] == CONTRADICTED) == c["ranking_changes"]
 
 
 def test_the_check_is_the_tournament_of_its_first_deals_under_the_check_play(checked):
@@ -76,8 +87,9 @@ def test_the_cli_writes_the_check_to_the_summary_report_and_text(tmp_path):
     assert s["check"]["play"] == CHECK and s["check"]["deals"] == 10
     report = (out / "report.md").read_text()
     assert "## Checked against search" in report and "check: diff" in report
-    assert ("the ranking holds" in report) != (RANKING_CHANGES in report)
-    assert "Checked against search: the first 10 deals" in r.output
+    said = [w for w in ("**confirmed**", "**not contradicted**", RANKING_CHANGES) if w in report]
+    assert len(said) == 1 and "ranking holds" not in report and "stronger" not in report
+    assert f"another play, {CHECK}" in r.output and "the first 10 deals again" in r.output
     assert (out / "tables" / "check_pairs.csv").is_file()
 
 

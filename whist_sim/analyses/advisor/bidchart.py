@@ -471,7 +471,7 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
     c = hand_classes(df)
     out: dict[str, pd.DataFrame] = {}
     n_tricks = sum(1 for col in df.columns if col.startswith("ev_")) - 1
-    cells = cell_stats(c, n_tricks) if n_tricks >= 0 else None
+    cells = cell_stats(c, n_tricks, players) if n_tricks >= 0 else None
     bands = list(c["hcp_band"].cat.categories)
     classes = list(c["trump_class"].cat.categories)
     for pos in range(players):
@@ -484,7 +484,8 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
                                         np.nan))
             out[f"zero_best_pos{pos}"] = _pivot(z, "zb", min_n)[0]
         if cells is not None:
-            cp = cells[(cells["position"] == pos) & (cells["hands"] >= min_n)]
+            # a class split by the auction shows its main (largest) cell in the grids
+            cp = cells[(cells["position"] == pos) & (cells["hands"] >= min_n) & cells["main"]]
             grid = pd.DataFrame(np.nan, index=pd.CategoricalIndex(bands, categories=bands,
                                                                   ordered=True, name="hcp_band"),
                                 columns=pd.CategoricalIndex(classes, categories=classes,
@@ -499,7 +500,7 @@ def chart_tables(df: pd.DataFrame, players: int = 4,
                 out[f"{key}_pos{pos}"] = t
     if cells is not None:
         out["cells"] = cells
-        out["monotonicity"] = monotonicity(cells, [str(b) for b in bands],
+        out["monotonicity"] = monotonicity(cells[cells["main"]], [str(b) for b in bands],
                                            [str(t) for t in classes], min_n)
         out["zero_by_band"] = zero_value_by_band(cells[cells["hands"] >= min_n],
                                                  [str(b) for b in bands])
@@ -531,7 +532,7 @@ def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: st
               fmt: str, cmap: str, positions: Sequence[int], vmin: float, vmax: float,
               label: str):
     from ..reports.charts import new_figure
-    from ..reports.labels import position_label
+    from ..reports.wording import bidding_position_name as position_label
 
     cols = len(positions)
     fig = new_figure(3.4 * cols + 0.8, 4.4)
@@ -560,7 +561,7 @@ def _heatmaps(tables: dict[str, pd.DataFrame], key: str, players: int, title: st
 
 def _over_under_chart(tables: dict[str, pd.DataFrame], players: int):
     from ..reports.charts import new_figure
-    from ..reports.labels import position_label
+    from ..reports.wording import bidding_position_name as position_label
 
     fig = new_figure(3.2 * players, 3.6)
     t = tables["by_hcp_over"]
@@ -577,7 +578,8 @@ def _over_under_chart(tables: dict[str, pd.DataFrame], players: int):
         if pos == 0:
             ax.set_ylabel("mean optimal bid")
             ax.legend(fontsize=7)
-    fig.suptitle("Optimal bid by HCP: deals heading under vs. over", fontsize=10)
+    fig.suptitle("The best bid by high-card points, in deals heading under and over",
+                 fontsize=10)
     return fig
 
 
@@ -619,6 +621,125 @@ def _md_best(best: pd.DataFrame, sep: pd.DataFrame,
     return markdown_rows(["HCP \\ trumps", *(str(c) for c in best.columns)], rows)
 
 
+def _rules_words(rules: Rules) -> str:
+    from ..reports.wording import rules_in_words
+
+    return rules_in_words(rules)
+
+
+def _pos(position: int, players: int) -> str:
+    """A bidding position by name: declarer, second bidder, ..., fourth bidder (hooked)."""
+    from ..reports.wording import bidding_position_name
+
+    return bidding_position_name(position, players)
+
+
+#: the bid chart report's own terms (the others come from the reports' glossary)
+CHART_TERMS = {
+    "cell": (
+        "the hands of one bidding position, panel, high-card-point band and trump length "
+        "(and, where a bid is illegal for some of them, one part of the auction: 'auction "
+        "level 8+', 'hooked on 6'); the chart gives each cell one bid."),
+    "panel": (
+        "suit: the hand played in the deal's own trump; NT: the same hand played at no-trump."),
+    "optimal bid": (
+        "the cell's contract with the highest mean expected score over its hands."),
+    "fit": (
+        "the share of a cell's hands whose own best bid (the highest expected score of the "
+        "hand's own evaluation) is the cell's bid."),
+    "separated": (
+        "a cell whose best bid beats its runner-up clearly: the paired 95 % interval of the "
+        "difference lies above 0; '?' marks a cell that is not."),
+    "screened": (
+        "a cell the check did not play: its top two bids are far apart, it has one legal bid, "
+        "or the check's budget was spent (check.csv says which)."),
+    "check could see": (
+        "the smallest difference, points per deal, that a check which cannot tell the two "
+        "bids apart would have found with 80 % power."),
+}
+
+
+def chart_summary(df: pd.DataFrame, tables: dict[str, pd.DataFrame], rules: Rules,
+                  check: pd.DataFrame | None = None) -> list[str]:
+    """The report's opening in sentences with numbers: what was evaluated, what the declarer
+    and the others bid, when a zero pays, how well a cell's bid fits its hands, what the check
+    says."""
+    from ..reports.wording import points_interval, share_text
+
+    a = df.attrs
+    p = rules.players
+    out = [
+        f"The chart evaluated {a.get('evaluated', len(df)):,} hands, up to "
+        f"{a.get('min_hands', '?')} of every class, each played out in every legal contract on "
+        f"{a.get('deals_per_hand', '?')} sampled deals, every seat bidding by "
+        f"{a.get('bid', '?')} and playing by {a.get('play', '?')}, under "
+        f"{_rules_words(rules)}."]
+    s = tables["summary"].reset_index()
+    said = []
+    for pos in range(p):
+        part = s[s["position"] == pos]
+        if not len(part):
+            continue
+        w = part["hands"].to_numpy(float)
+        bid = float((part["optimal_bid"] * w).sum() / w.sum())
+        tricks = float((part["expected_tricks"] * w).sum() / w.sum())
+        said.append(f"{_pos(pos, p)} {bid:.1f} (expecting {tricks:.1f} tricks)")
+    if said:
+        out.append("The best bid, on average over the hands as they come: " + ", ".join(said)
+                   + ".")
+    zb = tables.get("zero_by_band")
+    if zb is not None and len(zb):
+        for pos, g in zb.groupby("position"):
+            pays = g[g["ci_low"] > 0]
+            if len(pays):
+                r = pays.iloc[-1]
+                out.append(
+                    f"A zero pays for the {_pos(int(pos), p)} with {_band_words(r['hcp_band'])}: "
+                    f"there it beats the best other bid for the same hand by "
+                    f"{points_interval(r['zero_diff'], r['ci_low'], r['ci_high'])} per deal.")
+            else:
+                out.append(f"A zero never clearly beats the best other bid for the "
+                           f"{_pos(int(pos), p)}.")
+    cells = tables["cells"]
+    shown = cells[cells["hands"] >= MIN_CELL]
+    if len(shown):
+        parts = cells.groupby(["position", "hcp_band", "trump_class"], observed=True).size()
+        out.append(
+            f"A cell's bid is its hands' own best bid for {share_text(shown['fit'].mean())} of "
+            f"them on average over the {len(shown)} cells of {MIN_CELL} hands or more "
+            f"(weighted by hands: "
+            f"{share_text((shown['fit'] * shown['hands']).sum() / shown['hands'].sum())}). "
+            f"{int((parts > 1).sum())} of {len(parts)} classes are split by the auction, so that "
+            f"no cell's bid is illegal for a hand it covers; "
+            f"{share_text(shown['hands'].sum() / cells['hands'].sum())} of the hands are in "
+            "cells large enough to show.")
+    if check is not None:
+        from .chart_check import verdict_counts
+
+        out.append(f"Played again under {check.attrs.get('play', '?')} (every seat searching), "
+                   f"the cells are {verdict_counts(check)}.")
+    return out
+
+
+def _band_words(band: str) -> str:
+    """``"3-4"`` -> ``"4 high-card points or fewer"``; ``"19+"`` -> any number."""
+    text = str(band)
+    if text.endswith("+"):
+        return "any number of high-card points"
+    return f"{text.split('-')[-1]} high-card points or fewer"
+
+
+def chart_glossary(check: pd.DataFrame | None) -> list[str]:
+    """The terms of the bid chart report, in the order a reader meets them."""
+    terms = ["bidding position", "declarer", "hooked", "HCP", "cell", "panel", "contract",
+             "expected score", "points", "optimal bid", "separated", "95 % interval", "fit",
+             "zero bid", "paired value of a zero", "over deal", "under deal", "play"]
+    if check is not None:
+        terms += ["check", "confirmed", "not contradicted", "contradicted", "screened",
+                  "check could see"]
+    return terms
+
+
 def chart_meta(df: pd.DataFrame, rules: Rules) -> dict[str, str]:
     """The run's provenance lines (sample, model, rules) shared by the report and cheat sheet."""
     from ...core.version import __version__
@@ -634,7 +755,7 @@ def chart_meta(df: pd.DataFrame, rules: Rules) -> dict[str, str]:
         "seed": str(a.get("seed", "?")),
         "bidding / play": f"{a.get('bid', '?')} / {a.get('play', '?')} (every seat)",
         "sampling": "bid-consistent" if a.get("consistent") else "uniform hidden hands",
-        "rules": str(rules),
+        "rules": _rules_words(rules),
         "whist-sim": __version__,
     }
     if "wall_s" in a:
@@ -655,7 +776,6 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     against both fields, a section "Checked against search", ``check.csv`` and the check's
     columns in ``cells.csv``. Returns the files written."""
     from ..reports.charts import figure_png
-    from ..reports.labels import position_label
     from ..reports.render import markdown_rows, markdown_table
     from .chart_plots import cheat_sheet, figure_pdf, optimal_bid_figure, zero_value_figure
 
@@ -675,7 +795,8 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     charts = {
         "optimal_bid": optimal_bid_figure(tables, p, rules.n_tricks, moved),
         "expected_tricks": _heatmaps(tables, "expected_tricks", p,
-                                     "Mean expected tricks at the hands' optimal bids", ".1f",
+                                     "Tricks a hand expects to take at its best bid, by "
+                                     "high-card points and trump length", ".1f",
                                      "viridis", range(p), 0, rules.n_tricks,
                                      "mean expected tricks"),
         "zero_bid": zero_value_figure(tables, p),
@@ -696,14 +817,15 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         f"{'consistently with the earlier bids' if a.get('consistent') else 'uniformly'}.",
         f"Sample: {a.get('evaluated', len(df)):,} hands (up to {a.get('min_hands', '?')} per "
         f"cell) x {a.get('deals_per_hand', '?')} deals, seed {a.get('seed', '?')}; "
-        f"{rules}; whist-sim {meta['whist-sim']}.",
+        f"{_rules_words(rules)}; whist-sim {meta['whist-sim']}.",
     ]
     if check is not None:
+        from .chart_check import verdict_counts
+
         ca = check.attrs
         footer.append(
-            f"Checked against search: {int(check['moved'].sum())} of {len(check)} cells move "
-            f"under {ca.get('play', '?')} (red frame; thick: the chart's bid does not hold), "
-            f"{ca.get('hands', '?')} hands x {ca.get('deals_per_hand', '?')} deals per cell.")
+            f"Checked against {ca.get('play', '?')}: {verdict_counts(check)}; "
+            f"{int(check['moved'].sum())} cells move (red frame; thick: contradicted).")
     sheet = cheat_sheet(tables, p, rules.n_tricks, footer,
                         f"Israeli Whist, {p} players: what to bid", moved)
     for ext, data in (("png", lambda f: figure_png(f, 150)), ("pdf", figure_pdf)):
@@ -712,10 +834,13 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         written.append(path)
     cells = tables["cells"]
     if check is not None:
-        keys = ["position", "panel", "hcp_band", "trump_class"]
-        extra = check[keys + ["check_bid", "holds", "moved", "zero_answer", "zero_check"]].rename(
-            columns={"holds": "check_holds", "moved": "check_moved",
-                     "zero_answer": "zero_made", "zero_check": "check_zero_made"})
+        keys = ["position", "panel", "hcp_band", "trump_class", "may", "may_not"]
+        extra = check[keys + ["check_bid", "verdict", "detectable", "screened", "holds", "moved",
+                              "zero_answer", "zero_check"]].rename(
+            columns={"verdict": "check_verdict", "detectable": "check_could_see",
+                     "screened": "check_screened", "holds": "check_holds",
+                     "moved": "check_moved", "zero_answer": "zero_made",
+                     "zero_check": "check_zero_made"})
         cells = cells.assign(hcp_band=cells["hcp_band"].astype(str),
                              trump_class=cells["trump_class"].astype(str)).merge(
             extra, on=keys, how="left")
@@ -728,6 +853,10 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     s = tables["summary"].reset_index()
     lines = [
         "# Bid charts: the expected-score-optimal contract by hand class",
+        "",
+        "## Summary",
+        "",
+        " ".join(chart_summary(df, tables, rules, check)),
         "",
         *(f"- **{k}**: {v}" for k, v in meta.items()),
         "",
@@ -761,7 +890,7 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
         markdown_rows(
             ["position", "deal goes", "hands", "mean optimal bid", "mean expected tricks",
              "mean best score", "zero beats all"],
-            ([position_label(int(r["position"]), p), "over" if r["over"] else "under",
+            ([_pos(int(r["position"]), p), "over" if r["over"] else "under",
               f"{int(r['hands']):,}", f"{r['optimal_bid']:.2f}", f"{r['expected_tricks']:.2f}",
               f"{r['best_ev']:.1f}",
               "" if math.isnan(r["zero_best_share"]) else f"{r['zero_best_share']:.1%}"]
@@ -769,9 +898,9 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     ]
     lines += ["", "## Optimal bid", "", "![optimal bid](charts/optimal_bid.png)", ""]
     if check is not None:
-        lines += _check_lines(check, p)
+        lines += _check_lines(check, p, a.get("play"))
     for pos in range(p):
-        lines += [f"### {position_label(pos, p)}", "",
+        lines += [f"### {_pos(pos, p)}", "",
                   _md_best(tables[f"best_bid_pos{pos}"], tables[f"separated_pos{pos}"],
                            None if grids is None else grids[pos]), ""]
     mono = tables["monotonicity"]
@@ -785,7 +914,7 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
               markdown_rows(
                   ["position", "panel", "pairs", "stronger bids fewer", "both separated",
                    "of which stronger bids fewer"],
-                  ([position_label(r.position, p), r.panel, r.pairs, r.inversions,
+                  ([_pos(r.position, p), r.panel, r.pairs, r.inversions,
                     r.pairs_separated, r.inversions_separated] for r in mono.itertuples()))]
     zb = tables["zero_by_band"].rename(columns={"ci_low": "zero_diff_ci_low",
                                                 "ci_high": "zero_diff_ci_high"})
@@ -800,7 +929,12 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
               "pooled with their natural weights. Positive: bid zero. `zero best share`: hands",
               "for which zero beats every other contract.", "",
               markdown_table(zb, p), "", "![zero bid](charts/zero_bid.png)", ""]
-    lines += ["## Under vs. over", "", "![under vs over](charts/over_under.png)", ""]
+    lines += ["## Under vs. over", "", "![the best bid by high-card points, in deals heading "
+              "under and over](charts/over_under.png)", ""]
+    lines += _fit_lines(tables["cells"], p)
+    from ..reports.wording import glossary_markdown
+
+    lines += [glossary_markdown(chart_glossary(check), CHART_TERMS), ""]
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     written.insert(0, path)
@@ -818,35 +952,101 @@ def write_chart_report(df: pd.DataFrame, out: str | Path, command: str | None = 
     return written
 
 
-def _check_lines(check: pd.DataFrame, players: int) -> list[str]:
-    """The report's section "Checked against search" (before the grids that mark it)."""
-    from ..reports.labels import position_label
+def _fit_lines(cells: pd.DataFrame, players: int) -> list[str]:
+    """The report's section on how well a cell's bid fits its hands, and the split cells."""
     from ..reports.render import markdown_rows
+    from ..reports.wording import share_text
 
-    a = check.attrs
-    moved = check[check["moved"]]
-    wrong = check[~check["holds"]]
+    shown = cells[cells["hands"] >= MIN_CELL]
+    if not len(shown):
+        return []
     lines = [
-        "## Checked against search", "",
-        f"Every cell with at least {MIN_CELL} hands: its first {a.get('hands', '?')} hands again, "
-        f"each on {a.get('deals_per_hand', '?')} fresh sampled deals, with every seat playing "
-        f"`{a.get('play', '?')}`; only the cell's three best bids by the chart and the zero bid "
-        "are searched. A cell **moves** when the check's best bid differs (in the grids below: "
-        "`5→6`); the chart's bid **does not hold** (bold) when the check's best is clearly "
-        "better (the paired 95 % interval of the difference lies above 0). A zero cell shows its "
-        "made rate against the chart's players / against searching players: `0 (92%/61%)`. "
-        f"{len(moved)} of {len(check)} cells move, {len(wrong)} do not hold.",
+        "## How well a cell's bid fits its hands", "",
+        "A cell's *fit*: the share of its hands whose own best bid (the highest expected score "
+        "of the hand's own evaluation, on the chart's sampled deals) is the cell's bid. A hand's "
+        "own best is itself an estimate: where two bids are close, sampling alone moves it. "
+        "Classes whose best bid some of their hands may not bid are split by the auction (the "
+        "declarer's by the auction's level, the hooked bidder's by the forbidden number) until "
+        "every cell's bid is legal for every hand it covers.", "",
+        markdown_rows(
+            ["position", "cells", "mean fit", "split classes", "cells of split classes"],
+            ([_pos(int(pos), players), str(len(g)), share_text(g["fit"].mean()),
+              str(int((g.groupby(["hcp_band", "trump_class"], observed=True).size() > 1)
+                      .sum())),
+              str(int((g["auction"] != "").sum()))]
+             for pos, g in shown.groupby("position"))),
         "",
     ]
-    if len(moved):
-        lines += [markdown_rows(
-            ["position", "HCP", "trumps", "chart", "check", "check: diff", "95% CI", "holds"],
-            ([position_label(int(r.position), players), r.hcp_band, r.trump_class,
-              str(r.answer_bid), str(r.check_bid), f"{r.diff:+.1f}",
-              "-" if math.isnan(r.diff_ci_low) else
-              f"[{r.diff_ci_low:+.1f}, {r.diff_ci_high:+.1f}]",
-              "yes" if r.holds else "**no**"] for r in moved.itertuples())), ""]
+    part = shown[shown["auction"] != ""]
+    if len(part):
+        lines += ["The split cells:", "", markdown_rows(
+            ["position", "HCP", "trumps", "auction", "hands", "bid", "fit"],
+            ([_pos(int(r.position), players), str(r.hcp_band), str(r.trump_class), r.auction,
+              f"{int(r.hands):,}", str(int(r.best_bid)), share_text(r.fit)]
+             for r in part.itertuples())), ""]
     return lines
+
+
+def _check_lines(check: pd.DataFrame, players: int, answer_play: str | None = None
+                 ) -> list[str]:
+    """The report's section "Checked against search" (before the grids that mark it): what
+    the check played, its verdicts, the cells it screened and why, and every checked cell."""
+    from ..answer_check import CONFIRMED, CONTRADICTED, TARGET_DIFFERENCE, check_label
+    from ..reports.render import markdown_rows
+    from .chart_check import COST_CAP, SCREENED, verdict_counts
+
+    a = check.attrs
+    play = str(a.get("play", "?"))
+    label = check_label(play, answer_play) if answer_play else f"another play, {play}"
+    checked = check[check["verdict"] != SCREENED]
+    screened = check[check["verdict"] == SCREENED]
+    seen = checked["detectable"].dropna()
+    lines = [
+        "## Checked against search", "",
+        f"Checked against {label}. A check under a searching play costs several hundred times "
+        f"the chart's play, so it is spent where it can change the advice: on the cells whose "
+        f"top two bids are close (the chart's paired 95 % interval of best minus runner-up "
+        f"holds 0 or reaches below {TARGET_DIFFERENCE:g} points per deal), at most {COST_CAP} "
+        f"times the chart's own work ({a.get('samples', 0):,} paired deals in all). Each "
+        f"checked cell plays its first hands again, up to {a.get('hands', '?')} hands on "
+        f"{a.get('deals_per_hand', '?')} fresh sampled deals each, with every seat playing "
+        f"`{play}`, the cell's two best bids only. The verdicts: {verdict_counts(check)}.",
+        "",
+        f"*Confirmed*: the check finds the chart's bid and clearly ahead of its runner-up. "
+        f"*Not contradicted*: the check cannot tell the two apart; it would have seen a "
+        f"difference of {_seen_range(seen)} points per deal (80 % power). *Contradicted*: the "
+        f"check clearly prefers the runner-up (bold in the grids below). *Screened*: not "
+        f"played (the reason is in check.csv). A moved cell reads `5→6` in the grids; a zero "
+        f"cell shows its made rate against the chart's players / against searching players: "
+        f"`0 (92%/61%)`.",
+        "",
+    ]
+    if len(screened):
+        why = screened["screened"].map(lambda t: "the chart separates its top two"
+                                       if t.startswith("the chart separates") else
+                                       ("the check's budget" if "budget" in t else t))
+        counts = why.value_counts()
+        lines += ["Screened: " + "; ".join(f"{int(n)} cells: {w}" for w, n in counts.items())
+                  + ".", ""]
+    shown = checked[checked["moved"] | checked["verdict"].isin([CONFIRMED, CONTRADICTED])]
+    if len(shown):
+        lines += ["Cells the check moves, confirms or contradicts:", "", markdown_rows(
+            ["position", "HCP", "trumps", "auction", "chart", "check", "check: diff",
+             "95% CI", "verdict"],
+            ([_pos(int(r.position), players), r.hcp_band, r.trump_class,
+              r.auction or "any", str(r.answer_bid), str(r.check_bid), f"{r.diff:+.1f}",
+              "-" if math.isnan(r.diff_ci_low) else
+              f"{r.diff_ci_low:+.1f} to {r.diff_ci_high:+.1f}",
+              f"**{r.verdict}**" if r.verdict == CONTRADICTED else r.verdict]
+             for r in shown.itertuples())), ""]
+    return lines
+
+
+def _seen_range(seen: pd.Series) -> str:
+    if not len(seen):
+        return "-"
+    lo, hi = float(seen.min()), float(seen.max())
+    return f"{lo:.0f}" if round(lo) == round(hi) else f"{lo:.0f} to {hi:.0f}"
 
 
 def paired_zero_value(rules: Rules | None = None, bid: str = "heuristic",

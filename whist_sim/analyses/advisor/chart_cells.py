@@ -18,21 +18,37 @@ numbers). Per cell:
 :func:`monotonicity` counts neighbour cells where the stronger (one HCP band up, or one trump
 more) is advised to bid fewer tricks; :func:`zero_value_by_band` pools the zero-bid value of a
 position's cells by HCP band, weighting the cells by their natural probabilities.
+
+**A cell's bid is legal for every hand it covers.** A bid can be illegal for some hands of a class:
+below the auction's level for the declarer, the forbidden number for the hooked last bidder (RULES
+§4). :func:`cell_groups` splits such a class by what makes its best bid illegal, again until every
+part's best bid is legal for all its hands: the hands that may bid it and the hands that may not
+(``may``/``may_not``: the bids a part's hands may all bid / may none bid; :func:`auction_text` says
+it in words: "auction level 8+" for the declarer, "hooked on 6" for the last bidder). A class is
+one cell when no split is needed. Per cell, ``fit`` is the share of its hands whose own best bid
+(the highest expected score of the hand's own evaluation) is the cell's bid.
 """
 
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 import pandas as pd
 
 from ...core.stats import Moments, paired_test, z_value
 
-__all__ = ["cell_stats", "monotonicity", "zero_value_by_band"]
+__all__ = ["CELL_KEYS", "auction_text", "cell_groups", "cell_stats", "monotonicity",
+           "parse_bids", "zero_value_by_band"]
+
+#: the columns that name a cell: its class and, for a split class, the bids its hands may / may
+#: not bid (space-separated, empty when the class is not split)
+CELL_KEYS = ("position", "panel", "hcp_band", "trump_class", "may", "may_not")
 
 CELL_COLUMNS = (
-    "position", "panel", "hcp_band", "trump_class", "hands", "prob", "best_bid", "best_ev",
+    "position", "panel", "hcp_band", "trump_class", "may", "may_not", "auction", "share",
+    "main", "fit", "hands", "prob", "best_bid", "best_ev",
     "second_bid", "second_ev", "diff", "diff_ci_low", "diff_ci_high", "separated",
     "best_e_tricks", "best_p_make", "mean_hand_optimum", "zero_hands", "zero_diff",
     "zero_ci_low", "zero_ci_high", "zero_se", "zero_best_share",
@@ -46,7 +62,80 @@ def _paired(d: np.ndarray) -> tuple[float, float, float, float]:
     return mean, lo, hi, m.se
 
 
-def cell_stats(c: pd.DataFrame, n_tricks: int) -> pd.DataFrame:
+def _bids_text(bids: frozenset[int]) -> str:
+    return " ".join(str(b) for b in sorted(bids))
+
+
+def parse_bids(text: object) -> frozenset[int]:
+    """The bids of a ``may`` / ``may_not`` cell (``"5 6"``; empty or missing: none)."""
+    if text is None or (isinstance(text, float) and math.isnan(text)):
+        return frozenset()
+    return frozenset(int(t) for t in str(text).split())
+
+
+def auction_text(position: int, players: int, may: frozenset[int],
+                 may_not: frozenset[int]) -> str:
+    """A split cell's hands in words: the declarer's by the auction's level ("auction level
+    6-7", "level 8+"), the last bidder's by the forbidden number ("hooked on 6", "not hooked on
+    5 or 6"), any other position by its bids; empty for a cell that is not split."""
+    if not may and not may_not:
+        return ""
+    if position == 0:  # the declarer may bid b when b >= the level
+        lo = max(may_not) + 1 if may_not else None
+        hi = min(may) if may else None
+        if lo is not None and hi is not None:
+            return f"auction level {lo}" if lo == hi else f"auction level {lo}-{hi}"
+        return f"auction level {lo}+" if lo is not None else f"auction level up to {hi}"
+    if position == players - 1:  # the hooked bidder may bid anything but the forbidden number
+        if may_not:
+            return "hooked on " + " or ".join(str(b) for b in sorted(may_not))
+        return "not hooked on " + " or ".join(str(b) for b in sorted(may))
+    parts = ([f"may bid {_bids_text(may)}"] if may else []) + (
+        [f"may not bid {_bids_text(may_not)}"] if may_not else [])
+    return "; ".join(parts)
+
+
+def _means(e: np.ndarray) -> np.ndarray:
+    legal = ~np.isnan(e)
+    with np.errstate(invalid="ignore"):
+        return np.where(legal.sum(axis=0) * 2 >= len(e),
+                        np.nansum(e, axis=0) / np.maximum(legal.sum(axis=0), 1), np.nan)
+
+
+def cell_groups(c: pd.DataFrame, n_tricks: int
+                ) -> list[tuple[dict[str, object], np.ndarray]]:
+    """The cells of a classed chart frame, each as ``(key, rows)``: ``key`` the values of
+    :data:`CELL_KEYS` (``may`` / ``may_not`` as sets of bids) and ``rows`` the positions of its
+    hands in ``c``. A class whose best bid (highest mean expected score among the bids legal for
+    at least half its hands; ties: the lower) is illegal for some of its hands is split into the
+    hands that may bid it and those that may not, each part split again the same way (see the
+    module doc)."""
+    ev_all = c[[f"ev_{b}" for b in range(n_tricks + 1)]].to_numpy(float)
+    out: list[tuple[dict[str, object], np.ndarray]] = []
+
+    def split(key: dict[str, object], idx: np.ndarray, may: frozenset[int],
+              may_not: frozenset[int]) -> None:
+        means = _means(ev_all[idx])
+        if np.isnan(means).all():
+            out.append(({**key, "may": may, "may_not": may_not}, idx))
+            return
+        best = int(np.argmax(np.where(np.isnan(means), -np.inf, means)))
+        bad = np.isnan(ev_all[idx, best])
+        if not bad.any():
+            out.append(({**key, "may": may, "may_not": may_not}, idx))
+            return
+        split(key, idx[~bad], may | {best}, may_not)
+        split(key, idx[bad], may, may_not | {best})
+
+    keys = ["position", "hcp_band", "trump_class"]
+    for (pos, band, tcls), idx in c.groupby(keys, observed=True).indices.items():
+        split({"position": int(pos), "panel": "NT" if tcls == "NT" else "suit",
+               "hcp_band": band, "trump_class": tcls}, np.asarray(idx), frozenset(),
+              frozenset())
+    return out
+
+
+def cell_stats(c: pd.DataFrame, n_tricks: int, players: int | None = None) -> pd.DataFrame:
     """One row per non-empty cell of a classed chart frame (columns ``hcp_band``,
     ``trump_class`` added to a :func:`~whist_sim.analyses.advisor.bidchart.bid_chart` frame);
     columns
@@ -56,15 +145,23 @@ def cell_stats(c: pd.DataFrame, n_tricks: int) -> pd.DataFrame:
     tricks_all = c[[f"e_tricks_{b}" for b in range(n_tricks + 1)]].to_numpy(float)
     make_all = c[[f"p_make_{b}" for b in range(n_tricks + 1)]].to_numpy(float)
     prob_col = c["cell_prob"].to_numpy(float) if "cell_prob" in c else np.full(len(c), np.nan)
-    rows = []
-    keys = ["position", "hcp_band", "trump_class"]
-    for (pos, band, tcls), idx in c.groupby(keys, observed=True).indices.items():
+    own_best = c["best_bid"].to_numpy()
+    players = int(c["position"].max()) + 1 if players is None and len(c) else (players or 4)
+    groups = cell_groups(c, n_tricks)
+    sizes: dict[tuple[object, ...], int] = {}
+    for key, idx in groups:
+        base = (key["position"], key["hcp_band"], key["trump_class"])
+        sizes[base] = sizes.get(base, 0) + len(idx)
+    rows: list[dict[str, object]] = []
+    for key, idx in groups:
+        pos, band, tcls = int(key["position"]), key["hcp_band"], key["trump_class"]  # type: ignore[call-overload]
+        base = (pos, band, tcls)
+        may = cast(frozenset[int], key["may"])
+        may_not = cast(frozenset[int], key["may_not"])
         e = ev_all[idx]
         legal = ~np.isnan(e)
         n = len(idx)
-        with np.errstate(invalid="ignore"):
-            means = np.where(legal.sum(axis=0) * 2 >= n,
-                             np.nansum(e, axis=0) / np.maximum(legal.sum(axis=0), 1), np.nan)
+        means = _means(e)
         if np.isnan(means).all():
             continue
         filled = np.where(np.isnan(means), -np.inf, means)
@@ -79,9 +176,14 @@ def cell_stats(c: pd.DataFrame, n_tricks: int) -> pd.DataFrame:
         nz = np.where(legal[:, 1:], e[:, 1:], -np.inf).max(axis=1)
         zd = e[z_ok, 0] - nz[z_ok]
         zm, zlo, zhi, zse = _paired(zd) if len(zd) else (math.nan,) * 4
+        share = n / sizes[base]
         rows.append({
             "position": int(pos), "panel": "NT" if tcls == "NT" else "suit",
-            "hcp_band": band, "trump_class": tcls, "hands": n, "prob": prob_col[idx[0]],
+            "hcp_band": band, "trump_class": tcls, "may": _bids_text(may),
+            "may_not": _bids_text(may_not), "auction": auction_text(pos, players, may, may_not),
+            "share": share, "main": False,
+            "fit": float((own_best[idx] == b1).mean()),
+            "hands": n, "prob": prob_col[idx[0]] * share,
             "best_bid": b1, "best_ev": means[b1], "second_bid": b2,
             "second_ev": means[b2] if b2 >= 0 else math.nan,
             "diff": diff, "diff_ci_low": lo, "diff_ci_high": hi,
@@ -93,7 +195,13 @@ def cell_stats(c: pd.DataFrame, n_tricks: int) -> pd.DataFrame:
             "zero_ci_high": zhi, "zero_se": zse,
             "zero_best_share": float((zd > 0).mean()) if len(zd) else math.nan,
         })
-    return pd.DataFrame(rows, columns=list(CELL_COLUMNS))
+    frame = pd.DataFrame(rows, columns=list(CELL_COLUMNS))
+    if len(frame):  # the largest part of every class (the first on a tie) is its main cell
+        biggest = frame.groupby(["position", "hcp_band", "trump_class"], observed=True,
+                                sort=False)["hands"].idxmax()
+        frame.loc[biggest.to_numpy(), "main"] = True
+        frame["main"] = frame["main"].astype(bool)
+    return frame
 
 
 def monotonicity(cells: pd.DataFrame, bands: list[str], classes: list[str],

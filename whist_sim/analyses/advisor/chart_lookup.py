@@ -38,7 +38,7 @@ CELLS = "cells.csv"
 _COLUMNS = {"position": int, "panel": str, "hcp_band": str, "trump_class": str, "hands": int,
             "best_bid": int, "best_ev": float, "second_bid": int, "second_ev": float,
             "diff": float, "diff_ci_low": float, "diff_ci_high": float, "separated": bool}
-_OPTIONAL = {"check_bid": int, "check_holds": bool}
+_OPTIONAL = {"check_bid": int, "check_holds": bool, "may": str, "may_not": str, "auction": str}
 _MAX_BYTES = 10_000_000  # a chart's cells.csv is about 100 kB
 
 
@@ -65,6 +65,18 @@ class Cell:
     separated: bool
     check_bid: int | None = None
     check_holds: bool | None = None
+    #: a class split by the auction (docs/ADVISOR.md): the bids this cell's hands may all bid /
+    #: may none bid (space-separated; empty: the class is one cell), and the split in words
+    may: str = ""
+    may_not: str = ""
+    auction: str = ""
+
+    def covers(self, illegal: dict[int, str]) -> bool:
+        """Whether a hand whose illegal bids are ``illegal`` belongs to this part of its
+        class: it may bid every bid of ``may`` and none of ``may_not``."""
+        may = [int(b) for b in self.may.split()]
+        may_not = [int(b) for b in self.may_not.split()]
+        return all(b not in illegal for b in may) and all(b in illegal for b in may_not)
 
 
 @dataclass(frozen=True)
@@ -144,7 +156,7 @@ def load_cells(folder: str | Path) -> list[Cell]:
         cells.append(Cell(**values))
     if not cells:
         raise ChartLookupError(f"{path}: no cell")
-    keys = [(c.position, c.panel, c.hcp_band, c.trump_class) for c in cells]
+    keys = [(c.position, c.panel, c.hcp_band, c.trump_class, c.may, c.may_not) for c in cells]
     if len(set(keys)) != len(keys):
         raise ChartLookupError(f"{path}: a cell is given twice")
     return cells
@@ -199,8 +211,10 @@ def lookup(scenario: Scenario, folder: str | Path | None = None) -> ChartAnswer:
     hcp = hand_hcp(scenario.hand)
     key = (scenario.position, "NT" if scenario.trump == NT else "suit", band_label(hcp),
            trump_class(scenario.hand, scenario.trump))
-    cell = next((c for c in cells
-                 if (c.position, c.panel, c.hcp_band, c.trump_class) == key), None)
+    parts = [c for c in cells if (c.position, c.panel, c.hcp_band, c.trump_class) == key]
+    # a class split by the auction: the part whose hands may (and may not) bid as this one
+    cell = next((c for c in parts if c.covers(illegal_bids(scenario, _split_bids(c)))),
+                parts[0] if parts else None)
     if cell is None:
         raise ChartLookupError(
             f"{chart_name(chart)}: no cell for this hand ({_cell_text(*key, p)}): too rare for "
@@ -210,6 +224,10 @@ def lookup(scenario: Scenario, folder: str | Path | None = None) -> ChartAnswer:
     bid = next((b for b in (cell.best_bid, cell.second_bid) if b >= 0 and b not in illegal),
                None)
     return ChartAnswer(scenario, chart, cell, hcp, bid, illegal)
+
+
+def _split_bids(cell: Cell) -> list[int]:
+    return [int(b) for b in (*cell.may.split(), *cell.may_not.split())]
 
 
 # ------------------------------------------------------------------------------------ output
@@ -278,7 +296,8 @@ def render_text(answer: ChartAnswer) -> str:
     for b, why in sorted(answer.illegal.items()):
         lines.append(f"The cell's {'best bid' if b == c.best_bid else 'runner-up'}, {b}, is not "
                      f"legal for this hand: {why}.")
-    lines.append(f"The cell: {_cell_text(c.position, c.panel, c.hcp_band, c.trump_class, p)} "
+    lines.append(f"The cell: {_cell_text(c.position, c.panel, c.hcp_band, c.trump_class, p)}"
+                 f"{f', {c.auction}' if c.auction else ''} "
                  f"(this hand: {answer.hcp} points), {c.hands:,} hands of the chart in "
                  f"{chart_name(answer.chart)}.")
     lines.append("A cell averages the hands it covers; for this hand's own answer: "
@@ -297,7 +316,7 @@ def to_json(answer: ChartAnswer) -> dict[str, Any]:
         "hand": format_hand(s.hand), "hcp": answer.hcp, "trump": STRAINS[s.trump],
         "position": s.position, "players": s.rules.players, "chart": chart_name(answer.chart),
         "cell": {"position": c.position, "panel": c.panel, "hcp_band": c.hcp_band,
-                 "trump_class": c.trump_class, "hands": c.hands},
+                 "trump_class": c.trump_class, "auction": c.auction, "hands": c.hands},
         "bid": answer.bid,
         "best": {"bid": c.best_bid, "ev": num(c.best_ev)},
         "runner_up": ({"bid": c.second_bid, "ev": num(c.second_ev)} if c.second_bid >= 0

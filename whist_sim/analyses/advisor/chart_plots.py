@@ -100,7 +100,7 @@ def optimal_bid_figure(tables: dict[str, pd.DataFrame], players: int, n_tricks: 
     """The positions' grids side by side (the report's ``optimal_bid.png``); ``moved``: per
     position the check's grid (:func:`bid_grid`)."""
     from ..reports.charts import new_figure
-    from ..reports.labels import position_label
+    from ..reports.wording import bidding_position_name as position_label
 
     fig = new_figure(3.6 * players + 0.8, 4.6)
     axes = [fig.add_subplot(1, players, i + 1) for i in range(players)]
@@ -112,8 +112,10 @@ def optimal_bid_figure(tables: dict[str, pd.DataFrame], players: int, n_tricks: 
     if im is not None:
         fig.colorbar(im, ax=axes, shrink=0.8, label="optimal bid (tricks)",
                      ticks=range(n_tricks + 1))
-    fig.suptitle("Optimal bid by hand class (orange outline: bid zero; " + UNSURE
-                 + ("; red frame: moves under stronger play" if moved is not None else "")
+    fig.suptitle("The contract with the highest expected score, by high-card points and trump "
+                 "length (orange outline: bid zero; " + UNSURE
+                 + ("; red frame: the check under search moves it" if moved is not None
+                    else "")
                  + ")", fontsize=9)
     return fig
 
@@ -124,7 +126,7 @@ def zero_value_figure(tables: dict[str, pd.DataFrame], players: int):
     from matplotlib.patches import Rectangle
 
     from ..reports.charts import new_figure
-    from ..reports.labels import position_label
+    from ..reports.wording import bidding_position_name as position_label
 
     cells = tables["cells"]
     positions = range(1, players)
@@ -135,7 +137,8 @@ def zero_value_figure(tables: dict[str, pd.DataFrame], players: int):
     for ax, pos in zip(axes, positions, strict=True):
         t = tables[f"zero_value_pos{pos}"]
         data = t.to_numpy(dtype=float)
-        cp = cells[cells["position"] == pos].set_index(["hcp_band", "trump_class"])
+        cp = cells[(cells["position"] == pos) & cells["main"]].set_index(
+            ["hcp_band", "trump_class"])
         im = ax.imshow(np.ma.masked_invalid(data), cmap="RdBu", vmin=-lim, vmax=lim,
                        aspect="auto", origin="lower")
         for (i, j), v in np.ndenumerate(data):
@@ -159,8 +162,9 @@ def zero_value_figure(tables: dict[str, pd.DataFrame], players: int):
     if im is not None:
         fig.colorbar(im, ax=axes, shrink=0.8,
                      label="zero minus best non-zero bid (points per deal)")
-    fig.suptitle("Zero-bid value, paired (same hands, same deals); hatched: 95 % interval "
-                 "contains 0", fontsize=9)
+    fig.suptitle("What a zero bid gains over the best other bid for the same hand, points per "
+                 "deal (blue: bid zero; same hands, same deals; hatched: 95 % interval holds 0)",
+                 fontsize=9)
     return fig
 
 
@@ -170,7 +174,7 @@ def cheat_sheet(tables: dict[str, pd.DataFrame], players: int, n_tricks: int,
     """One A4 page (portrait): every position's grid, a labelled colour bar, ``footer`` lines;
     ``moved``: per position the check's grid (:func:`bid_grid`)."""
     from ..reports.charts import new_figure
-    from ..reports.labels import position_label
+    from ..reports.wording import bidding_position_name as position_label
 
     fig = new_figure(*A4_INCHES)
     n_rows = math.ceil(players / 2)

@@ -212,7 +212,7 @@ def select(band: np.ndarray, cls: np.ndarray, players: int, min_hands: int,
 def coverage_notes(sel: Selection, players: int, nt: bool = True) -> list[str]:
     """One line per panel that has cells of probability >= :data:`MIN_PROB` with fewer than
     ``min_hands`` hands, and one when too few hands were screened to see such cells at all."""
-    from ..reports.labels import position_label
+    from ..reports.wording import bidding_position_name
 
     notes: list[str] = []
     need = math.ceil(sel.min_hands / MIN_PROB) * players
@@ -230,7 +230,8 @@ def coverage_notes(sel: Selection, players: int, nt: bool = True) -> list[str]:
             short = part[part["selected"] < sel.min_hands]
             if len(short):
                 notes.append(
-                    f"{position_label(pos, players)}, {panel} panel: {len(short)} of {len(part)} "
+                    f"{bidding_position_name(pos, players)}, {panel} panel: {len(short)} of "
+                    f"{len(part)} "
                     f"cells with probability >= {MIN_PROB:g} have fewer than {sel.min_hands} "
                     f"hands (fewest {int(short['selected'].min())})")
     return notes

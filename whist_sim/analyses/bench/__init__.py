@@ -15,6 +15,8 @@ flat dict; ``whist-sim bench --json`` prints it. Sections, in order:
   (:mod:`whist_sim.analyses.bench.cluster`);
 * ``compile_cold`` (only when asked for) - the first ``simulate`` and ``advise`` of a fresh
   install, each on an empty kernel cache (:mod:`whist_sim.analyses.bench.compile_cold`);
+* ``check_cost`` (only when asked for) - a bid chart's and a tournament's check against search,
+  each against its answer at the README's sizes (:mod:`whist_sim.analyses.bench.check_cost`);
 * ``dd`` - the double-dummy solver (:mod:`whist_sim.analyses.bench.dd`, which runs
   :func:`whist_sim.analyses.bench.dd_solves.run_bench`).
 
@@ -37,6 +39,7 @@ from . import cluster  # noqa: F401
 from . import dd  # noqa: F401
 from . import play  # noqa: F401  (not a default section)
 from . import compile_cold  # noqa: F401  (not a default section)
+from . import check_cost  # noqa: F401  (not a default section)
 # isort: on
 from .engine import CHUNK, rate_single, rate_threads, reference_rate
 from .registry import (

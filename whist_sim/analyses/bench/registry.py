@@ -139,7 +139,7 @@ def format_results(results: Result) -> str:
                 text = f"{v:,.1f} h"
             elif k.endswith("_range"):  # distances between proved bounds
                 text = f"{v:.2f} tricks"
-            elif k.endswith(("_deals", "_cards", "_limit")):  # counts
+            elif k.endswith(("_deals", "_cards", "_limit", "_cells")):  # counts
                 text = f"{v:,.0f}"
             else:
                 text = f"{v:,.0f} deals/s"

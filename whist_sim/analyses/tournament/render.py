@@ -63,8 +63,10 @@ def _missing(v: float | None) -> bool:
 
 
 def fmt(v: float | None, nd: int = 2) -> str:
-    """A number with ``nd`` decimals, ``-`` if missing."""
-    return "-" if _missing(v) else f"{v:.{nd}f}"
+    """A number with ``nd`` decimals and a real minus sign, ``-`` if missing."""
+    from ..reports.wording import number_text
+
+    return "-" if v is None or _missing(v) else number_text(float(v), nd)
 
 
 def pct(v: float | None) -> str:
@@ -86,7 +88,10 @@ def _times(v: float | None) -> str:
 
 
 def _interval(lo: float | None, hi: float | None) -> str:
-    return f"[{fmt(lo)}, {fmt(hi)}]"
+    """A 95 % interval in a table cell: ``0.32 to 0.48`` (real minus signs)."""
+    if _missing(lo) or _missing(hi):
+        return "-"
+    return f"{fmt(lo)} to {fmt(hi)}"
 
 
 def _markdown(cells: list[list[str]], heads: list[str], align: str) -> str:
@@ -154,12 +159,13 @@ def sprt_table(summary: dict[str, Any]) -> str | None:
 CHECK_RANKING_HEADERS = ["strategy", "mean / deal", "check: mean / deal", "check: 95% CI",
                          "zeros made", "check: zeros made"]
 CHECK_PAIRS_HEADERS = ["a", "b", "diff (a - b)", "95% CI", "check: diff", "check: 95% CI",
-                       "holds"]
+                       "verdict", "check could see"]
 
 
 def check_frames(summary: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame] | None:
     """The check's entrants and pairs as raw frames (answer and check side by side, the
-    answer's ranking order), or ``None`` for an unchecked summary."""
+    answer's ranking order; every pair with its verdict, the difference its check could have
+    seen when it cannot tell, and ``holds``), or ``None`` for an unchecked summary."""
     c = summary.get("check")
     if not c or not c.get("strategies"):
         return None
@@ -174,14 +180,41 @@ def check_frames(summary: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame] |
     pairs = pd.DataFrame([{
         "a": p["a"], "b": p["b"], "diff": p["diff"], "ci_low": p["ci"][0], "ci_high": p["ci"][1],
         "check_diff": p["check_diff"], "check_ci_low": p["check_ci"][0],
-        "check_ci_high": p["check_ci"][1], "holds": p["holds"],
-    } for p in c["pairs"]])
+        "check_ci_high": p["check_ci"][1], **_pair_verdict(p), "holds": p["holds"],
+    } for p in c["pairs"]], columns=["a", "b", "diff", "ci_low", "ci_high", "check_diff",
+                                     "check_ci_low", "check_ci_high", "verdict", "detectable",
+                                     "holds"])
     return ents, pairs
 
 
+def _pair_verdict(p: dict[str, Any]) -> dict[str, Any]:
+    """A pair's verdict and the difference its check could have seen (derived for a summary
+    written before the verdicts)."""
+    if p.get("verdict") is not None:
+        return {"verdict": p["verdict"], "detectable": p.get("detectable")}
+    from ..answer_check import difference_verdict
+
+    ci = p["check_ci"]
+    v = difference_verdict(p["diff"] or 0.0, None if ci[0] is None else ci)
+    return {"verdict": v.word, "detectable": v.detectable}
+
+
+def check_head(summary: dict[str, Any]) -> str | None:
+    """What the check played, in words: its play named with the ladder's measured edge (or as
+    another play) and its deals; ``None`` for an unchecked summary."""
+    c = summary.get("check")
+    if not c or not c.get("strategies"):
+        return None
+    label = c.get("label") or f"another play, {c['play']}"
+    return (f"Checked against {label}: the first {c['deals']:,} deals again, every entrant "
+            f"given without its own play policy playing `{c['play']}`")
+
+
 def check_verdict(summary: dict[str, Any]) -> str | None:
-    """The check's one-line verdict (``the ranking changes under stronger play`` when it
-    does), or ``None`` for an unchecked summary."""
+    """The check's verdict on the ranking in one line (confirmed; not contradicted, with the
+    difference the check could have seen; or contradicted, :data:`RANKING_CHANGES`), or
+    ``None`` for an unchecked summary."""
+    from ..answer_check import CONFIRMED, CONTRADICTED, difference_verdict, ranking_verdict
     from .ranking_check import RANKING_CHANGES
 
     c = summary.get("check")
@@ -189,15 +222,21 @@ def check_verdict(summary: dict[str, Any]) -> str | None:
         return None
     if not c.get("strategies"):
         return f"Not checked against search: {c.get('note', 'nothing to check')}."
-    head = (f"Checked against search: the first {c['deals']:,} deals again, every entrant "
-            f"given without its own play policy playing `{c['play']}`")
-    if c["ranking_changes"]:
-        return f"{head}: **{RANKING_CHANGES}** (a pair marked *no* is clearly reversed)."
-    if c["same_order"]:
-        return f"{head}: the ranking holds (the same order, no pair clearly reversed)."
-    order = ", ".join(f"`{n}`" for n in c["ranking"]["check"])
-    return (f"{head}: the ranking holds (no pair clearly reversed; the order by the check's "
-            f"point estimates, {order}, differs within its noise).")
+    head = check_head(summary)
+    word, why = c.get("verdict"), c.get("verdict_why")
+    if word is None:  # a summary written before the verdicts: derive them
+        v = ranking_verdict([difference_verdict(p["diff"] or 0.0, p["check_ci"])
+                             for p in c["pairs"]])
+        word, why = v.word, v.why
+    if word == CONTRADICTED:
+        return (f"{head}: **{RANKING_CHANGES}** ({why}; a pair marked *contradicted* is "
+                "clearly reversed).")
+    if word == CONFIRMED:
+        return f"{head}: the ranking is **confirmed** ({why})."
+    order = ("" if c["same_order"] else
+             "; the check's point estimates order them " +
+             ", ".join(f"`{n}`" for n in c["ranking"]["check"]) + ", within its noise")
+    return f"{head}: the ranking is **not contradicted** ({why}{order})."
 
 
 def rank_line(summary: dict[str, Any]) -> str | None:
@@ -216,7 +255,7 @@ def rank_line(summary: dict[str, Any]) -> str | None:
 
 def check_lines(summary: dict[str, Any]) -> list[str]:
     """The check as Markdown: the verdict, the ranks under both plays and two tables
-    (entrants, pairs), or nothing."""
+    (entrants, pairs with their verdicts), or nothing."""
     verdict = check_verdict(summary)
     if verdict is None:
         return []
@@ -232,20 +271,133 @@ def check_lines(summary: dict[str, Any]) -> list[str]:
                 pct(r.check_zero_success)] for r in ents.itertuples(index=False)]
     p_cells = [[f"`{r.a}`", f"`{r.b}`", fmt(r.diff), _interval(r.ci_low, r.ci_high),
                 fmt(r.check_diff), _interval(r.check_ci_low, r.check_ci_high),
-                "yes" if r.holds else "**no**"] for r in pairs.itertuples(index=False)]
+                _verdict_cell(r.verdict, r.holds), _seen(r.detectable)]
+               for r in pairs.itertuples(index=False)]
     return [verdict, "", _markdown(e_cells, CHECK_RANKING_HEADERS, "lrrlrr"), "",
-            _markdown(p_cells, CHECK_PAIRS_HEADERS, "llrlrll")]
+            _markdown(p_cells, CHECK_PAIRS_HEADERS, "llrlrllr")]
+
+
+def _verdict_cell(word: Any, holds: bool) -> str:
+    from ..answer_check import CONTRADICTED
+
+    return f"**{word}**" if word == CONTRADICTED else str(word)
+
+
+def _seen(v: Any) -> str:
+    return "-" if _missing(v) else f"{float(v):.1f}"
 
 
 # --------------------------------------------------------------------------- report, text, JSON
 
 
 def _rules_text(rules: dict[str, Any]) -> str:
-    default = Rules().to_dict()
-    diff = {k: v for k, v in rules.items() if default.get(k) != v}
-    if not diff:
-        return "rule book defaults"
-    return ", ".join(f"{k}={v}" for k, v in diff.items())
+    """The rules in words (the rule book's, or what differs from it)."""
+    from ..reports.wording import rules_in_words
+
+    try:
+        return rules_in_words(rules)
+    except (TypeError, ValueError, KeyError):  # a summary of another version's rules
+        default = Rules().to_dict()
+        diff = {k: v for k, v in rules.items() if default.get(k) != v}
+        return ", ".join(f"{k}={v}" for k, v in diff.items()) or "the rule book's rules"
+
+
+#: the tournament report's own terms (the others come from the reports' glossary)
+TOURNAMENT_TERMS = {
+    "strategy": (
+        "a bidding strategy (trump auction and contract), written BID/PLAY with the card play "
+        "its seats use: heuristic/learned bids by the heuristic and plays by learned."),
+    "seating": (
+        "one assignment of the strategies to the seats (dealer, second, third, fourth); every "
+        "deal is played once under each seating, so every strategy holds every hand."),
+    "mean score per deal": (
+        "a strategy's points per seat and deal, averaged over its seats and the seatings of "
+        "each deal."),
+    "hit rate": "the share of a strategy's contracts made exactly (thrown-in deals left out).",
+    "difference (a - b)": (
+        "strategy a's mean score per deal minus strategy b's, paired deal by deal: above 0, a "
+        "scores more."),
+    "p": (
+        "the chance of a difference at least this large if the two strategies were equally "
+        "good; small p: a clear difference."),
+    "shrink": (
+        "how many times narrower the duplicate interval is than the interval as many "
+        "independent deals would give."),
+    "SPRT": (
+        "a sequential test that stops as soon as the deals played decide between two "
+        "differences named in advance."),
+    "check could see": (
+        "the smallest difference, points per deal, that a check which cannot tell the two "
+        "apart would have found with 80 % power."),
+    "games won": "a strategy's share of the duplicate games to the target it won.",
+}
+
+
+def summary_sentences(summary: dict[str, Any]) -> list[str]:
+    """The report's opening in sentences with numbers: what was played, who scored most and
+    least, whether the top two are told apart, and what the check says."""
+    from ..reports.wording import points_interval
+
+    ents = summary["strategies"]
+    if games_only(summary) or not ents:
+        return []
+    order = sorted(range(len(ents)), key=lambda i: -(ents[i]["mean"] if not _missing(
+        ents[i]["mean"]) else -math.inf))
+    best, worst = ents[order[0]], ents[order[-1]]
+    n_seat = len(summary["seatings"])
+    out = [
+        f"{len(ents)} strategies played {summary['deals']:,} duplicate deals, each deal under "
+        f"{n_seat} seatings so that every strategy held every hand ({summary['plays']:,} "
+        f"plays); every seat played `{play_text(summary)}` card play, under "
+        f"{_rules_text(summary['rules'])}.",
+        f"`{best['name']}` scored most, {_points(best)} per deal; `{worst['name']}` least, "
+        f"{_points(worst)} per deal.",
+    ]
+    if len(order) > 1:
+        second = ents[order[1]]
+        pair = next((p for p in summary["pairs"]
+                     if {p["a"], p["b"]} == {best["name"], second["name"]}), None)
+        if pair is not None and not _missing(pair["diff"]):
+            sign = 1.0 if pair["a"] == best["name"] else -1.0
+            d = sign * pair["diff"]
+            lo, hi = sorted(sign * float(x) for x in pair["ci"])
+            clear = ("a clear difference" if lo > 0 else
+                     "its interval holds 0: these deals cannot tell the two apart")
+            out.append(f"`{best['name']}` beats the second, `{second['name']}`, by "
+                       f"{points_interval(d, lo, hi)} per deal: {clear}.")
+    c = summary.get("check")
+    if c and c.get("strategies") and c.get("verdict"):
+        out.append(f"Played again with every seat searching ({c['play']}, the first "
+                   f"{c['deals']:,} deals), the ranking is {c['verdict']}: {c['verdict_why']}.")
+    return out
+
+
+def _points(entry: dict[str, Any]) -> str:
+    from ..reports.wording import points_interval
+
+    return points_interval(entry["mean"], entry["ci"][0], entry["ci"][1], sign=False)
+
+
+def glossary_terms(summary: dict[str, Any]) -> list[str]:
+    """The terms the tournament report uses, in the order a reader meets them."""
+    terms = ["strategy", "duplicate deals", "seating", "dealer, second, third, fourth",
+             "play", "points", "mean score per deal", "95 % interval", "contract", "made",
+             "hit rate", "declarer", "zero bid", "over deal", "under deal",
+             "difference (a - b)", "p", "shrink"]
+    if summary.get("sprt"):
+        terms.append("SPRT")
+    if summary.get("check"):
+        terms += ["check", "confirmed", "not contradicted", "contradicted", "check could see"]
+    if summary.get("games"):
+        terms.append("games won")
+    return terms
+
+
+def glossary_lines(summary: dict[str, Any]) -> list[str]:
+    """The report's last section: every term it uses, defined."""
+    from ..reports.wording import glossary_markdown
+
+    return [glossary_markdown(glossary_terms(summary), TOURNAMENT_TERMS), ""]
 
 
 def games_table(summary: dict[str, Any]) -> str | None:
@@ -327,6 +479,9 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
     """The Markdown report of a tournament summary."""
     n_seat = len(summary["seatings"])
     lines = [f"# {title}", ""]
+    opening = summary_sentences(summary)
+    if opening:
+        lines += ["## Summary", "", " ".join(opening), ""]
     if summary.get("command"):
         lines += [f"Command: `{summary['command']}`", ""]
     if games_only(summary):
@@ -334,7 +489,7 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
             f"- games only, each played under {n_seat} seatings ({summary['rotations']}); seed "
             f"{summary['seed']}; play policy `{play_text(summary)}`;",
             f"- rules: {_rules_text(summary['rules'])}; whist-sim {summary['version']}.",
-            "", "## Games", "", *games_lines(summary), ""])
+            "", "## Games", "", *games_lines(summary), "", *glossary_lines(summary)])
     lines += [
         f"- {summary['deals']:,} {summary['design']} deals (requested "
         f"{summary['deals_requested']:,}), each played under {n_seat} seatings "
@@ -381,7 +536,9 @@ def render_markdown(summary: dict[str, Any], chart: str | None = None,
     if summary.get("games"):
         lines += ["## Games", "", *games_lines(summary), ""]
     if chart:
-        lines += [f"![mean score and pairwise differences]({chart})", ""]
+        lines += [f"![each strategy's mean score per deal with its 95 % interval, and how "
+                  f"much each beats each other]({chart})", ""]
+    lines += glossary_lines(summary)
     return "\n".join(lines)
 
 
@@ -435,7 +592,7 @@ def chart_figure(summary: dict[str, Any], title: str | None = None):
     ax1.invert_yaxis()
     ax1.axvline(0, color="0.3", lw=0.8)
     ax1.set_xlabel("mean score per deal (points per seat)")
-    ax1.set_title("Mean score, 95% CI")
+    ax1.set_title("Mean score per deal of each strategy (bars: 95 % interval)", fontsize=9)
     mat = np.full((k, k), np.nan)
     sig = np.zeros((k, k), dtype=bool)
     index = {n: i for i, n in enumerate(labels)}
@@ -457,10 +614,11 @@ def chart_figure(summary: dict[str, Any], title: str | None = None):
                 ax2.text(j, i, f"{mat[i, j]:+.1f}{'*' if sig[i, j] else ''}", ha="center",
                          va="center", fontsize=8,
                          color="white" if abs(mat[i, j]) > 0.6 * lim else "black")
-    ax2.set_title("row minus column, points/deal (* p < 0.05)")
+    ax2.set_title("How much the row's strategy beats the column's, points per deal\n"
+                  "(* a clear difference, p < 0.05)", fontsize=9)
     fig.colorbar(im, ax=ax2, shrink=0.8, label="row minus column (points per deal)")
-    fig.suptitle(title or f"Tournament: {summary['deals']:,} {summary['design']} deals x "
-                          f"{len(summary['seatings'])} seatings")
+    fig.suptitle(title or f"Which bidding strategy scores most: {summary['deals']:,} "
+                          f"{summary['design']} deals x {len(summary['seatings'])} seatings")
     return fig
 
 
@@ -510,7 +668,8 @@ def tournament_report(summary: dict[str, Any], title: str = "Strategy tournament
                             "seatings; final margin: its best final total minus the best total "
                             "of the other entries; CI: Student t over games.",
                             (TableItem("games", "Games", games_frame(summary)),))]
-        return Report(title, meta, tuple(sections), players=int(summary["players"]))
+        return Report(title, meta, tuple(sections), players=int(summary["players"]),
+                      **_words(summary))
     if summary.get("games"):
         sections.append(Section("Games", "Duplicate games to the target under every seating.",
                                 (TableItem("games", "Games", games_frame(summary)),)))
@@ -527,7 +686,16 @@ def tournament_report(summary: dict[str, Any], title: str = "Strategy tournament
             "Sequential test", f"SPRT H0: diff = {s['h0']:g} vs H1: diff = {s['h1']:g} points "
             f"per deal, alpha = beta = {s['alpha']:g}.",
             (TableItem("sprt", "Sequential test per pair", sprt),)))
-    return Report(title, meta, tuple(sections), players=int(summary["players"]))
+    return Report(title, meta, tuple(sections), players=int(summary["players"]),
+                  **_words(summary))
+
+
+def _words(summary: dict[str, Any]) -> dict[str, Any]:
+    """The report's summary in sentences and its glossary, for the reports' renderers."""
+    from ..reports.wording import glossary_rows
+
+    return {"summary": " ".join(summary_sentences(summary)),
+            "glossary": tuple(glossary_rows(glossary_terms(summary), TOURNAMENT_TERMS))}
 
 
 def write_outputs(out: Path, summary: dict[str, Any],

@@ -203,10 +203,10 @@ def tournament(
     check: a play policy spec (e.g. :data:`whist_sim.analyses.answer_check.DEFAULT_CHECK_PLAY`):
         play the first ``check_deals`` deals again (default
         :func:`~whist_sim.analyses.tournament.ranking_check.tournament_check_deals` of the deals
-        played), every entrant given as ``BID`` alone playing ``check``, and add the summary's
-        ``check`` object (:func:`~whist_sim.analyses.tournament.ranking_check.compare_check`:
-        the ranking and every pair's difference under both plays, ``holds``). ``None``: no
-        check.
+        played: sized for power, capped at three times the tournament's cost), every entrant
+        given as ``BID`` alone playing ``check``, and add the summary's ``check`` object
+        (:func:`~whist_sim.analyses.tournament.ranking_check.compare_check`: the ranking and
+        every pair's difference under both plays, with their verdicts). ``None``: no check.
 
     Returns the summary: ``deals`` (played), ``strategies`` (per entry: ``name``, ``mean``,
     ``ci``, ``hit_rate``, ...), ``pairs`` (``a``, ``b``, ``diff`` = mean of a minus b, ``ci``,
@@ -381,7 +381,7 @@ def _check(strategies: Sequence[str | StrategySpec] | str, summary: dict[str, An
     from .ranking_check import compare_check, tournament_check_deals
 
     nothing = {"play": play, "deals": 0, "holds": True, "ranking_changes": False,
-               "checked": False}
+               "checked": False, "verdict": None, "verdict_why": None, "detectable": None}
     if not summary["deals"]:
         return {**nothing, "note": "a tournament of games only has no ranking per deal to check"}
 
@@ -389,8 +389,8 @@ def _check(strategies: Sequence[str | StrategySpec] | str, summary: dict[str, An
     if summary["play"] == play or all(parse_seat(s)[1] is not None for s in items):
         return {**nothing, "note": f"every entrant plays its own play policy, or {play} "
                                    "already"}
-    m = min(summary["deals"], tournament_check_deals(summary["deals"]) if deals is None
-            else deals)
+    m = min(summary["deals"], tournament_check_deals(summary["deals"], summary)
+            if deals is None else deals)
     t0 = time.perf_counter()
     checked = tournament(strategies, m, summary["seed"], rules=rules, play=play,
                          rotations=rotations, design=design, threads=threads,

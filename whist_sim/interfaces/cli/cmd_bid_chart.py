@@ -76,7 +76,8 @@ def _flag(name: str, value) -> str:
 @click.option("--parquet/--no-parquet", default=True, show_default=True,
               help="also write the per-hand results to hands.parquet")
 @check_options(unit="sampled deals per checked hand",
-               default_rule="--deals / 20, at least 10, at most --deals")
+               default_rule="as few as spread a checked cell's share of the check's budget, "
+               "2 x the chart's own work, over its hands; at least 2")
 @progress_option()
 @click.option("--resume", is_flag=True,
               help="finish the chart interrupted in --out (same options required): its "
@@ -97,9 +98,11 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
     are evaluated on --deals sampled deals each. Writes a Markdown report, cells.csv, heat maps
     and a printable A4 cheat sheet (PNG, PDF) to --out.
 
-    Unless --no-check: every cell's first hands are played again under --check (a searching
-    play; only the cell's three best bids and zero), and the cells whose best bid moves are
-    marked in the report, the charts and the cheat sheet.
+    Unless --no-check: the cells whose top two bids are close are played again under --check
+    (a searching play; their first hands, the two bids only), at most twice the chart's own
+    work; the others are screened, each with its reason. Every cell gets a verdict (confirmed,
+    not contradicted, contradicted, screened), and the moved cells are marked in the report,
+    the charts and the cheat sheet.
     """
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
@@ -128,7 +131,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
         raise click.ClickException(str(e)) from None
     checked = None
     if check_play is not None and len(df):
-        checked = _check(df, check_play, check_deals, rules, show_progress(progress))
+        checked = _check(df, check_play, check_deals, rules, show_progress(progress), threads)
     changes = " ".join(_flag(k, v) for k, v in rules.changes().items())
     for note in df.attrs["coverage"]:
         click.echo(f"bid-chart: {note}", err=True)
@@ -174,9 +177,11 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
         })
         return
     if checked is not None:
-        click.echo(f"checked against search ({checked.attrs['play']}): "
-                   f"{int(checked['moved'].sum())} of {len(checked)} cells move, "
-                   f"{int((~checked['holds']).sum())} do not hold (marked in the report)")
+        from ...analyses.advisor.chart_check import verdict_counts
+        from ...analyses.answer_check import check_label
+
+        click.echo(f"checked against {check_label(checked.attrs['play'], play)}: "
+                   f"{verdict_counts(checked)} (marked in the report)")
     click.echo(
         f"{a['hands']:,} hands classed, {len(df):,} evaluated x {deals_per_hand:,} deals in "
         f"{a['wall_s']:.1f} s ({len(df) / max(a['wall_s'], 1e-9):,.0f} hand evaluations/s, "
@@ -184,7 +189,7 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
     )
 
 
-def _check(df, play: str, deals: int | None, rules, progress: bool):
+def _check(df, play: str, deals: int | None, rules, progress: bool, threads: int | None):
     """The chart checked against search, with a progress bar over the checked hands and words
     on stderr while its searching loop compiles (or another process compiles it)."""
     from ...analyses.advisor.chart_check import check_chart, check_workload
@@ -192,12 +197,13 @@ def _check(df, play: str, deals: int | None, rules, progress: bool):
 
     with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
         if not progress:
-            return check_chart(df, play, rules, deals_per_hand=deals)
+            return check_chart(df, play, rules, deals_per_hand=deals, threads=threads)
         from tqdm import tqdm
 
-        with tqdm(total=check_workload(df), unit="hand", desc="check", file=sys.stderr,
+        with tqdm(total=check_workload(df, deals), unit="hand", desc="check", file=sys.stderr,
                   leave=False) as bar:
-            return check_chart(df, play, rules, deals_per_hand=deals, on_hand=bar.update)
+            return check_chart(df, play, rules, deals_per_hand=deals, on_hand=bar.update,
+                               threads=threads)
 
 
 def _check_json(checked) -> dict:
@@ -207,11 +213,17 @@ def _check_json(checked) -> dict:
     def num(v):
         return None if isinstance(v, float) and math.isnan(v) else v
 
+    from ...analyses.advisor.chart_check import SCREENED
+
     a = checked.attrs
+    words = checked["verdict"].value_counts()
     return {
         "play": a["play"], "hands_per_cell": a["hands"], "deals_per_hand": a["deals_per_hand"],
-        "deals": a["samples"], "holds": bool(checked["holds"].all()),
-        "cells_checked": len(checked), "cells_moved": int(checked["moved"].sum()),
+        "deals": a["samples"], "budget": a["budget"], "holds": bool(checked["holds"].all()),
+        "verdicts": {str(k): int(v) for k, v in words.items()},
+        "cells_checked": int((checked["verdict"] != SCREENED).sum()),
+        "cells_screened": int((checked["verdict"] == SCREENED).sum()),
+        "cells_moved": int(checked["moved"].sum()),
         "cells": [{k: num(v.item() if hasattr(v, "item") else v) for k, v in r.items()}
                   for r in checked.to_dict(orient="records")],
     }

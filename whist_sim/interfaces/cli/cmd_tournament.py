@@ -97,7 +97,8 @@ def _command_line(ctx: click.Context) -> str:
               help="run the chunks on a running Dask scheduler (tcp://host:8786)")
 @click.option("--cluster", default=None, metavar="local:N",
               help="start a local Dask cluster of N worker processes for this run")
-@check_options(default_rule="the deals played / 500, at least 200, at most the deals played")
+@check_options(default_rule="enough to see 2 points per deal between every pair with 80% "
+               "power, capped at 3 times the tournament's cost, at most the deals played")
 @progress_option()
 @click.option("--resume", is_flag=True,
               help="finish the interrupted tournament in --out (same options required)")
@@ -134,7 +135,8 @@ def command(
 
     Unless --no-check: the first deals are played again with every entrant given as BID alone
     playing --check (a searching play), and the report sets the ranking and every pair's
-    difference under both plays side by side.
+    difference under both plays side by side, each with its verdict: confirmed, not
+    contradicted (with the difference the check could have seen) or contradicted.
 
     Example: whist-sim tournament --strategies heuristic,hcp,ltc,cautious --deals 100000
     --seed 1 --out runs/t1

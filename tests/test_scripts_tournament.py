@@ -1,0 +1,70 @@
+"""scripts/tournament.py: the field table carries its check, each strategy's gain over the
+heuristic beside the same difference under search and its verdict (constructed rows, no run)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "tournament.py"
+
+
+@pytest.fixture
+def script(monkeypatch):
+    """The script as a module (its sibling ``report_default`` importable)."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("tournament_script", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "tournament_script", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _row(name, mean, check=None):
+    return {"name": name, "deals": 1000, "mean": mean, "ci": [mean - 0.1, mean + 0.1],
+            "gain": {"diff": mean - 11.0, "ci": [mean - 11.2, mean - 10.8], "p": 0.01},
+            "hit_rate": 0.5, "zero_rate": 0.1, "zero_success": 0.6, "declarer_rate": 0.25,
+            "mean_level": 5.7, "plays_per_s": 1e5, "check": check}
+
+
+def _check(word, detectable=None):
+    return {"play": "rollout:n=16:base=learned", "deals": 150, "pairs": [{
+        "check_diff": -7.0, "check_ci": [-9.0, -5.0], "verdict": word,
+        "detectable": detectable}]}
+
+
+def test_every_field_row_carries_its_check_or_says_why_not(script):
+    rows = [_row("heuristic", 11.0), _row("cautious", 12.1, _check("contradicted")),
+            _row("hcp", 11.3, _check("not contradicted", 3.4)), _row("montecarlo", 11.5)]
+    table = script.field_table(rows)
+    assert "check: verdict" in table.splitlines()[0]
+    assert "| contradicted |" in table and "not contradicted (could see 3.4)" in table
+    assert "| \u22127.00 | \u22129.00 to \u22125.00 |" in table  # real minus signs
+    assert "not checked (a search inside a search)" in table and "| baseline |" in table
+    words = script._field_check_words(rows)
+    assert "150 deals" in words and "montecarlo is not checked" in words
+    assert "stronger" not in words
+
+
+def test_the_report_opens_with_a_summary_and_ends_with_a_glossary(script):
+    rows = [_row("heuristic", 11.0), _row("cautious", 12.1, _check("contradicted")),
+            _row("random", 1.0)]
+    rr = {"strategies": [{"name": "heuristic/learned", "mean": 11.8},
+                         {"name": "cautious/learned", "mean": 10.9}],
+          "seatings": [[0, 1]] * 24, "deals": 1000,
+          "check": {"verdict": "contradicted", "verdict_why": "the check reverses 1 of the 1 "
+                    "pairs", "strategies": [1]}}
+    words = " ".join(script.summary_sentences(rows, rr, {"diff": 0.4, "ci": [0.3, 0.5]}))
+    assert words.startswith("Against three heuristic bidders, `cautious` gains most")
+    assert "+1.1 (+0.9 to +1.3) points per deal" in words
+    assert "the field's order is contradicted there" in words
+    assert "Clearly worse than the heuristic: `random`." in words
+    assert "that ranking is contradicted" in words and "+0.4 (+0.3 to +0.5) points" in words
+    g = script.glossary(rr)
+    assert g.startswith("## Terms used in this report")
+    for term in ("field", "gain over heuristic", "round robin", "check", "contradicted"):
+        assert f"| {term} |" in g
