@@ -14,7 +14,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from whist_sim.analyses.advisor.bidchart import CHART_TERMS, _md_best, chart_glossary
 from whist_sim.analyses.advisor.chart_check import (
     MIN_SAMPLES,
     SCREENED,
@@ -23,6 +22,7 @@ from whist_sim.analyses.advisor.chart_check import (
     plan_check,
 )
 from whist_sim.analyses.advisor.chart_plots import MOVED_COLOR, bid_grid
+from whist_sim.analyses.advisor.chart_report import CHART_TERMS, _md_best, chart_glossary
 from whist_sim.analyses.answer_check import CONFIRMED, CONTRADICTED, NOT_CONTRADICTED
 from whist_sim.analyses.reports.wording import GLOSSARY_TITLE, TERMS
 from whist_sim.core.rules import Rules

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from whist_sim.analyses.reports import wording as W
+from whist_sim.analyses.reports.render import glossary_markdown
 from whist_sim.core.rules import Rules
 
 MINUS = "\u2212"
@@ -97,12 +98,12 @@ def test_the_glossary_lists_each_term_once_with_its_definition():
 
 
 def test_the_glossary_is_one_table_of_terms_and_meanings():
-    md = W.glossary_markdown(["contradicted", "not contradicted", "confirmed"])
+    md = glossary_markdown(["contradicted", "not contradicted", "confirmed"])
     lines = md.splitlines()
     assert lines[0] == f"## {W.GLOSSARY_TITLE}" and lines[2] == "| term | meaning |"
     assert len(lines) == 4 + 3
     assert lines[4].startswith("| contradicted | the check clearly prefers another answer")
-    assert W.glossary_markdown(["made"], heading=None).startswith("| term | meaning |")
+    assert glossary_markdown(["made"], heading=None).startswith("| term | meaning |")
 
 
 def test_the_check_verdicts_are_the_answer_checks_words():

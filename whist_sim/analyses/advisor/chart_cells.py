@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.stats import Moments, paired_test, z_value
+from .chart_strata import MIN_CELL, hand_classes
 
 __all__ = ["CELL_KEYS", "auction_text", "cell_groups", "cell_stats", "monotonicity",
            "parse_bids", "zero_value_by_band"]
@@ -263,3 +264,103 @@ def zero_value_by_band(cells: pd.DataFrame, bands: list[str]) -> pd.DataFrame:
                                        "ci_high", "zero_best_share"])
     frame["hcp_band"] = pd.Categorical(frame["hcp_band"], categories=bands, ordered=True)
     return frame.sort_values(["position", "hcp_band"]).reset_index(drop=True)
+
+
+def _pivot(df: pd.DataFrame, value: str, min_n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    g = df.groupby(["hcp_band", "trump_class"], observed=False)[value]
+    mean = g.mean().unstack("trump_class")
+    count = g.count().unstack("trump_class")  # hands with a value (NaN: not applicable)
+    return mean.where(count >= min_n), count
+
+
+def _wmean(g: pd.DataFrame, col: str) -> float:
+    v = g[col].to_numpy(float)
+    w = g["w"].to_numpy(float)
+    ok = ~np.isnan(v)
+    return float((v[ok] * w[ok]).sum() / w[ok].sum()) if ok.any() and w[ok].sum() > 0 else math.nan
+
+
+def chart_tables(df: pd.DataFrame, players: int = 4,
+                 min_n: int = MIN_CELL) -> dict[str, pd.DataFrame]:
+    """Aggregate tables of a :func:`bid_chart` frame.
+
+    Keys (``pos`` = bidding position 0..P-1); heat-map tables have HCP bands as rows and trump
+    lengths as columns (``NT`` = the NT panel, left out when there are no NT rows), cells with
+    fewer than ``min_n`` hands blank:
+
+    * ``best_bid_pos<pos>``: the cell's optimal bid (highest mean expected score over its hands)
+      and ``separated_pos<pos>``: 1 where it beats the second-best by a paired 95 % interval
+      (:mod:`whist_sim.analyses.advisor.chart_cells`);
+    * ``optimal_bid_pos<pos>``: mean of the hands' own optimal contracts;
+    * ``expected_tricks_pos<pos>``: mean expected tricks at the hands' optimal contracts;
+    * ``count_pos<pos>``: hands per cell;
+    * ``zero_best_pos<pos>`` (non-declarer positions): share of the hands that may bid zero for
+      which zero beats every other contract; ``zero_value_pos<pos>``: zero minus the best
+      non-zero contract, points, paired (hands that may bid zero);
+    * ``cells``: one row per cell (:func:`~whist_sim.analyses.advisor.chart_cells.cell_stats`; with
+      ``ev_*`` columns only); ``monotonicity``; ``zero_by_band``: the zero-bid value by position
+      and HCP band with 95 % intervals;
+    * ``summary``: per position and under/over (suit panel; means weighted to the natural
+      distribution by ``weight`` when present): hands, mean optimal bid, mean expected tricks,
+      mean best expected score, zero-best share;
+    * ``by_hcp_over``: mean optimal bid by HCP band x (position, under/over), suit panel.
+    """
+
+    c = hand_classes(df)
+    out: dict[str, pd.DataFrame] = {}
+    n_tricks = sum(1 for col in df.columns if col.startswith("ev_")) - 1
+    cells = cell_stats(c, n_tricks, players) if n_tricks >= 0 else None
+    bands = list(c["hcp_band"].cat.categories)
+    classes = list(c["trump_class"].cat.categories)
+    for pos in range(players):
+        part = c[c["position"] == pos]
+        out[f"optimal_bid_pos{pos}"], out[f"count_pos{pos}"] = _pivot(part, "best_bid", min_n)
+        out[f"expected_tricks_pos{pos}"] = _pivot(part, "best_e_tricks", min_n)[0]
+        if pos > 0:
+            # only hands that may bid zero (the hooked bidder may not when the others sum to N)
+            z = part.assign(zb=np.where(part["zero_legal"], part["zero_best"].astype(float),
+                                        np.nan))
+            out[f"zero_best_pos{pos}"] = _pivot(z, "zb", min_n)[0]
+        if cells is not None:
+            # a class split by the auction shows its main (largest) cell in the grids
+            cp = cells[(cells["position"] == pos) & (cells["hands"] >= min_n) & cells["main"]]
+            grid = pd.DataFrame(np.nan, index=pd.CategoricalIndex(bands, categories=bands,
+                                                                  ordered=True, name="hcp_band"),
+                                columns=pd.CategoricalIndex(classes, categories=classes,
+                                                            ordered=True, name="trump_class"))
+            for key, col in (("best_bid", "best_bid"), ("separated", "separated"),
+                             ("zero_value", "zero_diff")):
+                if key == "zero_value" and pos == 0:
+                    continue
+                t = grid.copy()
+                for r in cp.itertuples():
+                    t.loc[r.hcp_band, r.trump_class] = float(getattr(r, col))
+                out[f"{key}_pos{pos}"] = t
+    if cells is not None:
+        out["cells"] = cells
+        out["monotonicity"] = monotonicity(cells[cells["main"]], [str(b) for b in bands],
+                                           [str(t) for t in classes], min_n)
+        out["zero_by_band"] = zero_value_by_band(cells[cells["hands"] >= min_n],
+                                                 [str(b) for b in bands])
+    suit = c[~c["nt_panel"]] if "nt_panel" in c else c
+    suit = suit.assign(
+        zb=np.where(suit["zero_legal"], suit["zero_best"].astype(float), np.nan),
+        w=suit["weight"].to_numpy(float) if "weight" in suit else np.ones(len(suit)))
+    rows = []
+    for (pos, over), g in suit.groupby(["position", "over"]):
+        rows.append({"position": pos, "over": over, "hands": len(g),
+                     "optimal_bid": _wmean(g, "best_bid"),
+                     "expected_tricks": _wmean(g, "best_e_tricks"),
+                     "best_ev": _wmean(g, "best_ev"), "zero_best_share": _wmean(g, "zb")})
+    out["summary"] = pd.DataFrame(rows, columns=["position", "over", "hands", "optimal_bid",
+                                                 "expected_tricks", "best_ev",
+                                                 "zero_best_share"]).set_index(["position",
+                                                                                "over"])
+    g = suit.groupby(["hcp_band", "position", "over"], observed=False)
+    mean = g.apply(lambda x: _wmean(x, "best_bid"), include_groups=False)
+    count = g.size()
+    out["by_hcp_over"] = mean.where(count >= min_n).unstack(["position", "over"])
+    return out
+
+
+# --------------------------------------------------------------------------- report

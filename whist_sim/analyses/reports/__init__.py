@@ -36,6 +36,7 @@ from .dd_tables import (
 )
 from .render import (
     FORMATS,
+    glossary_markdown,
     html_table,
     markdown_table,
     parse_formats,
@@ -84,7 +85,6 @@ from .wording import (
     MINUS,
     TERMS,
     bidding_position_name,
-    glossary_markdown,
     glossary_rows,
     points_interval,
     points_text,

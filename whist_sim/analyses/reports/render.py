@@ -21,7 +21,7 @@ import base64
 import html
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +31,7 @@ from .charts import figure_png
 from .labels import header, value_label
 from .report import Report, TableItem
 from .tally import ReportError
-from .wording import GLOSSARY_TITLE, decimals_for, number_text, share_text
+from .wording import GLOSSARY_TITLE, decimals_for, glossary_rows, number_text, share_text
 
 FORMATS = ("md", "csv", "png", "html")
 _MAIN = ("rate", "share", "mean", "mae", "value")
@@ -369,3 +369,12 @@ def write_report(
         p.write_text(render_html(report, dpi), encoding="utf-8")
         written.append(p)
     return written
+
+
+def glossary_markdown(terms: Iterable[str], extra: Mapping[str, str] | None = None,
+                      heading: str | None = GLOSSARY_TITLE) -> str:
+    """The glossary of a report as Markdown: ``## heading`` (None: no heading) and one table of
+    the terms (:func:`glossary_rows`) and what they mean."""
+    rows = glossary_rows(terms, extra)
+    table = markdown_rows(["term", "meaning"], rows)
+    return table if heading is None else f"## {heading}\n\n{table}"

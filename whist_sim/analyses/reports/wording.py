@@ -15,8 +15,8 @@ charts') words these the same way; take them from here:
 * **rules** in one line of words (:func:`rules_in_words`: "the rule book's rules, four
   players"; "three players, the no-clubs deck, zero over 30 points"), never ``Rules(...)``;
 * **terms**: :data:`TERMS` defines each term once; :func:`glossary_rows` and
-  :func:`glossary_markdown` list the terms a report uses as one table of terms and their
-  definitions, for the end of the report.
+  :func:`~whist_sim.analyses.reports.render.glossary_markdown` list the terms a report uses as
+  one table of terms and their definitions, for the end of the report.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ __all__ = [
     "TERMS",
     "bidding_position_name",
     "decimals_for",
-    "glossary_markdown",
     "glossary_rows",
     "number_text",
     "points_interval",
@@ -326,14 +325,3 @@ def glossary_rows(terms: Iterable[str],
         seen.add(t)
         out.append((t, known[t]))
     return out
-
-
-def glossary_markdown(terms: Iterable[str], extra: Mapping[str, str] | None = None,
-                      heading: str | None = GLOSSARY_TITLE) -> str:
-    """The glossary of a report as Markdown: ``## heading`` (None: no heading) and one table of
-    the terms (:func:`glossary_rows`) and what they mean."""
-    from .render import markdown_rows
-
-    rows = glossary_rows(terms, extra)
-    table = markdown_rows(["term", "meaning"], rows)
-    return table if heading is None else f"## {heading}\n\n{table}"

@@ -66,6 +66,7 @@ Modules
 from __future__ import annotations
 
 from ...core.stats import Sprt, paired_test
+from .options import TournamentOptions
 from .render import (
     OUTPUT_FORMATS,
     chart_figure,
@@ -104,6 +105,7 @@ from .schedule import (
 )
 
 __all__ = [
+    "TournamentOptions",
     "DESIGNS",
     "MAX_SEED",
     "OUTPUT_FORMATS",

@@ -395,7 +395,7 @@ def glossary_terms(summary: dict[str, Any]) -> list[str]:
 
 def glossary_lines(summary: dict[str, Any]) -> list[str]:
     """The report's last section: every term it uses, defined."""
-    from ..reports.wording import glossary_markdown
+    from ..reports.render import glossary_markdown
 
     return [glossary_markdown(glossary_terms(summary), TOURNAMENT_TERMS), ""]
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...compiled.strategies.spec import StrategyError, StrategySpec, check_play
 from ...core.rng import MAX_DEALS
 from ...core.rules import Rules
@@ -34,7 +33,8 @@ from ...runs.dataset import min_chunk_size, too_many_chunks
 from ...runs.executors import Executor, check_executor_options, make_executor
 from ...runs.lock import FolderLockError, folder_lock
 from . import checkpoint as ck
-from .games import DEFAULT_MAX_DEALS, play_games, ranking_agreement
+from .games import play_games, ranking_agreement
+from .options import TournamentOptions
 from .render import parse_output_formats, write_outputs
 from .results import SCORES_DIR, Aggregate, r4, summarize, write_scores
 from .schedule import (
@@ -136,34 +136,18 @@ def _engine() -> str:
 
 
 def tournament(
-    strategies: Sequence[str | StrategySpec] | str,
-    deals: int,
-    seed: int,
-    rules: Rules | None = None,
-    play: str | StrategySpec = DEFAULT_PLAY,
-    rotations: str | int = "all",
-    sprt: str | Sequence[float] | None = None,
-    out: str | Path | None = None,
-    *,
-    design: str = "duplicate",
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    scheduler: str | None = None,
-    cluster: str | None = None,
-    executor: Executor | None = None,
+    *args: Any,
+    options: TournamentOptions | None = None,
     progress: bool = True,
-    confidence: float = 0.95,
     command: str | None = None,
     on_chunk: Callable[[dict[str, Any]], None] | None = None,
-    formats: str | Iterable[str] = ("md",),
-    games: int = 0,
-    game_max_deals: int = DEFAULT_MAX_DEALS,
-    resume: bool = False,
-    check: str | StrategySpec | None = None,
-    check_deals: int | None = None,
     progress_label: str = "tournament",
+    **fields: Any,
 ) -> dict[str, Any]:
     """Play a duplicate tournament and return its summary (a JSON-able dict).
+
+    Call it with a :class:`~whist_sim.analyses.tournament.options.TournamentOptions`
+    (``options=``) or with its fields: ``tournament(strategies, deals, seed, rules=..., ...)``.
 
     Parameters
     ----------
@@ -212,6 +196,16 @@ def tournament(
     ``ci``, ``hit_rate``, ...), ``pairs`` (``a``, ``b``, ``diff`` = mean of a minus b, ``ci``,
     ``p``, ``ci_independent``, ``ci_shrink``, ``sprt``), ``sprt``, ``seatings``, timings.
     """
+    if options is None:
+        options = TournamentOptions.of(args, fields)
+    elif args or fields:
+        raise TypeError("tournament(): give the options object or its fields, not both")
+    o = options
+    strategies, deals, seed, rules, play = o.strategies, o.deals, o.seed, o.rules, o.play
+    rotations, sprt, out, design, chunk_size = o.rotations, o.sprt, o.out, o.design, o.chunk_size
+    threads, scheduler, cluster, executor = o.threads, o.scheduler, o.cluster, o.executor
+    confidence, formats, games, game_max_deals = o.confidence, o.formats, o.games, o.game_max_deals
+    resume, check, check_deals = o.resume, o.check, o.check_deals
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TournamentError(f"rules must be a Rules object, got {type(rules).__name__}")
