@@ -35,9 +35,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,16 +50,25 @@ from ...core.rng import mix64
 from ...core.rules import Rules
 from ...runs.executors import Executor, ExecutorError, check_executor_options, make_executor
 from .chart_cells import chart_tables
+from .chart_options import (
+    DEFAULT_CHUNK,
+    DEFAULT_DEALS_PER_HAND,
+    DEFAULT_HANDS,
+    DEFAULT_MIN_HANDS,
+    ChartOptions,
+)
 from .chart_report import chart_meta, write_chart_report
 from .chart_strata import HCP_BANDS, MIN_PROB
 from .sampling import DEFAULT_EPS, NO_CALLS, check_model, model_arrays
 
 __all__ = [
+    "DEFAULT_CHUNK",
     "DEFAULT_DEALS_PER_HAND",
     "DEFAULT_HANDS",
     "DEFAULT_MIN_HANDS",
     "HCP_BANDS",
     "ChartError",
+    "ChartOptions",
     "ChartTask",
     "bid_chart",
     "chart_tables",
@@ -72,10 +79,6 @@ __all__ = [
     "write_chart_report",
 ]
 
-DEFAULT_MIN_HANDS = 200  # hands per cell (--min-hands)
-DEFAULT_HANDS = None  # screened hands: None = enough for cells of probability MIN_PROB
-DEFAULT_DEALS_PER_HAND = 200
-DEFAULT_CHUNK = 50  # hands evaluated per task
 SCREEN_CHUNK = 200_000  # hands screened per task (one auction each)
 MAX_TRIES = 200_000  # per sampled deal with --consistent; a hand that needs more is dropped
 class ChartError(ValueError):
@@ -214,27 +217,11 @@ def _run_tasks(ex: Executor, fn, n_chunks: int, bar, store: Any = None,
     return [parts[i] for i in range(n_chunks)]
 
 
-def bid_chart(
-    hands: int | None = DEFAULT_HANDS,
-    deals_per_hand: int = DEFAULT_DEALS_PER_HAND,
-    seed: int = 0,
-    rules: Rules | None = None,
-    bid: str = "heuristic",
-    play: str = DEFAULT_PLAY,
-    consistent: bool = False,
-    chunk_size: int = DEFAULT_CHUNK,
-    threads: int | None = None,
-    scheduler: str | None = None,
-    cluster: str | None = None,
-    executor: Executor | None = None,
-    progress: bool = True,
-    min_hands: int = DEFAULT_MIN_HANDS,
-    nt: bool = True,
-    positions: Sequence[int] | None = None,
-    checkpoint: str | Path | None = None,
-    resume: bool = False,
-) -> pd.DataFrame:
-    """A stratified chart: screen ``hands`` hands of the natural distribution, evaluate the first
+def bid_chart(options: ChartOptions | None = None, *, progress: bool = True,
+              **fields: Any) -> pd.DataFrame:
+    """A stratified chart (its options: a :class:`~whist_sim.analyses.advisor.chart_options.
+    ChartOptions`, or its fields as keywords): screen ``hands`` hands of the natural
+    distribution, evaluate the first
     ``min_hands`` of every cell with ``deals_per_hand`` deals each (see the module doc and
     :mod:`whist_sim.analyses.advisor.chart_strata`).
 
@@ -268,6 +255,17 @@ def bid_chart(
     """
     from .chart_strata import ScreenTask, coverage_notes, run_screen_chunk, select
 
+    if options is None:
+        options = ChartOptions.of(fields)
+    elif fields:
+        raise TypeError("bid_chart(): give the options object or its fields, not both")
+    o = options
+    hands, deals_per_hand, seed, rules, bid, play = (o.hands, o.deals_per_hand, o.seed, o.rules,
+                                                     o.bid, o.play)
+    consistent, chunk_size, threads, scheduler, cluster = (o.consistent, o.chunk_size, o.threads,
+                                                           o.scheduler, o.cluster)
+    executor, min_hands, nt, positions, checkpoint, resume = (o.executor, o.min_hands, o.nt,
+                                                              o.positions, o.checkpoint, o.resume)
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise ChartError(f"rules must be a whist_sim.Rules, got {type(rules).__name__}")
