@@ -129,7 +129,16 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
     # checked against search: the first 200 deals (1500 / 500, at least 200) under the default
     # check, the search over the default play
-    assert "## Checked against search" in md and "against searching opponents" in md
+    assert "## Checked against search" in md and "with every seat searching" in md
+    # a card player's report: a summary in sentences first, seats and positions by name, the
+    # rules in words, a glossary of its terms at the end, the zero chart paired
+    assert md.index("**In short.**") < md.index("| ")
+    assert "Declarers make their contract" in md and "a zero pays" in md
+    assert "- **rules**: the rule book's rules, four players" in md
+    assert "| dealer |" in md and "| fourth bidder (hooked) |" in md
+    assert md.rstrip().endswith("|") and "## Terms used in this report" in md
+    assert (out / "default" / "charts" / "zero_value_paired.png").is_file()
+    assert not (out / "default" / "charts" / "zero_value_by_hcp.png").exists()
     check = json.loads((out / "default" / "check.json").read_text())["check"]
     assert check["play"] == DEFAULT_CHECK_PLAY and check["deals"] == 200
     assert isinstance(check["holds"], bool)
