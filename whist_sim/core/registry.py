@@ -3,8 +3,9 @@
 A seat has a **bidding strategy** (auction calls, Frisch passes and its contract) and a **play
 policy** (the cards it plays). Both are chosen by name, here; the compiled engine switches on
 their integer ids, the readable reference engine (:mod:`whist_sim.engine.policies`) looks its
-twins up by name. Built-in policies are specified in docs/ENGINE.md §4 (``random``) and §5
-(``heuristic``), the others in docs/STRATEGIES.md.
+twins up by name. docs/ENGINE.md §4-§8 specify the policies both engines play (``random``,
+``heuristic``, ``expert``, ``planner``, ``learned``); docs/STRATEGIES.md the others (the
+estimators, ``montecarlo``, ``rollout``).
 
 An entry (:class:`PolicyInfo`) is everything the code knows of a policy: its name, its stable
 id, its description (the one text: ``--help``, the docs' tables and the reference engine's
