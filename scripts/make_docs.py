@@ -76,28 +76,27 @@ def learned_features(root: Path) -> str:
                     "ll"))
 
 
-def play_policies(root: Path) -> str:
-    """The play policies of the registry: name, what it plays, its parameters (defaults)."""
-    from whist_sim.core.registry import PLAY, get_info, policy_names
+def _policy_table(kind: str, what: str) -> str:
+    """The policies of ``kind`` in the registry: name, ``what`` it does (its description), its
+    parameters (defaults)."""
+    from whist_sim.core.registry import get_info, policy_names
 
     rows = []
-    for name in policy_names(PLAY):
-        info = get_info(name, PLAY)
+    for name in policy_names(kind):
+        info = get_info(name, kind)
         params = ", ".join(f"`{p.name}` = {_default(p)}" for p in info.params) or "-"
         rows.append([f"`{name}`", info.description, params])
-    return _rows(["name", "plays", "parameters (defaults)"], rows, "lll")
+    return _rows(["name", what, "parameters (defaults)"], rows, "lll")
+
+
+def play_policies(root: Path) -> str:
+    """The play policies of the registry: name, what it plays, its parameters (defaults)."""
+    return _policy_table("play", "plays")
 
 
 def bidding_strategies(root: Path) -> str:
     """The bidding strategies of the registry: name, how it bids, its parameters (defaults)."""
-    from whist_sim.core.registry import BID, get_info, policy_names
-
-    rows = []
-    for name in policy_names(BID):
-        info = get_info(name, BID)
-        params = ", ".join(f"`{p.name}` = {_default(p)}" for p in info.params) or "-"
-        rows.append([f"`{name}`", info.description, params])
-    return _rows(["name", "bids", "parameters (defaults)"], rows, "lll")
+    return _policy_table("bid", "bids")
 
 
 def _default(p) -> str:

@@ -47,9 +47,8 @@ from report_default import command_line, git_revision
 
 from whist_sim import __version__
 from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY
-from whist_sim.analyses.reports.render import markdown_rows
+from whist_sim.analyses.reports.render import glossary_markdown, markdown_rows
 from whist_sim.analyses.reports.wording import (
-    glossary_markdown,
     number_text,
     points_interval,
     share_text,

@@ -374,7 +374,7 @@ def summary_sentences(rows: list[dict[str, Any]], rr: dict[str, Any],
 
 def glossary(rr: dict[str, Any]) -> str:
     """The report's last section: the terms it uses."""
-    from whist_sim.analyses.reports.wording import glossary_markdown
+    from whist_sim.analyses.reports.render import glossary_markdown
     from whist_sim.analyses.tournament.render import TOURNAMENT_TERMS, glossary_terms
 
     extra = {

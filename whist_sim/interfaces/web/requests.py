@@ -96,6 +96,19 @@ def play_cost(play: str) -> int:
     return max(1, int(ROLLOUT_COST_PER_LAYOUT * v["n"] * infer))
 
 
+def _bids(body: dict) -> str | None:
+    """The ``bids`` field as ``advise`` takes it (``"7,0"``): a list of whole numbers or a
+    text, else a refusal naming the field."""
+    bids = body.get("bids")
+    if isinstance(bids, list):
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bids):
+            raise RequestError(f"expected whole numbers, got {bids!r}", "bids")
+        return ",".join(map(str, bids))
+    if bids is not None and not isinstance(bids, str):
+        raise RequestError(f"expected e.g. \"7,0\", got {bids!r}", "bids")
+    return bids
+
+
 def _int(body: dict, name: str, lo: int, hi: int, default: int | None = None) -> int | None:
     v = body.get(name, default)
     if v is None or v == "":
@@ -189,13 +202,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
             f"{deals:,} deals of play {play} cost {cost:,} deal-equivalents ({play_cost(play):,} "
             f"a deal), over this server's limit of {max_deals:,}: ask for at most "
             f"{max(1, max_deals // play_cost(play)):,} deals, or a cheaper play", "deals")
-    bids = body.get("bids")
-    if isinstance(bids, list):
-        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bids):
-            raise RequestError(f"expected whole numbers, got {bids!r}", "bids")
-        bids = ",".join(map(str, bids))
-    elif bids is not None and not isinstance(bids, str):
-        raise RequestError(f"expected e.g. \"7,0\", got {bids!r}", "bids")
+    bids = _bids(body)
     auction = body.get("auction")
     if isinstance(auction, list):
         if not all(isinstance(c, str) for c in auction):
@@ -255,13 +262,7 @@ def chart_kwargs(body: Any) -> dict[str, Any]:
     if trump is None:
         raise RequestError("choose the trump: a bid chart answers the contract once the trump "
                            "is known", "trump")
-    bids = body.get("bids")
-    if isinstance(bids, list):
-        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bids):
-            raise RequestError(f"expected whole numbers, got {bids!r}", "bids")
-        bids = ",".join(map(str, bids))
-    elif bids is not None and not isinstance(bids, str):
-        raise RequestError(f"expected e.g. \"7,0\", got {bids!r}", "bids")
+    bids = _bids(body)
     players = _int(body, "players", 3, 4, 4) or 4
     return {"hand": hand, "trump": trump, "declarer": _int(body, "declarer", -99, 99),
             "level": _int(body, "level", -99, 99), "seat": _int(body, "seat", -99, 99),
