@@ -65,8 +65,9 @@ ANALYSES: list[Analysis] = [
     Analysis(
         "play",
         "play_ladder.py",
-        "The play ladder: random, heuristic, expert, learned and rollout (n = 8, 16, 64) in "
-        "duplicate matches of neighbours, heuristic bidding, with each policy's speed (seed 2026)",
+        "The play ladder: random, heuristic, expert, learned, the default check (the search "
+        "over learned) and rollout (n = 8, 16, 64) in duplicate matches of neighbours, heuristic "
+        "bidding, with each policy's speed (seed 2026)",
         report="README.md",
     ),
     Analysis(
