@@ -165,8 +165,9 @@ def _reusable(path: Path, key: str) -> bool:
 def _value_decision(ks, seat, legal, card, layouts, finish, rows, cands, totals, d, n_dec,
                     cols, card_values, decision_rows, separators) -> int:
     """Value one decision; append its rows to ``cols``; 1 when it had two candidates or more."""
+    from whist_sim.compiled.search.values import Valuing
     n = card_values(ks.pol, ks.par, ks.st, ks.hm, ks.rp, np.int64(seat), legal, ks.rng,
-                    np.int64(layouts), finish, cands, totals)
+                    Valuing(np.int64(layouts), finish, cands, totals))
     if n < 2:
         return 0
     sep = int(separators(ks.hm, ks.rp, np.int64(seat)))

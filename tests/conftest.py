@@ -26,7 +26,7 @@ def chunk_bytes() -> Callable[[Path], dict[str, bytes]]:
 #: from the cache rather than compiling them a second time
 _WARM = (
     "from whist_sim.compiled.entry.deal import _shared_loop; _shared_loop('BASE'); "
-    "_shared_loop('CHECKED'); _shared_loop('rollout'); _shared_loop('montecarlo')",
+    "_shared_loop('AUDITED'); _shared_loop('rollout'); _shared_loop('montecarlo')",
     "import numpy as np; from whist_sim.dd.solver import solve_batch; "
     "solve_batch(np.array([[1, 2, 4, 8]], dtype=np.uint64), 4, 0, 'whist-max')",
 )

@@ -333,7 +333,8 @@ def test_auction_mode():
 
 def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
     """eps = 0: a deal is kept only when the model (the heuristic) bids the earlier contracts
-    on its sampled hands; the deprecated --consistent reads the table too."""
+    on its sampled hands; advise reads the table by default, and the removed name ``consistent``
+    is refused."""
     from whist_sim.analyses.advisor.sampling import NO_CALLS, model_arrays
 
     rules = Rules()
@@ -362,8 +363,11 @@ def test_reading_the_table_exactly_keeps_deals_where_the_heuristic_bids_match():
             assert ref(state, DealRng(0, 0)) == b
             state.apply(b)
     assert rejected_any
-    a = advise(HAND, trump="S", declarer=0, bids=[6, 0], deals=200, consistent=True, seed=9)
-    assert a.consistent and a.infer.on and 0 < a.acceptance < 1 and a.tries > a.deals
+    a = advise(HAND, trump="S", declarer=0, bids=[6, 0], deals=200, seed=9)
+    assert a.infer.on and 0 < a.acceptance < 1 and a.tries > a.deals
+    assert a.to_dict()["consistent"] is True  # the JSON schema's key (docs/ADVISOR.md)
+    with pytest.raises(TypeError, match="consistent"):
+        advise(HAND, trump="S", declarer=0, bids=[6, 0], deals=200, consistent=True, seed=9)
 
 
 def test_reading_the_auction_exactly_keeps_deals_where_the_heuristic_calls_match():
@@ -491,7 +495,6 @@ def test_acceptance_rate_of_a_constraint_is_reported():
     ({"trump": "S", "bid_policy": "nonsense"}, "models the other bidders"),
     ({"trump": "S", "play": "nonsense"}, "unknown play policy"),
     ({"trump": "S", "deals": 0}, "deals must be a whole number"),
-    ({"consistent": True}, "consistent sampling needs earlier contract bids"),
 ])
 def test_bad_input_gets_a_clear_error(kwargs, message):
     args = {"hand": HAND, "deals": 20, **kwargs}

@@ -89,8 +89,8 @@ def test_sampled_hands_under_constraints_known_cards_and_consistent_bids():
     run; the known cards sit in their seat; the constraint holds."""
     scen = resolve_scenario(HAND, trump="H", declarer=1, bids=[6, 2], known={2: "JS,AH"},
                             constraints=["1:hcp=8-"])
-    run = run_scenario(scen, 10, seed=3, consistent=True)
-    got = sample_play_hands(scen, 10, seed=3, consistent=True, pilot_rate=run.pilot_rate)
+    run = run_scenario(scen, 10, seed=3, infer=True)
+    got = sample_play_hands(scen, 10, seed=3, infer=True, pilot_rate=run.pilot_rate)
     np.testing.assert_array_equal(got.tricks, run.tricks)
     assert int(got.tries.sum()) == run.tries
     known = parse_hand("J.A..")

@@ -142,7 +142,7 @@ def test_a_check_under_search_starts_the_search_compile_beside_the_command(monke
 
 def test_no_compile_is_started_when_the_searches_are_cached(monkeypatch):
     from whist_sim.compiled.entry import deal
-    from whist_sim.compiled.strategies.dispatch import CHECKED
+    from whist_sim.compiled.strategies.dispatch import AUDITED
 
     started = _Started()
     monkeypatch.setattr(deal.subprocess, "Popen", started)
@@ -151,12 +151,12 @@ def test_no_compile_is_started_when_the_searches_are_cached(monkeypatch):
     monkeypatch.setattr(deal, "_LOADED", {})
     monkeypatch.setattr(deal, "_load_or_compile", lambda name, may_compile: object())
     monkeypatch.setitem(deal.NUMBA_OPTIONS, "cache", True)
-    assert not deal.compile_ahead(CHECKED)
+    assert not deal.compile_ahead(AUDITED)
     assert {"rollout", "montecarlo"} <= set(deal._LOADED) and not started.calls
-    with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
+    with pytest.raises(TypeError, match="BASE, FULL or AUDITED"):
         deal.compile_ahead("FULL")
     with pytest.raises(ValueError, match="no searching strategy named 'expert'"):
-        deal.compile_ahead(CHECKED, ("expert",))
+        deal.compile_ahead(AUDITED, ("expert",))
 
 
 def test_at_exit_a_compile_still_running_is_ended_and_every_one_collected(monkeypatch):
@@ -231,7 +231,7 @@ def test_a_first_advice_compiles_its_kernels_beside_the_loop(monkeypatch, tmp_pa
     deal.wait_ahead(proc)
     assert proc.returncode == 0 and made.is_dir()  # the call was made in that process
     deal.wait_ahead(None)  # nothing started: nothing to wait for
-    with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
+    with pytest.raises(TypeError, match="BASE, FULL or AUDITED"):
         deal.compile_kernels_ahead("BASE", [])
 
     class Running:

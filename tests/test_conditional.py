@@ -84,7 +84,7 @@ class Dealer:
     def deal_constrained(self, seed: int, deal: int, max_tries: int = 10_000) -> int:
         self.start(seed, deal)
         return int(deal_constrained(self.st, self.hm, self.rp, self.known, self.deck, self.cons,
-                                    True, self.work, self.tab, self.rng, max_tries))
+                                    True, (self.work, self.tab), self.rng, max_tries))
 
     def hands(self) -> list[int]:
         return [int(self.hm[H_HAND + s]) for s in range(self.p)]

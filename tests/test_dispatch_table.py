@@ -85,13 +85,13 @@ def test_every_named_function_exists_and_is_compiled(kind):
 
 def test_a_searching_strategy_has_a_word_of_its_own_and_a_c_function():
     """Each searching entry is reached through its own word of the loop table (after the loop's
-    address and the check switch), and that word's C function is the strategy's."""
-    from whist_sim.compiled.ground.addresses import T_CHECKED, T_LOOP, TABLE_WORDS
+    address and the audit switch), and that word's C function is the strategy's."""
+    from whist_sim.compiled.ground.addresses import T_AUDITED, T_LOOP, TABLE_WORDS
 
     words = search_words()
     assert set(words) == {i.name for r in ENTRIES.values() for i in r.values() if i.searches}
     assert len(set(words.values())) == len(words)
-    assert set(words.values()) <= set(range(TABLE_WORDS)) - {T_LOOP, T_CHECKED}
+    assert set(words.values()) <= set(range(TABLE_WORDS)) - {T_LOOP, T_AUDITED}
     assert deal._SEARCH_WORDS == words and set(words) <= set(deal._SHARED)
 
 

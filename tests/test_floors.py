@@ -147,6 +147,78 @@ def test_the_package_installs_no_import_hook():
     assert not hasattr(whist_sim, "MOVED")
 
 
+#: decorators that make a compiled function (numba's, and the package's ``jit`` wrapper)
+COMPILERS = {"jit", "njit", "overload", "overload_method", "intrinsic", "register_jitable",
+             "cfunc", "generated_jit", "vectorize"}
+#: the double-dummy solver is parked (docs/DD.md): its search's flat signatures are its speed,
+#: measured and left as they are; its functions are exempt from the limit on arguments
+PARKED = ("dd",)
+#: the C functions reached by address and the views of their arguments: their parameters are
+#: the C signatures (compiled.ground.addresses: LOOP_SIGNATURE, DECISION_SIGNATURE), pointers
+#: and lengths, which a C call cannot pass as a tuple
+C_SIGNATURES = {"compiled.entry.deal._shared_base", "compiled.entry.deal._shared_audited",
+                "compiled.entry.deal._search_rollout", "compiled.entry.deal._search_montecarlo",
+                "compiled.ground.addresses._views"}
+
+
+def _decorator_name(node: ast.expr) -> str:
+    node = node.func if isinstance(node, ast.Call) else node
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+
+
+def _widths(limit_compiled: int, limit_public: int) -> dict[str, int]:
+    """Every function over its limit: compiled ones (every function of ``whist_sim/compiled``,
+    and every function of the package a numba decorator compiles) over ``limit_compiled``
+    arguments, public ones over ``limit_public`` parameters. An intrinsic's ``typingctx`` is
+    numba's, not an argument; ``*args`` / ``**keywords`` count as none (they pass an options
+    object's fields)."""
+    wide = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).with_suffix("")
+        if rel.parts[0] in PARKED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            decorators = {_decorator_name(d) for d in node.decorator_list}
+            a = node.args
+            n = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) - ("intrinsic" in decorators)
+            compiled = rel.parts[0] == "compiled" or bool(decorators & COMPILERS)
+            name = ".".join((*rel.parts, node.name))
+            if name in C_SIGNATURES:
+                continue
+            if (compiled and n > limit_compiled) or (
+                    not node.name.startswith("_") and n > limit_public):
+                wide[name] = n
+    return wide
+
+
+def test_no_compiled_function_takes_more_than_ten_arguments_nor_a_public_one_twelve():
+    """Options are objects: a kernel's arrays and scalars come bundled in named tuples (the
+    entry points' ``Table``, ``Deal``, ``Sampling``; the searches' ``Sampler``, ``Draw``,
+    ``Replay``, ...), a public function's options in an options type (``RunOptions``,
+    ``AdviseOptions``), so that a call names what it passes."""
+    assert _widths(10, 12) == {}
+
+
+def test_the_widths_test_sees_a_wide_function():
+    """The scan above finds what it looks for: with lower limits it finds compiled and public
+    functions, the parked solver has functions over ten arguments, and the exempt C functions
+    are still there (remove a name once it is gone)."""
+    found = _widths(3, 3)
+    assert any(name.startswith("compiled.") for name in found)
+    assert any(name.startswith(("runs.", "analyses.")) for name in found)
+    parked = [node for path in (PACKAGE / "dd").rglob("*.py")
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.FunctionDef) and len(node.args.args) > 10]
+    assert parked
+    names = {".".join((*p.relative_to(PACKAGE).with_suffix("").parts, n.name))
+             for p in PACKAGE.rglob("*.py")
+             for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(n, ast.FunctionDef)}
+    assert C_SIGNATURES <= names
+
+
 def test_no_entry_kernel_takes_more_than_ten_arguments():
     """The entry points' arrays come bundled in named tuples (``Table``, ``Deal``, ``Sampling``,
     the outputs), so that a call names what it passes."""

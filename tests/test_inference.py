@@ -39,6 +39,7 @@ from whist_sim.compiled.ground.layout import (
     sampler_scratch,
 )
 from whist_sim.compiled.ground.rng import stream_start
+from whist_sim.compiled.ground.sampler import Sampler
 from whist_sim.compiled.loop.phases import (
     apply_call,
     apply_card,
@@ -46,8 +47,14 @@ from whist_sim.compiled.loop.phases import (
     apply_frisch,
     begin_deal,
 )
-from whist_sim.compiled.search.inference import MODEL_TABLE, mismatches, model_rows, resample
-from whist_sim.compiled.search.rollout import draw_layouts
+from whist_sim.compiled.search.inference import (
+    MODEL_TABLE,
+    Replay,
+    mismatches,
+    model_rows,
+    resample,
+)
+from whist_sim.compiled.search.rollout import Draw, Drawn, draw_pool
 from whist_sim.compiled.strategies import parse_play, parse_strategy
 from whist_sim.compiled.strategies.registry import BID_HEURISTIC
 from whist_sim.compiled.strategies.seating import Seating
@@ -288,9 +295,10 @@ def test_kept_layouts_follow_the_exact_posterior_on_small_endings():
             sub[0] = stream_start(np.uint64(23), np.uint64(i))
             for k in range(HM_SIZE):
                 out[k] = hm[k]
-            _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, out, 1, True, pool,
-                                       eps, n_picks, mpol, mpar, rst, rhm, rrng, lays, r0s, wts,
-                                       picks, mult)
+            _ess, count = draw_pool(st, hm, rp, seat, Sampler(sub, work, tab), out,
+                                    Draw(1, True, pool, eps, n_picks),
+                                    Replay(mpol, mpar, rst, rhm, rrng),
+                                    Drawn(lays, r0s, wts, picks, mult))
             assert mult[:count].sum() == n_picks
             for j in range(count):  # each layout picked, as often as it was picked
                 key = tuple(sorted((o, int(lays[j, o])) for o in range(4) if o != seat))

@@ -44,7 +44,7 @@ from whist_sim.compiled.loop.phases import (
     apply_frisch,
     begin_deal,
 )
-from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL
+from whist_sim.compiled.strategies.dispatch import AUDITED, BASE, FULL
 from whist_sim.compiled.strategies.registry import BID, PLAY, PolicyError, seat_ids, seat_params
 from whist_sim.compiled.strategies.seating import Seating
 from whist_sim.core.rules import Rules
@@ -150,7 +150,7 @@ def test_the_play_copies_leave_the_state_the_general_play_leaves(rules, play):
     """§5: the base loop plays a seating where every seat plays ``random`` or ``heuristic`` in a
     copy of the play that shows the trick in ``st`` only when it is complete. From any point of
     the play, and from the start of the deal, it ends in the very state (every slot of ``st`` and
-    ``hm``, the random stream too) that the general play of the checked loop ends in."""
+    ``hm``, the random stream too) that the general play of the audited loop ends in."""
     p = rules.players
     tr = play_traces(13, 0, 8, rules, ["heuristic"] * p, [play] * p)
     pol, par = _seating(rules, "heuristic", play)
@@ -160,7 +160,7 @@ def test_the_play_copies_leave_the_state_the_general_play_leaves(rules, play):
             st, hm, rng, rp = _rebuild(tr, j, rules, k)
             st2, hm2, rng2 = st.copy(), hm.copy(), rng.copy()
             run_shared(loop_address(BASE), st, hm, rp, pol, par, rng, PH_DONE)
-            run_shared(loop_address(CHECKED), st2, hm2, rp, pol, par, rng2, PH_DONE)
+            run_shared(loop_address(AUDITED), st2, hm2, rp, pol, par, rng2, PH_DONE)
             assert np.array_equal(st, st2), (j, k, np.flatnonzero(st != st2))
             assert np.array_equal(hm, hm2), (j, k, np.flatnonzero(hm != hm2))
             assert np.array_equal(rng, rng2)
@@ -179,7 +179,7 @@ def test_an_illegal_answer_is_caught():
     st, hm, rng, rp = _rebuild(tr, j, rules, 10_000)  # the whole deal ...
     st[S_PHASE] = PH_PLAY  # ... then one more card asked of a seat with an empty hand
     with pytest.raises(IllegalDecision):
-        run_shared(loop_address(CHECKED), st, hm, rp, pol, par, rng, PH_DONE)
+        run_shared(loop_address(AUDITED), st, hm, rp, pol, par, rng, PH_DONE)
     assert st[S_BAD_SEAT] == st[S_TURN] and st[S_BAD_VALUE] > 51
 
 
@@ -191,16 +191,16 @@ def test_batch_runs_name_an_illegal_answer():
     rules = Rules()
     st = new_deal().st
     with pytest.raises(PolicyError, match="seat 2"):
-        with batch._checked(st, Seating.of(["heuristic"] * 4, ["heuristic"] * 4, 4)):
+        with batch._audited(st, Seating.of(["heuristic"] * 4, ["heuristic"] * 4, 4)):
             st[S_BAD_SEAT], st[S_BAD_VALUE] = 2, 60  # as the loop leaves them
             raise IllegalDecision("a strategy gave an illegal answer")
     assert play_batch(1, 0, 10, rules, ["random"] * 4, ["random"] * 4)["deal"].size == 10
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
-def test_every_strategy_is_legal_in_the_checked_loop(rules):
+def test_every_strategy_is_legal_in_the_audited_loop(rules):
     """RULES §2-5: every registered bidding strategy and play policy, at every seat, makes only
-    legal decisions (the checked loop raises on the first illegal one); and the checked loop
+    legal decisions (the audited loop raises on the first illegal one); and the audited loop
     plays the same deals as the fast one."""
     from whist_sim.compiled.strategies.registry import policy_names
 
@@ -211,18 +211,18 @@ def test_every_strategy_is_legal_in_the_checked_loop(rules):
         seating_bid = [bids[(k + s) % len(bids)] for s in range(p)]
         seating_play = [plays[(k + s) % len(plays)] for s in range(p)]
         n = 6 if "montecarlo" in seating_bid else 300
-        checked = play_batch(k, 0, n, rules, seating_bid, seating_play, checked=True)
+        audited = play_batch(k, 0, n, rules, seating_bid, seating_play, audited=True)
         fast = play_batch(k, 0, n, rules, seating_bid, seating_play)
-        for col in checked:
-            assert np.array_equal(checked[col], fast[col]), col
+        for col in audited:
+            assert np.array_equal(audited[col], fast[col]), col
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
 def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules):
     """docs/ENGINE.md §3: a seating where no seat searches runs in ``BASE`` (``loop_mode``; its
-    loop table loads no search), and a seating with a searching seat in ``FULL``; the unchecked
-    loop plays the same deals as the checked loop, byte for byte."""
-    from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL, loop_mode
+    loop table loads no search), and a seating with a searching seat in ``FULL``; the unaudited
+    loop plays the same deals as the audited loop, byte for byte."""
+    from whist_sim.compiled.strategies.dispatch import AUDITED, BASE, FULL, loop_mode
     from whist_sim.compiled.strategies.registry import (
         SEARCHING_BID,
         get_info,
@@ -237,11 +237,11 @@ def test_a_seating_without_search_plays_its_deals_in_the_base_entry_point(rules)
         seating_bid = [bids[(k + s) % len(bids)] for s in range(p)]
         seating_play = [plays[(k + s) % len(plays)] for s in range(p)]
         pol = np.array([seat_ids(seating_bid, BID, p), seat_ids(seating_play, PLAY, p)])
-        assert loop_mode(pol) is BASE and loop_mode(pol, checked=True) is CHECKED
-        checked = play_batch(k, 0, 200, rules, seating_bid, seating_play, checked=True)
+        assert loop_mode(pol) is BASE and loop_mode(pol, audited=True) is AUDITED
+        audited = play_batch(k, 0, 200, rules, seating_bid, seating_play, audited=True)
         fast = play_batch(k, 0, 200, rules, seating_bid, seating_play)
-        for col in checked:
-            assert np.array_equal(checked[col], fast[col]), col
+        for col in audited:
+            assert np.array_equal(audited[col], fast[col]), col
     for searching in ("montecarlo", "rollout"):
         kind = BID if searching == "montecarlo" else PLAY
         pol = np.zeros((2, p), dtype=np.int64)

@@ -1,4 +1,4 @@
-"""The loop's ``mode`` is a named marker (``BASE``, ``FULL``, ``CHECKED``), one numba type each:
+"""The loop's ``mode`` is a named marker (``BASE``, ``FULL``, ``AUDITED``), one numba type each:
 a kernel is compiled once per marker, and anything else (a plain ``0``) is refused by name when
 it compiles."""
 
@@ -13,14 +13,14 @@ from numba.core.errors import TypingError
 
 from whist_sim.compiled.ground.layout import ST_SIZE
 from whist_sim.compiled.strategies.dispatch import (
+    AUDITED,
+    AUDITED_TYPE,
     BASE,
     BASE_TYPE,
-    CHECKED,
-    CHECKED_TYPE,
     FULL,
     FULL_TYPE,
     LoopMode,
-    checks,
+    audits,
     choose_frisch,
     loop_mode,
     marked,
@@ -30,32 +30,32 @@ from whist_sim.compiled.strategies.seating import Seating
 
 
 @njit
-def _checks(mode, st):
-    return checks(mode, st)
+def _audits(mode, st):
+    return audits(mode, st)
 
 
 def test_each_marker_has_its_own_type_and_survives_pickling():
-    assert [typeof(m) for m in (BASE, FULL, CHECKED)] == [BASE_TYPE, FULL_TYPE, CHECKED_TYPE]
-    assert len({BASE_TYPE, FULL_TYPE, CHECKED_TYPE}) == 3
-    for m in (BASE, FULL, CHECKED):
+    assert [typeof(m) for m in (BASE, FULL, AUDITED)] == [BASE_TYPE, FULL_TYPE, AUDITED_TYPE]
+    assert len({BASE_TYPE, FULL_TYPE, AUDITED_TYPE}) == 3
+    for m in (BASE, FULL, AUDITED):
         assert isinstance(m, LoopMode) and pickle.loads(pickle.dumps(m)) is m
         assert repr(m) == m.name
 
 
-def test_only_the_checked_loop_checks():
-    """``CHECKED`` checks; ``FULL`` and ``BASE`` never: the loop of the unchecked runs,
+def test_only_the_audited_loop_audits():
+    """``AUDITED`` checks; ``FULL`` and ``BASE`` never: the loop of the unaudited runs,
     compiled for ``BASE``, holds no check, whatever the state holds."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
-    assert _checks(CHECKED, st) is True
-    assert _checks(FULL, st) is False and _checks(BASE, st) is False
+    assert _audits(AUDITED, st) is True
+    assert _audits(FULL, st) is False and _audits(BASE, st) is False
     st[:] = 1
-    assert _checks(FULL, st) is False and _checks(BASE, st) is False
+    assert _audits(FULL, st) is False and _audits(BASE, st) is False
 
 
 @pytest.mark.parametrize("value", [0, 1.0, True])
 def test_a_value_that_is_not_a_marker_is_refused_by_name(value):
     with pytest.raises(TypingError, match="loop mode marker"):
-        _checks(value, np.zeros(ST_SIZE, dtype=np.int64))
+        _audits(value, np.zeros(ST_SIZE, dtype=np.int64))
 
 
 @njit
@@ -72,7 +72,7 @@ def _frisch(mode, pol, par, st, hm, rp, rng):
 def test_the_decision_points_refuse_a_value_that_is_not_a_marker_by_name():
     """The decision points (``choose_*``) are the same in every mode; each refuses anything but
     a marker when its caller compiles."""
-    assert _marked(BASE) == 1 and _marked(CHECKED) == 1
+    assert _marked(BASE) == 1 and _marked(AUDITED) == 1
     with pytest.raises(TypingError, match="loop mode marker"):
         _marked(0)
     arrays = (np.zeros((2, 4), np.int64), np.zeros((2, 4, 8), np.float64),
@@ -84,7 +84,7 @@ def test_the_decision_points_refuse_a_value_that_is_not_a_marker_by_name():
 
 def test_the_mode_of_a_seating_is_a_marker():
     pol, _ = Seating.of(("heuristic",) * 4, ("expert",) * 4, 4).arrays()
-    assert loop_mode(pol) is BASE and loop_mode(pol, checked=True) is CHECKED
+    assert loop_mode(pol) is BASE and loop_mode(pol, audited=True) is AUDITED
     pol[1, 2] = PLAY_ROLLOUT
     assert loop_mode(pol) is FULL
 
@@ -99,13 +99,13 @@ def test_threads_that_ask_for_the_shared_loop_at_once_get_one_address():
     with ThreadPoolExecutor(4) as ex:
         addresses = set(ex.map(lambda _: int(loop_address(BASE)), range(8)))
     assert len(addresses) == 1 and addresses.pop() != 0
-    with pytest.raises(TypeError, match="BASE, FULL or CHECKED"):
+    with pytest.raises(TypeError, match="BASE, FULL or AUDITED"):
         loop_address(0)
 
 
-def test_each_run_has_a_table_of_the_loop_the_check_switch_and_its_searches():
-    """``loop_address(mode, pol)`` points at the loop table: the loop's C function (the checked
-    loop's for ``CHECKED``, else the one loop), ``checked``, and the C functions of the
+def test_each_run_has_a_table_of_the_loop_the_audit_switch_and_its_searches():
+    """``loop_address(mode, pol)`` points at the loop table: the loop's C function (the audited
+    loop's for ``AUDITED``, else the one loop), ``audited``, and the C functions of the
     searching strategies seated in ``pol`` (every one without ``pol``, none for ``BASE``); one
     table per such run and process."""
     import ctypes
@@ -120,12 +120,12 @@ def test_each_run_has_a_table_of_the_loop_the_check_switch_and_its_searches():
     assert table(BASE) == [loop, 0, 0, 0]
     full = table(FULL)
     assert full[:2] == [loop, 0] and 0 not in full[2:] and len(set(full)) == 4
-    checked = table(CHECKED)
-    assert checked[0] not in (0, loop) and checked[1:] == [1, *full[2:]]
+    audited = table(AUDITED)
+    assert audited[0] not in (0, loop) and audited[1:] == [1, *full[2:]]
     pol, _ = Seating.of(("heuristic",) * 4, ("expert", "rollout", "expert", "expert"),
                         4).arrays()
     assert table(FULL, pol) == [loop, 0, full[2], 0]
-    assert table(CHECKED, pol) == [checked[0], 1, full[2], 0]
+    assert table(AUDITED, pol) == [audited[0], 1, full[2], 0]
     base_pol, _ = Seating.of(("heuristic",) * 4, ("expert",) * 4, 4).arrays()
     assert table(FULL, np.stack([base_pol, pol])) == [loop, 0, full[2], 0]  # a tournament's
     assert table(FULL, base_pol) == [loop, 0, 0, 0]

@@ -176,14 +176,14 @@ def test_the_engines_list_the_same_legal_calls(order, players, deck, calls):
 @pytest.mark.parametrize("rules", [SUIT, Rules(players=3, three_player_deck="no_suit",
                                                bid_order="suit")], ids=str)
 def test_every_bidding_strategy_bids_legally_and_within_reason_under_suit_order(rules):
-    # every strategy, in the checked loop (an illegal call raises); and sensibly: the auction
+    # every strategy, in the audited loop (an illegal call raises); and sensibly: the auction
     # level stays within the range of the number order's, and few deals are thrown in
     p = rules.players
     base = rules.replace(bid_order="number")
     for name in policy_names(BID):
         n = 6 if name == "montecarlo" else 400
         bid = [name] * p
-        res = play_batch(7, 0, n, rules, bid, ["heuristic"] * p, checked=True)
+        res = play_batch(7, 0, n, rules, bid, ["heuristic"] * p, audited=True)
         ref = play_batch(7, 0, n, base, bid, ["heuristic"] * p)
         played = ~res["thrown_in"]
         assert played.mean() >= ref["thrown_in"].__invert__().mean() - 0.05, name

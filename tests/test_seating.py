@@ -12,7 +12,7 @@ import pytest
 
 from whist_sim.compiled.ground.layout import N_PARAMS
 from whist_sim.compiled.strategies import seating as seating_module
-from whist_sim.compiled.strategies.dispatch import BASE, CHECKED, FULL
+from whist_sim.compiled.strategies.dispatch import AUDITED, BASE, FULL
 from whist_sim.compiled.strategies.registry import BID, PLAY, PolicyError, get_info
 from whist_sim.compiled.strategies.seating import Seating
 from whist_sim.compiled.strategies.spec import parse_play, parse_strategy
@@ -51,7 +51,7 @@ def test_its_arrays_are_the_registry_ids_and_the_parameter_rows():
 
 def test_its_mode_is_the_base_loop_unless_a_seat_searches():
     quiet = Seating.of(("heuristic",) * 4, ("expert",) * 4, 4)
-    assert quiet.mode() == BASE and quiet.mode(checked=True) == CHECKED
+    assert quiet.mode() == BASE and quiet.mode(audited=True) == AUDITED
     assert Seating.of(BIDS, PLAYS, 4).mode() == FULL  # montecarlo
     assert Seating.of(("heuristic",) * 3, ("rollout:n=2",) * 3, 3).mode() == FULL
 

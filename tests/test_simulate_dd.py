@@ -381,8 +381,8 @@ def test_cli_summary_shows_slow_rates(tmp_path, monkeypatch, rate, shown):
     # a --dd run makes a few deals a second: the summary must not round that to "0 deals/s"
     from whist_sim.interfaces.cli import cmd_simulate
 
-    def fake_simulate(out, deals, seed, **kw):
-        return {"timings": {"wall_s": 9.0, "deals_per_s": rate}, "deals_done": deals,
+    def fake_simulate(options, **kw):
+        return {"timings": {"wall_s": 9.0, "deals_per_s": rate}, "deals_done": options.deals,
                 "n_chunks": 1, "sessions": []}
 
     monkeypatch.setattr(cmd_simulate, "simulate", fake_simulate)

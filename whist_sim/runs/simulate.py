@@ -52,7 +52,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,22 +71,31 @@ from .dataset import (
     chunk_name,
     chunk_table,
     manifest_path,
-    min_chunk_size,
     n_chunks,
     options_hash,
     remove_temp_files,
-    too_many_chunks,
     write_chunk,
     write_manifest,
 )
-from .dd_columns import DEFAULT_NODE_LIMIT as DEFAULT_DD_NODE_LIMIT
-from .dd_columns import DDColumnsError, check_node_limit, check_players
+from .dd_columns import DEFAULT_NODE_LIMIT as DEFAULT_DD_NODE_LIMIT  # noqa: F401 - for the CLI
 from .executors import (
     Executor,
     ThreadExecutor,
-    check_executor_options,
     default_threads,
     make_executor,
+)
+from .options import (  # noqa: F401 - the run's options; the names below live on here too
+    DD_MIN_CHUNKS,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_DD_CHUNK_SIZE,
+    DEFAULT_POLICY,
+    MAX_SEED,
+    RunOptions,
+    default_chunk_size,
+    default_dd_chunk_size,
+    known_policies,
+    seat_policies,
+    seating_of,
 )
 from .outdir import (
     UNVERIFIED_SUFFIX,
@@ -103,29 +112,7 @@ from .outdir import (
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CHUNK_SIZE = 250_000
 MANIFEST_EVERY_S = 30.0  # a running run rewrites its manifest (chunk checksums) this often
-#: default chunk size with ``dd``: double-dummy solving makes a deal about 10^5 times slower to
-#: produce (at most 8 solves x the node limit), so chunks of 100 deals still take seconds to a
-#: minute per thread, and the progress bar moves
-DEFAULT_DD_CHUNK_SIZE = 100  # deals per chunk with dd, at most (see ``default_dd_chunk_size``)
-DD_MIN_CHUNKS = 16  # a small dd run is still cut into this many chunks, so every core works
-
-
-def default_dd_chunk_size(deals: int) -> int:
-    """Deals per chunk of a dd run when none is given: ``DEFAULT_DD_CHUNK_SIZE`` (chunks of about
-    a minute of solving), fewer for a small run so that it still has ``DD_MIN_CHUNKS`` chunks to
-    share among the threads. Depends on ``deals`` only, so a resumed run agrees with it."""
-    return max(1, min(DEFAULT_DD_CHUNK_SIZE, -(-deals // DD_MIN_CHUNKS)), min_chunk_size(deals))
-
-
-def default_chunk_size(deals: int) -> int:
-    """Deals per chunk of a run without dd when none is given: ``DEFAULT_CHUNK_SIZE``, more for
-    a run so large that it would make more than :data:`~whist_sim.runs.dataset.MAX_CHUNKS`
-    chunks. Depends on ``deals`` only, so a resumed run agrees with it."""
-    return max(DEFAULT_CHUNK_SIZE, min_chunk_size(deals))
-DEFAULT_POLICY = "heuristic"  # the bidding strategy of every seat by default
-MAX_SEED = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -225,124 +212,7 @@ def run_chunk(task: ChunkTask, index: int) -> ChunkReceipt:
                         sha256=sha)
 
 
-# --------------------------------------------------------------------------- option checks
-
-
-def _check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SimulationError(f"{name} must be a whole number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"in {low}..{high}"
-        raise SimulationError(f"{name} must be {bound}, got {value}")
-    return value
-
-
-def known_policies(kind: str = "bid") -> tuple[str, ...]:
-    """Names of the built-in policies of ``kind`` (``"bid"`` or ``"play"``) the engine can play."""
-    from ..compiled.strategies import registry as policies
-
-    return tuple(policies.policy_names(kind))
-
-
-def _seat_policies(kind: str, value: str | Sequence[str] | None, players: int) -> tuple[Any, ...]:
-    """The specs by seat of ``value`` (one spec for every seat, or one per seat)."""
-    from ..compiled.strategies.spec import StrategyError, parse_play, parse_strategy
-
-    what = "bidding" if kind == "bid" else "play"
-    if value is None:
-        value = DEFAULT_POLICY
-    names = (value,) * players if isinstance(value, str) else tuple(value)
-    if len(names) != players:
-        raise SimulationError(
-            f"{what} policies name {len(names)} seat(s) ({','.join(map(str, names))}), but "
-            f"players={players} needs one per seat ({players})"
-        )
-    parse = parse_strategy if kind == "bid" else parse_play
-    out = []
-    for s, n in enumerate(names):
-        _check_name(kind, n, s)
-        try:
-            out.append(parse(n))
-        except StrategyError as e:
-            raise SimulationError(f"seat {s}: {e}") from None
-    return tuple(out)
-
-
-def _check_name(kind: str, text: Any, seat: int) -> None:
-    """An unknown policy name in a seat's spec, said as it always was."""
-    from ..compiled.strategies.spec import StrategySpec
-
-    what = "bidding" if kind == "bid" else "play"
-    name = text.name if isinstance(text, StrategySpec) else (
-        text.split(":")[0].strip() if isinstance(text, str) else text)
-    known = known_policies(kind)
-    if not isinstance(name, str) or name not in known:
-        raise SimulationError(
-            f"unknown {what} policy {name!r} for seat {seat}; known {what} policies: "
-            f"{', '.join(known)}"
-        )
-
-
-def seat_policies(
-    bid: str | Sequence[str] | None, play: str | Sequence[str] | None, players: int
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The bidding and play specs by seat (canonical texts) of :func:`simulate`'s ``bid`` and
-    ``play``: the texts of :func:`seating_of`."""
-    seating = seating_of(bid, play, players)
-    return seating.bid_text, seating.play_text
-
-
-def seating_of(
-    bid: Seating | str | Sequence[str] | None, play: str | Sequence[str] | None, players: int
-) -> Seating:
-    """The :class:`~whist_sim.compiled.strategies.seating.Seating` of :func:`simulate`'s ``bid`` and
-    ``play``, parsed once: the run and its chunks take it as it is.
-
-    ``bid``: one seat for all or one per seat; a seat is ``BID`` or ``BID/PLAY``
-    (``heuristic/random``, ``montecarlo:n=8/heuristic``). ``play``: one play spec for all or one
-    per seat. A seat's own ``/PLAY`` comes first, then ``play``, then the default play
-    (:func:`whist_sim.compiled.strategies.spec.default_play`: ``random`` plays ``random``, every
-    other strategy :data:`whist_sim.compiled.strategies.registry.DEFAULT_PLAY`).
-    """
-    from ..compiled.strategies.spec import StrategyError, default_play, parse_seat, seat_text
-
-    if isinstance(bid, Seating):  # parsed at the edge already
-        if play is not None:
-            raise SimulationError("give the play policies in the seating, not beside it")
-        if bid.players != players:
-            raise SimulationError(f"the seating has {bid.players} seats, but players={players}")
-        return bid
-    if bid is None:
-        bid = DEFAULT_POLICY
-    items = (bid,) * players if isinstance(bid, str) else tuple(bid)
-    if len(items) != players:
-        raise SimulationError(
-            f"bidding policies name {len(items)} seat(s) ({','.join(map(str, items))}), but "
-            f"players={players} needs one per seat ({players})"
-        )
-    seats = []
-    for s, item in enumerate(items):
-        if isinstance(item, str):
-            b, sep, q = item.partition("/")
-            _check_name("bid", b, s)
-            if sep and "/" not in q:
-                _check_name("play", q, s)
-        try:
-            seats.append(parse_seat(item))
-        except StrategyError as e:
-            raise SimulationError(f"seat {s}: {e}") from None
-    own = [p for _, p in seats]
-    if play is not None and not isinstance(play, str) and any(p is not None for p in own):
-        raise SimulationError(
-            "give the play policies per seat once: as BID/PLAY seats or as a play policy per "
-            f"seat, not both (seats: {','.join(seat_text(b, p) for b, p in seats)})"
-        )
-    plays = (
-        _seat_policies("play", play, players) if play is not None
-        else tuple(default_play(b) for b, _ in seats)
-    )
-    return Seating(tuple(b for b, _ in seats),
-                   tuple(p if p is not None else plays[s] for s, p in enumerate(own)))
+# --------------------------------------------------------------------------- the run's identity
 
 
 def _identity(
@@ -373,26 +243,6 @@ def _identity(
     }
 
 
-def _dd_options(node_limit: int, tt_bits: int, min_node_limit: int | None = None
-                ) -> dict[str, Any]:
-    """The manifest's ``dd`` entry: what defines a run's double-dummy columns.
-
-    ``min_node_limit`` (whist-min's own limit) is recorded only when it differs from
-    ``node_limit``, so the runs made before it existed keep their identity (``--resume``)."""
-    from ..dd import SOLVER_VERSION
-    from .dd_columns import OBJECTIVES
-
-    options: dict[str, Any] = {
-        "solver_version": SOLVER_VERSION,
-        "node_limit": node_limit,
-        "tt_bits": tt_bits,
-        "objectives": [objective for _, objective in OBJECTIVES],
-    }
-    if min_node_limit is not None and min_node_limit != node_limit:
-        options["min_node_limit"] = min_node_limit
-    return options
-
-
 #: the libraries whose versions a manifest records (the chunks' bytes and values depend on them)
 VERSIONED = ("numpy", "numba", "llvmlite", "pandas", "pyarrow")
 
@@ -419,32 +269,23 @@ def _now() -> str:
 
 
 def simulate(
-    out: str | Path,
-    deals: int,
-    seed: int,
-    rules: Rules | None = None,
-    bid: Seating | str | Sequence[str] | None = None,
-    play: str | Sequence[str] | None = None,
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    resume: bool = False,
-    store_dealt: bool = False,
+    options: RunOptions | str | Path,
+    *args: Any,
     progress: bool = True,
-    *,
-    scheduler: str | None = None,
-    cluster: str | None = None,
-    executor: Executor | None = None,
     on_chunk: Callable[[ChunkReceipt], None] | None = None,
-    dd: bool = False,
-    dd_node_limit: int | None = None,
-    dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
-    rules_file: str | None = None,
+    **keywords: Any,
 ) -> dict[str, Any]:
     """Simulate deals ``0 .. deals-1`` of run ``seed`` into the Parquet dataset directory ``out``.
 
-    Parameters
-    ----------
+    ``options``: a :class:`~whist_sim.runs.options.RunOptions`, or its fields (``out``, then
+    ``deals``, ``seed``, ... as positional or keyword arguments: ``simulate(out, deals, seed,
+    rules=...)``), from which one is built (:meth:`RunOptions.of
+    <whist_sim.runs.options.RunOptions.of>`). ``progress``, ``on_chunk`` and ``notify`` say how
+    the run is watched, not what it plays.
+
+    Fields (of :class:`~whist_sim.runs.options.RunOptions`) and watchers
+    --------------------------------------------------------------------
     out: output directory; created if missing; must be new or empty unless ``resume``.
     deals: number of deals (1 .. ``MAX_DEALS``, 10**12). Deal ``i`` uses the random stream
         ``(seed, i)``; its dealer is ``i % rules.players``.
@@ -489,10 +330,7 @@ def simulate(
     error the manifest is marked ``interrupted`` / ``failed``, every finished chunk is kept, and the
     exception propagates; ``resume=True`` finishes the run later.
     """
-    plan = plan_run(out, deals, seed, rules, bid, play, chunk_size, threads, resume,
-                    store_dealt, scheduler=scheduler, cluster=cluster, executor=executor, dd=dd,
-                    dd_node_limit=dd_node_limit, dd_min_node_limit=dd_min_node_limit,
-                    rules_file=rules_file)
+    plan = plan_run(RunOptions.of(options, *args, **keywords))
     run = _RunSession.open(plan)
     if run is None:  # resumed a complete run whose every chunk checks out: nothing to do
         return plan.previous  # type: ignore[return-value]
@@ -521,79 +359,31 @@ class RunPlan:
         return self.executor is None and self.scheduler is None and self.cluster is None
 
 
-def plan_run(
-    out: str | Path,
-    deals: int,
-    seed: int,
-    rules: Rules | None = None,
-    bid: Seating | str | Sequence[str] | None = None,
-    play: str | Sequence[str] | None = None,
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    resume: bool = False,
-    store_dealt: bool = False,
-    *,
-    scheduler: str | None = None,
-    cluster: str | None = None,
-    executor: Executor | None = None,
-    dd: bool = False,
-    dd_node_limit: int | None = None,
-    dd_min_node_limit: int | None = None,
-    rules_file: str | None = None,
-) -> RunPlan:
-    """Check every option of :func:`simulate` (same parameters) and the output directory; raise
-    :class:`SimulationError` naming the first bad one. Reads ``out``'s manifest, writes nothing."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise SimulationError(f"rules must be a Rules object, got {type(rules).__name__}")
-    deals = _check_int("deals", deals, 1, MAX_DEALS)
-    seed = _check_int("seed", seed, 0, MAX_SEED)
-    dd = bool(dd)
-    dd_options = None
-    if dd:
-        from ..dd import DEFAULT_TT_BITS
-
-        try:
-            check_players(rules.players)
-            limit = check_node_limit(
-                DEFAULT_DD_NODE_LIMIT if dd_node_limit is None else dd_node_limit
-            )
-            min_limit = None if dd_min_node_limit is None else check_node_limit(dd_min_node_limit)
-        except DDColumnsError as e:
-            raise SimulationError(str(e)) from None
-        dd_options = _dd_options(limit, DEFAULT_TT_BITS, min_limit)
-    elif dd_node_limit is not None or dd_min_node_limit is not None:
-        raise SimulationError("a DD node limit was given without dd (--dd)")
-    if chunk_size is None:
-        chunk_size = default_dd_chunk_size(deals) if dd else default_chunk_size(deals)
-    chunk_size = _check_int("chunk size", chunk_size, 1)
-    problem = too_many_chunks(deals, chunk_size)
-    if problem is not None:  # refused before a list of its chunks is made
-        raise SimulationError(problem)
-    if threads is not None:
-        _check_int("threads", threads, 1)
-    seating = seating_of(bid, play, rules.players)
-    store_dealt = bool(store_dealt)
-    if executor is not None and (scheduler is not None or cluster is not None):
-        raise SimulationError("give an executor, or a scheduler / cluster, not both")
-    check_executor_options(threads=threads, scheduler=scheduler, cluster=cluster)
-
-    out = Path(out).expanduser().resolve()
-    identity = _identity(seed, deals, chunk_size, rules, seating.bid_text, seating.play_text,
-                         store_dealt, dd_options)
-    previous = check_dir(out, identity, resume)
+def plan_run(options: RunOptions | str | Path, *args: Any, **keywords: Any) -> RunPlan:
+    """The run of ``options`` (a :class:`~whist_sim.runs.options.RunOptions`, or its fields, as
+    :func:`simulate` takes them), planned: the options are checked when they are built, the
+    output directory here (raising :class:`SimulationError` naming the first problem). Reads
+    ``out``'s manifest, writes nothing."""
+    o = RunOptions.of(options, *args, **keywords)
+    rules = o.rules
+    assert rules is not None and o.chunk_size is not None  # set when the options were built
+    seating = o.seating
+    out = Path(o.out).expanduser().resolve()
+    identity = _identity(o.seed, o.deals, o.chunk_size, rules, seating.bid_text,
+                         seating.play_text, o.store_dealt, o.dd_options)
+    previous = check_dir(out, identity, o.resume)
+    dd_options = o.dd_options
     task = ChunkTask(
-        str(out), seed, deals, chunk_size, rules, seating, store_dealt,
+        str(out), o.seed, o.deals, o.chunk_size, rules, seating, o.store_dealt,
         dd_node_limit=dd_options["node_limit"] if dd_options else None,
         dd_tt_bits=dd_options["tt_bits"] if dd_options else None,
         dd_min_node_limit=dd_options.get("min_node_limit") if dd_options else None,
         options=options_hash(identity),
-        local=scheduler is None and cluster is None and (
-            executor is None or isinstance(executor, ThreadExecutor)),
+        local=o.scheduler is None and o.cluster is None and (
+            o.executor is None or isinstance(o.executor, ThreadExecutor)),
     )
-    return RunPlan(out, task, identity, previous, n_chunks(deals, chunk_size), threads,
-                   scheduler, cluster, executor,
-                   None if rules_file is None else str(rules_file))
+    return RunPlan(out, task, identity, previous, n_chunks(o.deals, o.chunk_size), o.threads,
+                   o.scheduler, o.cluster, o.executor, o.rules_file)
 
 
 class _RunSession:
@@ -855,6 +645,7 @@ __all__ = [
     "DEFAULT_DD_NODE_LIMIT",
     "ChunkReceipt",
     "ChunkTask",
+    "RunOptions",
     "RunPlan",
     "SimulationError",
     "known_policies",

@@ -8,6 +8,8 @@ imports only the ones above it in this list, so there is no import cycle:
 * :mod:`~whist_sim.analyses.advisor.sampling`: dealing the hidden hands and playing every candidate
   on them (:func:`run_scenario`, :func:`sample_play_hands`, the kernels' policy arrays);
 * :mod:`~whist_sim.analyses.advisor.cells`: the numbers and text cells of the outputs;
+* :mod:`~whist_sim.analyses.advisor.options`: the options of an advice as one value, checked and
+  parsed once (:class:`AdviseOptions`), and the screening rule;
 * :mod:`~whist_sim.analyses.advisor.dd_view`: the double-dummy view of an advice (:class:`DDView`);
 * :mod:`~whist_sim.analyses.advisor.render`: the advice as text, JSON and plot;
 * :mod:`~whist_sim.analyses.advisor.evaluate`: :func:`advise`, its statistics and the
@@ -29,6 +31,7 @@ _LAZY = {
                                     "EVALUATIONS", "DDView", "check_dd_options",
                                     "check_min_node_limit", "dd_view", "solve_dd")},
     **{name: "evaluate" for name in ("DEFAULT_DEALS", "Advice", "advise", "summarize")},
+    "AdviseOptions": "options",
     **{name: "render" for name in ("JSON_SCHEMA", "render_text")},
     **{name: "sampling" for name in ("MODEL_BID_POLICIES", "RunResult", "SampledDeals",
                                      "run_scenario", "sample_play_hands")},
@@ -49,6 +52,7 @@ if TYPE_CHECKING:  # what type checkers see: the real names (the imports never r
         solve_dd,
     )
     from .evaluate import DEFAULT_DEALS, Advice, advise, summarize
+    from .options import AdviseOptions
     from .render import JSON_SCHEMA, render_text
     from .sampling import (
         MODEL_BID_POLICIES,
@@ -80,6 +84,7 @@ __all__ = [
     "MODEL_BID_POLICIES",
     "Advice",
     "AdviceError",
+    "AdviseOptions",
     "DDView",
     "RunResult",
     "SampledDeals",

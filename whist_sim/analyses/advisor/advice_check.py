@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ...compiled.strategies.spec import PlaySpec, parse_play
 from ...core.cards import STRAINS
 from ..answer_check import (
     CHECK_MIN_DEALS,
@@ -45,7 +46,8 @@ from ..answer_check import (
     deals_for_power,
 )
 from .cells import json_number, pct_cell
-from .sampling import Inference, RunResult, run_scenario
+from .options import AdviseOptions
+from .sampling import RunResult, run_scenario
 from .scenario import Scenario
 
 __all__ = ["CHECK_KEEP", "CHECK_MAX_DEALS", "AdviceCheck", "CheckSize", "advice_check_size",
@@ -232,15 +234,19 @@ def _best(ev: np.ndarray, cands: list[tuple[int, int]]) -> int:
 
 
 def check_advice(scen: Scenario, run: RunResult, ev: np.ndarray, answer_index: int,
-                 seed: int, answer_play: str, play: str, bid_policy: str, infer: Inference,
-                 threads: int, confidence: float,
+                 answer: AdviseOptions, play: PlaySpec | str,
                  on_deals: Callable[[int], None] | None = None,
                  deals: int | None = None) -> AdviceCheck:
-    """Check the advice whose run (every candidate under ``answer_play``) is ``run``, expected
+    """Check the advice whose run (every candidate under ``answer.play``, the options it was
+    asked with: seed, seats, reading of the table, threads, confidence) is ``run``, expected
     scores ``ev`` (points, a searched-out candidate ``-inf``) and recommended candidate index
-    ``answer_index``: search the :func:`check_candidates` under ``play`` on the first ``deals``
-    sampled deals (default :func:`advice_check_size`)."""
+    ``answer_index``: search the :func:`check_candidates` under ``play`` (a play spec, or its
+    text) on the first ``deals`` sampled deals (default :func:`advice_check_size`)."""
     from ...core.stats import mean_interval
+
+    seed, bid_policy, infer = answer.seed, answer.bid_spec, answer.inference
+    threads, confidence, answer_play = answer.threads, answer.confidence, answer.play_spec
+    play = parse_play(play)
 
     n_answer = int(run.tricks.shape[1])
     runner_index = _runner_up(ev, scen.candidates, answer_index)
@@ -317,13 +323,14 @@ def check_advice(scen: Scenario, run: RunResult, ev: np.ndarray, answer_index: i
             "deals_check": m,
         }
     return AdviceCheck(
-        play=play, deals=m, answer_play=answer_play,
+        play=play.text, deals=m, answer_play=answer_play.text,
         answer_bid=int(scen.candidates[answer_index][1]),
         answer_strain=STRAINS[best_strain], recommended=int(cands[top][1]),
         strain=STRAINS[cands[top][0]], best_call=best_call, diff=diff, diff_ci=diff_ci,
         holds=verdict.word != CONTRADICTED, bids=table, zero=zero, verdict=verdict,
-        label=check_label(play, answer_play), runner_up=runner_up, runner_strain=runner_strain,
-        order_diff=order_diff, order_ci=order_ci, play_shift=play_shift, size=size)
+        label=check_label(play.text, answer_play.text), runner_up=runner_up,
+        runner_strain=runner_strain, order_diff=order_diff, order_ci=order_ci,
+        play_shift=play_shift, size=size)
 
 
 def _runner_up(ev: np.ndarray, cands: tuple[tuple[int, int], ...], answer: int) -> int | None:

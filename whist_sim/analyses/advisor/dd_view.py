@@ -44,7 +44,8 @@ import pandas as pd
 
 from ...core.cards import STRAINS
 from .cells import json_number, pct_cell
-from .sampling import Inference, sample_play_hands
+from .options import EVALUATIONS, AdviseOptions
+from .sampling import sample_play_hands
 from .scenario import AdviceError, Scenario
 
 __all__ = [
@@ -59,7 +60,6 @@ __all__ = [
     "solve_dd",
 ]
 
-EVALUATIONS = ("heuristic", "dd")
 DEFAULT_DD_DEALS = 100
 DEFAULT_DD_NODE_LIMIT = 1_000_000
 DD_OBJECTIVES = ("whist-max", "whist-min", "whist-exact")
@@ -540,30 +540,23 @@ def _grid(values) -> str:
     return "".join(cells)
 
 
-def dd_view(
-    scen: Scenario,
-    summary: pd.DataFrame,
-    deals: int,
-    dd_deals: int,
-    node_limit: int,
-    seed: int,
-    play: str,
-    bid_policy: str,
-    infer: Inference | bool | None,
-    pilot_rate: float | None,
-    confidence: float = 0.95,
-    threads: int = 1,
-    progress: bool = False,
-    min_node_limit: int | None = None,
-) -> DDView:
+def dd_view(scen: Scenario, summary: pd.DataFrame, options: AdviseOptions,
+            pilot_rate: float | None, progress: bool = False) -> DDView:
     """The :class:`DDView` of an advice: ``summary`` is the table of its heuristic run
-    (:func:`whist_sim.analyses.advisor.evaluate.summarize`, for P(make)), the other arguments those
-    of the run."""
+    (:func:`whist_sim.analyses.advisor.evaluate.summarize`, for P(make)), ``options`` the
+    advice's (:class:`~whist_sim.analyses.advisor.options.AdviseOptions`, its double-dummy
+    fields resolved: ``dd_deals``, ``dd_node_limit``, ``dd_min_node_limit``), ``pilot_rate`` its
+    run's acceptance rate; a tqdm bar on stderr when ``progress``."""
+    o = options
+    deals, dd_deals, node_limit = o.deals, o.dd_deals, o.dd_node_limit
+    assert dd_deals is not None and node_limit is not None  # resolved by advise
+    min_node_limit, confidence = o.dd_min_node_limit, o.confidence
     t0 = time.perf_counter()
-    sampled = sample_play_hands(scen, dd_deals, seed, play, bid_policy, infer, pilot_rate)
+    sampled = sample_play_hands(scen, dd_deals, o.seed, o.play_spec, o.bid_spec, o.inference,
+                                pilot_rate)
     strains = (scen.trump,) if scen.mode == "contract" else tuple(range(len(STRAINS)))
     leader = scen.declarer  # RULES §5: the declarer leads to the first trick
-    raw = solve_dd(sampled.hands, scen.seat, leader, strains, node_limit, threads, progress,
+    raw = solve_dd(sampled.hands, scen.seat, leader, strains, node_limit, o.threads, progress,
                    min_node_limit)
     candidates: dict[int, tuple[int, ...]] = {}
     p_make: dict[int, tuple[float, ...]] = {}

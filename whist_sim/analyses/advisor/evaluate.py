@@ -38,28 +38,24 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...compiled.strategies.registry import DEFAULT_PLAY
+from ...compiled.strategies.spec import parse_play
 from ...core.cards import NT, STRAINS, CardSet
-from ...core.rules import Rules
 from .advice_check import AdviceCheck, check_advice
-from .dd_view import EVALUATIONS, DDView, check_dd_options, check_min_node_limit, dd_view
+from .dd_view import DDView, check_dd_options, check_min_node_limit, dd_view
+from .options import DEFAULT_DEALS, DEFAULT_SCREEN, AdviseOptions, checked_check_play
 from .render import AdviceOutput
-from .sampling import DEFAULT_EPS, Inference, RunResult, check_model, run_scenario
+from .sampling import Inference, RunResult, run_scenario
 from .scenario import AdviceError, Scenario, check_int, resolve_scenario
 
-__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "advise", "summarize", "with_check"]
-
-DEFAULT_DEALS = 10_000
-#: candidates per strain that a searching play policy (``rollout``) plays, after a screen of
-#: every candidate with its base policy on the same sampled deals (``advise(screen=...)``)
-DEFAULT_SCREEN = 3
+__all__ = ["DEFAULT_DEALS", "DEFAULT_SCREEN", "Advice", "AdviseOptions", "advise", "summarize",
+           "with_check"]
 
 
 # --------------------------------------------------------------------------- summaries
@@ -100,29 +96,6 @@ def summarize(run: RunResult, scen: Scenario, confidence: float = 0.95) -> pd.Da
     return df
 
 
-def _screen_plan(play: str, screen: int | None) -> tuple[str, int] | None:
-    """``(screening play, candidates kept per strain)``, or ``None`` when every candidate is
-    played with ``play`` itself. ``screen=None``: :data:`DEFAULT_SCREEN` for a searching play
-    policy (``rollout``), none for the others; ``0``: no screening."""
-    from ...compiled.strategies.registry import SEARCHING_PLAY
-    from ...compiled.strategies.spec import StrategyError, parse_play
-
-    try:
-        spec = parse_play(play)
-    except StrategyError as e:
-        raise AdviceError(str(e)) from None
-    searching = spec.name in SEARCHING_PLAY
-    if screen is None:
-        screen = DEFAULT_SCREEN if searching else 0
-    screen = check_int("screen", screen, 0, 10_000)
-    if screen == 0:
-        return None
-    if not searching:
-        raise AdviceError(f"screening applies to a searching play policy (rollout), not to "
-                          f"{spec.text}: it already plays every candidate at full strength")
-    return spec.value_text("base"), screen
-
-
 def _screened(scen: Scenario, ev: np.ndarray, keep: int) -> np.ndarray:
     """Mask of the candidates kept by the screen: per strain the ``keep`` best expected scores
     (ties: the lower bid)."""
@@ -135,24 +108,26 @@ def _screened(scen: Scenario, ev: np.ndarray, keep: int) -> np.ndarray:
     return kept
 
 
-def _run(scen: Scenario, deals: int, seed: int, play: str, bid_policy: str, infer: Inference,
-         threads: int, plan: tuple[str, int] | None, confidence: float,
+def _run(scen: Scenario, o: AdviseOptions,
          on_deals: Callable[[int], None] | None) -> tuple[RunResult, np.ndarray]:
-    """The run of every candidate and the mask of those played with ``play``. With a screening
-    ``plan``, every candidate is first played with the plan's policy on the same sampled deals;
-    only the kept ones are then played with ``play`` (the others keep the screen's results)."""
-    if plan is None:
-        run = run_scenario(scen, deals, seed, play, bid_policy, infer, threads, on_deals)
+    """The run of every candidate and the mask of those played with the options' play. With a
+    screening plan (``o.plan``), every candidate is first played with the plan's policy on the
+    same sampled deals; only the kept ones are then played with the play (the others keep the
+    screen's results)."""
+    if o.plan is None:
+        run = run_scenario(scen, o.deals, o.seed, o.play_spec, o.bid_spec, o.inference, o.threads,
+                           on_deals)
         return run, np.ones(len(scen.candidates), dtype=bool)
-    base, keep = plan
-    first = run_scenario(scen, deals, seed, base, bid_policy, infer, threads)
-    searched = _screened(scen, summarize(first, scen, confidence)["ev"].to_numpy(), keep)
+    base, keep = o.plan
+    first = run_scenario(scen, o.deals, o.seed, base, o.bid_spec, o.inference, o.threads)
+    searched = _screened(scen, summarize(first, scen, o.confidence)["ev"].to_numpy(), keep)
     if searched.all():
-        return run_scenario(scen, deals, seed, play, bid_policy, infer, threads,
-                            on_deals), searched
+        return run_scenario(scen, o.deals, o.seed, o.play_spec, o.bid_spec, o.inference,
+                            o.threads, on_deals), searched
     rows = np.flatnonzero(searched)
     sub = replace(scen, candidates=tuple(scen.candidates[i] for i in rows))
-    second = run_scenario(sub, deals, seed, play, bid_policy, infer, threads, on_deals)
+    second = run_scenario(sub, o.deals, o.seed, o.play_spec, o.bid_spec, o.inference, o.threads,
+                          on_deals)
     # the same sampled deals: both runs draw deal j from the stream (seed, j) whatever the play
     assert second.tries == first.tries
     for name in ("tricks", "score", "over"):
@@ -185,7 +160,9 @@ class Advice(AdviceOutput):
     (:class:`whist_sim.analyses.advisor.dd_view.DDView`). ``screen_play`` / ``screen``: with a
     searching play policy, the base policy that screened the candidates and how many per strain were
     searched (``None`` / ``0``: every candidate was played with ``play``; the table's ``searched``
-    column). ``run``: the raw results behind ``table`` (what a later check pairs with). ``check``:
+    column). ``run``: the raw results behind ``table`` (what a later check pairs with);
+    ``options``: the :class:`~whist_sim.analyses.advisor.options.AdviseOptions` it answers.
+    ``check``:
     the advice checked against search
     (:class:`whist_sim.analyses.advisor.advice_check.AdviceCheck`),
     ``None`` unchecked. ``str(advice)``, ``to_dict()``, ``to_json()``, ``figure()`` and
@@ -216,11 +193,7 @@ class Advice(AdviceOutput):
     screen: int = 0
     check: AdviceCheck | None = None
     run: RunResult | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def consistent(self) -> bool:
-        """Deprecated name of ``infer.on`` (the earlier contracts read)."""
-        return self.infer.on
+    options: AdviseOptions | None = field(default=None, repr=False, compare=False)
 
     @property
     def reads_table(self) -> bool:
@@ -265,46 +238,27 @@ class Advice(AdviceOutput):
 
 def advise(
     hand: str | int | CardSet,
-    trump: str | int | None = None,
-    declarer: int | None = None,
-    level: int | None = None,
-    seat: int | None = None,
-    bids: Sequence[int] | str = (),
-    play: str = DEFAULT_PLAY,
-    bid_policy: str = "heuristic",
-    deals: int = DEFAULT_DEALS,
-    seed: int = 0,
-    consistent: bool = False,
-    infer: bool | None = None,
-    model: str | None = None,
-    eps: float = DEFAULT_EPS,
-    constraints: Iterable[str] | Mapping[int, Mapping[str, Any]] = (),
-    known: Mapping[int, Any] | None = None,
-    rules: Rules | None = None,
-    confidence: float = 0.95,
-    auction: str | Sequence[str | int] | None = None,
-    dealer: int | None = None,
-    threads: int = 1,
-    evaluation: str = "heuristic",
-    dd_deals: int | None = None,
-    dd_node_limit: int | None = None,
+    options: AdviseOptions | None = None,
+    *,
     progress: bool = False,
-    dd_min_node_limit: int | None = None,
     notify: Callable[[str], None] | None = None,
-    screen: int | None = None,
     on_deals: Callable[[int], None] | None = None,
-    check: str | None = None,
-    check_deals: int | None = None,
     on_check_deals: Callable[[int], None] | None = None,
+    **keywords: Any,
 ) -> Advice:
     """Advise the contract to bid with ``hand`` (see the module doc for the method).
+
+    ``options``: an :class:`~whist_sim.analyses.advisor.options.AdviseOptions`, or its fields as
+    keywords (``advise(hand, trump="S", deals=2000)``), from which one is built and checked once;
+    the fields are described below. ``progress``, ``notify``, ``on_deals`` and
+    ``on_check_deals`` say how the advice is watched, not what it answers.
 
     ``hand``: the player's cards (RULES §9 text, a mask or a :class:`CardSet`). ``trump`` (C, D,
     H, S, NT or 0..4) selects contract mode; without it the advisor answers for the auction.
     ``declarer`` / ``level``: who won the auction and at which level (default 5); ``bids``: the
     contracts already bid in bidding order starting with the declarer (``[7, 0]`` or ``"7,0"``);
     ``seat``: the player (default: the next bidder after ``bids``; checked when both are given).
-    ``play``: the play policy of every seat (default
+    ``play``: the play policy of every seat, a spec or its text (default
     :data:`~whist_sim.compiled.strategies.registry.DEFAULT_PLAY`); ``bid_policy``: the bidding
     strategy of the other seats (one of
     :data:`~whist_sim.analyses.advisor.sampling.MODEL_BID_POLICIES`). ``deals``: sampled deals (each
@@ -312,7 +266,7 @@ def advise(
     (default True): read the table, i.e. condition the hidden hands on the earlier contracts: a
     sampled deal in which the ``model`` (a bidding strategy spec; default ``bid_policy``) would have
     bid ``k`` of them otherwise is kept with probability ``eps ** k`` (docs/STRATEGIES.md, "Reading
-    the table"); ``consistent``: the deprecated name of ``infer=True``. ``constraints``: on the
+    the table"). ``constraints``: on the
     hidden hands, e.g. ``["1:hcp=10-15", "2:S=5-", "3:void=H"]`` (see
     :func:`~whist_sim.analyses.advisor.scenario.parse_constraint`) or ``{1: {"hcp": (10, 15)}}``;
     ``known``: cards known to be in other seats' hands, ``{1: "AS KH"}``. ``confidence``:
@@ -350,41 +304,25 @@ def advise(
     """
     from ...core.stats import mean_interval
 
-    if not 0.0 < confidence < 1.0:
-        raise AdviceError(f"confidence must be a fraction between 0 and 1, got {confidence!r}")
-    if evaluation not in EVALUATIONS:
-        raise AdviceError(f"evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
-    if evaluation == "heuristic" and (dd_deals is not None or dd_node_limit is not None
-                                      or dd_min_node_limit is not None):
-        raise AdviceError("dd_deals, dd_node_limit and dd_min_node_limit apply to the "
-                          "double-dummy evaluation only (evaluation='dd')")
+    o = AdviseOptions.of(options, **keywords)
     t0 = time.perf_counter()
-    scen = resolve_scenario(hand, trump, declarer, level, seat, bids, rules, constraints, known,
-                            auction, dealer)
-    if consistent and scen.mode == "auction":
-        raise AdviceError("consistent sampling needs earlier contract bids (contract mode)")
-    inf = _inference(consistent, infer, model, eps, bid_policy)
-    if evaluation == "dd":
-        deals = check_int("deals", deals, 1, 100_000_000)
-        dd_deals, dd_node_limit = check_dd_options(scen, deals, dd_deals, dd_node_limit)
-        dd_min_node_limit = check_min_node_limit(dd_min_node_limit)
-    if check is not None:
-        check = _check_play(check)
-        if check_deals is not None:
-            check_deals = check_int("check_deals", check_deals, 1, 100_000_000)
-    plan = _screen_plan(play, screen)
-    run, searched = _run(scen, deals, seed, play, bid_policy, inf, threads, plan,
-                         confidence, on_deals)
-    table = summarize(run, scen, confidence)
+    scen = resolve_scenario(hand, o.trump, o.declarer, o.level, o.seat, o.bids, o.rules,
+                            o.constraints, o.known, o.auction, o.dealer)
+    if o.evaluation == "dd":
+        deals = check_int("deals", o.deals, 1, 100_000_000)
+        dd_deals, dd_node_limit = check_dd_options(scen, deals, o.dd_deals, o.dd_node_limit)
+        # the options as the view reads them (the specs pass through as parsed)
+        o = replace(o, deals=deals, dd_deals=dd_deals, dd_node_limit=dd_node_limit,
+                    dd_min_node_limit=check_min_node_limit(o.dd_min_node_limit))
+    run, searched = _run(scen, o, on_deals)
+    table = summarize(run, scen, o.confidence)
     table["searched"] = searched
     dd = None
-    if evaluation == "dd":
+    if o.evaluation == "dd":
         from ...dd import warm_up
 
         warm_up(notify)
-        dd = dd_view(scen, table, deals, dd_deals, dd_node_limit, seed, play, bid_policy,
-                     inf, run.pilot_rate, confidence, threads, progress,
-                     dd_min_node_limit)
+        dd = dd_view(scen, table, o, run.pilot_rate, progress)
     strains = best_call = best_strain = None
     # a candidate the screen left out is never recommended (its numbers are the base play's)
     ev_all = np.where(searched, table["ev"].to_numpy(), -np.inf)
@@ -416,23 +354,23 @@ def advise(
         runner_up = int(bids_col[idx[1]])
         d = run.score[idx[0]].astype(np.int64) - run.score[idx[1]].astype(np.int64)
         if len(d) > 1:
-            mean, _sd, lo, hi = mean_interval(d, confidence)
+            mean, _sd, lo, hi = mean_interval(d, o.confidence)
             ev_diff, ev_diff_ci = float(mean), (float(lo), float(hi))
         else:
             ev_diff = float(d.mean())
     advice = Advice(
         scenario=scen, table=table, recommended=recommended, runner_up=runner_up,
         ev_diff=ev_diff, ev_diff_ci=ev_diff_ci, deals=int(run.tricks.shape[1]), tries=run.tries,
-        seed=int(seed), play=play, bid_policy=bid_policy, infer=inf,
-        confidence=float(confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
-        best_call=best_call, best_strain=best_strain, evaluation=evaluation, dd=dd,
-        screen_play=None if plan is None else plan[0],
-        screen=0 if plan is None else plan[1],
-        run=run,
+        seed=int(o.seed), play=o.play_spec.text, bid_policy=o.bid_spec.text, infer=o.inference,
+        confidence=float(o.confidence), elapsed_s=time.perf_counter() - t0, strains=strains,
+        best_call=best_call, best_strain=best_strain, evaluation=o.evaluation, dd=dd,
+        screen_play=None if o.plan is None else o.plan[0],
+        screen=0 if o.plan is None else o.plan[1],
+        run=run, options=o,
     )
-    if check is None:
+    if o.check is None:
         return advice
-    return with_check(advice, check, check_deals, threads, on_check_deals)
+    return with_check(advice, o.check, o.check_deals, o.threads, on_check_deals)
 
 
 def with_check(advice: Advice, check: str, check_deals: int | None = None, threads: int = 1,
@@ -447,18 +385,21 @@ def with_check(advice: Advice, check: str, check_deals: int | None = None, threa
     run; ``threads`` do not change the result."""
     if advice.run is None:
         raise AdviceError("this advice has no raw results to check against (advise() keeps them)")
-    play = _check_play(check)
+    play = parse_play(checked_check_play(check))  # the check's play, parsed once
     if check_deals is not None:
         check_deals = check_int("check_deals", check_deals, 1, 100_000_000)
     threads = check_int("threads", threads, 1, 1024)
+    answer = advice.options if advice.options is not None else AdviseOptions(
+        play=advice.play, bid_policy=advice.bid_policy, seed=advice.seed,
+        infer=advice.infer.on, model=advice.infer.model, eps=advice.infer.eps,
+        confidence=advice.confidence)
     scen = advice.scenario
     # the table's rows are the scenario's candidates, in order
     ev = np.where(advice.table["searched"].to_numpy(bool), advice.table["ev"].to_numpy(float),
                   -np.inf)
     rec = _recommended_index(advice)
     t0 = time.perf_counter()
-    checked = check_advice(scen, advice.run, ev, rec, advice.seed, advice.play, play,
-                           advice.bid_policy, advice.infer, threads, advice.confidence,
+    checked = check_advice(scen, advice.run, ev, rec, replace(answer, threads=threads), play,
                            on_deals, check_deals)
     return replace(advice, check=checked,
                    elapsed_s=advice.elapsed_s + time.perf_counter() - t0)
@@ -485,32 +426,3 @@ def _recommended_index(advice: Advice) -> int:
     return next(i for i, c in enumerate(scen.candidates)
                 if c[1] == advice.recommended
                 and (scen.mode == "contract" or c[0] == advice.best_strain))
-
-
-def _check_play(text: str) -> str:
-    """The canonical check play spec, or an :class:`AdviceError` naming ``check``."""
-    from ..answer_check import CheckError, check_play
-
-    try:
-        return check_play(text)
-    except CheckError as e:
-        raise AdviceError(f"check: {e}") from None
-
-
-
-def _inference(consistent: bool, infer: bool | None, model: str | None, eps: float,
-               bid_policy: str) -> Inference:
-    """The advice's :class:`~whist_sim.analyses.advisor.sampling.Inference` from its options
-    (checked)."""
-    if consistent and infer is False:
-        raise AdviceError("consistent (the old name of infer) contradicts infer=False")
-    on = True if infer is None else bool(infer)
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0.0 <= eps <= 1.0:
-        raise AdviceError(f"eps must be a number in 0..1, got {eps!r}")
-    spec = None
-    if model is not None:
-        try:
-            spec = check_model(model)
-        except ValueError as e:
-            raise AdviceError(f"model: {e}") from None
-    return Inference(on=on, model=spec, eps=float(eps))

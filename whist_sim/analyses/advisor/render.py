@@ -84,7 +84,7 @@ class AdviceOutput:
             "screen": (None if not self.screen else
                        {"play": self.screen_play, "kept_per_strain": self.screen}),
             "bid_policy": self.bid_policy,
-            "consistent": self.consistent,
+            "consistent": self.infer.on,  # the schema's old name of infer (docs/ADVISOR.md)
             "infer": self.infer.on,
             "model": self.infer.model or self.bid_policy,
             "eps": self.infer.eps,

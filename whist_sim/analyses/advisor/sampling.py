@@ -116,12 +116,13 @@ class SampledDeals:
 # --------------------------------------------------------------------------- kernel inputs
 
 
-def policy_arrays(players: int, bid_policy: str, play: str, own: tuple[int, str] | None = None
+def policy_arrays(players: int, bid_policy: str | StrategySpec, play: str | StrategySpec,
+                  own: tuple[int, str | StrategySpec] | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
     """``(pol, par)``: the policy ids ``int64[2, P]`` and parameters ``float64[2, P, N_PARAMS]``
     of every seat (row 0: bidding, row 1: play), from a bidding strategy spec and a play policy
-    spec (``"hcp:margin=1"``, ``"heuristic"``); ``own = (seat, play)``: that seat plays its own
-    play policy. Unknown names raise ``ValueError``."""
+    spec (parsed, or their texts: ``"hcp:margin=1"``, ``"heuristic"``); ``own = (seat, play)``:
+    that seat plays its own play policy. Unknown names raise ``ValueError``."""
     p = players
     plays = [play] * p
     if own is not None:
@@ -129,7 +130,7 @@ def policy_arrays(players: int, bid_policy: str, play: str, own: tuple[int, str]
     return Seating.of((bid_policy,) * p, plays, p).arrays()
 
 
-def check_model(bid_policy: str, chart: bool = False) -> str:
+def check_model(bid_policy: str | StrategySpec, chart: bool = False) -> str:
     """Check a bidding strategy spec for the model of the bidders (``chart``: of a bid chart);
     its canonical text. Raises ``ValueError``
     (:class:`~whist_sim.compiled.strategies.spec.StrategyError`) for a bad spec or a strategy the
@@ -145,7 +146,8 @@ def check_model(bid_policy: str, chart: bool = False) -> str:
     return parse_strategy(bid_policy).text
 
 
-def _arrays(scen: Scenario, bid_policy: str, play: str, own_play: str | None = None):
+def _arrays(scen: Scenario, bid_policy: str | StrategySpec, play: str | StrategySpec,
+            own_play: str | StrategySpec | None = None):
     try:
         check_model(bid_policy)
         own = None if own_play is None else (scen.seat, own_play)
@@ -154,7 +156,7 @@ def _arrays(scen: Scenario, bid_policy: str, play: str, own_play: str | None = N
         raise AdviceError(str(e)) from None
 
 
-def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
+def model_arrays(players: int, spec: str | StrategySpec) -> tuple[np.ndarray, np.ndarray]:
     """``(mpol, mpar)``: the model's seating for the kernels (``model_rows`` of the strategy
     ``spec`` at every seat: a ``random`` seat tells nothing, ``montecarlo`` is read as the
     heuristic)."""
@@ -167,8 +169,8 @@ def model_arrays(players: int, spec: str) -> tuple[np.ndarray, np.ndarray]:
     return mpol, mpar
 
 
-def _kernel_inputs(scen: Scenario, bid_policy: str, play: str, infer: Inference | bool | None,
-                   own_play: str | None = None):
+def _kernel_inputs(scen: Scenario, bid_policy: str | StrategySpec, play: str | StrategySpec,
+                   infer: Inference | bool | None, own_play: str | StrategySpec | None = None):
     """``(table, smp, cands)``: the advisor kernels' :class:`~whist_sim.compiled.ground.layout.
     Table`, :class:`~whist_sim.compiled.entry.advise.Sampling` (with ``max_tries`` 1; the model
     ``(on, mpol, mpar, eps, calls, dealer)`` is on only when there is something to read: earlier
@@ -245,18 +247,18 @@ def run_scenario(
     scen: Scenario,
     deals: int,
     seed: int,
-    play: str = "heuristic",
-    bid_policy: str = "heuristic",
+    play: str | StrategySpec = "heuristic",
+    bid_policy: str | StrategySpec = "heuristic",
     infer: Inference | bool | None = None,
     threads: int = 1,
     on_deals: Callable[[int], None] | None = None,
-    consistent: bool | None = None,
-    own_play: str | None = None,
+    own_play: str | StrategySpec | None = None,
 ) -> RunResult:
     """Sample ``deals`` deals for ``scen`` and play every candidate on each (see the module doc
-    of :mod:`whist_sim.analyses.advisor.evaluate` for the method). Every seat plays ``play``;
-    with ``own_play`` the player's seat plays that one instead (a zero bidder under the answer's
-    play among searching opponents).
+    of :mod:`whist_sim.analyses.advisor.evaluate` for the method). Every seat plays ``play``
+    and the others bid ``bid_policy`` (specs as parsed at the edge, or their texts); with
+    ``own_play`` the player's seat plays that one instead (a zero bidder under the answer's play
+    among searching opponents).
 
     ``on_deals(m)``, when given, is called after every block of ``m`` sampled deals is done
     (blocks of at most :data:`PROGRESS_BLOCK`; from the worker threads when ``threads > 1``);
@@ -269,8 +271,6 @@ def run_scenario(
     deals = check_int("deals", deals, 1, 100_000_000)
     seed = check_int("seed", seed, 0, _MAX_SEED)
     threads = check_int("threads", threads, 1, 1024)
-    if consistent is not None:  # the deprecated name of infer
-        infer = bool(consistent)
     table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer, own_play)
     mode = loop_mode(table.pol)  # FULL when a seat searches
     # a first run: the kernels compile in a process of their own while this one compiles the loop
@@ -348,11 +348,10 @@ def sample_play_hands(
     scen: Scenario,
     count: int,
     seed: int = 0,
-    play: str = "heuristic",
-    bid_policy: str = "heuristic",
+    play: str | StrategySpec = "heuristic",
+    bid_policy: str | StrategySpec = "heuristic",
     infer: Inference | bool | None = None,
     pilot_rate: float | None = None,
-    consistent: bool | None = None,
 ) -> SampledDeals:
     """Deals ``0 .. count-1`` of :func:`run_scenario` with the same arguments.
 
@@ -368,8 +367,6 @@ def sample_play_hands(
 
     count = check_int("count", count, 1, 100_000_000)
     seed = check_int("seed", seed, 0, _MAX_SEED)
-    if consistent is not None:  # the deprecated name of infer
-        infer = bool(consistent)
     table, smp, cands = _kernel_inputs(scen, bid_policy, play, infer)
     loop = loop_address(loop_mode(table.pol), table.pol)  # no search when none is seated
     model = smp.model

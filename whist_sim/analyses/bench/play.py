@@ -30,8 +30,9 @@ from ...compiled.ground.layout import (
     ST_SIZE,
 )
 from ...compiled.ground.rng import decision_stream
-from ...compiled.search.inference import model_rows
-from ...compiled.search.rollout import ROLLOUT_DECISION, draw_layouts
+from ...compiled.ground.sampler import Sampler
+from ...compiled.search.inference import Replay, model_rows
+from ...compiled.search.rollout import ROLLOUT_DECISION, Draw, Drawn, draw_pool
 from ...core.rules import Rules
 from .registry import BenchContext, Result, bench_section
 
@@ -78,11 +79,12 @@ def _decision_ess(pol, par, st, hm, rp, seat):
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
     picks = np.int64(par[1, seat, 7]) * n
-    ess, _count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n, np.bool_(True), pool,
-                               par[1, seat, 5], picks, mpol, mpar, rst, rhm, rrng,
-                               np.empty((n * pool, p), dtype=np.uint64),
-                               np.empty(n * pool, dtype=np.uint64), np.empty(n * pool),
-                               np.empty(picks, dtype=np.int64), np.empty(picks, dtype=np.int64))
+    drawn = Drawn(np.empty((n * pool, p), dtype=np.uint64), np.empty(n * pool, dtype=np.uint64),
+                  np.empty(n * pool), np.empty(picks, dtype=np.int64),
+                  np.empty(picks, dtype=np.int64))
+    ess, _count = draw_pool(st, hm, rp, seat, Sampler(sub, work, tab), lay,
+                            Draw(n, np.bool_(True), pool, par[1, seat, 5], picks),
+                            Replay(mpol, mpar, rst, rhm, rrng), drawn)
     return ess
 
 

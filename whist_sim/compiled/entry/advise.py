@@ -64,7 +64,7 @@ from ..loop.phases import (
     begin_deal,
     deal_cards,
 )
-from ..search.inference import forced_mismatches
+from ..search.inference import Replay, forced_mismatches
 from .deal import run_shared
 
 CHART_ATTEMPTS = 64  # deals tried per chart hand until one is not thrown in
@@ -243,8 +243,8 @@ def _sample(table, deal, scratch, smp, d, declarer, trump, level, position, chec
         if check and not satisfies(hm, rp, smp.cons):
             continue
         if on and (position > 0 or calls.shape[0] > 0):
-            k = forced_mismatches(st, hm, rp, me, smp.forced, position, mpol, mpar,
-                                  scratch.snap_st, scratch.snap_hm, rng)
+            k = forced_mismatches(st, hm, rp, me, smp.forced, position,
+                                  Replay(mpol, mpar, scratch.snap_st, scratch.snap_hm, rng))
             if k > 0 and not unit(rng) < eps ** k:
                 continue
         return tries

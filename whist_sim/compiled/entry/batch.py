@@ -179,8 +179,8 @@ def _trace_kernel(loop, seed_mix, start, count, table, deal, out):
 
 
 @contextmanager
-def _checked(st: np.ndarray, seating: Seating):
-    """In the checked loop: turn its :class:`IllegalDecision` into a :class:`PolicyError`
+def _audited(st: np.ndarray, seating: Seating):
+    """In the audited loop: turn its :class:`IllegalDecision` into a :class:`PolicyError`
     naming the seat, its strategies, the deal and the answer (the loop left them in ``st``)."""
     try:
         yield
@@ -217,7 +217,7 @@ def play_batch(
     bid: Seating | Sequence[str],
     play: Sequence[str] | None = None,
     store_dealt: bool = False,
-    checked: bool = False,
+    audited: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play deals ``start .. start+count-1`` of run ``seed`` and return the result columns.
 
@@ -238,7 +238,7 @@ def play_batch(
     ``after_third_frisch=redeal`` also ``redeals`` (int8: times the deal was cancelled after the
     third Frisch and dealt again by the same dealer; the other columns are the last dealing's).
 
-    ``checked``: play in the checked loop (every answer checked against the legal choices; an
+    ``audited``: play in the audited loop (every answer checked against the legal choices; an
     illegal one raises :class:`~whist_sim.compiled.strategies.registry.PolicyError` naming the
     seat). Same deals, 5-10 % slower; the tests use it.
     """
@@ -265,8 +265,8 @@ def play_batch(
                    out_ncalls, out_removed, out_hand, out_contract, out_tricks, out_score,
                    out_bidsum, out_over, out_dealt, out_redeals)
     deal = new_deal()
-    loop = loop_address(loop_mode(table.pol, checked), table.pol)
-    with _checked(deal.st, seating):
+    loop = loop_address(loop_mode(table.pol, audited), table.pol)
+    with _audited(deal.st, seating):
         _batch_kernel(loop, seed_mix, start_, count_,
                       bool(store_dealt), table, deal, out)
     cols: dict[str, np.ndarray] = {
@@ -306,7 +306,7 @@ def play_traces(
     bid: Seating | Sequence[str],
     play: Sequence[str] | None = None,
     store_dealt: bool = False,
-    checked: bool = False,
+    audited: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play the same deals as :func:`play_batch` and return the full move-by-move record.
 
@@ -327,7 +327,7 @@ def play_traces(
       thrown in).
 
     ``store_dealt`` is accepted for symmetry with :func:`play_batch` (``dealt`` is always there);
-    ``checked`` as in :func:`play_batch`.
+    ``audited`` as in :func:`play_batch`.
     """
     del store_dealt
     seating, seed_mix, start_, count_, table = _check_args(seed, start, count, rules, bid, play)
@@ -342,8 +342,8 @@ def play_traces(
     t_seat = np.zeros((n, 3, p), dtype=np.int64)
     out = TraceOut(t_ints, t_dealt, t_hands, t_frisch, t_calls, t_plays, t_seat)
     deal = new_deal()
-    loop = loop_address(loop_mode(table.pol, checked), table.pol)
-    with _checked(deal.st, seating):
+    loop = loop_address(loop_mode(table.pol, audited), table.pol)
+    with _audited(deal.st, seating):
         _trace_kernel(loop, seed_mix, start_, count_, table,
                       deal, out)
     return {

@@ -29,7 +29,7 @@ from ..ground.addresses import (
     DECISION_SIGNATURE,
     K_CALL,
     LOOP_SIGNATURE,
-    T_CHECKED,
+    T_AUDITED,
     T_LOOP,
     TABLE_WORDS,
     call_loop_at,
@@ -64,8 +64,8 @@ from ..loop.phases import (
 from ..search.montecarlo import mc_call, mc_contract
 from ..search.rollout import rollout_card
 from ..strategies.dispatch import (
+    AUDITED,
     BASE,
-    CHECKED,
     LoopMode,
     choose_call,
     choose_card,
@@ -124,11 +124,11 @@ def _shared_base(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table
     a[S_LOOP_TABLE] = held
 
 
-def _shared_checked(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
+def _shared_audited(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, until, table):
     a, b, c, d, e, f = views(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p)
     held = a[S_LOOP_TABLE]
     a[S_LOOP_TABLE] = table
-    steps_inlined(CHECKED, a, b, c, d, e, f, until)
+    steps_inlined(AUDITED, a, b, c, d, e, f, until)
     a[S_LOOP_TABLE] = held
 
 
@@ -144,10 +144,10 @@ def _search_montecarlo(st, hm, rp, pol, par, rng, nst, nhm, nrp, nrng, p, seat, 
     return mc_contract(d, e, a, b, c, seat, x, y, f)
 
 
-#: the C functions, by name: the loop (``BASE``, which the unchecked runs of every mode run), the
-#: checked loop (``CHECKED``) and the searching strategies (by their registered names), each
+#: the C functions, by name: the loop (``BASE``, which the unaudited runs of every mode run), the
+#: audited loop (``AUDITED``) and the searching strategies (by their registered names), each
 #: with its signature
-_SHARED = {"BASE": (_shared_base, LOOP_SIGNATURE), "CHECKED": (_shared_checked, LOOP_SIGNATURE),
+_SHARED = {"BASE": (_shared_base, LOOP_SIGNATURE), "AUDITED": (_shared_audited, LOOP_SIGNATURE),
            "rollout": (_search_rollout, DECISION_SIGNATURE),
            "montecarlo": (_search_montecarlo, DECISION_SIGNATURE)}
 #: the loop table's word of each searching strategy, by its C function's name (its registered
@@ -262,7 +262,7 @@ def _searches_of(mode: LoopMode, pol: np.ndarray | None) -> tuple[str, ...]:
     seated in ``pol``; every one when ``pol`` is None, but none for ``BASE``.
     :class:`~whist_sim.core.registry.PolicyError` for an id of ``pol`` that no entry holds."""
     if not isinstance(mode, LoopMode):
-        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
+        raise TypeError(f"mode must be BASE, FULL or AUDITED, got {mode!r}")
     if pol is None:
         return () if mode is BASE else tuple(_SEARCH_WORDS)
     pol = np.asarray(pol)
@@ -317,11 +317,11 @@ def compile_kernels_ahead(mode: LoopMode, calls: list[tuple[str, str, tuple]]) -
     runs at the lowest priority: on two cores it then takes the core that they or the loop
     leave idle first, and slows neither."""
     if not isinstance(mode, LoopMode):
-        raise TypeError(f"mode must be BASE, FULL or CHECKED, got {mode!r}")
+        raise TypeError(f"mode must be BASE, FULL or AUDITED, got {mode!r}")
     searching = any(p.poll() is None for p in _AHEAD.values())
     if (not NUMBA_OPTIONS.get("cache") or any(p.poll() is None for p in _KERNELS)
             or threading.current_thread() is not threading.main_thread()
-            or not _first_compile(CHECKED.name if mode is CHECKED else BASE.name)):
+            or not _first_compile(AUDITED.name if mode is AUDITED else BASE.name)):
         return None
     import pickle
 
@@ -402,7 +402,7 @@ def _end_with_parent() -> None:
         pass
 
 
-#: the loop tables handed out by :func:`loop_address`, by ``checked`` and the searches they hold:
+#: the loop tables handed out by :func:`loop_address`, by ``audited`` and the searches they hold:
 #: ``int64[TABLE_WORDS]`` (:mod:`whist_sim.compiled.ground.addresses`); kept here so that
 #: their addresses stay valid for the life of the process
 _TABLES: dict[tuple[bool, tuple[str, ...]], np.ndarray] = {}
@@ -413,20 +413,20 @@ def loop_address(mode: LoopMode, pol: np.ndarray | None = None) -> np.int64:
     :class:`~whist_sim.compiled.strategies.dispatch.LoopMode` marker) with the seating ``pol``
     (``int64[2, P]``, or a stack of seatings ``int64[..., 2, P]``):
     the ``loop`` argument of the entry points, which :func:`run_shared` reads. The table holds
-    the address of the loop's C function (``CHECKED``: the checked loop's; every other mode: the
-    one loop), ``checked`` (1 for ``CHECKED``) and the addresses of
+    the address of the loop's C function (``AUDITED``: the audited loop's; every other mode: the
+    one loop), ``audited`` (1 for ``AUDITED``) and the addresses of
     the searching strategies seated in ``pol`` (every one when ``pol`` is None, none for
     ``BASE``), each compiled or loaded on first use in this process; a seat whose search the
     table lacks makes :func:`run_shared` raise. It is valid in this process only; pass it to a
     kernel, never store or send it."""
     searches = _searches_of(mode, pol)
-    key = (mode is CHECKED, searches)
+    key = (mode is AUDITED, searches)
     with _SHARED_LOCK:
         table = _TABLES.get(key)
     if table is None:
         table = np.zeros(TABLE_WORDS, dtype=np.int64)
-        table[T_LOOP] = _shared_loop(CHECKED.name if mode is CHECKED else BASE.name).address
-        table[T_CHECKED] = int(mode is CHECKED)
+        table[T_LOOP] = _shared_loop(AUDITED.name if mode is AUDITED else BASE.name).address
+        table[T_AUDITED] = int(mode is AUDITED)
         for name in searches:
             table[_SEARCH_WORDS[name]] = _shared_loop(name).address
         with _SHARED_LOCK:
@@ -443,7 +443,7 @@ def base_loop_address() -> np.int64:
 def run_shared(loop, st, hm, rp, pol, par, rng, until):
     """The loop of the loop table at address ``loop`` (:func:`loop_address`) from the deal's
     current phase until ``until``; raises :class:`~whist_sim.compiled.loop.phases.IllegalDecision`
-    after a checked loop stopped on an illegal answer, and RuntimeError when a seat's searching
+    after an audited loop stopped on an illegal answer, and RuntimeError when a seat's searching
     strategy is not in the table."""
     call_loop_at(word_at(loop, T_LOOP), st, hm, rp, pol, par, rng, until, loop)
     if st[S_UNLOADED] != 0:

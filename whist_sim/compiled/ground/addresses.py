@@ -8,7 +8,7 @@ through a **loop table**, an ``int64`` array whose address the loop keeps in
 ``st[S_LOOP_TABLE]`` while it runs:
 
 * word :data:`T_LOOP`: the address of the loop's C function (:data:`LOOP_SIGNATURE`);
-* word :data:`T_CHECKED`: 1 when the table's loop is the checked one (the tests' ``CHECKED``
+* word :data:`T_AUDITED`: 1 when the table's loop is the audited one (the tests' ``AUDITED``
   runs), else 0;
 * from word 2: the address of each searching strategy's C function (:data:`DECISION_SIGNATURE`),
   at the word its registry entry names (``Decisions.word``, :mod:`whist_sim.core.registry`;
@@ -34,10 +34,10 @@ from ._numba import jit
 from .bits import ctz
 from .layout import N_PARAMS, S_LOOP_TABLE, S_UNLOADED
 
-#: the words of a loop table (see the module doc): the loop's address, its check switch, then
+#: the words of a loop table (see the module doc): the loop's address, its audit switch, then
 #: one word per searching strategy, the one its registry entry names (``Decisions.word``)
 T_LOOP = 0
-T_CHECKED = 1
+T_AUDITED = 1
 TABLE_WORDS = max(search_words().values(), default=FIRST_SEARCH_WORD - 1) + 1
 
 #: what a searching strategy's C function is asked (its ``kind`` argument)
@@ -159,19 +159,24 @@ def call_loop_at(typingctx, fn, st, hm, rp, pol, par, rng, until, table):
 
 
 @intrinsic
-def call_decision_at(typingctx, fn, st, hm, rp, pol, par, rng, seat, kind, a, b):
+def call_decision_at(typingctx, fn, st, hm, rp, pol, par, rng, seat, ask):
     """The answer of the searching strategy whose C function (:data:`DECISION_SIGNATURE`) is at
-    address ``fn``, for ``seat``'s decision of ``kind`` with the legal choices ``a``, ``b``."""
+    address ``fn``, for ``seat``'s decision ``ask``: ``(kind, a, b)``, the decision's kind and its
+    legal choices ``a``, ``b`` (integers, passed to the C function as its last three words)."""
     if not _state_typed((st, hm, rp, pol, par, rng)) or not all(
-            isinstance(x, types.Integer) for x in (fn, seat, kind, a, b)):
+            isinstance(x, types.Integer) for x in (fn, seat)) or not (
+            isinstance(ask, types.BaseTuple) and len(ask) == 3
+            and all(isinstance(x, types.Integer) for x in ask)):
         return None
-    sig = types.int64(fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
+    sig = types.int64(fn, st, hm, rp, pol, par, rng, seat, ask)
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
         state = _state_args(context, builder, signature.args[1:7], args[1:7])
-        ints = [context.cast(builder, args[k], signature.args[k], types.int64)
-                for k in (0, 7, 8, 9, 10)]
+        ints = [context.cast(builder, args[k], signature.args[k], types.int64) for k in (0, 7)]
+        ask_ty = signature.args[8]
+        ints += [context.cast(builder, builder.extract_value(args[8], i), ask_ty[i], types.int64)
+                 for i in range(3)]
         fnty = ir.FunctionType(i64, [v.type for v in state] + [i64] * 4)
         return builder.call(builder.inttoptr(ints[0], fnty.as_pointer()), state + ints[1:])
 
@@ -179,18 +184,19 @@ def call_decision_at(typingctx, fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
 
 
 @jit(forceinline=True)
-def searched(st, hm, rp, pol, par, rng, seat, word, kind, a, b):
+def searched(st, hm, rp, pol, par, rng, seat, word, ask):
     """The answer of the searching strategy at word ``word`` of the loop table
-    (``st[S_LOOP_TABLE]``) to ``seat``'s decision of ``kind`` with the legal choices ``a``,
-    ``b``, through its C function: the generated dispatch's branch of a searching strategy
-    (:mod:`whist_sim.compiled.strategies.decisions`). When the table does not hold it (not
-    loaded for the run) it records the word in ``st[S_UNLOADED]``, for the loop's caller to
-    raise, and answers the lowest legal choice."""
+    (``st[S_LOOP_TABLE]``) to ``seat``'s decision ``ask``, ``(kind, a, b)``: its kind and its
+    legal choices ``a``, ``b``, through its C function: the generated dispatch's branch of a
+    searching strategy (:mod:`whist_sim.compiled.strategies.decisions`). When the table does not
+    hold it (not loaded for the run) it records the word in ``st[S_UNLOADED]``, for the loop's
+    caller to raise, and answers the lowest legal choice."""
     t = st[S_LOOP_TABLE]
     fn = word_at(t, word) if t != 0 else np.int64(0)
     if fn != 0:
-        return call_decision_at(fn, st, hm, rp, pol, par, rng, seat, kind, a, b)
+        return call_decision_at(fn, st, hm, rp, pol, par, rng, seat, ask)
     st[S_UNLOADED] = word
+    kind, a, b = ask
     if kind == K_CARD:
         return ctz(np.uint64(a))
     if kind == K_CONTRACT:
@@ -199,5 +205,5 @@ def searched(st, hm, rp, pol, par, rng, seat, word, kind, a, b):
 
 
 __all__ = ["DECISION_SIGNATURE", "K_CALL", "K_CARD", "K_CONTRACT", "LOOP_SIGNATURE",
-           "TABLE_WORDS", "T_CHECKED", "T_LOOP", "call_decision_at",
+           "TABLE_WORDS", "T_AUDITED", "T_LOOP", "call_decision_at",
            "call_loop_at", "searched", "views", "word_at"]

@@ -118,12 +118,14 @@ def satisfies(hm, rp, cons):
 
 
 @jit
-def deal_constrained(st, hm, rp, known, deck_mask, cons, check, work, tab, rng, max_tries):
-    """:func:`deal_hidden` until the hands satisfy ``cons`` (skipped when ``check`` is false).
+def deal_constrained(st, hm, rp, known, deck_mask, cons, check, scratch, rng, max_tries):
+    """:func:`deal_hidden` until the hands satisfy ``cons`` (skipped when ``check`` is false);
+    ``scratch``: the sampler's ``(work, tab)`` (:func:`~.layout.sampler_scratch`).
 
     Returns the number of deals tried (``>= 1``) when one was accepted, or ``-max_tries`` when
     none of ``max_tries`` was. Rejected deals keep drawing from the same stream.
     """
+    work, tab = scratch
     for tries in range(1, max_tries + 1):
         deal_hidden(st, hm, rp, known, deck_mask, work, tab, rng)
         if not check or satisfies(hm, rp, cons):

@@ -41,6 +41,7 @@ of one situation builds it once).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,6 +61,17 @@ TAB_SIZE = SAMPLER_TAB
 
 #: returned when no layout meets the voids
 NO_LAYOUT = np.uint64(1) << np.uint64(63)
+
+class Sampler(NamedTuple):
+    """A search's draws of one decision: its sub-stream ``sub`` (uint64 ``[1]``, the decision's
+    own, ``whist_sim.compiled.ground.rng.decision_stream``) and the sampler's scratch ``work``
+    (int64 ``[WORK_SIZE]``) and ``tab`` (float64, :data:`TAB_SIZE` or one slot when no void can
+    bind)."""
+
+    sub: np.ndarray
+    work: np.ndarray
+    tab: np.ndarray
+
 
 FACT = np.array([float(math.factorial(i)) for i in range(53)], dtype=np.float64)
 
@@ -95,10 +107,14 @@ def _at(layer, n0, n1, n2, d0, d1, d2):
 
 
 @jit(inline="always")
-def _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl, d0, d1, d2):
-    """Layouts in which the ``c`` cards of bound suit ``layer`` go ``y0, y1, y2, yl`` to places
-    0, 1, 2 and the last, times the layouts of what is left (the next layer's count in ``tab``,
-    or the free cards' multinomial after the last layer)."""
+def _split_ways(tab, layer, k, c, split, left, dims):
+    """Layouts in which the ``c`` cards of bound suit ``layer`` go ``split = (y0, y1, y2, yl)``
+    to places 0, 1, 2 and the last, times the layouts of what is left of ``left = (n0, n1, n2,
+    nl)`` (the next layer's count in ``tab``, of ``dims = (d0, d1, d2)`` states, or the free
+    cards' multinomial after the last layer)."""
+    y0, y1, y2, yl = split
+    n0, n1, n2, nl = left
+    d0, d1, d2 = dims
     if layer + 1 == k:
         rest = _ways(n0 - y0 + n1 - y1 + n2 - y2 + nl - yl, n0 - y0, n1 - y1, n2 - y2, nl - yl)
     else:
@@ -107,9 +123,11 @@ def _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl, d0, d1, d2):
 
 
 @jit
-def _count(tab, layer, k, n0, n1, n2, nl, cnt, allow, q, d0, d1, d2):
-    """Layouts of the bound suits ``layer..k-1`` and the free cards with ``n0, n1, n2, nl`` cards
-    still to deal to places 0, 1, 2 and the last (``tab`` holds the layers after ``layer``)."""
+def _count(tab, layer, k, left, cnt, allow, q, dims):
+    """Layouts of the bound suits ``layer..k-1`` and the free cards with ``left = (n0, n1, n2,
+    nl)`` cards still to deal to places 0, 1, 2 and the last (``tab`` holds the layers after
+    ``layer``, ``dims = (d0, d1, d2)`` states a layer)."""
+    n0, n1, n2, nl = left
     if layer == k:  # the free cards: a multinomial
         return _ways(n0 + n1 + n2 + nl, n0, n1, n2, nl)
     c = cnt[layer]
@@ -122,8 +140,7 @@ def _count(tab, layer, k, n0, n1, n2, nl, cnt, allow, q, d0, d1, d2):
                 yl = c - y0 - y1 - y2
                 if yl > nl or (yl > 0 and (a >> last) & 1 == 0):
                     continue
-                total += _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl,
-                                     d0, d1, d2)
+                total += _split_ways(tab, layer, k, c, (y0, y1, y2, yl), left, dims)
     return total
 
 
@@ -237,9 +254,9 @@ def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
                         if nl > rl:
                             continue
                         tab[_at(layer, n0, n1, n2, d0, d1, d2)] = _count(
-                            tab, layer, k, n0, n1, n2, nl, cnt, allow, q, d0, d1, d2)
-        tab[_at(0, r0, r1, r2, d0, d1, d2)] = _count(tab, np.int64(0), k, r0, r1, r2, rl, cnt,
-                                                     allow, q, d0, d1, d2)
+                            tab, layer, k, (n0, n1, n2, nl), cnt, allow, q, (d0, d1, d2))
+        tab[_at(0, r0, r1, r2, d0, d1, d2)] = _count(tab, np.int64(0), k, (r0, r1, r2, rl), cnt,
+                                                     allow, q, (d0, d1, d2))
     n0, n1, n2, nl = r0, r1, r2, rl
     last = q - 1
     ti = 0
@@ -263,8 +280,8 @@ def _deal_bound(p, pool, out, off, voids, bound, work, tab, fresh, rng):
                     yl = c - y0 - y1 - y2
                     if yl > nl or (yl > 0 and (a >> last) & 1 == 0):
                         continue
-                    w = _split_ways(tab, layer, k, c, y0, y1, y2, yl, n0, n1, n2, nl,
-                                    d0, d1, d2)
+                    w = _split_ways(tab, layer, k, c, (y0, y1, y2, yl), (n0, n1, n2, nl),
+                                    (d0, d1, d2))
                     if w > 0.0:
                         p0, p1, p2, pl = y0, y1, y2, yl
                         acc += w

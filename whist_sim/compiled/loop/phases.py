@@ -15,7 +15,7 @@ and the random stream ``rng``; ``st[S_PHASE]`` says where it stands::
 * **The loop** (the shared loop's C functions of :mod:`whist_sim.compiled.entry.deal`, which
   inline it, :func:`steps_inlined`; :func:`run_base`, the loop as a function of its own) asks
   the seat to act (``st[S_TURN]``) for its decision, applies it, and goes on until the phase
-  ``until`` is reached. In a checked run (``CHECKED``, which the tests run every strategy
+  ``until`` is reached. In an audited run (``AUDITED``, which the tests run every strategy
   through) it first checks the answer against the legal choices: an illegal one stops the loop
   and raises :class:`IllegalDecision`, with the seat and the answer in ``st[S_BAD_SEAT]`` /
   ``st[S_BAD_VALUE]``. The checks are compiled out of the other modes (they cost 5-10 % of the
@@ -27,8 +27,8 @@ it: batch simulation, the advisor and the bid charts, tournaments, and the strat
 A caller that wants to force a decision (a candidate contract, a card) applies it with the
 ``apply_*`` function and then runs the loop.
 
-**One loop.** The loop is compiled once for the unchecked runs (``BASE``) and once for the
-checked ones (``CHECKED``), each inlined into a C function that its callers call through
+**One loop.** The loop is compiled once for the unaudited runs (``BASE``) and once for the
+audited ones (``AUDITED``), each inlined into a C function that its callers call through
 its address (:mod:`whist_sim.compiled.loop.shared`,
 :mod:`whist_sim.compiled.entry.deal`). Its decision points reach the searching strategies through
 the loop table (:mod:`whist_sim.compiled.ground.addresses`), each a C function compiled on its
@@ -39,7 +39,7 @@ the loop's code holds no search.
 **Speed** (docs/ENGINE.md §3). The calls of an auction round and the cards of the play run as
 inner loops that keep the seat, and in the play the trick so far, in registers: the state in
 ``st`` is still written before every decision, but not read back. When every seat plays the same
-small policy (``random``, ``heuristic``) the unchecked loop plays in a copy compiled for that
+small policy (``random``, ``heuristic``) the unaudited loop plays in a copy compiled for that
 policy alone (:func:`play_phase`).
 The trick's winner is updated without a branch where no policy reads it (:func:`beats_mask`,
 random play: who wins is unpredictable) and with a branch where one does (the next decision then
@@ -126,9 +126,9 @@ from ..ground.layout import (
 )
 from ..ground.rng import GOLDEN, S32, mix64
 from ..strategies.dispatch import (
-    CHECKED_TYPE,
+    AUDITED_TYPE,
     OVERLOAD_OPTIONS,
-    checks,
+    audits,
     choose_call,
     choose_card_of,
     choose_contract,
@@ -652,9 +652,9 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
     while True:  # tricks
         if pos == 0:  # the lead
             hand = hm[H_HAND + seat]
-            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, hand, rng,
-                               (hand, np.int64(0), np.int64(-1), np.int64(-1), trump))
-            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
+            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, rng,
+                               (hand, hand, np.int64(0), np.int64(-1), np.int64(-1), trump))
+            if audits(mode, st) and (np.uint64(c) > np.uint64(51) or (hand & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -668,9 +668,9 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
         while True:  # the other cards of the trick
             hand = hm[H_HAND + seat]
             legal = _following(hand, led)
-            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng,
-                               (hand, pos, led, best, trump))
-            if checks(mode, st) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
+            c = choose_card_of(mode, only, pol, par, st, hm, rp, seat, rng,
+                               (legal, hand, pos, led, best, trump))
+            if audits(mode, st) and (np.uint64(c) > np.uint64(51) or (legal & bit(c)) == ZERO):
                 _illegal(st, seat, c)
                 return
             _put(st, hm, seat, c, hand)
@@ -697,8 +697,8 @@ def _play(mode, only, st, hm, rp, pol, par, rng, seat):
 def play_phase(mode, st, hm, rp, pol, par, rng, seat):
     """The play phase of the loop (compiled only): :func:`_play` in a copy for the policy that
     every seat plays, when it has one (``random``, ``heuristic``), else in the general copy. The
-    checked loop (``CHECKED``, the tests') plays the general copy alone, which checks every card.
-    An overload, so that the checked loop does not compile the copies: numba inlines ``_play``
+    audited loop (``AUDITED``, the tests') plays the general copy alone, which checks every card.
+    An overload, so that the audited loop does not compile the copies: numba inlines ``_play``
     at every call site, and each costs compile time.
     """
     raise NotImplementedError("compiled only")
@@ -706,7 +706,7 @@ def play_phase(mode, st, hm, rp, pol, par, rng, seat):
 
 @overload(play_phase, jit_options=OVERLOAD_OPTIONS)
 def _play_phase(mode, st, hm, rp, pol, par, rng, seat):
-    if mode == CHECKED_TYPE:
+    if mode == AUDITED_TYPE:
         def general(mode, st, hm, rp, pol, par, rng, seat):
             _play(mode, -1, st, hm, rp, pol, par, rng, seat)
         return general
@@ -725,10 +725,10 @@ def _play_phase(mode, st, hm, rp, pol, par, rng, seat):
 def _steps(mode, st, hm, rp, pol, par, rng, until):
     """Play the deal from its current phase until ``st[S_PHASE] >= until`` (PH_DONE: to the end).
 
-    ``mode``: :data:`~whist_sim.compiled.strategies.dispatch.BASE`, ``FULL`` or ``CHECKED`` (which
+    ``mode``: :data:`~whist_sim.compiled.strategies.dispatch.BASE`, ``FULL`` or ``AUDITED`` (which
     strategies can decide, and whether their answers are checked). ``pol`` (``int64[2, P]``: row
     0 the bidding strategy id of each seat, row 1 the play policy id) and ``par``
-    (``float64[2, P, N_PARAMS]``) are the seating. A strategy's illegal answer (the checked mode)
+    (``float64[2, P, N_PARAMS]``) are the seating. A strategy's illegal answer (the audited mode)
     stops the loop with ``st[S_PHASE] == PH_ILLEGAL``; the callers raise (:func:`run_base`), or
     their callers (the loop shared through its address, :mod:`whist_sim.compiled.entry.deal`)."""
     n_tricks = rp[R_NTRICKS]
@@ -742,7 +742,7 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
             while True:  # the calls of one round
                 lo, hi = legal_calls(st, rp, seat)
                 c = choose_call(mode, pol, par, st, hm, rp, seat, lo, hi, rng)
-                if checks(mode, st) and not call_is_legal(st, rp, c, lo, hi):
+                if audits(mode, st) and not call_is_legal(st, rp, c, lo, hi):
                     _illegal(st, seat, c)
                     break
                 if apply_call(st, hm, rp, seat, c):
@@ -750,14 +750,14 @@ def _steps(mode, st, hm, rp, pol, par, rng, until):
                 seat = seat + 1 if seat + 1 < p else 0
         elif phase == PH_FRISCH:
             cards = choose_frisch(mode, pol, par, st, hm, rp, seat, rng)
-            if checks(mode, st) and not legal_frisch(hm, seat, cards):
+            if audits(mode, st) and not legal_frisch(hm, seat, cards):
                 _illegal(st, seat, np.int64(cards))
                 break
             apply_frisch(st, hm, rp, seat, cards)
         elif phase == PH_CONTRACTS:
             lo, forbidden = legal_contracts(st, rp)
             c = choose_contract(mode, pol, par, st, hm, rp, seat, lo, forbidden, rng)
-            if checks(mode, st) and (c < lo or c > n_tricks or c == forbidden):
+            if audits(mode, st) and (c < lo or c > n_tricks or c == forbidden):
                 _illegal(st, seat, c)
                 break
             apply_contract(st, rp, seat, c)

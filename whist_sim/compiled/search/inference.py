@@ -41,6 +41,8 @@ decision streams, so results depend only on ``(seed, deal, seat, decision)``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..ground._numba import jit
@@ -79,6 +81,19 @@ from ..loop.phases import (
 )
 from ..strategies.dispatch import base_call, base_contract
 from ..strategies.registry import BID_HEURISTIC, BID_MONTECARLO, BID_POLICIES, BID_RANDOM
+
+
+class Replay(NamedTuple):
+    """What :func:`mismatches` replays the table with: the model's seating ``pol`` (int64
+    ``[2, P]``) and ``par`` (float64 ``[2, P, N_PARAMS]``, :func:`model_rows`), and the scratch
+    state ``st`` / ``hm`` and stream ``rng`` (uint64 ``[1]``) of the replay."""
+
+    pol: np.ndarray
+    par: np.ndarray
+    st: np.ndarray
+    hm: np.ndarray
+    rng: np.ndarray
+
 
 #: the model id that means "the table's own strategy for each seat"
 MODEL_TABLE = -1
@@ -229,14 +244,14 @@ def resample(w, m, n, u, picks):
 
 
 @jit(inline="always")  # one caller (the advisor's sampler): compiled in it, not apart
-def forced_mismatches(st, hm, rp, me, forced, positions, mpol, mpar, rst, rhm, rrng):
+def forced_mismatches(st, hm, rp, me, forced, positions, replay):
     """:func:`mismatches` of the deal in ``st`` / ``hm`` (at the start of its contract phase, the
     hands all known: a sampled deal of the advisor) once the first ``positions`` bidders have bid
-    their ``forced`` contracts, for the player ``me``. The state is back at the start of the
-    contract phase on return."""
+    their ``forced`` contracts, for the player ``me``, replayed with ``replay`` (a
+    :class:`Replay`). The state is back at the start of the contract phase on return."""
     for _ in range(positions):
         seat = st[S_TURN]
         apply_contract(st, rp, seat, forced[seat])
-    k = mismatches(st, hm, rp, me, hm, mpol, mpar, rst, rhm, rrng)
+    k = mismatches(st, hm, rp, me, hm, replay.pol, replay.par, replay.st, replay.hm, replay.rng)
     restart_contracts(st, rp)
     return k

@@ -52,6 +52,8 @@ compiled call graph has no cycle.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..ground._numba import jit
@@ -78,7 +80,7 @@ from ..ground.layout import (
     call_floor,
 )
 from ..ground.rng import decision_stream, unit
-from ..ground.sampler import W_NEED, deal_pool
+from ..ground.sampler import W_NEED, Sampler, deal_pool
 from ..loop.phases import apply_call, apply_contract
 from ..loop.shared import run_base_at
 from ..strategies.bidding.heuristic import (
@@ -89,10 +91,39 @@ from ..strategies.bidding.heuristic import (
     heuristic_contract,
 )
 from ..strategies.registry import BID_HEURISTIC, PLAY_ROLLOUT
-from .inference import mismatches, model_rows, resample
+from .inference import Replay, mismatches, model_rows, resample
+from .rollout import Draw
 
 CONTRACT_DECISION = MAX_CALLS  # + bidding position: decision index of a contract
 POOL = 4  # with infer: layouts drawn per layout kept (weighted by the table, then resampled)
+
+
+class Ask(NamedTuple):
+    """One decision of the search: its candidates ``cands[:n_cands]`` (int64: auction calls when
+    ``is_call``, else contracts) and its index ``decision`` in the deal (the sub-stream's, module
+    doc)."""
+
+    cands: np.ndarray
+    n_cands: np.int64
+    is_call: np.bool_
+    decision: np.int64
+
+
+class Scratch(NamedTuple):
+    """The scratch of :func:`evaluate`: the state ``base_st`` / ``base_hm`` (a copy of the
+    decision's, each layout dealt into its hands), the layouts ``lays`` (uint64 ``[m, P]``),
+    their weights ``w`` and picks ``picks``, the candidates' ``totals`` (float64) and the
+    seating ``rpol`` / ``rpar`` that plays each layout out (heuristic bidding, the rollout play
+    policy)."""
+
+    base_st: np.ndarray
+    base_hm: np.ndarray
+    lays: np.ndarray
+    w: np.ndarray
+    picks: np.ndarray
+    totals: np.ndarray
+    rpol: np.ndarray
+    rpar: np.ndarray
 
 
 @jit
@@ -134,18 +165,25 @@ def _finish(st, hm, rp, rpol, rpar, rrng, seat):
 
 
 @jit(cache=False)
-def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
-             base_st, base_hm, rst, rhm, work, tab, sub, rrng, rpol, rpar, totals,
-             infer, eps, mpol, mpar, lays, w, picks):
-    """Total score of ``seat`` per candidate over ``n_samples`` sampled layouts; the best one.
+def evaluate(st, hm, rp, seat, rng, ask, draw, smp, replay, sc):
+    """Total score of ``seat`` per candidate of ``ask`` (an :class:`Ask`) over the sampled
+    layouts; the best one.
 
-    ``is_call``: candidates are auction calls (else contracts). With ``infer``, the layouts are
-    ``n_samples`` resampled from :data:`POOL` times as many, weighted by how well they explain
-    the others' calls and contracts so far under the model ``mpol`` / ``mpar``
-    (:mod:`whist_sim.compiled.search.inference`). Scratch arrays are the caller's. Returns the
-    candidate (not its index) with the largest total; ties go to the first.
+    ``draw`` (a :class:`~whist_sim.compiled.search.rollout.Draw`): ``n_layouts`` layouts, or with
+    ``infer`` ``n_picks`` resampled from ``pool`` times as many, weighted by how well they
+    explain the others' calls and contracts so far under the model of ``replay``
+    (:mod:`whist_sim.compiled.search.inference`). ``smp``: the sampler's stream and scratch (its
+    ``sub`` is started here); ``sc``: a :class:`Scratch`. Returns the candidate (not its index)
+    with the largest total; ties go to the first.
     """
     p = rp[R_PLAYERS]
+    cands, n_cands, is_call, decision = ask
+    n_layouts, infer, pool, eps, n_picks = draw
+    sub, work, tab = smp
+    base_st, base_hm, lays, w, picks, totals, rpol, rpar = sc
+    rst = replay.st
+    rhm = replay.hm
+    rrng = replay.rng
     for i in range(ST_SIZE):
         base_st[i] = st[i]
     for i in range(HM_SIZE):
@@ -153,16 +191,17 @@ def evaluate(st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples
     sub[0] = decision_stream(rng[0], seat, decision)
     for c in range(n_cands):
         totals[c] = 0.0
-    m = n_samples * POOL if infer else n_samples
+    m = n_layouts * pool if infer else n_layouts
     for i in range(m):
         sample_hidden(st, hm, rp, seat, sub, work, tab, base_hm)
         for o in range(p):
             lays[i, o] = base_hm[H_HAND + o]
         if infer:
-            w[i] = eps ** mismatches(st, hm, rp, seat, base_hm, mpol, mpar, rst, rhm, rrng)
+            w[i] = eps ** mismatches(st, hm, rp, seat, base_hm, replay.pol, replay.par, rst, rhm,
+                                     rrng)
     if infer:
-        resample(w, m, n_samples, unit(sub), picks)
-    for i in range(n_samples):
+        resample(w, m, n_picks, unit(sub), picks)
+    for i in range(n_picks):
         j = picks[i] if infer else i
         for o in range(p):
             base_hm[H_HAND + o] = lays[j, o]
@@ -196,8 +235,9 @@ def rollout_play(pol, par, seat):
 
 
 @jit(_nrt=True, cache=False)
-def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples):
-    """Allocate the scratch of one decision and :func:`evaluate` it."""
+def _run(pol, par, st, hm, rp, seat, rng, ask, n_samples):
+    """Allocate the scratch of one decision (an :class:`Ask`, ``n_samples`` layouts) and
+    :func:`evaluate` it."""
     p = rp[R_PLAYERS]
     play = rollout_play(pol, par, seat)
     rpol = np.empty((2, p), dtype=np.int64)
@@ -215,16 +255,16 @@ def _run(pol, par, st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_s
     if infer:
         model_rows(pol, par, p, np.int64(par[0, seat, 6]), mpol, mpar)
     # the sampler's table of layout counts serves voids only: one slot stands in for it
-    return evaluate(
-        st, hm, rp, seat, rng, cands, n_cands, is_call, decision, n_samples,
-        np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
-        np.zeros(ST_SIZE, dtype=np.int64), np.zeros(HM_SIZE, dtype=np.uint64),
-        np.empty(SAMPLER_WORK, dtype=np.int64), np.empty(1, dtype=np.float64),
-        np.empty(1, dtype=np.uint64),
-        np.zeros(1, dtype=np.uint64), rpol, rpar, np.empty(n_cands, dtype=np.float64),
-        infer, par[0, seat, 7], mpol, mpar, np.empty((m, p), dtype=np.uint64),
-        np.empty(m, dtype=np.float64), np.empty(n_samples, dtype=np.int64),
-    )
+    smp = Sampler(np.empty(1, dtype=np.uint64), np.empty(SAMPLER_WORK, dtype=np.int64),
+                  np.empty(1, dtype=np.float64))
+    replay = Replay(mpol, mpar, np.zeros(ST_SIZE, dtype=np.int64),
+                    np.zeros(HM_SIZE, dtype=np.uint64), np.zeros(1, dtype=np.uint64))
+    sc = Scratch(np.empty(ST_SIZE, dtype=np.int64), np.empty(HM_SIZE, dtype=np.uint64),
+                 np.empty((m, p), dtype=np.uint64), np.empty(m, dtype=np.float64),
+                 np.empty(n_samples, dtype=np.int64), np.empty(ask.n_cands, dtype=np.float64),
+                 rpol, rpar)
+    draw = Draw(n_samples, infer, np.int64(POOL), par[0, seat, 7], n_samples)
+    return evaluate(st, hm, rp, seat, rng, ask, draw, smp, replay, sc)
 
 
 @jit(inline="always")
@@ -249,8 +289,8 @@ def mc_call(pol, par, st, hm, rp, seat, lo, hi, rng):
             n_cands += 1
     if n_cands == 1:
         return 0
-    return _run(pol, par, st, hm, rp, seat, rng, cands, np.int64(n_cands), np.bool_(True),
-                st[S_NCALLS], n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng,
+                Ask(cands, np.int64(n_cands), np.bool_(True), st[S_NCALLS]), n_samples)
 
 
 @jit(inline="always")
@@ -271,5 +311,5 @@ def mc_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     if n_cands == 1:
         return cands[0]
     decision = CONTRACT_DECISION + st[S_NCONTRACTS]
-    return _run(pol, par, st, hm, rp, seat, rng, cands, np.int64(n_cands), np.bool_(False),
-                decision, n_samples)
+    return _run(pol, par, st, hm, rp, seat, rng,
+                Ask(cands, np.int64(n_cands), np.bool_(False), decision), n_samples)

@@ -20,7 +20,7 @@ What the seat knows when it samples (:func:`sample_layout`, with the one sampler
   (``table``: each seat's own) would have made otherwise with the layout's hands, and picks
   ``picks * n`` in proportion; each layout picked is played once and counts as often as it was
   picked
-  (:func:`draw_layouts`, :mod:`whist_sim.compiled.search.inference`).
+  (:func:`draw_pool`, :mod:`whist_sim.compiled.search.inference`).
 
 Candidates that cannot differ are pruned: of two cards of one suit with no card between them still
 out or on the current trick (every card between is the seat's or played in an earlier trick), only
@@ -61,6 +61,8 @@ the deal loop itself stays allocation-free.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..ground._numba import jit
@@ -86,15 +88,41 @@ from ..ground.layout import (
     ST_SIZE,
 )
 from ..ground.rng import decision_stream, unit
-from ..ground.sampler import NO_LAYOUT, W_NEED, deal_pool
+from ..ground.sampler import NO_LAYOUT, W_NEED, Sampler, deal_pool
 from ..loop.phases import apply_card
 from ..loop.shared import run_base_at
 from ..strategies.dispatch import base_card
-from .inference import mismatches, model_rows, resample
+from .inference import Replay, mismatches, model_rows, resample
 
 ROLLOUT_DECISION = MAX_CALLS + 16  # + cards played: decision index of a card (after contracts)
 RACE_FIRST = 4  # racing: layouts played by every candidate before any is dropped
 RACE_EVERY = 2  # ... then a look every this many layouts
+
+
+class Draw(NamedTuple):
+    """How a search draws the layouts of one decision: ``n_layouts`` layouts (int64), or with
+    ``infer`` (bool) ``pool * n_layouts`` weighted ``eps ** k`` (float64) of which ``n_picks``
+    (int64) are picked in proportion (module doc of
+    :mod:`whist_sim.compiled.search.inference`)."""
+
+    n_layouts: np.int64
+    infer: np.bool_
+    pool: np.int64
+    eps: np.float64
+    n_picks: np.int64
+
+
+class Drawn(NamedTuple):
+    """The layouts :func:`draw_pool` writes: ``lays[i, o]`` seat ``o``'s hand in layout ``i``
+    (uint64), ``r0s[i]`` the state of the sub-stream after it was drawn (uint64), ``w`` the
+    pool's weights (float64), ``picks`` the picks (int64) and ``mult[i]`` how many times layout
+    ``i`` counts (int64)."""
+
+    lays: np.ndarray
+    r0s: np.ndarray
+    w: np.ndarray
+    picks: np.ndarray
+    mult: np.ndarray
 
 
 @jit
@@ -199,21 +227,26 @@ def _same_run(a, b, sep):
 
 
 @jit
-def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, eps, n_picks,
-                 mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks, mult):
-    """The layouts of one decision into ``lays[i, o]`` (seat ``o``'s hand), into ``r0s[i]``
-    the state of ``sub`` after each was drawn (the stream of a random base policy's rollouts on
-    it) and into ``mult[i]`` how many times it counts. Returns ``(ess, count)``: the effective
-    sample size of the pool and the number of layouts.
+def draw_pool(st, hm, rp, seat, smp, lay, draw, replay, out):
+    """The layouts of one decision of ``seat`` into ``out`` (a :class:`Drawn`): ``lays[i, o]``
+    seat ``o``'s hand, ``r0s[i]`` the state of ``smp.sub`` after it was drawn (the stream of a
+    random base policy's rollouts on it) and ``mult[i]`` how many times it counts. ``smp``: the
+    decision's :class:`~whist_sim.compiled.ground.sampler.Sampler`; ``lay``: a copy of ``hm``
+    whose hands each layout is dealt into; ``draw``: a :class:`Draw`; ``replay``: the model and
+    scratch of the reading (:class:`~whist_sim.compiled.search.inference.Replay`). Returns
+    ``(ess, count)``: the effective sample size of the pool and the number of layouts.
 
     Without ``infer``: ``n_layouts`` draws of :func:`sample_layout`, each counted once
     (``ess = count = n_layouts``). With it: ``pool * n_layouts`` draws, each weighted
-    ``eps ** k`` for the ``k`` decisions of the others that the model (``mpol`` / ``mpar``)
-    would have made otherwise (:func:`~whist_sim.compiled.search.inference.mismatches`); then
-    ``n_picks`` picks in proportion (systematic, one more draw from ``sub``; ``picks``, ``mult``
-    hold at least that many), the layouts picked kept once each with their number of picks:
-    ``count <= n_picks`` distinct layouts."""
+    ``eps ** k`` for the ``k`` decisions of the others that the model would have made otherwise
+    (:func:`~whist_sim.compiled.search.inference.mismatches`); then ``n_picks`` picks in
+    proportion (systematic, one more draw from ``sub``; ``picks``, ``mult`` hold at least that
+    many), the layouts picked kept once each with their number of picks: ``count <= n_picks``
+    distinct layouts."""
     p = rp[R_PLAYERS]
+    sub, work, tab = smp
+    n_layouts, infer, pool, eps, n_picks = draw
+    lays, r0s, w, picks, mult = out
     m = n_layouts * pool if infer else n_layouts
     for i in range(m):
         if not sample_layout(st, hm, rp, seat, sub, work, tab, i == 0, lay, np.bool_(True)):
@@ -222,7 +255,8 @@ def draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool, 
             lays[i, o] = lay[H_HAND + o]
         r0s[i] = sub[0]
         if infer:
-            w[i] = eps ** mismatches(st, hm, rp, seat, lay, mpol, mpar, rst, rhm, rrng)
+            w[i] = eps ** mismatches(st, hm, rp, seat, lay, replay.pol, replay.par, replay.st,
+                                     replay.hm, replay.rng)
     if not infer:
         for i in range(n_layouts):
             mult[i] = 1
@@ -285,9 +319,9 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     if infer:
         model_rows(pol, par, p, np.int64(par[1, seat, 4]), mpol, mpar)
-    _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
-                               par[1, seat, 5], n_picks, mpol, mpar, rst, rhm, rrng, lays, r0s,
-                               w, picks, mult)
+    _ess, count = draw_pool(st, hm, rp, seat, Sampler(sub, work, tab), lay,
+                            Draw(n_layouts, infer, pool, par[1, seat, 5], n_picks),
+                            Replay(mpol, mpar, rst, rhm, rrng), Drawn(lays, r0s, w, picks, mult))
     for i in range(count):
         for o in range(p):
             lay[H_HAND + o] = lays[i, o]

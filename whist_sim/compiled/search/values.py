@@ -18,6 +18,8 @@ scratch: not for the deal loop.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..ground._numba import jit
@@ -35,10 +37,11 @@ from ..ground.layout import (
     ST_SIZE,
 )
 from ..ground.rng import decision_stream
+from ..ground.sampler import Sampler
 from ..loop.phases import apply_card
 from ..loop.shared import run_base_at
-from .inference import model_rows
-from .rollout import _candidates, _separators, draw_layouts
+from .inference import Replay, model_rows
+from .rollout import Draw, Drawn, _candidates, _separators, draw_pool
 
 VALUES_DECISION = MAX_CALLS + 96  # + cards played: decision index (apart from rollout's)
 POOL = 4  # layouts drawn per layout valued (rollout's default)
@@ -46,12 +49,25 @@ PICKS = 2  # layouts picked per layout valued (rollout's default)
 EPS = 0.6  # weight of a layout per call the model would have made otherwise (rollout's default)
 
 
+class Valuing(NamedTuple):
+    """How :func:`card_values` values a decision and where it writes: ``n_layouts`` (int64; the
+    values are summed over ``2 * n_layouts`` picks), the play policy id ``finisher`` (int64)
+    that finishes every deal at every seat, and the outputs ``cands`` / ``totals`` (int64, at
+    least 13 long): the candidate cards and their total scores."""
+
+    n_layouts: np.int64
+    finisher: np.int64
+    cands: np.ndarray
+    totals: np.ndarray
+
+
 @jit(_nrt=True, cache=False)
-def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, finisher, cands, totals):
-    """Value the candidates of ``seat``'s card decision (the module doc), each deal finished
-    with the play policy id ``finisher`` at every seat: writes the candidate
-    cards to ``cands`` and their total scores over ``2 * n_layouts`` picks of layouts to
-    ``totals`` (points, summed over the picks); returns the number of candidates."""
+def card_values(pol, par, st, hm, rp, seat, legal, rng, valuing):
+    """Value the candidates of ``seat``'s card decision (the module doc) as ``valuing`` (a
+    :class:`Valuing`) says: writes the candidate cards to ``valuing.cands`` and their total
+    scores over ``2 * n_layouts`` picks of layouts to ``valuing.totals`` (points, summed over the
+    picks); returns the number of candidates."""
+    n_layouts, finisher, cands, totals = valuing
     p = rp[R_PLAYERS]
     n_cands = _candidates(legal, _separators(hm, rp, seat), cands)
     sub = np.empty(1, dtype=np.uint64)
@@ -80,12 +96,12 @@ def card_values(pol, par, st, hm, rp, seat, legal, rng, n_layouts, finisher, can
     mpol = np.empty((2, p), dtype=np.int64)
     mpar = np.zeros((2, p, N_PARAMS), dtype=np.float64)
     model_rows(pol, par, p, np.int64(-1), mpol, mpar)
-    infer = np.bool_(True)  # variables, not literals: one compiled copy of draw_layouts
+    infer = np.bool_(True)  # variables, not literals: one compiled copy of draw_pool
     pool = np.int64(POOL)
     eps = np.float64(EPS)
-    _ess, count = draw_layouts(st, hm, rp, seat, sub, work, tab, lay, n_layouts, infer, pool,
-                               eps, n_picks, mpol, mpar, rst, rhm, rrng, lays, r0s, w, picks,
-                               mult)
+    _ess, count = draw_pool(st, hm, rp, seat, Sampler(sub, work, tab), lay,
+                            Draw(n_layouts, infer, pool, eps, n_picks),
+                            Replay(mpol, mpar, rst, rhm, rrng), Drawn(lays, r0s, w, picks, mult))
     for i in range(count):
         for o in range(p):
             lay[H_HAND + o] = lays[i, o]

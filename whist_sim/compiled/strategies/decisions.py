@@ -84,7 +84,7 @@ def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
         return shaded_decide_call(st, hm, rp, seat, lo, hi, rng, par)
     # montecarlo
     elif pid == 6:
-        return searched(st, hm, rp, pol, par, rng, seat, np.int64(3), np.int64(K_CALL), lo, hi)
+        return searched(st, hm, rp, pol, par, rng, seat, np.int64(3), (np.int64(K_CALL), lo, hi))
     # random: id 0, the last branch
     return random_decide_call(st, hm, rp, seat, lo, hi, rng, par)
 
@@ -121,8 +121,8 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
         return shaded_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par)
     # montecarlo
     elif pid == 6:
-        return searched(st, hm, rp, pol, par, rng, seat, np.int64(3), np.int64(K_CONTRACT), lo,
-                        forbidden)
+        return searched(st, hm, rp, pol, par, rng, seat, np.int64(3), (np.int64(K_CONTRACT), lo,
+                        forbidden))
     # random: id 0, the last branch
     return random_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par)
 
@@ -139,8 +139,8 @@ def base_card(pol, par, st, hm, rp, seat, legal, rng):
         return expert_decide_card(st, hm, rp, seat, legal, rng, par)
     # rollout
     elif pid == 3:
-        return searched(st, hm, rp, pol, par, rng, seat, np.int64(2), np.int64(K_CARD),
-                        np.int64(legal), np.int64(0))
+        return searched(st, hm, rp, pol, par, rng, seat, np.int64(2), (np.int64(K_CARD),
+                        np.int64(legal), np.int64(0)))
     # planner
     elif pid == 4:
         return planner_card(st, hm, rp, seat, legal, rng, par)

@@ -33,13 +33,13 @@ numba type), says what a run asks of it:
 
 * :data:`BASE`: no seat searches;
 * :data:`FULL`: a seat may search (its loop table holds the searches seated);
-* :data:`CHECKED`: every answer checked (the tests' mode), in a loop compiled for it (the
-  checks cost 5-10 % of the deal rate, so the others' loop holds none; see :func:`checks`).
+* :data:`AUDITED`: every answer checked (the tests' mode), in a loop compiled for it (the
+  checks cost 5-10 % of the deal rate, so the others' loop holds none; see :func:`audits`).
 
 Any other ``mode`` (a plain ``0``, say) is refused when the kernel compiles, by name.
 
 The decision points (``choose_*``) are the same in every mode (the loop's checks,
-:func:`checks`, and its play copies are what differ by mode): numba inlines each into its caller,
+:func:`audits`, and its play copies are what differ by mode): numba inlines each into its caller,
 and they ask the strategies' ``base_*`` functions, each compiled once and inlined into the loop by
 LLVM (``forceinline``): a real call per decision would cost more than the decision itself.
 
@@ -103,7 +103,7 @@ check_generated()
 
 class LoopMode:
     """A named marker of the loop a kernel is compiled for: :data:`BASE`, :data:`FULL` or
-    :data:`CHECKED`, the only three values. A kernel is compiled once per marker (each has its
+    :data:`AUDITED`, the only three values. A kernel is compiled once per marker (each has its
     own numba type, :class:`LoopModeType`); the marker carries no data. Pickled, it comes back as
     the same object."""
 
@@ -137,19 +137,19 @@ class _LoopModeModel(models.StructModel):
 BASE = LoopMode("BASE")
 #: ``mode`` of the loop that every other caller runs (every strategy decides).
 FULL = LoopMode("FULL")
-#: ``mode`` of the checked loop: as ``FULL``, and every answer is checked against the legal
+#: ``mode`` of the audited loop: as ``FULL``, and every answer is checked against the legal
 #: choices (an illegal one raises ``IllegalDecision``). The tests run every strategy through it;
 #: the checks cost 5-10 % of the deal rate, so simulations run ``FULL``.
-CHECKED = LoopMode("CHECKED")
+AUDITED = LoopMode("AUDITED")
 BASE_TYPE = LoopModeType("BASE")
 FULL_TYPE = LoopModeType("FULL")
-CHECKED_TYPE = LoopModeType("CHECKED")
+AUDITED_TYPE = LoopModeType("AUDITED")
 _MODES = {m.name: (m, t) for m, t in ((BASE, BASE_TYPE), (FULL, FULL_TYPE),
-                                      (CHECKED, CHECKED_TYPE))}
+                                      (AUDITED, AUDITED_TYPE))}
 
 
 def mode_named(name: str) -> LoopMode:
-    """The marker called ``name`` (``"BASE"``, ``"FULL"``, ``"CHECKED"``)."""
+    """The marker called ``name`` (``"BASE"``, ``"FULL"``, ``"AUDITED"``)."""
     return _MODES[name][0]
 
 
@@ -168,10 +168,10 @@ def _constant_mode(context, builder, ty, pyval):
     return ir.Constant(context.get_value_type(ty), [])
 
 
-def checks(mode, st):
-    """True when the loop of this ``mode`` checks every answer (compiled only): in ``CHECKED``
-    only. The shared loops are compiled for ``BASE`` (every unchecked run) and ``CHECKED`` (the
-    tests' runs), so an unchecked run's code holds no check."""
+def audits(mode, st):
+    """True when the loop of this ``mode`` checks every answer (compiled only): in ``AUDITED``
+    only. The shared loops are compiled for ``BASE`` (every unaudited run) and ``AUDITED`` (the
+    tests' runs), so an unaudited run's code holds no check."""
     raise NotImplementedError("compiled only")
 
 
@@ -180,13 +180,13 @@ def _marker(mode) -> None:
     if not isinstance(mode, LoopModeType):
         raise TypingError("mode must be a loop mode marker of "
                           "whist_sim.compiled.strategies.dispatch "
-                          f"(BASE, FULL or CHECKED), got a value of type {mode}")
+                          f"(BASE, FULL or AUDITED), got a value of type {mode}")
 
 
-@overload(checks, inline="always")
-def _checks(mode, st):
+@overload(audits, inline="always")
+def _audits(mode, st):
     _marker(mode)
-    if mode == CHECKED_TYPE:
+    if mode == AUDITED_TYPE:
         return lambda mode, st: True
     return lambda mode, st: False
 
@@ -197,13 +197,13 @@ OVERLOAD_OPTIONS = {k: v for k, v in NUMBA_OPTIONS.items() if k != "cache"}
 OVERLOAD_OPTIONS["forceinline"] = True
 
 
-def loop_mode(pol: np.ndarray, checked: bool = False) -> LoopMode:
-    """The ``mode`` an entry point runs the seating ``pol`` (``int64[2, P]``) in: ``CHECKED``
+def loop_mode(pol: np.ndarray, audited: bool = False) -> LoopMode:
+    """The ``mode`` an entry point runs the seating ``pol`` (``int64[2, P]``) in: ``AUDITED``
     when asked; ``BASE`` when no seat has a strategy that searches (its loop table then loads
     no search); else ``FULL``. :class:`~whist_sim.core.registry.PolicyError` for an id that no
     entry of the registry holds."""
-    if checked:
-        return CHECKED
+    if audited:
+        return AUDITED
     if any(searching(BID, int(b)) for b in pol[0]) or any(
             searching(PLAY, int(q)) for q in pol[1]):
         return FULL
@@ -256,33 +256,34 @@ def one_play_policy(pol, rp):
     return pid
 
 
-def choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
+def choose_card_of(mode, only, pol, par, st, hm, rp, seat, rng, trick):
     """:func:`choose_card` in a play where every seat plays policy ``only`` (``random`` or
     ``heuristic``: small inlined kernels, for which the dispatch and the other policies' code
     cost a large share of a card), or any mix when ``only`` is -1 (compiled only). The loop
     passes ``only`` as a constant, and the overload below chooses at compile time: each copy of
     its play holds one policy's kernel and no dispatch, and compiles no other. ``trick``:
-    ``(hand, pos, led, best, trump)``, the seat's hand and the trick so far as the loop holds them
-    in registers (the same as ``st`` shows), for the policy of a copy to read."""
+    ``(legal, hand, pos, led, best, trump)``, the seat's legal cards, its hand and the trick so
+    far as the loop holds them in registers (the same as ``st`` shows), for the policy of a copy
+    to read."""
     raise NotImplementedError("compiled only")
 
 
 @overload(choose_card_of, jit_options=OVERLOAD_OPTIONS, inline="always", prefer_literal=True)
-def _choose_card_of(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
+def _choose_card_of(mode, only, pol, par, st, hm, rp, seat, rng, trick):
     if not isinstance(only, types.IntegerLiteral):
         raise TypingError("choose_card_of: `only` must be a constant")
     if only.literal_value == PLAY_RANDOM:
-        def copy_random(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
-            return random_card(st, hm, rp, seat, legal, rng)
+        def copy_random(mode, only, pol, par, st, hm, rp, seat, rng, trick):
+            return random_card(st, hm, rp, seat, trick[0], rng)
         return copy_random
     if only.literal_value == PLAY_HEURISTIC:
-        def copy_heuristic(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
-            hand, pos, led, best, trump = trick
+        def copy_heuristic(mode, only, pol, par, st, hm, rp, seat, rng, trick):
+            _legal, hand, pos, led, best, trump = trick
             return heuristic_play(st, rp, seat, hand, pos, led, best, trump)
         return copy_heuristic
     if only.literal_value >= 0:
         raise TypingError(f"choose_card_of: no copy for play policy {only.literal_value}")
 
-    def general(mode, only, pol, par, st, hm, rp, seat, legal, rng, trick):
-        return choose_card(mode, pol, par, st, hm, rp, seat, legal, rng)
+    def general(mode, only, pol, par, st, hm, rp, seat, rng, trick):
+        return choose_card(mode, pol, par, st, hm, rp, seat, trick[0], rng)
     return general

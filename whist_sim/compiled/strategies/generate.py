@@ -46,10 +46,10 @@ TARGET = Path(__file__).with_name("decisions.py")
 #: for a searching strategy the ``kind`` and choices its C function is asked with (None: no
 #: strategy searches it)
 _POINTS: dict[str, tuple[str, str, str, str | None]] = {
-    "call": ("lo, hi", "Auction call", BID, "np.int64(K_CALL), lo, hi"),
+    "call": ("lo, hi", "Auction call", BID, "(np.int64(K_CALL), lo, hi)"),
     "frisch": ("", "The three cards passed in a Frisch", BID, None),
-    "contract": ("lo, forbidden", "Contract", BID, "np.int64(K_CONTRACT), lo, forbidden"),
-    "card": ("legal", "Card", PLAY, "np.int64(K_CARD), np.int64(legal), np.int64(0)"),
+    "contract": ("lo, forbidden", "Contract", BID, "(np.int64(K_CONTRACT), lo, forbidden)"),
+    "card": ("legal", "Card", PLAY, "(np.int64(K_CARD), np.int64(legal), np.int64(0))"),
 }
 
 _HEAD = '''"""The deal loop's dispatch: which compiled function decides, by the seat's policy id.

@@ -87,14 +87,14 @@ class Seating:
                              [q.overrides() for q in self.play])
         return pol, par
 
-    def mode(self, checked: bool = False) -> Any:
+    def mode(self, audited: bool = False) -> Any:
         """The loop mode of the seating
         (:func:`whist_sim.compiled.strategies.dispatch.loop_mode`: ``BASE`` when no seat
         searches)."""
         from .dispatch import loop_mode
 
         ids = [[b.info.id for b in self.bid], [q.info.id for q in self.play]]
-        return loop_mode(np.array(ids, dtype=np.int64), checked)
+        return loop_mode(np.array(ids, dtype=np.int64), audited)
 
     def __str__(self) -> str:
         return ",".join(self.text)

@@ -4,39 +4,32 @@ advisor)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
+from typing import Any
 
 import click
 
 from ...analyses.advisor import DEFAULT_DEALS, MODEL_BID_POLICIES, AdviceError, advise
 from ...analyses.advisor.dd_view import DEFAULT_DD_DEALS, DEFAULT_DD_NODE_LIMIT, EVALUATIONS
 from ...analyses.advisor.evaluate import planned_check_deals, with_check
-from ...analyses.advisor.sampling import DEFAULT_EPS, check_model
+from ...analyses.advisor.options import AdviseOptions, checked_bid_policy, screen_plan
+from ...analyses.advisor.sampling import DEFAULT_EPS
 from ...analyses.advisor.scenario import parse_auction, resolve_scenario
 from ...compiled.strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
-from ...compiled.strategies.spec import StrategyError
 from ...runs.executors import default_threads
 from .options import (
     FiniteFloatRange,
     NamedPath,
+    Parsed,
     check_options,
     checked_play,
+    packed,
     progress_option,
     rule_options,
     show_progress,
 )
 from .seats import play_help, play_spec
-
-
-def _dd_args(evaluation: str, dd_deals: int | None, dd_node_limit: int | None,
-             progress: bool, dd_min_node_limit: int | None = None) -> dict:
-    """Keyword arguments of the double-dummy evaluation (none for the heuristic one, so that
-    ``advise`` is called exactly as before)."""
-    if evaluation == "heuristic":
-        return {}
-    return {"evaluation": evaluation, "dd_deals": dd_deals, "dd_node_limit": dd_node_limit,
-            "dd_min_node_limit": dd_min_node_limit, "progress": progress,
-            "notify": lambda msg: click.echo(msg, err=True)}
 
 
 def _known(values: tuple[str, ...]) -> dict[int, str]:
@@ -110,8 +103,6 @@ def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
 @click.option("--eps", type=FiniteFloatRange(0, 1), default=DEFAULT_EPS, show_default=True,
               help="weight of a deal per earlier contract the model would have bid otherwise "
               "(0: keep only deals the model explains exactly)")
-@click.option("--consistent", is_flag=True, hidden=True,
-              help="deprecated: the old name of --infer")
 @click.option("--constrain", multiple=True, metavar="SEAT:KEY=RANGE",
               help="constraint on a hidden hand (repeatable): 1:S=0-2, 2:hcp=12-, 3:void=H")
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
@@ -145,16 +136,8 @@ def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
 @click.option("--plot", type=NamedPath(dir_okay=False), default=None, metavar="FILE",
               help="draw the expected score per bid with error bars to FILE (.png, .svg, .pdf)")
 @rule_options
-def command(hand: str, trump: str | None, declarer: int | None, level: int | None,
-            seat: int | None, bids: str | None, auction: str | None, dealer: int | None,
-            play: str, bid_policy: str, deals: int,
-            seed: int, infer: bool, model: str | None, eps: float, consistent: bool,
-            constrain: tuple[str, ...], known: tuple[str, ...],
-            confidence: float, threads: int | None, evaluation: str, dd_deals: int | None,
-            dd_node_limit: int | None, dd_min_node_limit: int | None, screen: int | None,
-            check: str, no_check: bool, check_deals: int | None,
-            progress: bool | None, as_json: bool, plot: str | None,
-            rules) -> None:
+@packed
+def command(o: Parsed) -> None:
     """Advise the contract to bid with HAND (RULES §9, e.g. AKQ2.K3.QJ54.872 or
     "S:AKQ2 H:K3 D:QJ54 C:872"; put -- before a hand that starts with -).
 
@@ -170,32 +153,15 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
     searching play) on a subsample of the same deals, and the output says whether the advice
     holds under stronger play.
     """
-    try:
-        bid_policy = check_model(bid_policy)
-    except StrategyError as e:
-        raise click.BadParameter(str(e), param_hint="--bid-policy") from None
-    if model is not None:
-        try:
-            model = check_model(model)
-        except StrategyError as e:
-            raise click.BadParameter(str(e), param_hint="--model") from None
-    if consistent:
-        if not infer:
-            raise click.UsageError("--consistent (the old name of --infer) contradicts "
-                                   "--no-infer")
-        click.echo("whist-sim: --consistent is deprecated: the advisor reads the earlier bids "
-                   "by default (--infer)", err=True)
-    check_play = checked_play(check, no_check, check_deals)
-    spec = play_spec(play, "--play")
-    play = spec.text
-    searching = spec.name in SEARCHING_PLAY
-    if screen and not searching:
-        raise click.BadParameter(
-            f"{screen}: screening applies to a searching --play (rollout), not to {play}",
-            param_hint="--screen")
-    if evaluation == "heuristic":
-        for name, value in (("--dd-deals", dd_deals), ("--dd-node-limit", dd_node_limit),
-                            ("--dd-min-node-limit", dd_min_node_limit)):
+    bid_spec = _parsed(checked_bid_policy, o.bid_policy, "--bid-policy")
+    model = None if o.model is None else _parsed(checked_bid_policy, o.model, "--model")
+    check_play = checked_play(o.check, o.no_check, o.check_deals)
+    spec = play_spec(o.play, "--play")
+    _parsed(lambda s: screen_plan(s, o.screen), spec, "--screen")  # the screening rule, said once
+    rules, deals = o.rules, o.deals
+    if o.evaluation == "heuristic":
+        for name, value in (("--dd-deals", o.dd_deals), ("--dd-node-limit", o.dd_node_limit),
+                            ("--dd-min-node-limit", o.dd_min_node_limit)):
             if value is not None:
                 raise click.UsageError(f"{name} applies to the double-dummy evaluation only: "
                                        "add --eval dd")
@@ -205,52 +171,68 @@ def command(hand: str, trump: str | None, declarer: int | None, level: int | Non
                 "--eval dd: the double-dummy solver plays the four-player game only (the 52-card "
                 f"deck, RULES §1), not --players {rules.players} (RULES §8)"
             )
-        if dd_deals is not None and dd_deals > deals:
+        if o.dd_deals is not None and o.dd_deals > deals:
             raise click.BadParameter(
-                f"{dd_deals} is more than the {deals} sampled deals (--deals): the "
+                f"{o.dd_deals} is more than the {deals} sampled deals (--deals): the "
                 "double-dummy view solves the first M of them", param_hint="--dd-deals"
             )
-    progress = show_progress(progress)
+    progress = show_progress(o.progress)
+    plot = o.plot
     if plot:
-        from pathlib import Path
-
-        parent = Path(plot).parent
-        if not parent.is_dir():
-            raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
-        from matplotlib.backend_bases import FigureCanvasBase
-
-        fmt = Path(plot).suffix[1:].lower()
-        formats = FigureCanvasBase.get_supported_filetypes()
-        if fmt and fmt not in formats:  # said before the advice is computed, not after
-            raise click.BadParameter(
-                f"{plot}: the plot's format follows its extension, and .{fmt} is none of "
-                f"{', '.join(sorted(formats))}", param_hint="--plot")
+        _check_plot(plot)
     try:
         # every check of the scenario before the compile wait (advise() repeats it: cheap)
-        _check_auction(auction, dealer, rules)
-        resolve_scenario(hand, trump, declarer, level, seat, bids or (), rules, constrain,
-                         _known(known), auction, dealer)
-        if threads is None:
-            threads = default_threads()
+        _check_auction(o.auction, o.dealer, rules)
+        known = _known(o.known)
+        resolve_scenario(o.hand, o.trump, o.declarer, o.level, o.seat, o.bids or (), rules,
+                         o.constrain, known, o.auction, o.dealer)
+        threads = default_threads() if o.threads is None else o.threads
+        # the advice's options, built once from the parsed ones (the specs as parsed above)
+        options = AdviseOptions(
+            trump=o.trump, declarer=o.declarer, level=o.level, seat=o.seat, bids=o.bids or (),
+            auction=o.auction, dealer=o.dealer, constraints=o.constrain, known=known,
+            rules=rules, play=spec, bid_policy=bid_spec, deals=deals, seed=o.seed,
+            infer=o.infer, model=model, eps=o.eps, confidence=o.confidence, threads=threads,
+            evaluation=o.evaluation, dd_deals=o.dd_deals, dd_node_limit=o.dd_node_limit,
+            dd_min_node_limit=o.dd_min_node_limit, screen=o.screen)
+        searching = spec.name in SEARCHING_PLAY
         with _compile_notice(), _search_bar(searching and progress, deals) as on_deals:
-            a = advise(hand, trump=trump, declarer=declarer, level=level, seat=seat,
-                       bids=bids or (), play=play, bid_policy=bid_policy, deals=deals,
-                       seed=seed, consistent=consistent, infer=infer, model=model, eps=eps,
-                       constraints=constrain,
-                       known=_known(known), rules=rules, confidence=confidence, threads=threads,
-                       auction=auction, dealer=dealer,
-                       screen=screen, on_deals=on_deals,
-                       **_dd_args(evaluation, dd_deals, dd_node_limit, progress,
-                                  dd_min_node_limit))
+            a = advise(o.hand, options, on_deals=on_deals, progress=progress,
+                       notify=lambda msg: click.echo(msg, err=True))
         if check_play is not None:
-            n_check = planned_check_deals(a, check_deals)
+            n_check = planned_check_deals(a, o.check_deals)
             with _compile_notice(), _search_bar(progress, n_check, "check") as on_check:
-                a = with_check(a, check_play, check_deals, threads, on_check)
+                a = with_check(a, check_play, o.check_deals, threads, on_check)
         if plot:
             _write_plot(a, plot)
     except AdviceError as e:
         raise click.ClickException(str(e)) from None
-    click.echo(a.to_json() if as_json else str(a))
+    click.echo(a.to_json() if o.as_json else str(a))
+
+
+def _parsed(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
+    """``parse(value)``, an :class:`AdviceError` said as a bad value of ``option``."""
+    try:
+        return parse(value)
+    except AdviceError as e:
+        raise click.BadParameter(str(e), param_hint=option) from None
+
+
+def _check_plot(plot: str) -> None:
+    """--plot's folder and format, said before the advice is computed, not after."""
+    from pathlib import Path
+
+    parent = Path(plot).parent
+    if not parent.is_dir():
+        raise click.BadParameter(f"{parent} is not a folder", param_hint="--plot")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    fmt = Path(plot).suffix[1:].lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if fmt and fmt not in formats:
+        raise click.BadParameter(
+            f"{plot}: the plot's format follows its extension, and .{fmt} is none of "
+            f"{', '.join(sorted(formats))}", param_hint="--plot")
 
 
 def _write_plot(advice, path: str) -> None:

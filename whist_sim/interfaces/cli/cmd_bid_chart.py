@@ -13,6 +13,7 @@ from ...analyses.advisor.bidchart import (
     DEFAULT_DEALS_PER_HAND,
     DEFAULT_MIN_HANDS,
     ChartError,
+    ChartOptions,
     bid_chart,
     write_chart_report,
 )
@@ -23,8 +24,10 @@ from ...compiled.strategies.spec import StrategyError
 from ...runs.executors import ExecutorError
 from .options import (
     NamedPath,
+    Parsed,
     check_options,
     checked_play,
+    packed,
     progress_option,
     rule_options,
     show_progress,
@@ -86,12 +89,8 @@ def _flag(name: str, value) -> str:
               help="print the run and its summary table as one JSON object on stdout "
                    "(whist-sim docs json)")
 @rule_options
-def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, seed: int,
-            out: str, bid: str, play: str,
-            consistent: bool, chunk_size: int, threads: int | None, scheduler: str | None,
-            cluster: str | None, parquet: bool, check: str, no_check: bool,
-            check_deals: int | None, progress: bool | None, resume: bool, as_json: bool,
-            rules) -> None:
+@packed
+def command(o: Parsed) -> None:
     """Bid charts: the contract with the highest expected score by hand class (bidding
     position x high-card points x trump length, and an NT panel). Hands come from deals bid
     up to the contracts; --hands of them are classed and the first --min-hands of every class
@@ -104,25 +103,31 @@ def command(hands: int | None, min_hands: int, deals_per_hand: int, nt: bool, se
     not contradicted, contradicted, screened), and the moved cells are marked in the report,
     the charts and the cheat sheet.
     """
+    hands, min_hands, deals_per_hand, nt, seed, out = (o.hands, o.min_hands, o.deals_per_hand,
+                                                      o.nt, o.seed, o.out)
+    threads, scheduler, cluster, parquet, check_deals = (o.threads, o.scheduler, o.cluster,
+                                                         o.parquet, o.check_deals)
+    consistent, progress, as_json, rules = o.consistent, o.progress, o.as_json, o.rules
     if scheduler is not None and cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
     try:
-        bid = check_model(bid, chart=True)
+        bid = check_model(o.bid, chart=True)
     except StrategyError as e:
         raise click.BadParameter(str(e), param_hint="--bid") from None
-    play = play_spec(play, "--play").text
-    check_play = checked_play(check, no_check, check_deals)
+    play = play_spec(o.play, "--play").text
+    check_play = checked_play(o.check, o.no_check, check_deals)
     _lock_out(out)
     _check_out(out)
     try:
         from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
         with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
-            df = bid_chart(hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules,
-                           bid=bid, play=play, consistent=consistent, chunk_size=chunk_size,
-                           threads=threads, scheduler=scheduler, cluster=cluster,
-                           progress=show_progress(progress), min_hands=min_hands, nt=nt,
-                           checkpoint=Path(out) / "chunks", resume=resume)
+            options = ChartOptions(
+                hands=hands, deals_per_hand=deals_per_hand, seed=seed, rules=rules, bid=bid,
+                play=play, consistent=consistent, chunk_size=o.chunk_size, threads=threads,
+                scheduler=scheduler, cluster=cluster, min_hands=min_hands, nt=nt,
+                checkpoint=Path(out) / "chunks", resume=o.resume)
+            df = bid_chart(options, progress=show_progress(progress))
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: every finished task is kept in {out}/chunks; run the same "
                    "command with --resume to finish", err=True)

@@ -19,10 +19,19 @@ from ...runs.simulate import (
     DEFAULT_DD_NODE_LIMIT,
     DEFAULT_POLICY,
     MAX_DEALS,
+    RunOptions,
     SimulationError,
     simulate,
 )
-from .options import RULES_FILE_META, NamedPath, progress_option, rule_options, show_progress
+from .options import (
+    RULES_FILE_META,
+    NamedPath,
+    Parsed,
+    packed,
+    progress_option,
+    rule_options,
+    show_progress,
+)
 from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_list
 
 
@@ -93,27 +102,8 @@ from .seats import bid_help, per_seat, play_help, play_spec, seat_spec, split_li
 @progress_option()
 @click.option("--json", "as_json", is_flag=True,
               help="print the run's summary as one JSON object on stdout (whist-sim docs json)")
-def command(
-    deals: int,
-    seed: int,
-    policy: str | None,
-    seats: str | None,
-    play: str | None,
-    play_seats: str | None,
-    rules,
-    out: str,
-    chunk_size: int | None,
-    threads: int | None,
-    resume: bool,
-    store_dealt: bool,
-    dd: bool,
-    dd_node_limit: int | None,
-    dd_min_node_limit: int | None,
-    scheduler: str | None,
-    cluster: str | None,
-    progress: bool | None,
-    as_json: bool,
-) -> None:
+@packed
+def command(o: Parsed) -> None:
     """Play --deals deals into a Parquet dataset in --out: one file per chunk, plus the manifest
     (_manifest.parquet).
 
@@ -125,56 +115,40 @@ def command(
     hands at the start of play, the trump and the declarer on lead; at most 4 whist-max solves x
     --dd-node-limit card plays and 4 whist-min solves x --dd-min-node-limit per deal.
     """
-    if policy is not None and seats is not None:
+    if o.policy is not None and o.seats is not None:
         raise click.UsageError("give --policy (all seats) or --seats (per seat), not both")
-    if play is not None and play_seats is not None:
+    if o.play is not None and o.play_seats is not None:
         raise click.UsageError("give --play (all seats) or --play-seats (per seat), not both")
-    if scheduler is not None and cluster is not None:
+    if o.scheduler is not None and o.cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
-    if dd_node_limit is not None and not dd:
+    if o.dd_node_limit is not None and not o.dd:
         raise click.UsageError("--dd-node-limit needs --dd")
-    if dd_min_node_limit is not None and not dd:
+    if o.dd_min_node_limit is not None and not o.dd:
         raise click.UsageError("--dd-min-node-limit needs --dd")
-    if dd and rules.players != 4:
+    rules = o.rules
+    if o.dd and rules.players != 4:
         raise click.BadParameter(
             f"double-dummy columns need four players (the 52-card deck), got --players "
             f"{rules.players}: the solver does not support the three-player variants (RULES §8)",
             param_hint="--dd",
         )
-    p = rules.players
-    if seats is not None:
-        items = per_seat(split_list(seats) or (), "--seats", p)
-        seat_specs = [seat_spec(item, "--seats", s) for s, item in enumerate(items)]
-    else:
-        text = policy if policy is not None else DEFAULT_POLICY
-        seat_specs = [seat_spec(text, "--policy", 0)] * p
-    if play_seats is not None:
-        plays = per_seat(split_list(play_seats) or (), "--play-seats", p)
-        if any(q is not None for _, q in seat_specs):
-            raise click.UsageError(
-                "give the play per seat once: in --seats (BID/PLAY) or in --play-seats, not both"
-            )
-        play_specs = [play_spec(q, "--play-seats", s) for s, q in enumerate(plays)]
-    else:
-        given = play_spec(play, "--play") if play is not None else None
-        play_specs = [q if q is not None else given if given is not None else default_play(b)
-                      for b, q in seat_specs]
-    # the seats, parsed once: the run and its chunks take this value as it is
-    seating = Seating(tuple(b for b, _ in seat_specs), tuple(play_specs))
-
+    out = o.out
+    seating = _seating(o)  # the seats, parsed once: the run and its chunks take it as it is
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("whist-sim: %(message)s"))
     logger = logging.getLogger("whist_sim")
     logger.addHandler(handler)
     try:
-        manifest = simulate(
-            out, deals, seed, rules=rules, bid=seating, chunk_size=chunk_size,
-            threads=threads, resume=resume, store_dealt=store_dealt,
-            progress=show_progress(progress),
-            scheduler=scheduler, cluster=cluster, dd=dd, dd_node_limit=dd_node_limit,
-            dd_min_node_limit=dd_min_node_limit, notify=lambda msg: click.echo(msg, err=True),
+        # the run's options, built (and checked) once from the parsed ones
+        options = RunOptions(
+            out, o.deals, o.seed, rules=rules, bid=seating, chunk_size=o.chunk_size,
+            threads=o.threads, resume=o.resume, store_dealt=o.store_dealt,
+            scheduler=o.scheduler, cluster=o.cluster, dd=o.dd, dd_node_limit=o.dd_node_limit,
+            dd_min_node_limit=o.dd_min_node_limit,
             rules_file=click.get_current_context().meta.get(RULES_FILE_META),
         )
+        manifest = simulate(options, progress=show_progress(o.progress),
+                            notify=lambda msg: click.echo(msg, err=True))
     except KeyboardInterrupt:
         click.echo(
             f"\ninterrupted: every finished chunk in {out} is kept; run the same command with "
@@ -204,7 +178,7 @@ def command(
     finally:
         logger.removeHandler(handler)
 
-    if as_json:
+    if o.as_json:
         _echo_summary(out, manifest)
         return
     t = manifest["timings"]
@@ -227,6 +201,29 @@ def command(
             f"{limits}, stored as -1 with bounds): whist-max {u['whist-max']:,}, whist-min "
             f"{u['whist-min']:,}"
         )
+
+
+def _seating(o: Parsed) -> Seating:
+    """The seats of ``--policy`` / ``--seats`` and ``--play`` / ``--play-seats``, parsed."""
+    p = o.rules.players
+    if o.seats is not None:
+        items = per_seat(split_list(o.seats) or (), "--seats", p)
+        seat_specs = [seat_spec(item, "--seats", s) for s, item in enumerate(items)]
+    else:
+        text = o.policy if o.policy is not None else DEFAULT_POLICY
+        seat_specs = [seat_spec(text, "--policy", 0)] * p
+    if o.play_seats is not None:
+        plays = per_seat(split_list(o.play_seats) or (), "--play-seats", p)
+        if any(q is not None for _, q in seat_specs):
+            raise click.UsageError(
+                "give the play per seat once: in --seats (BID/PLAY) or in --play-seats, not both"
+            )
+        play_specs = [play_spec(q, "--play-seats", s) for s, q in enumerate(plays)]
+    else:
+        given = play_spec(o.play, "--play") if o.play is not None else None
+        play_specs = [q if q is not None else given if given is not None else default_play(b)
+                      for b, q in seat_specs]
+    return Seating(tuple(b for b, _ in seat_specs), tuple(play_specs))
 
 
 def _started(out: str) -> bool:

@@ -15,6 +15,7 @@ from ...analyses.tournament import (
     render_text,
     tournament,
 )
+from ...analyses.tournament.options import TournamentOptions
 from ...compiled.strategies.registry import DEFAULT_PLAY
 from ...compiled.strategies.spec import StrategyError, spec_help
 from ...core.rng import MAX_DEALS
@@ -22,8 +23,10 @@ from ...core.rules import RulesError
 from ...runs.executors import ExecutorError
 from .options import (
     NamedPath,
+    Parsed,
     check_options,
     checked_play,
+    packed,
     progress_option,
     rule_options,
     show_progress,
@@ -102,30 +105,8 @@ def _command_line(ctx: click.Context) -> str:
 @progress_option()
 @click.option("--resume", is_flag=True,
               help="finish the interrupted tournament in --out (same options required)")
-def command(
-    strategies: str,
-    deals: int | None,
-    seed: int,
-    play: str,
-    rotations: str,
-    sprt: str | None,
-    design: str,
-    games: int,
-    game_max_deals: int,
-    as_json: bool,
-    out: str,
-    formats: str,
-    rules,
-    chunk_size: int | None,
-    threads: int | None,
-    scheduler: str | None,
-    cluster: str | None,
-    check: str,
-    no_check: bool,
-    check_deals: int | None,
-    progress: bool | None,
-    resume: bool,
-) -> None:
+@packed
+def command(o: Parsed) -> None:
     """Play a duplicate tournament: every deal replayed with the strategies rotated through the
     seats, so card luck cancels. Reports each strategy's mean score per deal (95% CI), hit,
     zero and over/under rates, and every pair's mean difference with CI and p-value.
@@ -141,18 +122,19 @@ def command(
     Example: whist-sim tournament --strategies heuristic,hcp,ltc,cautious --deals 100000
     --seed 1 --out runs/t1
     """
-    if scheduler is not None and cluster is not None:
+    rules = o.rules
+    if o.scheduler is not None and o.cluster is not None:
         raise click.UsageError("give --scheduler or --cluster, not both")
-    if deals is None and not games:
+    if o.deals is None and not o.games:
         raise click.UsageError("give --deals N (duplicate deals), or --games N (games to the "
                                "target), or both")
-    names = [s.strip() for s in strategies.split(",")]
+    names = [s.strip() for s in o.strategies.split(",")]
     if any(not n for n in names):
-        raise click.BadParameter(f"empty name in {strategies!r}", param_hint="--strategies")
+        raise click.BadParameter(f"empty name in {o.strategies!r}", param_hint="--strategies")
     for n in names:
         seat_spec(n, "--strategies")
-    play = play_spec(play, "--play").text
-    check_play = checked_play(check, no_check, check_deals)
+    play = play_spec(o.play, "--play").text
+    check_play = checked_play(o.check, o.no_check, o.check_deals)
     if len(names) < 2:
         raise click.BadParameter(
             "a tournament needs at least two strategies (name one twice to compare it with "
@@ -161,25 +143,26 @@ def command(
         raise click.BadParameter(
             f"{len(names)} strategies for {rules.players} seats (--players {rules.players}): "
             f"name at most {rules.players}", param_hint="--strategies")
+    options = TournamentOptions(
+        names, o.deals or 0, o.seed, rules=rules, play=play, rotations=o.rotations,
+        sprt=o.sprt, out=o.out, design=o.design, chunk_size=o.chunk_size, threads=o.threads,
+        scheduler=o.scheduler, cluster=o.cluster, formats=o.formats, games=o.games,
+        game_max_deals=o.game_max_deals, resume=o.resume, check=check_play,
+        check_deals=o.check_deals)
     cmd = _command_line(click.get_current_context())
     from ...compiled.ground._numba import ENGINE_COMPILE_NOTICE, compile_notice
 
     try:
         with compile_notice(lambda m: click.echo(m, err=True), ENGINE_COMPILE_NOTICE):
-            summary = tournament(
-                names, deals or 0, seed, rules=rules, play=play, rotations=rotations,
-                sprt=sprt, out=out, design=design, chunk_size=chunk_size, threads=threads,
-                scheduler=scheduler, cluster=cluster, progress=show_progress(progress),
-                command=cmd, formats=formats, games=games, game_max_deals=game_max_deals,
-                resume=resume, check=check_play, check_deals=check_deals,
-            )
+            summary = tournament(options=options, progress=show_progress(o.progress),
+                                 command=cmd)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: every finished chunk in {out} is kept; run the same command "
-                   "with --resume to finish", err=True)
+        click.echo(f"\ninterrupted: every finished chunk in {o.out} is kept; run the same "
+                   "command with --resume to finish", err=True)
         sys.exit(130)
     except (TournamentError, StrategyError, ExecutorError, RulesError) as e:
         raise click.ClickException(str(e)) from None
-    if as_json:
+    if o.as_json:
         click.echo(render_json(summary))
         return
-    click.echo(render_text(summary, out))
+    click.echo(render_text(summary, o.out))

@@ -1,6 +1,7 @@
 """Click options shared by several commands: every rule option of
 :class:`whist_sim.core.rules.Rules`, ``--rules FILE`` (a TOML file of them), and
-``--progress/--no-progress`` with its default (a bar only when stderr is a terminal)."""
+``--progress/--no-progress`` with its default (a bar only when stderr is a terminal); and
+:func:`packed`, which hands a command its parsed options as one object."""
 
 from __future__ import annotations
 
@@ -9,11 +10,48 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ...core.rules import Rules, RulesError, load_rules_file
 from ...core.rules import rule_options as _declared_options
+
+
+class Parsed:
+    """A command's parsed options as one read-only object, each by its parameter's name
+    (``o.deals``, ``o.rules``): what :func:`packed` hands the command."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"no option {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("the parsed options are read-only")
+
+    def __repr__(self) -> str:
+        return f"Parsed({self._values!r})"
+
+
+def packed(func):
+    """Decorate a click command whose callback takes its parsed options as one :class:`Parsed`
+    (``def command(o)``) rather than one parameter per option: put it right above the ``def``,
+    below the options (and below :func:`rule_options`, whose ``rules`` it then packs too). The
+    command builds its own options object (``RunOptions``, ``AdviseOptions``) from it, once."""
+
+    @functools.wraps(func)
+    def callback(**options: Any) -> Any:
+        return func(Parsed(options))
+
+    return callback
+
 
 #: key of ``click.Context.meta`` holding the ``--rules`` file of the command (``None`` without)
 RULES_FILE_META = "whist_sim.rules_file"

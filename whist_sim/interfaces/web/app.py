@@ -114,7 +114,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         from ...analyses.advisor import advise
 
         with warmth.using("advice"):
-            return advise(**kwargs, on_deals=on_deals).to_json()
+            return advise(kwargs["hand"], kwargs["options"], on_deals=on_deals).to_json()
 
     async def status(request: Request) -> Response:
         """``GET /api/status``: is the engine ready, or starting (compiling or loading) and
@@ -169,7 +169,8 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
         """``POST /api/advise``: the advice JSON (as ``whist-sim advise --json``), run as a job
         that is cancelled if the client goes away before it is done."""
         kwargs = advice_kwargs(await body_of(request), max_deals)
-        job = jobs.submit(kwargs["deals"], lambda j: {"text": run_advice(kwargs, j.progress)})
+        job = jobs.submit(kwargs["options"].deals,
+                          lambda j: {"text": run_advice(kwargs, j.progress)})
         while job.finished is None:
             if await request.is_disconnected():
                 jobs.cancel(job.id)
@@ -186,7 +187,7 @@ def create_app(max_deals: int = DEFAULT_MAX_DEALS, reports: dict[str, Path] | No
     async def job_start(request: Request) -> Response:
         """``POST /api/jobs``: start an advice (same fields), answer its job at once."""
         kwargs = advice_kwargs(await body_of(request), max_deals)
-        job = jobs.submit(kwargs["deals"],
+        job = jobs.submit(kwargs["options"].deals,
                           lambda j: json.loads(run_advice(kwargs, j.progress)))
         return JSONResponse(job.to_dict(), status_code=202)
 

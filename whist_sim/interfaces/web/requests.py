@@ -18,10 +18,13 @@ searching policy plays many layouts per card), against the server's ``--max-deal
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...analyses.advisor.sampling import DEFAULT_EPS
 from ...core.rules import Rules, rule_names
+
+if TYPE_CHECKING:
+    from ...compiled.strategies.spec import StrategySpec
 
 #: the fields of an advice request besides the rule options
 ADVICE_FIELDS = ("hand", "trump", "declarer", "level", "seat", "bids", "auction", "dealer",
@@ -81,9 +84,9 @@ def check_fields(body: Any, known: tuple[str, ...]) -> dict:
     return body
 
 
-def play_cost(play: str) -> int:
-    """What one deal of play policy ``play`` (a spec) costs, in deals of a non-searching play:
-    1, or :data:`ROLLOUT_COST_PER_LAYOUT` per layout of a rollout (``n``)."""
+def play_cost(play: str | StrategySpec) -> int:
+    """What one deal of play policy ``play`` (a spec, or its text) costs, in deals of a
+    non-searching play: 1, or :data:`ROLLOUT_COST_PER_LAYOUT` per layout of a rollout (``n``)."""
     from ...compiled.strategies.spec import parse_play
 
     spec = parse_play(play)
@@ -171,13 +174,15 @@ def rules_of(body: dict) -> Rules:
 
 
 def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
-    """The keyword arguments of :func:`whist_sim.analyses.advisor.advise` for an advice request,
-    checked as ``whist-sim advise`` checks its options. ``max_deals`` caps ``deals`` (``serve
-    --max-deals``); ``deals`` defaults to the smaller of the command's default and the cap."""
+    """An advice request, checked as ``whist-sim advise`` checks its options and parsed once:
+    ``{"hand": text, "options": AdviseOptions}`` for :func:`whist_sim.analyses.advisor.advise`
+    (the play spec parsed here serves the cost estimate and the advice alike). ``max_deals``
+    caps ``deals`` (``serve --max-deals``); ``deals`` defaults to the smaller of the command's
+    default and the cap."""
     from ...analyses.advisor import DEFAULT_DEALS
-    from ...analyses.advisor.sampling import check_model
+    from ...analyses.advisor.options import AdviseOptions, check_play_spec, checked_bid_policy
+    from ...analyses.advisor.scenario import AdviceError
     from ...compiled.strategies.registry import DEFAULT_PLAY
-    from ...compiled.strategies.spec import StrategyError, parse_play
 
     check_fields(body, ADVICE_FIELDS)
     hand = _text(body, "hand")
@@ -188,20 +193,20 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
                            "view (--eval dd) is on the command line", "eval")
     deals = _int(body, "deals", 1, max_deals, min(DEFAULT_DEALS, max_deals))
     try:
-        bid_policy = check_model(_text(body, "bid_policy", "heuristic") or "heuristic")
-    except StrategyError as e:
+        bid_policy = checked_bid_policy(_text(body, "bid_policy", "heuristic") or "heuristic")
+    except AdviceError as e:
         raise RequestError(str(e), "bid_policy") from None
     try:
-        play = parse_play(_text(body, "play", DEFAULT_PLAY) or DEFAULT_PLAY).text
-    except StrategyError as e:
+        play = check_play_spec(_text(body, "play", DEFAULT_PLAY) or DEFAULT_PLAY)
+    except AdviceError as e:
         raise RequestError(str(e), "play") from None
     assert deals is not None  # it has a default
     cost = deals * play_cost(play)
     if cost > max_deals:
         raise RequestError(
-            f"{deals:,} deals of play {play} cost {cost:,} deal-equivalents ({play_cost(play):,} "
-            f"a deal), over this server's limit of {max_deals:,}: ask for at most "
-            f"{max(1, max_deals // play_cost(play)):,} deals, or a cheaper play", "deals")
+            f"{deals:,} deals of play {play.text} cost {cost:,} deal-equivalents "
+            f"({play_cost(play):,} a deal), over this server's limit of {max_deals:,}: ask for "
+            f"at most {max(1, max_deals // play_cost(play)):,} deals, or a cheaper play", "deals")
     bids = _bids(body)
     auction = body.get("auction")
     if isinstance(auction, list):
@@ -212,6 +217,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
     elif auction is not None and not isinstance(auction, str):
         raise RequestError(f"expected e.g. \"pass,5S,pass,pass,pass\", got {auction!r}",
                            "auction")
+    # "consistent": the old name of "infer", still accepted from a page that sends it
     consistent = body.get("consistent", False)
     if not isinstance(consistent, bool):
         raise RequestError(f"expected true or false, got {consistent!r}", "consistent")
@@ -229,18 +235,20 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
             or not 0 < confidence < 1):
         raise RequestError(f"expected a fraction between 0 and 1, got {confidence!r}",
                            "confidence")
-    return {
-        "hand": hand, "trump": _text(body, "trump"),
-        "declarer": _int(body, "declarer", -99, 99), "level": _int(body, "level", -99, 99),
-        "seat": _int(body, "seat", -99, 99), "bids": (bids or "").strip() or (),
-        "auction": (auction or "").strip() or None, "dealer": _int(body, "dealer", -99, 99),
-        "play": play, "bid_policy": bid_policy, "deals": deals,
-        "seed": _int(body, "seed", 0, MAX_SEED, 0), "consistent": consistent,
-        "infer": infer or consistent, "model": model, "eps": float(eps),
-        "constraints": tuple(_texts(body, "constrain")), "known": known_of(body),
-        "rules": rules_of(body), "confidence": float(confidence),
-        "screen": _int(body, "screen", 0, 10_000),
-    }
+    try:
+        options = AdviseOptions(
+            trump=_text(body, "trump"), declarer=_int(body, "declarer", -99, 99),
+            level=_int(body, "level", -99, 99), seat=_int(body, "seat", -99, 99),
+            bids=(bids or "").strip() or (), auction=(auction or "").strip() or None,
+            dealer=_int(body, "dealer", -99, 99), play=play, bid_policy=bid_policy,
+            deals=deals, seed=_int(body, "seed", 0, MAX_SEED, 0) or 0,
+            infer=infer or consistent, model=model, eps=float(eps),
+            constraints=tuple(_texts(body, "constrain")), known=known_of(body),
+            rules=rules_of(body), confidence=float(confidence),
+            screen=_int(body, "screen", 0, 10_000))
+    except AdviceError as e:
+        raise RequestError(str(e)) from None
+    return {"hand": hand, "options": options}
 
 
 def chart_kwargs(body: Any) -> dict[str, Any]:

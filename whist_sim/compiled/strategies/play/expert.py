@@ -27,6 +27,8 @@ card. Here the keys are computed per suit (:func:`_suit_choice`): the same card,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...ground._numba import jit
@@ -109,14 +111,35 @@ def _wants(st, rp, seat, pos):
     return need > 0
 
 
+class Situation(NamedTuple):
+    """What every suit's key reads at one decision of ``expert``: the seat's ``hand``, the cards
+    ``out`` it cannot see (uint64 masks), its position ``pos`` in the trick, the led suit
+    ``lead_suit``, the trick's ``best`` card so far, ``trump`` (4: no trump), the trumps out
+    ``trumps_out``, the later players' ``follow`` / ``ruff`` bits (:func:`_later_bits`) and
+    whether it wants the trick, ``want`` (:func:`_wants`)."""
+
+    hand: np.uint64
+    out: np.uint64
+    pos: np.int64
+    lead_suit: np.int64
+    best: np.int64
+    trump: np.int64
+    trumps_out: np.int64
+    follow: np.int64
+    ruff: np.int64
+    want: bool
+
+
 @jit(forceinline=True)
-def _suit_choice(s, m, hand, out, pos, lead_suit, best, trump, trumps_out, follow, ruff, want):
+def _suit_choice(s, m, sit):
     """``(card, key)``: the card of the legal cards ``m`` of suit ``s`` with the largest key
-    (docs/ENGINE.md §6; the reference engine's ``expert_key`` states each key card by card).
+    (docs/ENGINE.md §6; the reference engine's ``expert_key`` states each key card by card), in
+    the :class:`Situation` ``sit``.
 
     The keys fall in disjoint bands (5000s, 4000s, ...), and inside a band a key moves with the
     rank alone, one way. So the best card of a suit is the lowest or the highest card of its best
     non-empty band, found with bit operations, and only its key is computed."""
+    hand, out, pos, lead_suit, best, trump, trumps_out, follow, ruff, want = sit
     o = out & SUIT_MASK[s]
     if o == ZERO:
         masters = m
@@ -218,10 +241,10 @@ def expert_card(st, hm, rp, seat, legal, rng):
     lead_suit = st[S_LED]
     best = st[S_BEST_CARD]
     want = _wants(st, rp, seat, pos)
+    sit = Situation(hand, out, pos, lead_suit, best, trump, trumps_out, follow, ruff, want)
     ls = SUIT_OF[ctz(legal)]
     if legal & ~SUIT_MASK[ls] == ZERO:  # one suit (following, mostly): its best card
-        return _suit_choice(ls, legal, hand, out, pos, lead_suit, best, trump, trumps_out, follow,
-                            ruff, want)[0]
+        return _suit_choice(ls, legal, sit)[0]
     if pos == 0 and want and trumps_out > 0:  # drawing trumps (key 5000+) beats every other key
         held = popcount(hand & SUIT_MASK[trump])
         if trumps_out < held:
@@ -232,8 +255,7 @@ def expert_card(st, hm, rp, seat, legal, rng):
     if pos > 0 and want and trump < 4 and legal & SUIT_MASK[lead_suit] == ZERO:
         tm = legal & SUIT_MASK[trump]  # void in the led suit: a ruff that can win (key 3000+)
         if tm != ZERO:  # beats every side card (keys up to 2000)
-            c, k = _suit_choice(trump, tm, hand, out, pos, lead_suit, best, trump, trumps_out,
-                                follow, ruff, want)
+            c, k = _suit_choice(trump, tm, sit)
             if k >= 3000:
                 return c
     best_card = -1
@@ -243,8 +265,7 @@ def expert_card(st, hm, rp, seat, legal, rng):
         m = legal & SUIT_MASK[s]
         if m == ZERO:
             continue
-        c, k = _suit_choice(s, m, hand, out, pos, lead_suit, best, trump, trumps_out, follow,
-                            ruff, want)
+        c, k = _suit_choice(s, m, sit)
         if k > best_key:
             best_key = k
             best_card = c

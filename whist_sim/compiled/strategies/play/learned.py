@@ -22,6 +22,8 @@ The reference engine's ``learned_card`` computes the same features and scores (t
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.play_features import (
@@ -84,6 +86,30 @@ N_CONTEXTS = 3 * N_STATUS * 3 * 2 * 2
 _W = np.array(weight_rows(WEIGHTS), dtype=np.int64)
 
 
+class Shared(NamedTuple):
+    """What the features of every card of one decision share (:func:`_decision`): the seat's
+    situation ``ctx`` (:func:`context_of`), its ``hand``, the cards ``out`` it cannot see and its
+    ``masters`` (uint64 masks), its position ``pos`` in the trick, the led suit ``led``, the
+    trick's ``best`` card so far, ``trump`` (4: no trump), the trumps out ``trumps_out``, the
+    later players' ``follow`` / ``ruff`` suit bits (``expert._later_bits``), the seat's trumps
+    ``my_trumps`` and ``side_loser`` (it holds a side suit without a master; read only with a
+    single trump)."""
+
+    ctx: np.int64
+    hand: np.uint64
+    out: np.uint64
+    masters: np.uint64
+    pos: np.int64
+    led: np.int64
+    best: np.int64
+    trump: np.int64
+    trumps_out: np.int64
+    follow: np.int64
+    ruff: np.int64
+    my_trumps: np.int64
+    side_loser: bool
+
+
 @jit(forceinline=True)
 def context_of(st, hm, rp, seat, hand, out, masters):
     """The seat's situation, ``0 .. N_CONTEXTS - 1`` (:data:`N_CONTEXTS`):
@@ -113,12 +139,20 @@ def context_of(st, hm, rp, seat, hand, out, masters):
 
 
 @jit(inline="always")
-def suit_features(s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
-                  side_loser):
+def suit_features(s, sh):
     """``(trump, length, suit_out, ruff_risk, masters, discard, singleton, draw, no_return,
-    last_trump, side_vs_trumps)``: the :data:`FEATURES` that every card of suit ``s`` has alike
-    (``masters``: the seat's masters in every suit; ``my_trumps``: its trumps; ``side_loser``:
-    it holds a side suit without a master)."""
+    last_trump, side_vs_trumps)``: the :data:`FEATURES` that every card of suit ``s`` has alike,
+    read from the decision's :class:`Shared` ``sh``."""
+    hand = sh.hand
+    out = sh.out
+    masters = sh.masters
+    pos = sh.pos
+    led = sh.led
+    trump = sh.trump
+    trumps_out = sh.trumps_out
+    ruff = sh.ruff
+    my_trumps = sh.my_trumps
+    side_loser = sh.side_loser
     o = out & SUIT_MASK[s]
     hs = hand & SUIT_MASK[s]
     is_trump = 1 if s == trump else 0
@@ -163,15 +197,14 @@ def own_features(c, hand, out, pos, led, best, trump, follow, ruff):
 
 
 @jit(inline="always")
-def write_features(r, o, c, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff,
-                   my_trumps, side_loser):
+def write_features(r, o, c, sh):
     """Write the :data:`FEATURES` of card ``c`` into ``r[o + F_...]``, each under its index
-    constant: :func:`own_features` and :func:`suit_features`."""
+    constant: :func:`own_features` and :func:`suit_features` (``sh``: the decision's
+    :class:`Shared`)."""
     tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(
-        SUIT_OF[c], hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
-        side_loser)
+        SUIT_OF[c], sh)
     wins, sure, master, higher, lower, rank, lowest, highest = own_features(
-        c, hand, out, pos, led, best, trump, follow, ruff)
+        c, sh.hand, sh.out, sh.pos, sh.led, sh.best, sh.trump, sh.follow, sh.ruff)
     r[o + F_WINS] = wins
     r[o + F_SURE] = sure
     r[o + F_TRUMP] = tr
@@ -194,11 +227,10 @@ def write_features(r, o, c, hand, out, masters, pos, led, best, trump, trumps_ou
 
 
 @jit(inline="always")
-def suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps,
-               side_loser):
-    """The part of a card's score that every card of suit ``s`` has alike (row ``w``)."""
-    tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(
-        s, hand, out, masters, pos, led, trump, trumps_out, ruff, my_trumps, side_loser)
+def suit_score(w, s, sh):
+    """The part of a card's score that every card of suit ``s`` has alike (row ``w``; ``sh``:
+    the decision's :class:`Shared`)."""
+    tr, length, suit_out, rr, ms, disc, single, draw, noret, last, svt = suit_features(s, sh)
     return (w[F_TRUMP] * tr + w[F_LENGTH] * length + w[F_SUIT_OUT] * suit_out
             + w[F_RUFF_RISK] * rr + w[F_MASTERS] * ms + w[F_DISCARD] * disc
             + w[F_SINGLETON] * single + w[F_DRAW] * draw + w[F_NO_RETURN] * noret
@@ -217,8 +249,7 @@ def own_score(w, c, hand, out, pos, led, best, trump, follow, ruff):
 
 @jit(forceinline=True)
 def _decision(st, hm, rp, seat):
-    """``(ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
-    side_loser)``: what the features of every card of one decision share."""
+    """The :class:`Shared` of ``seat``'s decision: what the features of every card share."""
     p = rp[R_PLAYERS]
     hand = hm[H_HAND + seat]
     out = np.uint64(rp[R_DECK_MASK]) & ~(hm[H_PLAYED] | hm[H_TRICK] | hand)
@@ -235,8 +266,8 @@ def _decision(st, hm, rp, seat):
             hs = hand & SUIT_MASK[s]
             if s != trump and hs != ZERO and hs & masters == ZERO:
                 side_loser = True
-    return (ctx, hand, out, masters, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out, follow,
-            ruff, my_trumps, side_loser)
+    return Shared(ctx, hand, out, masters, pos, st[S_LED], st[S_BEST_CARD], trump, trumps_out,
+                  follow, ruff, my_trumps, side_loser)
 
 
 @jit
@@ -244,9 +275,10 @@ def learned_card(st, hm, rp, seat, legal, rng):
     """``learned`` card of ``seat``: the legal card with the largest score (the module doc)."""
     if legal & (legal - ONE) == ZERO:
         return ctz(legal)
-    (ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
-     side_loser) = _decision(st, hm, rp, seat)
-    w = _W[ctx]
+    sh = _decision(st, hm, rp, seat)
+    hand, out, pos, led, best, trump = sh.hand, sh.out, sh.pos, sh.led, sh.best, sh.trump
+    follow, ruff = sh.follow, sh.ruff
+    w = _W[sh.ctx]
     # one pass: the top score, its first card, and whether a card of another suit ties it
     best_card = -1
     best_suit = -1
@@ -261,8 +293,7 @@ def learned_card(st, hm, rp, seat, legal, rng):
         s = SUIT_OF[c]
         if s != suit:
             suit = s
-            base = suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff,
-                              my_trumps, side_loser)
+            base = suit_score(w, s, sh)
         score = base + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff)
         gt = score > best_score
         tie = (tie & (not gt)) | ((score == best_score) & (s != best_suit))
@@ -278,8 +309,7 @@ def learned_card(st, hm, rp, seat, legal, rng):
             c = ctz(m)
             m &= m - ONE
             s = SUIT_OF[c]
-            score = (suit_score(w, s, hand, out, masters, pos, led, trump, trumps_out, ruff,
-                                my_trumps, side_loser)
+            score = (suit_score(w, s, sh)
                      + own_score(w, c, hand, out, pos, led, best, trump, follow, ruff))
             if score == best_score:
                 pat = _suit_pattern(s, hand, out, voids, seat, p)
@@ -295,8 +325,7 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
     """Training data: for each legal card, ``rows[k] = (card, context, expert, features...)``
     (``expert``: 1 for ``expert``'s card, kept to measure the fit against it, not a feature);
     returns the number of rows written (the legal cards, lowest code first)."""
-    (ctx, hand, out, masters, pos, led, best, trump, trumps_out, follow, ruff, my_trumps,
-     side_loser) = _decision(st, hm, rp, seat)
+    sh = _decision(st, hm, rp, seat)
     ec = expert_card(st, hm, rp, seat, legal, rng)
     k = 0
     rest = legal
@@ -304,10 +333,9 @@ def decision_rows(st, hm, rp, seat, legal, rng, rows):
         c = ctz(rest)
         rest &= rest - ONE
         rows[k, 0] = c
-        rows[k, 1] = ctx
+        rows[k, 1] = sh.ctx
         rows[k, 2] = 1 if c == ec else 0
-        write_features(rows[k], 3, c, hand, out, masters, pos, led, best, trump, trumps_out,
-                       follow, ruff, my_trumps, side_loser)
+        write_features(rows[k], 3, c, sh)
         k += 1
     return k
 
