@@ -111,7 +111,7 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     data, out = tmp_path / "data", tmp_path / "results"
     base = ["scripts/run_default.py", "--data", str(data), "--out", str(out), "--threads", "1",
             "--no-progress"]
-    args = [*base, "--deals", "1500"]
+    args = [*base, "--deals", "1500", "--check-deals", "60"]  # a small check: it searches
     first = _script(*args)
     assert first.returncode == 0, first.stderr
     md = (out / "default" / "report.md").read_text()
@@ -127,8 +127,8 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     # strategy's own zero choices (labelled as such)
     assert "on the same hands and deals (paired)" in md and "as the strategy chose them" in md
     assert (out / "default" / "tables" / "zero_value_paired.csv").is_file()
-    # checked against search: the first 200 deals (1500 / 500, at least 200) under the default
-    # check, the search over the default play
+    # checked against search: the first 60 deals (--check-deals) under the default check, the
+    # search over the default play (the subsample rule itself: tests/test_check.py)
     assert "## Checked against search" in md and "with every seat searching" in md
     # a card player's report: a summary in sentences first, seats and positions by name, the
     # rules in words, a glossary of its terms at the end, the zero chart paired
@@ -140,11 +140,11 @@ def test_run_default_script_reuses_a_complete_run(tmp_path):
     assert (out / "default" / "charts" / "zero_value_paired.png").is_file()
     assert not (out / "default" / "charts" / "zero_value_by_hcp.png").exists()
     check = json.loads((out / "default" / "check.json").read_text())["check"]
-    assert check["play"] == DEFAULT_CHECK_PLAY and check["deals"] == 200
+    assert check["play"] == DEFAULT_CHECK_PLAY and check["deals"] == 60
     assert isinstance(check["holds"], bool)
     assert check["holds"] == all(h["holds"] for h in check["headline"].values())
     checked = load_manifest(tmp_path / "default_check")
-    assert checked["play"] == [DEFAULT_CHECK_PLAY] * 4 and checked["deals"] == 200
+    assert checked["play"] == [DEFAULT_CHECK_PLAY] * 4 and checked["deals"] == 60
     assert (out / "default" / "tables" / "zero_success_check.csv").is_file()
     before = (data / "_manifest.parquet").read_bytes()
     second = _script(*args)
