@@ -89,6 +89,17 @@ def test_the_fit_is_the_share_of_hands_whose_own_best_is_the_cells_bid():
     assert cells.iloc[0]["best_bid"] == 2 and cells.iloc[0]["fit"] == pytest.approx(0.75)
 
 
+def test_a_cells_cost_is_what_its_bid_loses_against_each_hands_own_best():
+    a = [0.0, 10.0, 14.0]  # own best 2: the cell's bid costs it nothing
+    b = [0.0, 10.0, 9.0]  # own best 1, one point above the cell's bid: near
+    c = [0.0, 10.0, 4.0]  # own best 1, six points above: not near
+    cells = cell_stats(hand_classes(_hands([a, a, b, c], position=1)), 13, 4)
+    row = cells.iloc[0]
+    assert row["best_bid"] == 2 and row["fit"] == pytest.approx(0.5)
+    assert row["near_fit"] == pytest.approx(0.75)  # within 2 points per deal
+    assert row["cost"] == pytest.approx((0 + 0 + 1 + 6) / 4)
+
+
 def test_the_grids_show_a_split_class_by_its_main_cell():
     df = _hands([LOW] * 6 + [HIGH] * 4, position=0)
     t = chart_tables(df, min_n=1)

@@ -26,7 +26,11 @@ part's best bid is legal for all its hands: the hands that may bid it and the ha
 (``may``/``may_not``: the bids a part's hands may all bid / may none bid; :func:`auction_text` says
 it in words: "auction level 8+" for the declarer, "hooked on 6" for the last bidder). A class is
 one cell when no split is needed. Per cell, ``fit`` is the share of its hands whose own best bid
-(the highest expected score of the hand's own evaluation) is the cell's bid.
+(the highest expected score of the hand's own evaluation) is the cell's bid; ``near_fit`` the share
+whose own best scores at most :data:`NEAR` points per deal more than the cell's bid; ``cost`` the
+mean of that shortfall over the cell's hands (points per deal: what following the chart costs a
+hand against its own evaluation; the own best is the largest of noisy estimates, so ``cost`` leans
+high).
 """
 
 from __future__ import annotations
@@ -40,16 +44,19 @@ import pandas as pd
 from ...core.stats import Moments, paired_test, z_value
 from .chart_strata import MIN_CELL, hand_classes
 
-__all__ = ["CELL_KEYS", "auction_text", "cell_groups", "cell_stats", "monotonicity",
+__all__ = ["CELL_KEYS", "NEAR", "auction_text", "cell_groups", "cell_stats", "monotonicity",
            "parse_bids", "zero_value_by_band"]
 
 #: the columns that name a cell: its class and, for a split class, the bids its hands may / may
 #: not bid (space-separated, empty when the class is not split)
 CELL_KEYS = ("position", "panel", "hcp_band", "trump_class", "may", "may_not")
 
+#: points per deal within which a hand's own best bid counts as near the cell's bid
+NEAR = 2.0
+
 CELL_COLUMNS = (
     "position", "panel", "hcp_band", "trump_class", "may", "may_not", "auction", "share",
-    "main", "fit", "hands", "prob", "best_bid", "best_ev",
+    "main", "fit", "near_fit", "cost", "hands", "prob", "best_bid", "best_ev",
     "second_bid", "second_ev", "diff", "diff_ci_low", "diff_ci_high", "separated",
     "best_e_tricks", "best_p_make", "mean_hand_optimum", "zero_hands", "zero_diff",
     "zero_ci_low", "zero_ci_high", "zero_se", "zero_best_share",
@@ -178,12 +185,17 @@ def cell_stats(c: pd.DataFrame, n_tricks: int, players: int | None = None) -> pd
         zd = e[z_ok, 0] - nz[z_ok]
         zm, zlo, zhi, zse = _paired(zd) if len(zd) else (math.nan,) * 4
         share = n / sizes[base]
+        with np.errstate(invalid="ignore"):
+            short = np.nanmax(np.where(legal, e, -np.inf), axis=1) - e[:, b1]
+        short = short[np.isfinite(short)]
         rows.append({
             "position": int(pos), "panel": "NT" if tcls == "NT" else "suit",
             "hcp_band": band, "trump_class": tcls, "may": _bids_text(may),
             "may_not": _bids_text(may_not), "auction": auction_text(pos, players, may, may_not),
             "share": share, "main": False,
             "fit": float((own_best[idx] == b1).mean()),
+            "near_fit": float((short <= NEAR + 1e-9).mean()) if len(short) else math.nan,
+            "cost": float(short.mean()) if len(short) else math.nan,
             "hands": n, "prob": prob_col[idx[0]] * share,
             "best_bid": b1, "best_ev": means[b1], "second_bid": b2,
             "second_ev": means[b2] if b2 >= 0 else math.nan,

@@ -144,6 +144,13 @@ CHART_TERMS = {
     "fit": (
         "the share of a cell's hands whose own best bid (the highest expected score of the "
         "hand's own evaluation) is the cell's bid."),
+    "within 2 points": (
+        "the share of a cell's hands whose own best bid scores at most 2 points per deal more "
+        "than the cell's bid."),
+    "cost": (
+        "what bidding the cell's bid costs a hand of the cell, on average, against the hand's "
+        "own best bid (points per deal; the own best is the largest of several estimates, so "
+        "this leans high)."),
     "separated": (
         "a cell whose best bid beats its runner-up clearly: the paired 95 % interval of the "
         "difference lies above 0; '?' marks a cell that is not."),
@@ -205,7 +212,10 @@ def chart_summary(df: pd.DataFrame, tables: dict[str, pd.DataFrame], rules: Rule
             f"A cell's bid is its hands' own best bid for {share_text(shown['fit'].mean())} of "
             f"them on average over the {len(shown)} cells of {MIN_CELL} hands or more "
             f"(weighted by hands: "
-            f"{share_text((shown['fit'] * shown['hands']).sum() / shown['hands'].sum())}). "
+            f"{share_text((shown['fit'] * shown['hands']).sum() / shown['hands'].sum())}); "
+            f"for {share_text(shown['near_fit'].mean())} the cell's bid scores within 2 points "
+            f"per deal of the hand's own best, and it costs a hand "
+            f"{shown['cost'].mean():.1f} points per deal on average. "
             f"{int((parts > 1).sum())} of {len(parts)} classes are split by the auction, so that "
             f"no cell's bid is illegal for a hand it covers; "
             f"{share_text(shown['hands'].sum() / cells['hands'].sum())} of the hands are in "
@@ -230,6 +240,7 @@ def chart_glossary(check: pd.DataFrame | None) -> list[str]:
     """The terms of the bid chart report, in the order a reader meets them."""
     terms = ["bidding position", "declarer", "hooked", "HCP", "cell", "panel", "contract",
              "expected score", "points", "optimal bid", "separated", "95 % interval", "fit",
+             "within 2 points", "cost",
              "zero bid", "paired value of a zero", "over deal", "under deal", "play"]
     if check is not None:
         terms += ["check", "confirmed", "not contradicted", "contradicted", "screened",
@@ -464,10 +475,15 @@ def _fit_lines(cells: pd.DataFrame, players: int) -> list[str]:
         "own best is itself an estimate: where two bids are close, sampling alone moves it. "
         "Classes whose best bid some of their hands may not bid are split by the auction (the "
         "declarer's by the auction's level, the hooked bidder's by the forbidden number) until "
-        "every cell's bid is legal for every hand it covers.", "",
+        "every cell's bid is legal for every hand it covers. *Within 2 points*: the share of "
+        "its hands whose own best scores at most 2 points per deal more than the cell's bid; "
+        "*cost*: the mean of that shortfall, what following the chart costs a hand against its "
+        "own evaluation.", "",
         markdown_rows(
-            ["position", "cells", "mean fit", "split classes", "cells of split classes"],
+            ["position", "cells", "mean fit", "within 2 points", "cost (points per deal)",
+             "split classes", "cells of split classes"],
             ([_pos(int(pos), players), str(len(g)), share_text(g["fit"].mean()),
+              share_text(g["near_fit"].mean()), f"{g['cost'].mean():.1f}",
               str(int((g.groupby(["hcp_band", "trump_class"], observed=True).size() > 1)
                       .sum())),
               str(int((g["auction"] != "").sum()))]
