@@ -38,10 +38,16 @@ from whist_sim.analyses.answer_check import (
 from whist_sim.analyses.tournament.ranking_check import (
     RANKING_CHANGES,
     compare_check,
+    games_check,
     ranking,
     tournament_check_deals,
 )
-from whist_sim.analyses.tournament.render import check_lines, check_verdict, rank_line
+from whist_sim.analyses.tournament.render import (
+    check_lines,
+    check_verdict,
+    games_lines,
+    rank_line,
+)
 from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
 
 
@@ -311,3 +317,46 @@ def test_the_markdown_report_has_the_check_section_only_when_checked():
     lines = check_lines({**answer, "check": c})
     text = "\n".join(lines)
     assert "check: diff" in text and "\u22121.50" in text and "\u22122.00 to \u22121.00" in text
+
+
+def _with_games(by_games: list[str], check_pairs: list[tuple[str, str, float, list[float]]]
+                ) -> dict:
+    """A summary of three entrants with games won in the order ``by_games`` and a check whose
+    pairs (``a``, ``b``, ``a - b``, interval) are ``check_pairs``."""
+    means = {"a": 3.0, "b": 2.0, "c": 1.0}
+    answer = _summary(means, [("a", "b", 1.0, [0.5, 1.5]), ("a", "c", 2.0, [1.5, 2.5]),
+                              ("b", "c", 1.0, [0.5, 1.5])])
+    checked = _summary(means, check_pairs, deals=300)
+    s = {**answer, "check": compare_check(answer, checked, "rollout:n=16")}
+    s["games"] = {"games": 10, "target": 500, "seatings": 6, "mean_deals": 12.0,
+                  "max_game_deals": 20, "unfinished": 0, "max_deals": 100, "entries": [],
+                  "ranking": {"by_points": ["a", "b", "c"], "by_games": by_games,
+                              "agree": by_games == ["a", "b", "c"]}}
+    s["games"]["check"] = games_check(s)
+    return s
+
+
+def test_the_order_by_games_won_is_judged_on_the_checks_points_per_deal():
+    clear = [("a", "b", 1.0, [0.5, 1.5]), ("a", "c", 2.0, [1.5, 2.5]), ("b", "c", 1.0, [0.5, 1.5])]
+    s = _with_games(["a", "b", "c"], clear)
+    assert s["games"]["check"]["verdict"] == CONFIRMED
+    # games put c above b: the check's b - c interval lies above 0, so it reverses that pair
+    s = _with_games(["a", "c", "b"], clear)
+    g = s["games"]["check"]
+    assert g["verdict"] == CONTRADICTED
+    assert [(p["a"], p["b"], p["verdict"]) for p in g["pairs"]] == [
+        ("a", "c", CONFIRMED), ("c", "b", CONTRADICTED)]
+    assert g["pairs"][1]["check_diff"] == -1.0 and g["pairs"][1]["check_ci"] == [-1.5, -0.5]
+    # a check that cannot tell b from c leaves the games' order not contradicted
+    s = _with_games(["a", "c", "b"], [clear[0], clear[1], ("b", "c", 0.2, [-0.8, 1.2])])
+    assert s["games"]["check"]["verdict"] == NOT_CONTRADICTED
+    assert "**not contradicted**" in "\n".join(games_lines(s))
+
+
+def test_games_without_a_check_that_played_say_so():
+    s = _with_games(["a", "b", "c"], [("a", "b", 1.0, [0.5, 1.5]), ("a", "c", 2.0, [1.5, 2.5]),
+                                      ("b", "c", 1.0, [0.5, 1.5])])
+    s["check"] = {"checked": False}
+    s["games"]["check"] = games_check(s)
+    assert s["games"]["check"] is None
+    assert "not checked against search" in "\n".join(games_lines(s))

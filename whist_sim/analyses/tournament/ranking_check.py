@@ -25,6 +25,7 @@ and the check may take at most :data:`COST_CAP` times the answer's time; at leas
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..answer_check import (
 )
 
 __all__ = ["CHECK_FLOOR", "COST_CAP", "RANKING_CHANGES", "SEARCH_COST", "compare_check",
-           "power_deals", "ranking", "tournament_check_deals"]
+           "games_check", "power_deals", "ranking", "tournament_check_deals"]
 
 #: how many deals of the answer cost as much as one deal of its check, every seat of every
 #: seating searching: about 1,700 for four entrants under ``learned`` checked by
@@ -161,6 +162,41 @@ def compare_check(answer: dict[str, Any], checked: dict[str, Any], play: str) ->
         ],
         "pairs": pairs,
     }
+
+
+def games_check(summary: dict[str, Any]) -> dict[str, Any] | None:
+    """The check of a summary's ranking by games won, from its ``check`` (the first deals again
+    under the check play): each pair of neighbours in the games' order (best first) is judged on
+    the check's paired difference in points per deal between them, as a tournament pair is
+    (:func:`~whist_sim.analyses.answer_check.difference_verdict`; the games are won with those
+    points). Keys: ``order`` (names by games won), ``verdict``, ``verdict_why``, ``detectable``,
+    ``pairs`` (``a`` above ``b`` in the games' order: ``check_diff`` ``a - b`` and
+    ``check_ci``, points per deal, and ``verdict``). ``None`` without games, a ranking by games
+    or a check that played."""
+    games, check = summary.get("games"), summary.get("check")
+    rank = (games or {}).get("ranking")
+    if not rank or not check or not check.get("checked"):
+        return None
+    by_pair = {(p["a"], p["b"]): p for p in check.get("pairs", [])}
+    order = list(rank["by_games"])
+    pairs, verdicts = [], []
+    for a, b in itertools.pairwise(order):
+        p, sign = by_pair.get((a, b)), 1.0
+        if p is None:
+            p, sign = by_pair.get((b, a)), -1.0
+        if p is None:
+            continue
+        ci = _ci(p["check_ci"])
+        ci = None if ci is None else (ci[0], ci[1]) if sign > 0 else (-ci[1], -ci[0])
+        v = difference_verdict(1.0, ci)  # the games put a above b
+        verdicts.append(v)
+        pairs.append({"a": a, "b": b, "check_diff": _round(sign * _num(p["check_diff"])),
+                      "check_ci": None if ci is None else [_round(ci[0]), _round(ci[1])],
+                      "verdict": v.word})
+    whole = (ranking_verdict(verdicts) if verdicts else
+             Verdict(NOT_CONTRADICTED, "no pair to compare"))
+    return {"order": order, "verdict": whole.word, "verdict_why": whole.why,
+            "detectable": _round(whole.detectable), "pairs": pairs}
 
 
 def _round(v: float | None) -> float | None:

@@ -456,6 +456,15 @@ def games_lines(summary: dict[str, Any]) -> list[str]:
     ]
     if r is not None:  # a tournament of games only has no points per deal to rank by
         lines += ["", f"Ranking by points per deal and by games won {agree}."]
+    c, check = g.get("check"), summary.get("check") or {}
+    if c:
+        lines += ["", f"Checked against search: the order by games won is **{c['verdict']}** by "
+                  f"the check's points per deal ({c['verdict_why']}; "
+                  f"{check.get('label') or check.get('play')}, {check.get('deals', 0):,} "
+                  "deals)."]
+    elif r is not None:
+        lines += ["", "The order by games won is not checked against search (the tournament's "
+                  "check did not play)."]
     return lines
 
 

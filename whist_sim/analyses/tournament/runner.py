@@ -35,6 +35,7 @@ from ...runs.lock import FolderLockError, folder_lock
 from . import checkpoint as ck
 from .games import play_games, ranking_agreement
 from .options import TournamentOptions
+from .ranking_check import games_check
 from .render import parse_output_formats, write_outputs
 from .results import SCORES_DIR, Aggregate, r4, summarize, write_scores
 from .schedule import (
@@ -360,6 +361,7 @@ def tournament(
                                           confidence)
             summary["games"]["wall_s"] = round(time.perf_counter() - t1, 3)
             summary["games"]["ranking"] = ranking_agreement(summary) if agg.deals else None
+            summary["games"]["check"] = games_check(summary)
         if out_path is not None:
             write_outputs(out_path, summary, formats)
         return summary
