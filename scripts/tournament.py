@@ -297,7 +297,9 @@ def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]
         f"The field tournaments of the fast strategies again, with `{OLD_PLAY}` play at every "
         f"seat ({deals:,} duplicate deals each, the same deals and seatings): mean score per "
         "deal and the gain over a heuristic bidder in the same seat (paired 95 % CI), under the "
-        "default play and under the old one.",
+        "default play and under the old one. The check columns are the field's check (the "
+        "strategy's gain over heuristic with every seat searching, on the field's first deals) "
+        f"and its verdict on the gain under `{OLD_PLAY}` play.",
         "",
     ]
 
@@ -307,14 +309,31 @@ def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]
         g = x["gain"]
         return f"{g['diff']:+.2f} [{g['ci'][0]:+.2f}, {g['ci'][1]:+.2f}]"
 
+    def checked(x: dict[str, Any]) -> tuple[str, str]:
+        """The field's check of ``x`` (its gain over heuristic with every seat searching) and
+        its verdict on the gain under the old play."""
+        if x["name"] == BASELINE:
+            return "-", "baseline"
+        c = x.get("check")
+        if not c or not c.get("pairs"):
+            return "-", "not checked"
+        from whist_sim.analyses.answer_check import difference_verdict
+
+        p = c["pairs"][0]
+        v = difference_verdict(float(old_by[x["name"]]["gain"]["diff"]), p["check_ci"])
+        seen = "" if v.detectable is None else f" (could see {v.detectable:.1f})"
+        return (f"{p['check_diff']:+.2f} [{p['check_ci'][0]:+.2f}, {p['check_ci'][1]:+.2f}]",
+                v.word + seen)
+
     lines.append(markdown_rows(
         [f"rank ({DEFAULT_PLAY})", "strategy", f"mean ({DEFAULT_PLAY})",
          f"gain over heuristic ({DEFAULT_PLAY})", f"rank ({OLD_PLAY})", f"mean ({OLD_PLAY})",
-         f"gain over heuristic ({OLD_PLAY})"],
+         f"gain over heuristic ({OLD_PLAY})", "check: gain over heuristic (search)",
+         f"check: verdict on the {OLD_PLAY} gain"],
         ([str(i), f"`{r['name']}`", f"{r['mean']:.2f}", gain(r), str(old_rank[r["name"]]),
-          f"{old_by[r['name']]['mean']:.2f}", gain(old_by[r["name"]])]
+          f"{old_by[r['name']]['mean']:.2f}", gain(old_by[r["name"]]), *checked(r)]
          for i, r in enumerate(new, 1)),
-        "rlrlrrl"))
+        "rlrlrrlll"))
     same = [r["name"] for r in new] == [r["name"] for r in old]
     if same:
         verdict = (f"The ranking is the same under `{DEFAULT_PLAY}` and `{OLD_PLAY}` play; the "
