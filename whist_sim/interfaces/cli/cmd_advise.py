@@ -150,8 +150,9 @@ def command(o: Parsed) -> None:
     against the other three, on the first --dd-deals sampled deals (whist-sim docs advisor).
 
     Unless --no-check: the best bids and the zero bid are played again under --check (a
-    searching play) on a subsample of the same deals, and the output says whether the advice
-    holds under stronger play.
+    searching play; the default is the strongest the play ladder measures) on a subsample of
+    the same deals, and the output gives the check's verdict: confirmed, not contradicted (with
+    the difference it could have seen) or contradicted.
     """
     bid_spec = _parsed(checked_bid_policy, o.bid_policy, "--bid-policy")
     model = None if o.model is None else _parsed(checked_bid_policy, o.model, "--model")

@@ -167,8 +167,9 @@ class FiniteFloatRange(click.FloatRange):
         return rv
 
 
-def check_options(unit: str = "deals", default_rule: str = "the answer's deals / 25, at least "
-                  "200, at most the answer's"):
+def check_options(unit: str = "deals", default_rule: str = "enough to see 2 points per deal "
+                  "between the top two bids 4 times in 5, at least 200, at most the answer's "
+                  "deals and 2,000"):
     """``--check PLAY`` (default :data:`whist_sim.analyses.answer_check.DEFAULT_CHECK_PLAY`),
     ``--no-check`` and ``--check-deals N``: pass ``check`` (the spec text), ``no_check`` and
     ``check_deals``;
@@ -185,7 +186,7 @@ def check_options(unit: str = "deals", default_rule: str = "the answer's deals /
         return click.option(
             "--check", "check", default=DEFAULT_CHECK_PLAY, show_default=True, metavar="PLAY",
             help="check the answer against this (searching) play policy on a subsample of the "
-                 "same deals and say whether it holds")(func)
+                 "same deals: confirmed, not contradicted or contradicted")(func)
 
     return decorate
 
