@@ -51,6 +51,7 @@ from whist_sim.analyses.tournament import (
     ranking_table,
     tournament,
 )
+from whist_sim.analyses.tournament.checkpoint import CHUNKS_DIR
 from whist_sim.analyses.tournament.render import check_lines, fmt_p, games_lines
 from whist_sim.compiled.ground._numba import engine_fingerprint
 from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
@@ -91,8 +92,8 @@ def _run(work: Path, name: str, strategies: list[str], deals: int, rotations: st
             print(f"tournament: reusing {out}", flush=True)
             return old
     if out.exists():  # an interrupted or different run of this script: start it again
-        if set(p.name for p in out.iterdir()) - {SCORES_DIR, "summary.json", "report.md",
-                                                   "tournament.png"}:
+        if set(p.name for p in out.iterdir()) - {SCORES_DIR, CHUNKS_DIR, "summary.json",
+                                                   "report.md", "tournament.png"}:
             raise TournamentError(f"{out} holds files this script did not write; move it away")
         shutil.rmtree(out)
     print(f"tournament: {name}: {','.join(strategies)}, {deals:,} deals", flush=True)
@@ -130,21 +131,63 @@ def _interval(lo: float, hi: float) -> str:
 
 
 def field_check(r: dict[str, Any]) -> tuple[str, str, str]:
-    """The field row's check: X minus a heuristic player of the same run under the check play
-    (its paired 95 % interval), and the verdict on the same difference under the answer's play;
-    a row without a check says why."""
+    """The field row's check: the strategy's gain over a heuristic bidder in its seat with
+    every seat searching (its paired 95 % interval, :func:`field_checks`), and the verdict on
+    the gain under the default play; a row without a check says why."""
+    from whist_sim.analyses.reports.wording import signed
+
     c = r.get("check")
     if r["name"] == BASELINE:
         return "-", "-", "baseline"
-    if not c or not c.get("pairs"):
+    if not c or c.get("ci") is None:
         why = "not checked (a search inside a search)" if r["name"] in SLOW else "not checked"
         return "-", "-", why
-    p = c["pairs"][0]
-    word = p["verdict"] if p.get("detectable") is None else (
-        f"{p['verdict']} (could see {p['detectable']:.1f})")
-    from whist_sim.analyses.reports.wording import signed
+    word = c["verdict"] if c.get("detectable") is None else (
+        f"{c['verdict']} (could see {c['detectable']:.1f})")
+    return signed(c["diff"], 2), _interval(*c["ci"]), word
 
-    return signed(p["check_diff"], 2), _interval(*p["check_ci"]), word
+
+def field_check_deals(rows: list[dict[str, Any]], deals: int) -> int:
+    """The deals of the field's check: enough to see a gain of 2 points per deal with 80 %
+    power from the spread of the fast strategies' paired gains, at most the tournaments'
+    cost cap (:func:`~whist_sim.analyses.tournament.ranking_check.tournament_check_deals`)."""
+    from whist_sim.analyses.answer_check import TARGET_DIFFERENCE, deals_for_power
+    from whist_sim.analyses.tournament.ranking_check import CHECK_FLOOR, tournament_check_deals
+
+    cap = tournament_check_deals(deals)
+    sds = [r["gain"]["sd"] for r in rows
+           if r["name"] not in SLOW and r["name"] != BASELINE and r["gain"].get("sd")]
+    want = deals_for_power(max(sds), TARGET_DIFFERENCE) if sds else cap
+    return max(1, min(deals, cap, max(CHECK_FLOOR, want)))
+
+
+def field_checks(work: Path, rows: list[dict[str, Any]], deals: int, check: str,
+                 threads: int | None, progress: bool) -> None:
+    """Check the field: the first :func:`field_check_deals` deals of every fast field run again
+    with every seat playing ``check``, the baseline's too, so that each strategy's gain over a
+    heuristic bidder in its seat is measured under the search as under the default play (the
+    same deals, seatings and opponents). Sets each row's ``check``: ``play``, ``deals``,
+    ``diff``, ``ci``, ``p`` (the gain under the search, points per deal), ``verdict``,
+    ``verdict_why`` and ``detectable`` (on the gain under the default play)."""
+    from whist_sim.analyses.answer_check import difference_verdict
+
+    m = field_check_deals(rows, deals)
+    for r in rows:
+        if r["name"] in SLOW:
+            continue
+        _run(work, f"field-{r['name']}-check", [r["name"], BASELINE, BASELINE, BASELINE], m,
+             4, threads, progress, play=check)
+    for r in rows:
+        if r["name"] in SLOW:
+            continue
+        if r["name"] == BASELINE:
+            r["check"] = {"play": check, "deals": m, "baseline": True}
+            continue
+        g = _paired_vs_baseline(work, f"field-{r['name']}-check", f"field-{BASELINE}-check", m)
+        v = difference_verdict(float(r["gain"]["diff"]), g["ci"])
+        r["check"] = {"play": check, "deals": g["deals"], "diff": g["diff"], "ci": g["ci"],
+                      "p": g["p"], "verdict": v.word, "verdict_why": v.why,
+                      "detectable": v.detectable}
 
 
 def field_table(rows: list[dict[str, Any]]) -> str:
@@ -166,7 +209,7 @@ def field_table(rows: list[dict[str, Any]]) -> str:
 
     return markdown_rows(
         ["rank", "strategy", "deals", "mean score / deal", "95% CI",
-         "gain over heuristic (paired)", "95% CI", "p", "check: against heuristic",
+         "gain over heuristic (paired)", "95% CI", "p", "check: gain over heuristic",
          "check: 95% CI", "check: verdict", "hit rate", "zero bids (made)",
          "declarer", "mean level", "plays/s"],
         (row(i, r) for i, r in enumerate(sorted(rows, key=lambda r: -r["mean"]), 1)),
@@ -210,19 +253,20 @@ def run(work: Path, out: Path, command: str, deals: int, mc_deals: int, threads:
     for x in FIELD:
         n = mc_deals if x in SLOW else deals
         name = f"field-{x}"
-        # the field's check: X against the heuristics again with every seat searching (not
-        # the baseline, all heuristic, and not montecarlo, whose every decision simulates the
-        # seats' own play: a search inside a search)
         s = _run(work, name, [x, BASELINE, BASELINE, BASELINE], n, 4, threads, progress,
-                 chunk_size=MC_CHUNK if x in SLOW else None,
-                 check=None if x in SLOW or x == BASELINE else check)
+                 chunk_size=MC_CHUNK if x in SLOW else None)
         summaries[x] = s
         e = s["strategies"][0]
         rows.append({**e, "name": x, "deals": s["deals"], "plays_per_s": s["plays_per_s"],
-                     "shrink": s["pairs"][0]["ci_shrink"], "check": s.get("check")})
+                     "shrink": s["pairs"][0]["ci_shrink"], "check": None})
     for r in rows:
         r["gain"] = _paired_vs_baseline(work, f"field-{r['name']}", f"field-{BASELINE}",
                                         r["deals"])
+    # the field's check: every fast field run's first deals again with every seat searching,
+    # the baseline's too, so that the gain over heuristic is measured under the search (not
+    # montecarlo, whose every decision simulates the seats' own play: a search inside a search)
+    if check is not None:
+        field_checks(work, rows, deals, check, threads, progress)
     fast = [r["name"] for r in sorted(rows, key=lambda r: -r["mean"]) if r["name"] not in SLOW]
     top4 = fast[:4]
     rr = _run(work, "round-robin", top4, deals, "all", threads, progress, games=games,
@@ -315,15 +359,13 @@ def play_model_section(rows: list[dict[str, Any]], old_rows: list[dict[str, Any]
         if x["name"] == BASELINE:
             return "-", "baseline"
         c = x.get("check")
-        if not c or not c.get("pairs"):
+        if not c or c.get("ci") is None:
             return "-", "not checked"
         from whist_sim.analyses.answer_check import difference_verdict
 
-        p = c["pairs"][0]
-        v = difference_verdict(float(old_by[x["name"]]["gain"]["diff"]), p["check_ci"])
+        v = difference_verdict(float(old_by[x["name"]]["gain"]["diff"]), c["ci"])
         seen = "" if v.detectable is None else f" (could see {v.detectable:.1f})"
-        return (f"{p['check_diff']:+.2f} [{p['check_ci'][0]:+.2f}, {p['check_ci'][1]:+.2f}]",
-                v.word + seen)
+        return f"{c['diff']:+.2f} [{c['ci'][0]:+.2f}, {c['ci'][1]:+.2f}]", v.word + seen
 
     lines.append(markdown_rows(
         [f"rank ({DEFAULT_PLAY})", "strategy", f"mean ({DEFAULT_PLAY})",
@@ -363,14 +405,17 @@ def summary_sentences(rows: list[dict[str, Any]], rr: dict[str, Any],
             f"Against three heuristic bidders, `{top['name']}` gains most over a heuristic "
             f"bidder in its seat: {points_interval(g['diff'], g['ci'][0], g['ci'][1])} per deal "
             f"({top['deals']:,} duplicate deals, every seat playing `{DEFAULT_PLAY}`).")
-        c = top.get("check")
-        if c and c.get("pairs"):
-            p = c["pairs"][0]
+        for r in others:
+            c = r.get("check")
+            if not c or c.get("ci") is None:
+                continue
             out.append(
                 f"With every seat searching ({c['play']}, {c['deals']:,} deals), "
-                f"`{top['name']}` scores {points_interval(p['check_diff'], *p['check_ci'])} "
-                f"against a heuristic player of its run: the field's order is {p['verdict']} "
-                "there.")
+                f"`{r['name']}`{'' if r is top else ', the best of the checked strategies,'} "
+                f"gains "
+                f"{points_interval(c['diff'], *c['ci'])} per deal over a heuristic bidder in "
+                f"its seat: its gain is {c['verdict']} there.")
+            break
         losers = [r for r in others if r["gain"]["ci"][1] < 0]
         if losers:
             out.append("Clearly worse than the heuristic: "
@@ -489,19 +534,20 @@ def _field_check_words(rows: list[dict[str, Any]]) -> str:
     """What the field table's check columns hold, in sentences."""
     from whist_sim.analyses.answer_check import check_label
 
-    checked = [r for r in rows if r.get("check") and r["check"].get("pairs")]
+    checked = [r for r in rows if r.get("check") and r["check"].get("ci") is not None]
     if not checked:
         return "The field is not checked against search (`--no-check`)."
     c = checked[0]["check"]
-    return (f"Every field run but the baseline's and montecarlo's is checked against "
-            f"{check_label(c['play'], DEFAULT_PLAY)}: its first {c['deals']:,} deals again with "
-            "every seat searching. *check: against heuristic* is the strategy's score minus a "
-            "heuristic player's in the same run under the search (paired 95 % interval); "
-            "*check: verdict* compares it with the same difference under the default play: "
-            "*confirmed* (the search finds the same sign), *not contradicted* (it cannot tell; "
-            "it would have seen a difference of the size given, points per deal, 80 % power) or "
-            "*contradicted* (the search reverses it). montecarlo is not checked: each of its "
-            "decisions simulates the seats' own play, and a search inside a search is too slow.")
+    return (f"Every field run but montecarlo's, the baseline's included, is played again on its "
+            f"first {c['deals']:,} deals with every seat playing "
+            f"{check_label(c['play'], DEFAULT_PLAY)}. *check: gain over heuristic* is the "
+            "strategy's gain over a heuristic bidder in its seat measured there, paired deal by "
+            "deal as the gain under the default play (95 % interval); *check: verdict* is the "
+            "search's word on the gain under the default play: *confirmed* (the search finds a "
+            "gain of the same sign), *not contradicted* (it cannot tell; it would have seen a "
+            "difference of the size given, points per deal, 80 % power) or *contradicted* (the "
+            "search finds the opposite). montecarlo is not checked: each of its decisions "
+            "simulates the seats' own play, and a search inside a search is too slow.")
 
 
 def _montecarlo_words() -> str:

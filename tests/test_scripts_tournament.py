@@ -32,9 +32,9 @@ def _row(name, mean, check=None):
 
 
 def _check(word, detectable=None):
-    return {"play": "rollout:n=16:base=learned", "deals": 150, "pairs": [{
-        "check_diff": -7.0, "check_ci": [-9.0, -5.0], "verdict": word,
-        "detectable": detectable}]}
+    """A field row's check: the gain over heuristic under the search, -7 points per deal."""
+    return {"play": "rollout:n=16:base=learned", "deals": 150, "diff": -7.0, "ci": [-9.0, -5.0],
+            "p": 1e-9, "verdict": word, "verdict_why": "", "detectable": detectable}
 
 
 def test_every_field_row_carries_its_check_or_says_why_not(script):
@@ -61,7 +61,8 @@ def test_the_report_opens_with_a_summary_and_ends_with_a_glossary(script):
     words = " ".join(script.summary_sentences(rows, rr, {"diff": 0.4, "ci": [0.3, 0.5]}))
     assert words.startswith("Against three heuristic bidders, `cautious` gains most")
     assert "+1.1 (+0.9 to +1.3) points per deal" in words
-    assert "the field's order is contradicted there" in words
+    assert "`cautious` gains \u22127.0 (\u22129.0 to \u22125.0) points per deal" in words
+    assert "its gain is contradicted there" in words
     assert "Clearly worse than the heuristic: `random`." in words
     assert "that ranking is contradicted" in words and "+0.4 (+0.3 to +0.5) points" in words
     g = script.glossary(rr)
@@ -82,3 +83,26 @@ def test_the_play_model_table_carries_the_fields_check(script):
     assert "-7.00 [-9.00, -5.00]" in cautious and cautious.rstrip(" |").endswith("contradicted")
     hcp = next(line for line in text.splitlines() if "`hcp`" in line)
     assert "not checked" in hcp
+
+
+def test_the_field_check_measures_the_gain_over_heuristic_under_the_search(script, tmp_path,
+                                                                           monkeypatch):
+    # the gain under the default play is +1.1; under the search the paired gain of the same
+    # seat on the same deals is -7: the check contradicts it, and its size follows the spread
+    rows = [_row("heuristic", 11.0), _row("cautious", 12.1), _row("montecarlo", 11.5)]
+    for r in rows:
+        r["gain"]["sd"] = 10.0
+    runs = []
+    monkeypatch.setattr(script, "_run", lambda work, name, strategies, deals, *a, **k:
+                        runs.append((name, strategies[0], deals, k.get("play"))))
+    monkeypatch.setattr(script, "_paired_vs_baseline", lambda work, name, base, deals: {
+        "diff": -7.0, "ci": [-9.0, -5.0], "p": 1e-9, "deals": deals, "sd": 10.0})
+    script.field_checks(tmp_path, rows, 1_000_000, "rollout:n=16:base=learned", 1, False)
+    m = script.field_check_deals(rows, 1_000_000)
+    assert m == 197  # ((1.96 + 0.84) x 10 / 2)^2, rounded up
+    assert runs == [("field-heuristic-check", "heuristic", m, "rollout:n=16:base=learned"),
+                    ("field-cautious-check", "cautious", m, "rollout:n=16:base=learned")]
+    c = rows[1]["check"]
+    assert c["verdict"] == "contradicted" and c["diff"] == -7.0 and c["deals"] == m
+    assert rows[0]["check"]["baseline"] and rows[2]["check"] is None
+    assert "| contradicted |" in script.field_table(rows)
