@@ -135,13 +135,19 @@ def tournament_field(root: Path) -> str:
         cell = dict(zip(header, r, strict=True))
         gain = cell["gain over heuristic (paired)"]
         if len(ci) > 1 and r[ci[1]] != "-":
-            gain = f"{gain} {r[ci[1]]}"
+            gain = f"{gain} ({r[ci[1]]})"
+        check = cell.get("check: gain over heuristic", "-")
+        if cell.get("check: 95% CI", "-") != "-":
+            check = f"{check} ({cell['check: 95% CI']})"
         out.append([cell["rank"], cell["strategy"],
-                    f"{cell['mean score / deal']} {r[ci[0]]}", gain, cell["hit rate"],
+                    f"{cell['mean score / deal']} ({r[ci[0]]})", gain, check,
+                    cell.get("check: verdict", "-"), cell["hit rate"],
                     cell["zero bids (made)"]])
     return _rows(["rank", "strategy", "mean score / deal (95% CI)",
-                  "gain over heuristic (paired 95% CI)", "hit rate", "zero bids (made)"],
-                 out, "rllllr")
+                  "gain over heuristic (paired 95% CI)",
+                  "with every seat searching: gain (95% CI)", "check: verdict", "hit rate",
+                  "zero bids (made)"],
+                 out, "rlllllrr")
 
 
 def _first_table_after(text: str, heading: str) -> tuple[list[str], list[list[str]]]:

@@ -57,7 +57,7 @@ def test_an_edited_source_makes_its_block_stale_and_make_docs_renews_it(make_doc
                       encoding="utf-8")
     assert make_docs.stale(root) == ["tournament-field (README.md)"]
     assert make_docs.stale(root, write=True) == ["tournament-field (README.md)"]
-    assert "14.08 [14.00, 14.13]" in (root / "README.md").read_text(encoding="utf-8")
+    assert "14.08 (+14.00 to +14.13)" in (root / "README.md").read_text(encoding="utf-8")
     assert make_docs.stale(root) == []
 
 
