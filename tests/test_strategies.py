@@ -46,8 +46,8 @@ from whist_sim.core.rules import Rules
 from whist_sim.engine.play import DealTrace
 from whist_sim.engine.record import record_from_trace, replay_record
 
-NEW = ("hcp", "ltc", "cautious", "aggressive", "montecarlo")
-DETERMINISTIC = ("heuristic", "hcp", "ltc", "cautious", "aggressive", "montecarlo")
+NEW = ("hcp", "ltc", "cautious", "aggressive", "montecarlo", "learned")
+DETERMINISTIC = ("heuristic", "hcp", "ltc", "cautious", "aggressive", "montecarlo", "learned")
 SEED = 606
 VARIANTS = [
     Rules(),
@@ -147,6 +147,8 @@ def test_every_strategy_plays_legal_deals_that_replay_to_the_same_scores(rules):
         (("aggressive", "random", "hcp", "ltc")[:p], ("random", "heuristic", "heuristic",
                                                       "random")[:p]),
         (("montecarlo", "cautious", "heuristic", "random")[:p], ("heuristic",) * p),
+        (("learned", "heuristic", "learned", "random")[:p], ("heuristic", "learned", "random",
+                                                             "heuristic")[:p]),
     ]
     for k, (bid, play) in enumerate(seatings):
         count = 6 if "montecarlo" in bid else 40
@@ -167,7 +169,7 @@ def test_declarer_contract_and_hook_over_many_deals():
     """RULES §4 on 4,000 deals per strategy: the declarer bids at least his level, the contracts
     never sum to 13, and the tricks always do (§5)."""
     rules = Rules()
-    for name in ("hcp", "ltc", "cautious", "aggressive"):
+    for name in ("hcp", "ltc", "cautious", "aggressive", "learned"):
         out = play_batch(SEED, 0, 4000, rules, (name,) * 4, ("heuristic",) * 4)
         played = ~out["thrown_in"]
         c = np.stack([out[f"contract_{s}"] for s in range(4)])[:, played].astype(int)

@@ -191,6 +191,7 @@ BID_LTC = 3
 BID_CAUTIOUS = 4
 BID_AGGRESSIVE = 5
 BID_MONTECARLO = 6
+BID_LEARNED = 7
 PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
 PLAY_EXPERT = 2
@@ -313,6 +314,16 @@ BID_POLICIES: dict[str, PolicyInfo] = {
          Param("eps", 0.2, 0.0, 1.0, help="weight of a layout per decision the model would "
                "have made otherwise")),
         decide=Decisions(frisch=_HEURISTIC_FRISCH, word=3),
+    ),
+    "learned": PolicyInfo(
+        "learned", BID_LEARNED, BID,
+        "contracts the number a model fitted to search values highest: a trick estimate from "
+        "suit-blind hand features, the earlier contracts and its position (declarer, middle, "
+        "last), spread into a chance of each trick count and scored by the deal's own scoring "
+        "(docs/BID_MODEL.md); its auction calls and Frisch passes are the heuristic's",
+        decide=_bidder("learned", "learned_decide_call", "learned_decide_frisch",
+                       "learned_decide_contract"),
+        reference="learned_policy",
     ),
 }
 
@@ -566,6 +577,7 @@ __all__ = [
     "BID_CAUTIOUS",
     "BID_HCP",
     "BID_HEURISTIC",
+    "BID_LEARNED",
     "BID_LTC",
     "BID_MONTECARLO",
     "BID_POLICIES",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..core.bid_features import CLASS_LAST, position_class
 from ..core.cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
 from ..core.play_features import (
     F_DISCARD,
@@ -51,6 +52,7 @@ from ..core.play_model import WEIGHTS
 from ..core.registry import BID_POLICIES, PLAY_POLICIES
 from ..core.rng import DealRng
 from ..core.rules import FRISCH_CARDS, Rules
+from .learned_bidding import contract_features, contract_values
 from .state import PASS, DealState, bid_code
 
 Policy = Callable[[DealState, DealRng], int]
@@ -745,11 +747,37 @@ def learned_card(state: DealState) -> int:
     return best
 
 
+# ------------------------------------------------------------------ learned bidding (STRATEGIES)
+
+
+def learned_contract(state: DealState) -> int:
+    """The ``learned`` bidder's contract: the legal number of the largest
+    :func:`contract_values` (ties: the smaller number)."""
+    seat = state.to_move
+    earlier = [c for c in state.contracts if c is not None]
+    cls = position_class(seat == state.declarer, len(earlier), state.rules.players)
+    n = state.n_tricks
+    over_known = -1
+    if cls == CLASS_LAST:
+        over_known = 1 if sum(earlier) > n else 0
+    hand = state.hand(seat)
+    q = est_q(hand, state.trump, state.rules)
+    feats = contract_features(hand, state.trump, sum(earlier), q, state.rules)
+    values = contract_values(feats, cls, state.legal_actions(), n, over_known, state.rules)
+    best = -1
+    for b, v in values.items():
+        if best < 0 or v > values[best]:
+            best = b
+    return best
+
+
 def learned_policy(state: DealState, rng: DealRng) -> int:
-    """The ``learned`` play policy (docs/ENGINE.md §8) with the heuristic's bidding; never
-    draws."""
+    """``learned``: the heuristic's auction calls and Frisch passes, the ``learned`` contract
+    (:func:`learned_contract`) and the ``learned`` play (docs/ENGINE.md §8); never draws."""
     if state.phase == "play":
         return learned_card(state)
+    if state.phase == "contracts":
+        return learned_contract(state)
     return heuristic_policy(state, rng)
 
 

@@ -31,6 +31,7 @@ from .bidding.heuristic import (
     heuristic_decide_contract,
     heuristic_decide_frisch,
 )
+from .bidding.learned import learned_decide_call, learned_decide_contract, learned_decide_frisch
 from .bidding.random import random_decide_call, random_decide_contract, random_decide_frisch
 from .play.expert import expert_decide_card
 from .play.heuristic import heuristic_decide_card
@@ -57,6 +58,9 @@ REGISTRY_KEY = (
      'bidding.heuristic:heuristic_decide_frisch', 'bidding.estimators:shaded_decide_contract',
      None, None),
     ('bid', 6, 'montecarlo', None, 'bidding.heuristic:heuristic_decide_frisch', None, None, 3),
+    ('bid', 7, 'learned', 'bidding.learned:learned_decide_call',
+     'bidding.learned:learned_decide_frisch', 'bidding.learned:learned_decide_contract', None,
+     None),
     ('play', 0, 'random', None, None, None, 'play.random:random_decide_card', None),
     ('play', 1, 'heuristic', None, None, None, 'play.heuristic:heuristic_decide_card', None),
     ('play', 2, 'expert', None, None, None, 'play.expert:expert_decide_card', None),
@@ -85,6 +89,9 @@ def base_call(pol, par, st, hm, rp, seat, lo, hi, rng):
     # montecarlo
     elif pid == 6:
         return searched(st, hm, rp, pol, par, rng, seat, np.int64(3), (np.int64(K_CALL), lo, hi))
+    # learned
+    elif pid == 7:
+        return learned_decide_call(st, hm, rp, seat, lo, hi, rng, par)
     # random: id 0, the last branch
     return random_decide_call(st, hm, rp, seat, lo, hi, rng, par)
 
@@ -99,6 +106,9 @@ def base_frisch(pol, par, st, hm, rp, seat, rng):
     # ltc
     elif pid == 3:
         return ltc_decide_frisch(st, hm, rp, seat, rng, par)
+    # learned
+    elif pid == 7:
+        return learned_decide_frisch(st, hm, rp, seat, rng, par)
     # random: id 0, the last branch
     return random_decide_frisch(st, hm, rp, seat, rng, par)
 
@@ -123,6 +133,9 @@ def base_contract(pol, par, st, hm, rp, seat, lo, forbidden, rng):
     elif pid == 6:
         return searched(st, hm, rp, pol, par, rng, seat, np.int64(3), (np.int64(K_CONTRACT), lo,
                         forbidden))
+    # learned
+    elif pid == 7:
+        return learned_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par)
     # random: id 0, the last branch
     return random_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par)
 

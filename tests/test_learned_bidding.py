@@ -1,0 +1,163 @@
+"""The ``learned`` bidding strategy (docs/STRATEGIES.md, docs/BID_MODEL.md): its contract model
+is computed alike by both engines, its contracts are legal (RULES §4: the declarer at least his
+level, the last bidder off the hooked number) and follow the deal's scoring (RULES §6)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.strategies.bidding.learned import contract_features as kernel_features
+from whist_sim.core.bid_features import (
+    B_SHORT,
+    BID_FEATURES,
+    CLASS_DECLARER,
+    CLASS_LAST,
+    CLASS_MIDDLE,
+    N_BID_FEATURES,
+    ROW_LENGTH,
+    SCALE,
+    position_class,
+)
+from whist_sim.core.bid_model import WEIGHTS
+from whist_sim.core.rules import Rules
+from whist_sim.core.spec import parse_seat
+from whist_sim.engine.learned_bidding import contract_features, contract_values
+from whist_sim.engine.play import play_deal
+from whist_sim.engine.policies import est_q, get_policy
+
+SEED = 808
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_bidding.py"
+
+
+def _hands(n: int, seed: int) -> list[int]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        cards = rng.permutation(52)[:13]
+        out.append(sum(1 << int(c) for c in cards))
+    return out
+
+
+def test_a_bare_learned_in_a_bidding_position_is_the_learned_bidder():
+    bid, play = parse_seat("learned/learned")
+    assert (bid.name, bid.kind, play.name, play.kind) == ("learned", "bid", "learned", "play")
+
+
+def test_the_weights_have_a_row_per_position_class_and_a_column_per_feature():
+    assert len(WEIGHTS) == 3 and all(len(row) == ROW_LENGTH for row in WEIGHTS)
+    assert ROW_LENGTH == 2 * N_BID_FEATURES + 3 and len(set(BID_FEATURES)) == N_BID_FEATURES
+
+
+def test_position_classes():
+    assert position_class(True, 0, 4) == CLASS_DECLARER
+    assert position_class(False, 1, 4) == CLASS_MIDDLE
+    assert position_class(False, 3, 4) == CLASS_LAST
+    assert position_class(False, 2, 3) == CLASS_LAST
+
+
+def test_both_engines_compute_the_same_hand_features():
+    rules = Rules()
+    hands = _hands(300, 1)
+    seen = set()
+    for k, hand in enumerate(hands):
+        trump = k % 5
+        earlier = k % 11
+        ref = contract_features(hand, trump, earlier, est_q(hand, trump, rules), rules)
+        mine = kernel_features(np.uint64(hand), trump, earlier, est_q(hand, trump, rules), 0)
+        assert tuple(int(x) for x in mine) == tuple(ref), (hand, trump)
+        seen.update((i, v) for i, v in enumerate(ref))
+    for i in range(N_BID_FEATURES):  # every feature took two values at least
+        assert len({v for j, v in seen if j == i}) >= (1 if i == 0 else 2), BID_FEATURES[i]
+
+
+def test_no_suit_deck_counts_no_void_in_the_missing_suit():
+    """RULES §7: the no_suit deck has no clubs; a hand without clubs is not short in them."""
+    rules = Rules(players=3, three_player_deck="no_suit")
+    hand = sum(1 << (13 * s + r) for s in (1, 2, 3) for r in range(4))  # no clubs
+    assert contract_features(hand, 3, 0, 0, rules)[B_SHORT] == 0
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(zero_under=100, made_bonus=20),
+                                   Rules(miss_per_trick=5, zero_fail_first=-80),
+                                   Rules(players=3, three_player_deck="no_low"),
+                                   Rules(players=3, three_player_deck="one_random",
+                                         after_third_frisch="redeal")],
+                         ids=str)
+def test_engines_agree_deal_for_deal_with_learned_bidders(rules):
+    p = rules.players
+    bid = ("learned", "heuristic", "learned", "learned")[:p]
+    play = ("heuristic",) * p
+    n = 60
+    tr = play_traces(SEED, 0, n, rules, bid, play)
+    policies = []
+    for s in range(p):
+        b, c = get_policy(bid[s]), get_policy(play[s])
+        policies.append(lambda st, rng, b=b, c=c: c(st, rng) if st.phase == "play" else b(st, rng))
+    for j in range(n):
+        ref = play_deal(SEED, j, rules, policies=policies)
+        if tr["thrown_in"][j]:
+            assert ref.thrown_in
+            continue
+        assert tuple(int(x) for x in tr["contracts"][j]) == ref.contracts, j
+        assert tuple(int(x) for x in tr["scores"][j]) == ref.scores, j
+
+
+def test_contracts_are_legal_over_many_deals():
+    """RULES §4 on 3,000 deals: the declarer bids at least his level, the contracts never sum
+    to the tricks."""
+    out = play_batch(SEED, 0, 3000, Rules(), ("learned",) * 4, ("heuristic",) * 4)
+    played = ~out["thrown_in"]
+    c = np.stack([out[f"contract_{s}"] for s in range(4)])[:, played].astype(int)
+    decl = out["declarer"][played].astype(int)
+    level = out["level"][played].astype(int)
+    assert (c[decl, np.arange(c.shape[1])] >= level).all()
+    assert (c.sum(0) != 13).all()
+
+
+def test_a_richer_zero_is_bid_more_often():
+    """RULES §6: the zero's score is read from the rules; at 100 points a zero made under, the
+    learned bidder bids zero more often than at the rule book's 50."""
+    zeros = []
+    for rules in (Rules(), Rules(zero_under=100)):
+        out = play_batch(SEED, 0, 1500, rules, ("learned",) * 4, ("heuristic",) * 4)
+        played = ~out["thrown_in"]
+        c = np.stack([out[f"contract_{s}"] for s in range(4)])[:, played]
+        zeros.append((c == 0).mean())
+    assert zeros[1] > zeros[0] + 0.01
+
+
+def test_the_value_of_a_contract_follows_the_scoring():
+    """RULES §6: a larger made bonus raises every non-zero contract's value by the chance of
+    making it times the extra points (20 here); a zero's value does not move."""
+    hand = _hands(1, 3)[0]
+    feats = contract_features(hand, 2, 3, est_q(hand, 2, Rules()), Rules())
+    legal = list(range(14))
+    a = contract_values(feats, CLASS_MIDDLE, legal, 13, -1, Rules())
+    b = contract_values(feats, CLASS_MIDDLE, legal, 13, -1, Rules(made_bonus=30))
+    assert a[0] == b[0]
+    gains = [b[k] - a[k] for k in range(1, 14)]
+    assert all(0 <= g <= 20 + 1e-9 for g in gains)  # 20 extra points times a chance
+    assert max(gains) > 0.1
+
+
+def test_the_trainer_values_contracts_as_the_reference_does():
+    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rules = Rules()
+    hands = _hands(12, 5)
+    feats = np.array([contract_features(h, k % 5, k, est_q(h, k % 5, rules), rules)
+                      for k, h in enumerate(hands)], dtype=float)
+    cls = np.array([k % 3 for k in range(12)])
+    over = np.where(cls == CLASS_LAST, np.arange(12) % 2, -1)
+    theta = np.array(WEIGHTS, dtype=float) / SCALE
+    mine = mod.values(theta.ravel(), feats, cls, over, 13)
+    for k in range(12):
+        ref = contract_values([int(x) for x in feats[k]], int(cls[k]), list(range(14)), 13,
+                              int(over[k]), rules)
+        assert np.allclose([ref[b] for b in range(14)], mine[k], atol=1e-9), k

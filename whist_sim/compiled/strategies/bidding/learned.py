@@ -1,0 +1,223 @@
+"""The compiled ``learned`` bidding strategy (docs/STRATEGIES.md). It makes no random draws.
+
+Its auction calls and Frisch passes are the heuristic's; its contract is the legal number the
+contract model values highest (:mod:`whist_sim.core.bid_features` states the model; the weights:
+:mod:`whist_sim.core.bid_model`, fitted by ``scripts/train_bidding.py``). Ties go to the smaller
+number. The reference engine's :mod:`~whist_sim.engine.learned_bidding` computes the same values in
+the same order (tested equal).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ....core.bid_features import (
+    B_EARLIER,
+    B_ESTIMATE_Q,
+    B_HCP,
+    B_NO_TRUMP,
+    B_ONE,
+    B_SHORT,
+    B_SIDE_ACES,
+    B_TRUMP_TOP,
+    B_TRUMPS,
+    CLASS_DECLARER,
+    CLASS_LAST,
+    CLASS_MIDDLE,
+    COL_LOG_SPREAD,
+    COL_OVER,
+    COL_STEER,
+    COL_T,
+    COL_Z,
+    N_BID_FEATURES,
+    ROW_LENGTH,
+    SCALE,
+    TAIL,
+    ZERO_FAIL_EXTRA,
+)
+from ....core.bid_model import WEIGHTS
+from ...ground._numba import jit
+from ...ground.bits import popcount
+from ...ground.layout import (
+    H_HAND,
+    R_LOW_STRAIN,
+    R_NTRICKS,
+    R_PLAYERS,
+    S_CONTRACT,
+    S_DECLARER,
+    S_TRUMP,
+    rule_slot,
+)
+from .heuristic import NT_HCP, cached_q, heuristic_call, heuristic_frisch
+
+_MADE_BONUS = rule_slot("made_bonus")
+_MISS_PER_TRICK = rule_slot("miss_per_trick")
+_ZERO_UNDER = rule_slot("zero_under")
+_ZERO_OVER = rule_slot("zero_over")
+_ZERO_FAIL_FIRST = rule_slot("zero_fail_first")
+_ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
+
+
+def _weights() -> np.ndarray:
+    rows = np.array(WEIGHTS, dtype=np.int64)
+    if rows.shape != (3, ROW_LENGTH):
+        raise ValueError(f"the learned bidder's weights must be 3 rows of {ROW_LENGTH} "
+                         f"columns, got {rows.shape}")
+    return rows
+
+
+_W = _weights()
+#: the features in the order :func:`contract_features` writes them; a reordered table fails here
+_ORDER = (B_ONE, B_ESTIMATE_Q, B_HCP, B_TRUMPS, B_TRUMP_TOP, B_SIDE_ACES, B_SHORT, B_EARLIER,
+          B_NO_TRUMP)
+if _ORDER != tuple(range(N_BID_FEATURES)):
+    raise ImportError("the learned bidder's features are written in another order than "
+                      "whist_sim.core.bid_features names them")
+_SUIT = np.uint64(0x1FFF)
+_SQRT2 = math.sqrt(2.0)
+
+
+@jit
+def contract_features(hand, trump, earlier, q, low_strain):
+    """The model's hand features (a tuple of ints in the order of the table, no allocation) of
+    ``hand`` with ``trump`` (4 = NT), ``earlier`` (the contracts' sum before the seat's), ``q``
+    (the heuristic's estimate in the trump strain) and ``low_strain`` (the deck's lowest suit)."""
+    aces = 0
+    points = 0
+    for s in range(4):
+        sb = (hand >> np.uint64(13 * s)) & _SUIT
+        a = np.int64((sb >> np.uint64(12)) & np.uint64(1))
+        aces += a
+        points += 4 * a + 3 * np.int64((sb >> np.uint64(11)) & np.uint64(1)) \
+            + 2 * np.int64((sb >> np.uint64(10)) & np.uint64(1)) \
+            + np.int64((sb >> np.uint64(9)) & np.uint64(1))
+    trumps = 0
+    top = 0
+    side_aces = aces
+    short = 0
+    no_trump = 1
+    if trump != 4:
+        no_trump = 0
+        tb = (hand >> np.uint64(13 * trump)) & _SUIT
+        trumps = popcount(tb)
+        top = popcount(tb >> np.uint64(10))
+        side_aces = aces - np.int64((tb >> np.uint64(12)) & np.uint64(1))
+        for s in range(low_strain, 4):
+            if s != trump:
+                n = popcount((hand >> np.uint64(13 * s)) & _SUIT)
+                if n == 0:
+                    short += 2
+                elif n == 1:
+                    short += 1
+    # in the order of the table (checked at import: _ORDER)
+    return (np.int64(1), np.int64(q), np.int64(points), np.int64(trumps), np.int64(top),
+            np.int64(side_aces), np.int64(short), np.int64(earlier), np.int64(no_trump))
+
+
+@jit
+def _below(x, mean, spread):
+    """P(X < x) for a normal of ``mean`` and ``spread``."""
+    return 0.5 * math.erfc((mean - x) / (spread * _SQRT2))
+
+
+@jit
+def contract_value(f, cls, b, n_tricks, over_known, rp):
+    """The model's value in points of contract ``b`` for features ``f`` of position class
+    ``cls`` (``over_known``: 1/0 when the seat knows the deal over/under with its zero, else
+    -1); the reference's ``contract_values`` in the same order of operations."""
+    t = 0.0
+    z = 0.0
+    for i in range(N_BID_FEATURES):
+        t += _W[cls, COL_T + i] * f[i]
+        z += _W[cls, COL_Z + i] * f[i]
+    t /= SCALE
+    z /= SCALE
+    if b == 0:
+        p0 = 1.0 / (1.0 + math.exp(-z))
+        if over_known >= 0:
+            made = float(rp[_ZERO_OVER] if over_known == 1 else rp[_ZERO_UNDER])
+        else:
+            share = 1.0 / (1.0 + math.exp(-_W[cls, COL_OVER] / SCALE))
+            made = share * rp[_ZERO_OVER] + (1.0 - share) * rp[_ZERO_UNDER]
+        failed = rp[_ZERO_FAIL_FIRST] + rp[_ZERO_FAIL_REFUND] * ZERO_FAIL_EXTRA
+        return p0 * made + (1.0 - p0) * failed
+    steer = _W[cls, COL_STEER] / SCALE
+    spread = math.exp(_W[cls, COL_LOG_SPREAD] / SCALE)
+    mean = t + steer * (b - t)
+    value = 0.0
+    below = 0.0
+    for k in range(n_tricks + 1):
+        x = k + 0.5
+        if k == n_tricks or x - mean > TAIL * spread:
+            upto = 1.0
+        elif mean - x > TAIL * spread:
+            upto = 0.0
+        else:
+            upto = _below(x, mean, spread)
+        p = upto - below
+        below = upto
+        if k == b:
+            value += p * (b * b + rp[_MADE_BONUS])
+        else:
+            value += p * (-rp[_MISS_PER_TRICK] * abs(k - b))
+    return value
+
+
+@jit
+def learned_contract(st, hm, rp, seat, lo, forbidden):
+    """The legal contract (``lo..N`` less ``forbidden``) of the largest model value; ties go to
+    the smaller number."""
+    n_tricks = rp[R_NTRICKS]
+    players = rp[R_PLAYERS]
+    trump = st[S_TRUMP]
+    earlier = 0
+    n_earlier = 0
+    for s in range(players):
+        c = st[S_CONTRACT + s]
+        if c >= 0:
+            earlier += c
+            n_earlier += 1
+    if seat == st[S_DECLARER]:
+        cls = CLASS_DECLARER
+    elif n_earlier == players - 1:
+        cls = CLASS_LAST
+    else:
+        cls = CLASS_MIDDLE
+    over_known = -1
+    if cls == CLASS_LAST:
+        over_known = 1 if earlier > n_tricks else 0
+    q = st[cached_q(st, hm, rp, seat, NT_HCP) + trump]
+    f = contract_features(hm[H_HAND + seat], trump, earlier, q, rp[R_LOW_STRAIN])
+    best = -1
+    best_value = 0.0
+    for b in range(lo, n_tricks + 1):
+        if b == forbidden:
+            continue
+        v = contract_value(f, cls, b, n_tricks, over_known, rp)
+        if best < 0 or v > best_value:
+            best = b
+            best_value = v
+    return best
+
+
+# ---------------------------------------------------------------- its decisions (the registry's)
+
+
+@jit(inline="always")
+def learned_decide_call(st, hm, rp, seat, lo, hi, rng, par):
+    """The heuristic's auction call (its NT rule at the defaults) as the registry's ``call``."""
+    return heuristic_call(st, hm, rp, seat, lo, hi, NT_HCP)
+
+
+@jit(inline="always")
+def learned_decide_frisch(st, hm, rp, seat, rng, par):
+    """The heuristic's Frisch passes as the registry's ``frisch``."""
+    return heuristic_frisch(st, hm, rp, seat, rng)
+
+
+@jit(inline="always")
+def learned_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
+    """:func:`learned_contract` as the registry's ``contract``."""
+    return learned_contract(st, hm, rp, seat, lo, forbidden)

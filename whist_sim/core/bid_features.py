@@ -1,0 +1,124 @@
+"""The contract model of the ``learned`` bidding strategy, named once (docs/STRATEGIES.md).
+
+The ``learned`` bidder values every legal contract of its seat and bids the best one. Its
+values come from a small model of the tricks the seat will take, fitted to the values search
+gives every contract of recorded hands (``scripts/train_bidding.py``, ``make train``; the
+weights: :mod:`whist_sim.core.bid_model`; the data card: docs/BID_MODEL.md):
+
+* the seat's **position class**: the declarer, a middle bidder, or the last bidder (who may be
+  hooked: the contracts may not sum to the tricks of the deal, RULES §4); one row of weights
+  each;
+* the **hand features** of :data:`BID_FEATURES_TABLE`, integers read from the seat's own hand,
+  the trump strain and the earlier contracts, blind to suit names;
+* a **trick estimate** ``t = sum_i W[T + i] x_i / SCALE`` (tricks) and a spread
+  ``s = exp(W[LOG_SPREAD] / SCALE)`` (tricks);
+* for a contract ``b > 0``: the tricks taken are spread as a normal of mean
+  ``t + (W[STEER] / SCALE) (b - t)`` and spread ``s``, cut at the half tricks into
+  ``0 .. N`` (a cut more than :data:`TAIL` spreads from the mean is taken as the normal's
+  end); the value is the rules' score (RULES §6: ``b * b + made_bonus`` when made, else
+  ``-miss_per_trick`` per trick off) summed over that spread;
+* for a zero: the chance of taking no trick ``p0 = 1 / (1 + exp(-sum_i W[Z + i] x_i / SCALE))``
+  times the zero's score (the last bidder knows whether the deal is over; the others weigh
+  ``zero_over`` by ``1 / (1 + exp(-W[OVER] / SCALE))``), plus ``1 - p0`` times the failed zero's
+  score with :data:`ZERO_FAIL_EXTRA` tricks past the first.
+
+The scoring numbers are read from the rules of the deal, so a change of scoring changes the
+contract. The compiled kernel (``whist_sim/compiled/strategies/bidding/learned.py``), its
+reference twin (:mod:`whist_sim.engine.learned_bidding`, read by
+:func:`whist_sim.engine.policies.learned_contract`) and the training read the
+features and the columns of a row through the constants below, never by bare numbers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class BidFeature(NamedTuple):
+    """One hand feature of the contract model: its ``name`` and what it holds."""
+
+    name: str
+    doc: str
+
+
+#: the hand features, in the order of a row's trick weights and of its zero weights
+BID_FEATURES_TABLE: tuple[BidFeature, ...] = (
+    BidFeature("one", "1 (the constant term)"),
+    BidFeature("estimate_q", "the heuristic's estimate of the hand in the trump strain, in "
+                             "quarter tricks (docs/ENGINE.md §5)"),
+    BidFeature("hcp", "high-card points: A 4, K 3, Q 2, J 1"),
+    BidFeature("trumps", "the seat's trumps (0 at No Trump)"),
+    BidFeature("trump_top", "the seat's A, K and Q of trumps (0 at No Trump)"),
+    BidFeature("side_aces", "aces outside the trump suit (every ace at No Trump)"),
+    BidFeature("short", "2 per side suit void and 1 per side singleton (0 at No Trump)"),
+    BidFeature("earlier", "the sum of the contracts bid before the seat's"),
+    BidFeature("no_trump", "1 at No Trump"),
+)
+
+#: the feature names, in the order of a row's weights
+BID_FEATURES: tuple[str, ...] = tuple(f.name for f in BID_FEATURES_TABLE)
+N_BID_FEATURES = len(BID_FEATURES_TABLE)
+
+# The index of each feature (plain ints: compiled code reads them as constants).
+(B_ONE, B_ESTIMATE_Q, B_HCP, B_TRUMPS, B_TRUMP_TOP, B_SIDE_ACES, B_SHORT, B_EARLIER,
+ B_NO_TRUMP) = range(N_BID_FEATURES)
+
+#: the columns of a row of weights: the trick weights (one per feature), the steer, the log of
+#: the spread, the zero weights (one per feature), the over share of a zero's score
+COL_T = 0
+COL_STEER = N_BID_FEATURES
+COL_LOG_SPREAD = N_BID_FEATURES + 1
+COL_Z = N_BID_FEATURES + 2
+COL_OVER = 2 * N_BID_FEATURES + 2
+ROW_LENGTH = 2 * N_BID_FEATURES + 3
+
+#: the position classes, one row of weights each
+CLASS_DECLARER, CLASS_MIDDLE, CLASS_LAST = 0, 1, 2
+CLASSES: tuple[str, ...] = ("declarer", "middle", "last")
+
+#: the weights are integers in units of 1 / SCALE
+SCALE = 10000
+#: spreads beyond which a trick count's chance is taken as 0 or 1 (a normal's tail past 8
+#: spreads is below 1e-15)
+TAIL = 8.0
+#: the tricks past the first that a failed zero is scored with (the zero bidder's average)
+ZERO_FAIL_EXTRA = 0.5
+
+
+def position_class(is_declarer: bool, n_earlier: int, players: int) -> int:
+    """The position class of a seat to contract: the declarer, the last of the ``players``
+    (``n_earlier`` contracts bid before it) or a middle bidder."""
+    if is_declarer:
+        return CLASS_DECLARER
+    return CLASS_LAST if n_earlier == players - 1 else CLASS_MIDDLE
+
+
+__all__ = [
+    "BID_FEATURES",
+    "BID_FEATURES_TABLE",
+    "BidFeature",
+    "CLASSES",
+    "CLASS_DECLARER",
+    "CLASS_LAST",
+    "CLASS_MIDDLE",
+    "COL_LOG_SPREAD",
+    "COL_OVER",
+    "COL_STEER",
+    "COL_T",
+    "COL_Z",
+    "N_BID_FEATURES",
+    "ROW_LENGTH",
+    "SCALE",
+    "TAIL",
+    "ZERO_FAIL_EXTRA",
+    "position_class",
+    "B_EARLIER",
+    "B_ESTIMATE_Q",
+    "B_HCP",
+    "B_NO_TRUMP",
+    "B_ONE",
+    "B_SHORT",
+    "B_SIDE_ACES",
+    "B_TRUMPS",
+    "B_TRUMP_TOP",
+]
