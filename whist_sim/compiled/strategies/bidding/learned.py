@@ -50,7 +50,7 @@ from ...ground.layout import (
     S_TRUMP,
     rule_slot,
 )
-from .heuristic import NT_HCP, cached_q, heuristic_call, heuristic_frisch
+from .heuristic import cached_q, heuristic_call, heuristic_frisch, nt_rule
 
 _MADE_BONUS = rule_slot("made_bonus")
 _MISS_PER_TRICK = rule_slot("miss_per_trick")
@@ -166,9 +166,10 @@ def contract_value(f, cls, b, n_tricks, over_known, rp):
 
 
 @jit
-def learned_contract(st, hm, rp, seat, lo, forbidden):
+def learned_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     """The legal contract (``lo..N`` less ``forbidden``) of the largest model value; ties go to
-    the smaller number."""
+    the smaller number. ``nt_hcp``: the NT rule of the heuristic's estimate, a feature (as in
+    :func:`~.heuristic.heuristic_call`)."""
     n_tricks = rp[R_NTRICKS]
     players = rp[R_PLAYERS]
     trump = st[S_TRUMP]
@@ -188,7 +189,7 @@ def learned_contract(st, hm, rp, seat, lo, forbidden):
     over_known = -1
     if cls == CLASS_LAST:
         over_known = 1 if earlier > n_tricks else 0
-    q = st[cached_q(st, hm, rp, seat, NT_HCP) + trump]
+    q = st[cached_q(st, hm, rp, seat, nt_hcp) + trump]
     f = contract_features(hm[H_HAND + seat], trump, earlier, q, rp[R_LOW_STRAIN])
     best = -1
     best_value = 0.0
@@ -207,8 +208,8 @@ def learned_contract(st, hm, rp, seat, lo, forbidden):
 
 @jit(inline="always")
 def learned_decide_call(st, hm, rp, seat, lo, hi, rng, par):
-    """The heuristic's auction call (its NT rule at the defaults) as the registry's ``call``."""
-    return heuristic_call(st, hm, rp, seat, lo, hi, NT_HCP)
+    """The heuristic's auction call with the seat's NT rule as the registry's ``call``."""
+    return heuristic_call(st, hm, rp, seat, lo, hi, nt_rule(par, seat, 0))
 
 
 @jit(inline="always")
@@ -220,4 +221,4 @@ def learned_decide_frisch(st, hm, rp, seat, rng, par):
 @jit(inline="always")
 def learned_decide_contract(st, hm, rp, seat, lo, forbidden, rng, par):
     """:func:`learned_contract` as the registry's ``contract``."""
-    return learned_contract(st, hm, rp, seat, lo, forbidden)
+    return learned_contract(st, hm, rp, seat, lo, forbidden, nt_rule(par, seat, 0))
