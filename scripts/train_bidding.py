@@ -51,10 +51,10 @@ def table(path: Path):
     values (NaN: illegal), and the heuristic's contract."""
     import pandas as pd
 
-    from whist_sim.core.bid_features import CLASS_LAST, position_class
+    from whist_sim.core.bid_features import CLASS_DECLARER, CLASS_LAST, position_class
     from whist_sim.core.rules import Rules
     from whist_sim.engine.learned_bidding import contract_features
-    from whist_sim.engine.policies import est_q
+    from whist_sim.engine.policies import contract_from_estimate, est_q
 
     h = pd.read_parquet(path)
     rules = Rules()
@@ -70,24 +70,10 @@ def table(path: Path):
         feats.append(contract_features(hand, trump, earlier, q, rules))
         cls.append(c)
         over.append((1 if earlier > n_tricks else 0) if c == CLASS_LAST else -1)
-        heur.append(_heuristic(q, c, int(level), ~np.isnan(ev[len(heur)]),
-                               n_tricks))
+        legal = [b for b in range(n_tricks + 1) if not np.isnan(ev[len(heur), b])]
+        heur.append(contract_from_estimate(q, n_tricks, c == CLASS_DECLARER, int(level), legal))
     return (np.array(feats, dtype=float), np.array(cls), np.array(over), ~np.isnan(ev), ev,
             np.array(heur))
-
-
-def _heuristic(q: int, cls: int, level: int, legal: np.ndarray, n: int) -> int:
-    """The heuristic's contract (docs/ENGINE.md §5) for a hand of estimate ``q``."""
-    want = min((q + 2) // 4, n)
-    if cls == 0:
-        want = max(want, level)
-    elif q < 4:
-        want = 0
-    if legal[want]:
-        return want
-    choice = want + 1 if (q >= 4 * want and want + 1 <= n) else want - 1
-    low = level if cls == 0 else 0
-    return want + 1 if choice < low else choice
 
 
 def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, n: int):
@@ -106,6 +92,7 @@ def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, 
         ZERO_FAIL_EXTRA,
     )
     from whist_sim.core.rules import Rules
+    from whist_sim.core.scoring import score
 
     r = Rules()
     W = theta.reshape(3, -1)[cls]
@@ -120,14 +107,16 @@ def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, 
     cdf = 0.5 * erfc((mean[:, :, None] - edge[None, None, :])
                      / (spread[:, None, None] * np.sqrt(2.0)))
     p = np.diff(np.concatenate([np.zeros(cdf.shape[:2] + (1,)), cdf], axis=2), axis=2)
-    score = np.where(k[None, :] == b[:, None], b[:, None] ** 2 + r.made_bonus,
-                     -r.miss_per_trick * np.abs(k[None, :] - b[:, None]))
-    out = (p * score[None]).sum(2)
+    table = np.array([[score(bb, kk, False, r) for kk in range(n + 1)] for bb in range(n + 1)],
+                     dtype=float)
+    out = (p * table[None]).sum(2)
     p0 = 1.0 / (1.0 + np.exp(-z))
     share = 1.0 / (1.0 + np.exp(-W[:, COL_OVER]))
-    made = np.where(over >= 0, np.where(over == 1, r.zero_over, r.zero_under),
-                    share * r.zero_over + (1 - share) * r.zero_under)
-    out[:, 0] = p0 * made + (1 - p0) * (r.zero_fail_first + r.zero_fail_refund * ZERO_FAIL_EXTRA)
+    over_made, under_made = score(0, 0, True, r), score(0, 0, False, r)
+    made = np.where(over >= 0, np.where(over == 1, over_made, under_made),
+                    share * over_made + (1 - share) * under_made)
+    first = score(0, 1, False, r)
+    out[:, 0] = p0 * made + (1 - p0) * (first + (score(0, 2, False, r) - first) * ZERO_FAIL_EXTRA)
     return out
 
 
@@ -175,24 +164,15 @@ def measure(weights, F, cls, over, legal, ev, heur, idx) -> dict:
     the reference engine's formula) and of the heuristic's contracts, overall and per class."""
     from whist_sim.core.bid_features import CLASSES
     from whist_sim.core.rules import Rules
-    from whist_sim.engine import learned_bidding as policies
+    from whist_sim.engine.learned_bidding import contract_values
 
     rules = Rules()
-    saved = policies.BID_WEIGHTS
-    policies.BID_WEIGHTS = weights
-    try:
-        chosen = []
-        for i in idx:
-            lg = [b for b in range(legal.shape[1]) if legal[i, b]]
-            v = policies.contract_values([int(x) for x in F[i]], int(cls[i]), lg,
-                                         rules.n_tricks, int(over[i]), rules)
-            best = -1
-            for b, x in v.items():
-                if best < 0 or x > v[best]:
-                    best = b
-            chosen.append(best)
-    finally:
-        policies.BID_WEIGHTS = saved
+    chosen = []
+    for i in idx:
+        lg = [b for b in range(legal.shape[1]) if legal[i, b]]
+        v = contract_values([int(x) for x in F[i]], int(cls[i]), lg, rules.n_tricks,
+                            int(over[i]), rules, weights)
+        chosen.append(max(v, key=v.__getitem__))  # as the bidder: ties to the smaller number
     chosen = np.array(chosen)
     evf = np.where(legal, ev, -np.inf)
     best = evf.max(1)[idx]

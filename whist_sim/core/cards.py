@@ -162,6 +162,16 @@ def suit_length(mask: int, suit: int) -> int:
     return (int(mask) >> (13 * suit) & SUIT_BITS).bit_count()
 
 
+#: the ranks of the honours (0 = two .. 12 = ace)
+ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+
+
+def hcp(hand: int, low_suit: int = 0) -> int:
+    """High-card points (A 4, K 3, Q 2, J 1) of ``hand`` in the suits ``low_suit..3``."""
+    return sum(w * (hand >> (13 * s + rank) & 1) for s in range(low_suit, 4)
+               for rank, w in ((ACE, 4), (KING, 3), (QUEEN, 2), (JACK, 1)))
+
+
 class CardSet:
     """An immutable set of cards over a ``uint64``-style bitmask, with the set protocol.
 

@@ -7,6 +7,7 @@ in the same order (tests/test_learned_bidding.py), and the decision that reads t
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ..core.bid_features import (
     B_EARLIER,
@@ -29,10 +30,9 @@ from ..core.bid_features import (
 from ..core.bid_features import SCALE as BID_SCALE
 from ..core.bid_features import TAIL as BID_TAIL
 from ..core.bid_model import WEIGHTS as BID_WEIGHTS
-from ..core.cards import NT, suit_length
+from ..core.cards import ACE, KING, NT, QUEEN, hcp, suit_length
 from ..core.rules import Rules
-
-ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+from ..core.scoring import score
 
 
 def contract_features(hand: int, trump: int, earlier: int, q: int, rules: Rules | None = None
@@ -44,8 +44,7 @@ def contract_features(hand: int, trump: int, earlier: int, q: int, rules: Rules 
     f = [0] * N_BID_FEATURES
     f[B_ONE] = 1
     f[B_ESTIMATE_Q] = q
-    f[B_HCP] = sum(w * (hand >> (13 * s + rank) & 1) for s in range(4)
-                   for rank, w in ((ACE, 4), (KING, 3), (QUEEN, 2), (JACK, 1)))
+    f[B_HCP] = hcp(hand)
     f[B_EARLIER] = earlier
     aces = sum(hand >> (13 * s + ACE) & 1 for s in range(4))
     if trump == NT:
@@ -69,12 +68,14 @@ def _normal_below(x: float, mean: float, spread: float) -> float:
 
 
 def contract_values(feats: list[int], cls: int, legal: list[int], n_tricks: int, over_known: int,
-                    rules: Rules) -> dict[int, float]:
+                    rules: Rules, weights: Sequence[Sequence[int]] = BID_WEIGHTS
+                    ) -> dict[int, float]:
     """The model's value, in points, of each contract of ``legal`` (ascending) for a seat of
     position class ``cls`` with hand features ``feats`` (:mod:`whist_sim.core.bid_features`);
     ``over_known``: 1 (0) when the deal is over (under) with a zero of the seat's, -1 when the
-    seat does not know it yet. The compiled kernel computes the same, in the same order."""
-    w = BID_WEIGHTS[cls]
+    seat does not know it yet; ``weights``: the model's rows (default: the trained ones). The
+    compiled kernel computes the same, in the same order."""
+    w = weights[cls]
     t = 0.0
     z = 0.0
     for i in range(N_BID_FEATURES):
@@ -89,11 +90,12 @@ def contract_values(feats: list[int], cls: int, legal: list[int], n_tricks: int,
         if b == 0:
             p0 = 1.0 / (1.0 + math.exp(-z))
             if over_known >= 0:
-                made = float(rules.zero_over if over_known == 1 else rules.zero_under)
+                made = float(score(0, 0, over_known == 1, rules))
             else:
                 share = 1.0 / (1.0 + math.exp(-w[COL_OVER] / BID_SCALE))
-                made = share * rules.zero_over + (1.0 - share) * rules.zero_under
-            failed = rules.zero_fail_first + rules.zero_fail_refund * ZERO_FAIL_EXTRA
+                made = share * score(0, 0, True, rules) + (1.0 - share) * score(0, 0, False, rules)
+            first = score(0, 1, False, rules)
+            failed = first + (score(0, 2, False, rules) - first) * ZERO_FAIL_EXTRA
             out[b] = p0 * made + (1.0 - p0) * failed
             continue
         mean = t + steer * (b - t)
@@ -109,8 +111,7 @@ def contract_values(feats: list[int], cls: int, legal: list[int], n_tricks: int,
                 upto = _normal_below(x, mean, spread)
             p = upto - below
             below = upto
-            value += p * (b * b + rules.made_bonus if k == b
-                          else -rules.miss_per_trick * abs(k - b))
+            value += p * score(b, k, False, rules)  # a contract's score is the same over
         out[b] = value
     return out
 

@@ -23,7 +23,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.bid_features import CLASS_LAST, position_class
-from ..core.cards import NT, SUIT_MASKS, cards_of, rank_of, suit_length, suit_of
+from ..core.cards import (
+    ACE,
+    JACK,
+    KING,
+    NT,
+    QUEEN,
+    SUIT_MASKS,
+    cards_of,
+    hcp,
+    rank_of,
+    suit_length,
+    suit_of,
+)
 from ..core.play_features import (
     F_DISCARD,
     F_DRAW,
@@ -82,9 +94,6 @@ def random_policy(state: DealState, rng: DealRng) -> int:
 
 
 # --------------------------------------------------------------------------- estimates (ENGINE §5)
-
-ACE, KING, QUEEN, JACK = 12, 11, 10, 9
-
 
 #: the default ``nt_hcp`` (the compiled strategies' too): 0 = the deck's minimum, :func:`nt_minimum`
 NT_HCP = 0
@@ -159,12 +168,6 @@ def is_stopper(hand: int, s: int) -> bool:
     length = suit_length(hand, s)
     return any(hand >> (13 * s + rank) & 1 and length >= need
                for rank, need in ((ACE, 1), (KING, 2), (QUEEN, 3), (JACK, 4)))
-
-
-def hcp(hand: int, low_suit: int = 0) -> int:
-    """High-card points (A 4, K 3, Q 2, J 1) of ``hand`` in the suits ``low_suit..3``."""
-    return sum(w * (hand >> (13 * s + rank) & 1) for s in range(low_suit, 4)
-               for rank, w in ((ACE, 4), (KING, 3), (QUEEN, 2), (JACK, 1)))
 
 
 def nt_minimum(nt_hcp: int, players: int) -> int:
@@ -256,15 +259,20 @@ def heuristic_frisch(state: DealState) -> int:
 def heuristic_contract(state: DealState) -> int:
     """Contract: the estimate in the trump strain, adjusted for the declarer's level and hook."""
     seat = state.to_move
-    hand = state.hand(seat)
-    n = state.n_tricks
-    q = est_q(hand, state.trump, state.rules)
-    want = est(hand, state.trump, n, state.rules)
-    if seat == state.declarer:
-        want = max(want, state.level)
+    q = est_q(state.hand(seat), state.trump, state.rules)
+    return contract_from_estimate(q, state.n_tricks, seat == state.declarer, state.level,
+                                  state.legal_actions())
+
+
+def contract_from_estimate(q: int, n: int, declarer: bool, level: int, legal: list[int]) -> int:
+    """The heuristic's contract for an estimate of ``q`` quarter tricks in a deal of ``n``
+    tricks: the estimate (at least the ``level`` for the ``declarer``, 0 for a non-declarer
+    under one trick), or off the hooked number when that is not in ``legal``."""
+    want = min((q + 2) // 4, n)
+    if declarer:
+        want = max(want, level)
     elif q < 4:
         want = 0
-    legal = state.legal_actions()
     if want in legal:
         return want
     # the wanted number is the last bidder's forbidden number
@@ -272,7 +280,7 @@ def heuristic_contract(state: DealState) -> int:
         choice = want + 1
     else:
         choice = want - 1
-    low = state.level if seat == state.declarer else 0
+    low = level if declarer else 0
     if choice < low:
         choice = want + 1
     return choice
@@ -764,11 +772,7 @@ def learned_contract(state: DealState) -> int:
     q = est_q(hand, state.trump, state.rules)
     feats = contract_features(hand, state.trump, sum(earlier), q, state.rules)
     values = contract_values(feats, cls, state.legal_actions(), n, over_known, state.rules)
-    best = -1
-    for b, v in values.items():
-        if best < 0 or v > values[best]:
-            best = b
-    return best
+    return max(values, key=values.__getitem__)  # the first of the largest: the smaller number
 
 
 def learned_policy(state: DealState, rng: DealRng) -> int:
