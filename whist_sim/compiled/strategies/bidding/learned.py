@@ -123,17 +123,25 @@ def _below(x, mean, spread):
 
 
 @jit
-def contract_value(f, cls, b, n_tricks, over_known, rp):
-    """The model's value in points of contract ``b`` for features ``f`` of position class
-    ``cls`` (``over_known``: 1/0 when the seat knows the deal over/under with its zero, else
-    -1); the reference's ``contract_values`` in the same order of operations."""
+def model_terms(f, cls):
+    """The model's terms of a decision, computed once for all its contracts: the trick estimate
+    ``t`` and the zero's logit ``z`` of features ``f`` in position class ``cls``, the steer and
+    the spread (tricks)."""
     t = 0.0
     z = 0.0
     for i in range(N_BID_FEATURES):
         t += _W[cls, COL_T + i] * f[i]
         z += _W[cls, COL_Z + i] * f[i]
-    t /= SCALE
-    z /= SCALE
+    return (t / SCALE, z / SCALE, _W[cls, COL_STEER] / SCALE,
+            math.exp(_W[cls, COL_LOG_SPREAD] / SCALE))
+
+
+@jit
+def contract_value(terms, cls, b, n_tricks, over_known, rp):
+    """The model's value in points of contract ``b`` with the decision's :func:`model_terms`
+    (``over_known``: 1/0 when the seat knows the deal over/under with its zero, else -1); the
+    reference's ``contract_values`` in the same order of operations."""
+    t, z, steer, spread = terms
     if b == 0:
         p0 = 1.0 / (1.0 + math.exp(-z))
         if over_known >= 0:
@@ -143,8 +151,6 @@ def contract_value(f, cls, b, n_tricks, over_known, rp):
             made = share * rp[_ZERO_OVER] + (1.0 - share) * rp[_ZERO_UNDER]
         failed = rp[_ZERO_FAIL_FIRST] + rp[_ZERO_FAIL_REFUND] * ZERO_FAIL_EXTRA
         return p0 * made + (1.0 - p0) * failed
-    steer = _W[cls, COL_STEER] / SCALE
-    spread = math.exp(_W[cls, COL_LOG_SPREAD] / SCALE)
     mean = t + steer * (b - t)
     value = 0.0
     below = 0.0
@@ -190,13 +196,14 @@ def learned_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     if cls == CLASS_LAST:
         over_known = 1 if earlier > n_tricks else 0
     q = st[cached_q(st, hm, rp, seat, nt_hcp) + trump]
-    f = contract_features(hm[H_HAND + seat], trump, earlier, q, rp[R_LOW_STRAIN])
+    terms = model_terms(contract_features(hm[H_HAND + seat], trump, earlier, q,
+                                          rp[R_LOW_STRAIN]), cls)
     best = -1
     best_value = 0.0
     for b in range(lo, n_tricks + 1):
         if b == forbidden:
             continue
-        v = contract_value(f, cls, b, n_tricks, over_known, rp)
+        v = contract_value(terms, cls, b, n_tricks, over_known, rp)
         if best < 0 or v > best_value:
             best = b
             best_value = v
