@@ -70,3 +70,18 @@ def test_the_engine_fingerprint_covers_the_compiled_sources():
     assert {"compiled/loop/phases.py", "compiled/strategies/registry.py",
             "compiled/search/rollout.py", "core/rules.py", "core/rng.py"} <= watched
     assert whist_sim.__file__  # the package imports without compiling anything
+
+
+def test_every_core_module_the_kernels_import_is_watched():
+    """The kernels compile in constants of the ground floor (the learned models' weights, the
+    feature tables, the rules' slots): a retrained model must not run from a stale cache."""
+    import re
+
+    root = _numba._PACKAGE / "compiled"
+    imported = set()
+    for path in root.rglob("*.py"):
+        for m in re.finditer(r"from \.+core\.(\w+) import", path.read_text()):
+            imported.add(f"core/{m.group(1)}.py")
+    watched = {p.relative_to(_numba._PACKAGE).as_posix() for p in _numba._watched_files()}
+    assert imported, "no import of the ground floor found: the pattern is out of date"
+    assert imported <= watched, f"not watched: {sorted(imported - watched)}"

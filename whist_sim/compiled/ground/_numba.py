@@ -60,7 +60,8 @@ _PACKAGE = Path(__file__).resolve().parents[2]  # whist_sim/
 #: (compiled in as constants) that count for the group
 _GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (("compiled",), ("core/rules.py", "core/rng.py", "core/play_model.py",
-                              "core/play_features.py", "core/registry.py")),
+                              "core/play_features.py", "core/registry.py", "core/spec.py",
+                              "core/bid_model.py", "core/bid_features.py")),
     "dd": (("dd",), ()),
 }
 
