@@ -1,22 +1,29 @@
 """Training: the contract model of the ``learned`` bidder, fitted to the values of search.
 
-    python scripts/train_bidding.py [--seed 0] [--min-hands 50] [--deals 200] [--hands FILE]
+    python scripts/train_bidding.py [--seed 0] [--tables heuristic,learned] [--rounds 2]
+        [--min-hands 50] [--deals 200] [--hands FILE]
 
-The labels are a bid chart's hands (``whist-sim bid-chart --no-check``, four players, rule-book
-defaults, ``heuristic`` bidding at the other seats, ``learned`` play): each hand's every legal
-contract played on the same ``--deals`` sampled deals, its value the mean score. The model
-(:mod:`whist_sim.core.bid_features`) values every legal contract from the hand's features; its
-weights are fitted to those values by a softmax over the legal contracts (temperature
-``--tau`` points) minimising the expected regret (the hand's best value less the chosen
-contract's) plus ``--l2`` times the squared weights, by L-BFGS from fixed starting weights, on
-80 % of the hands (split by ``--seed``); the other 20 % measure it. The weights are rounded to
-integers of 1 / ``SCALE`` and measured again as rounded, by the reference engine's own
+The labels are bid charts' hands (``whist-sim bid-chart --no-check``, four players, rule-book
+defaults, ``learned`` play): each hand's every legal contract played on the same ``--deals``
+sampled deals, its value the mean score. There is one chart per table of ``--tables`` (every
+seat of the chart's deals bids that strategy; table ``i`` is charted with seed ``--seed + i``),
+so the model is fitted to the tables it meets, not to one. Training goes in ``--rounds``: round
+1 fits the tables of the hand-written strategies; each later round writes its weights, charts
+the ``learned`` table with them (the bidder against itself), and fits all the tables again.
+
+The model (:mod:`whist_sim.core.bid_features`) values every legal contract from the hand's
+features; its weights are fitted to those values by a softmax over the legal contracts
+(temperature ``--tau`` points) minimising the expected regret (the hand's best value less the
+chosen contract's) plus ``--l2`` times the squared weights, by L-BFGS with the gradient written
+out (:func:`values`) from fixed starting weights, on 80 % of each table's hands (split by
+``--seed``); the other 20 % measure it. The weights are rounded to integers of 1 / ``SCALE`` and
+measured again as rounded, by the reference engine's own
 :func:`~whist_sim.engine.learned_bidding.contract_values`, against the heuristic's contracts on the
 same held-out hands.
 
 Writes ``whist_sim/core/bid_model.py`` (the weights) and ``docs/BID_MODEL.md`` (the data card).
 Deterministic from ``--seed`` and the options. ``make train`` runs it after the play's
-training: a few minutes on two cores.
+training: about ten minutes on two cores.
 """
 
 from __future__ import annotations
@@ -36,11 +43,13 @@ CARD = ROOT / "docs" / "BID_MODEL.md"
 HELD_OUT = 0.2
 
 
-def chart_hands(seed: int, min_hands: int, deals: int) -> Path:
-    """Run the bid chart that labels the hands; return its ``hands.parquet``."""
+def chart_hands(seed: int, min_hands: int, deals: int, bid: str = "heuristic") -> Path:
+    """Run the bid chart that labels the hands of a table where every seat bids ``bid``; return
+    its ``hands.parquet``."""
     out = Path(tempfile.mkdtemp(prefix="train-bidding-"))
     cmd = [sys.executable, "-m", "whist_sim", "bid-chart", "--min-hands", str(min_hands),
-           "--deals", str(deals), "--no-check", "--seed", str(seed), "--out", str(out)]
+           "--deals", str(deals), "--no-check", "--seed", str(seed), "--bid", bid,
+           "--no-progress", "--out", str(out)]
     print("labels:", " ".join(cmd[2:]), flush=True)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return out / "hands.parquet"
@@ -62,24 +71,29 @@ def table(path: Path):
     players = rules.players
     ev = h[[f"ev_{b}" for b in range(n_tricks + 1)]].to_numpy(float)
     feats, cls, over, heur = [], [], [], []
-    for hand, trump, pos, earlier, level in zip(h["hand"], h["trump"], h["position"],
-                                               h["earlier_sum"], h["level"], strict=True):
-        hand, trump, pos, earlier = int(hand), int(trump), int(pos), int(earlier)
+    before = h[[f"earlier_{k}" for k in range(players)]].to_numpy()
+    for hand, trump, pos, level, row in zip(h["hand"], h["trump"], h["position"], h["level"],
+                                            before, strict=True):
+        hand, trump, pos = int(hand), int(trump), int(pos)
+        earlier = [int(x) for x in row[:pos]]
         c = position_class(pos == 0, pos, players)
         q = est_q(hand, trump, rules)
         feats.append(contract_features(hand, trump, earlier, q, rules))
         cls.append(c)
-        over.append((1 if earlier > n_tricks else 0) if c == CLASS_LAST else -1)
+        over.append((1 if sum(earlier) > n_tricks else 0) if c == CLASS_LAST else -1)
         legal = [b for b in range(n_tricks + 1) if not np.isnan(ev[len(heur), b])]
         heur.append(contract_from_estimate(q, n_tricks, c == CLASS_DECLARER, int(level), legal))
     return (np.array(feats, dtype=float), np.array(cls), np.array(over), ~np.isnan(ev), ev,
             np.array(heur))
 
 
-def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, n: int):
+def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, n: int,
+           grad: np.ndarray | None = None):
     """Every contract's model value (hands x contracts), the formula of
     :func:`whist_sim.engine.learned_bidding.contract_values` at the default scoring, vectorised;
-    ``theta``: the rows of weights in real units (3 x row length)."""
+    ``theta``: the rows of weights in real units (3 x row length). With ``grad`` (the loss's
+    derivative by each value, hands x contracts) returns ``(values, d loss / d theta)`` instead:
+    the chain rule through the normal's cut points and the zero's logistic, written out."""
     from scipy.special import erfc
 
     from whist_sim.core.bid_features import (
@@ -95,7 +109,8 @@ def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, 
     from whist_sim.core.scoring import score
 
     r = Rules()
-    W = theta.reshape(3, -1)[cls]
+    rows = theta.reshape(3, -1)
+    W = rows[cls]
     t = (F * W[:, COL_T:COL_T + N_BID_FEATURES]).sum(1)
     z = (F * W[:, COL_Z:COL_Z + N_BID_FEATURES]).sum(1)
     steer = W[:, COL_STEER]
@@ -104,8 +119,8 @@ def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, 
     mean = t[:, None] + steer[:, None] * (b[None, :] - t[:, None])
     k = np.arange(n + 1, dtype=float)
     edge = np.where(k < n, k + 0.5, np.inf)
-    cdf = 0.5 * erfc((mean[:, :, None] - edge[None, None, :])
-                     / (spread[:, None, None] * np.sqrt(2.0)))
+    u = (edge[None, None, :] - mean[:, :, None]) / spread[:, None, None]
+    cdf = 0.5 * erfc(-u / np.sqrt(2.0))
     p = np.diff(np.concatenate([np.zeros(cdf.shape[:2] + (1,)), cdf], axis=2), axis=2)
     table = np.array([[score(bb, kk, False, r) for kk in range(n + 1)] for bb in range(n + 1)],
                      dtype=float)
@@ -116,8 +131,35 @@ def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, 
     made = np.where(over >= 0, np.where(over == 1, over_made, under_made),
                     share * over_made + (1 - share) * under_made)
     first = score(0, 1, False, r)
-    out[:, 0] = p0 * made + (1 - p0) * (first + (score(0, 2, False, r) - first) * ZERO_FAIL_EXTRA)
-    return out
+    failed = first + (score(0, 2, False, r) - first) * ZERO_FAIL_EXTRA
+    out[:, 0] = p0 * made + (1 - p0) * failed
+    if grad is None:
+        return out
+    # d cdf_k / d mean = -phi(u_k) / spread and d cdf_k / d log spread = -phi(u_k) u_k (0 at the
+    # last, infinite cut); a value is sum_k cdf_k (S[b, k] - S[b, k + 1]) with S[b, n + 1] = 0
+    phi = np.where(np.isfinite(u), np.exp(-0.5 * np.where(np.isfinite(u), u, 0.0) ** 2)
+                   / np.sqrt(2.0 * np.pi), 0.0)
+    step = table - np.concatenate([table[:, 1:], np.zeros((n + 1, 1))], axis=1)
+    d_mean = -(phi * step[None]).sum(2) / spread[:, None]
+    d_log_spread = -(phi * np.where(np.isfinite(u), u, 0.0) * step[None]).sum(2)
+    g = grad.copy()
+    g[:, 0] = 0.0  # the zero's value is not the normal's
+    g_mean = g * d_mean
+    g_t = (g_mean * (1.0 - steer[:, None])).sum(1)
+    g_steer = (g_mean * (b[None, :] - t[:, None])).sum(1)
+    g_ls = (g * d_log_spread).sum(1)
+    g0 = grad[:, 0]
+    g_z = g0 * p0 * (1.0 - p0) * (made - failed)
+    g_over = np.where(over >= 0, 0.0, g0 * p0 * share * (1.0 - share) * (over_made - under_made))
+    out_grad = np.zeros_like(rows)
+    for c in range(rows.shape[0]):
+        m = cls == c
+        out_grad[c, COL_T:COL_T + N_BID_FEATURES] = g_t[m] @ F[m]
+        out_grad[c, COL_Z:COL_Z + N_BID_FEATURES] = g_z[m] @ F[m]
+        out_grad[c, COL_STEER] = g_steer[m].sum()
+        out_grad[c, COL_LOG_SPREAD] = g_ls[m].sum()
+        out_grad[c, COL_OVER] = g_over[m].sum()
+    return out, out_grad.ravel()
 
 
 def start() -> np.ndarray:
@@ -140,23 +182,43 @@ def start() -> np.ndarray:
 
 
 def fit(F, cls, over, legal, ev, idx, tau: float, l2: float, maxiter: int) -> np.ndarray:
-    """The weights (real units) minimising the softmax-expected regret on hands ``idx``."""
+    """The weights (real units) minimising the softmax-expected regret on hands ``idx``, by
+    L-BFGS with the loss's gradient written out (:func:`values`). The search runs over the
+    weights times each feature's spread over the hands (a step in every direction then moves
+    the values alike), the penalty on the weights themselves."""
     from scipy.optimize import minimize
+
+    from whist_sim.core.bid_features import COL_T, COL_Z, N_BID_FEATURES
 
     n = legal.shape[1] - 1
     evf = np.where(legal, ev, 0.0)
     best = np.where(legal, ev, -np.inf).max(1)
     regret = np.where(legal[idx], best[idx, None] - evf[idx], 0.0)
+    F, cls, over, ok = F[idx], cls[idx], over[idx], legal[idx]
+    h = len(idx)
+    spread = np.maximum(F.std(0), 1.0)
+    unit = np.ones((3, len(start()) // 3))
+    unit[:, COL_T:COL_T + N_BID_FEATURES] = spread
+    unit[:, COL_Z:COL_Z + N_BID_FEATURES] = spread
+    unit = unit.ravel()
 
-    def loss(theta):
-        s = np.where(legal[idx], values(theta, F[idx], cls[idx], over[idx], n) / tau, -np.inf)
+    def loss(scaled):
+        theta = scaled / unit
+        v = values(theta, F, cls, over, n)
+        s = np.where(ok, v / tau, -np.inf)
         s -= s.max(1, keepdims=True)
         p = np.exp(s)
         p /= p.sum(1, keepdims=True)
-        return (p * regret).sum(1).mean() + l2 * (theta ** 2).sum()
+        expected = (p * regret).sum(1)
+        # d loss / d value: p (regret - expected regret) / (tau * hands)
+        dv = p * (regret - expected[:, None]) / (tau * h)
+        _, g = values(theta, F, cls, over, n, grad=dv)
+        return (expected.mean() + l2 * (theta ** 2).sum(),
+                (g + 2.0 * l2 * theta) / unit)
 
-    r = minimize(loss, start(), method="L-BFGS-B", options={"maxiter": maxiter})
-    return r.x
+    r = minimize(loss, start() * unit, jac=True, method="L-BFGS-B",
+                 options={"maxiter": maxiter})
+    return r.x / unit
 
 
 def measure(weights, F, cls, over, legal, ev, heur, idx) -> dict:
@@ -192,13 +254,18 @@ def write_model(path: Path, weights, note: str) -> None:
     rows = "\n".join("    (" + ", ".join(str(int(x)) for x in row) + ")," for row in weights)
     doc = Path(path).read_text().split('"""')[1] if Path(path).exists() else (
         "The weights of the ``learned`` bidder's contract model.")
-    Path(path).write_text(f'"""{doc}"""\n\n#: {note}\nWEIGHTS: tuple[tuple[int, ...], ...] = (\n'
-                          f"{rows}\n)\n")
+    from whist_sim.core.bid_features import BID_FEATURES
+
+    names = ", ".join(f'"{f}"' for f in BID_FEATURES)
+    Path(path).write_text(f'"""{doc}"""\n\n#: the features the weights were fitted with, in the '
+                          f"order of their columns\nFEATURES: tuple[str, ...] = ({names})\n"
+                          f"#: {note}\nWEIGHTS: tuple[tuple[int, ...], ...] = (\n{rows}\n)\n")
 
 
-def write_card(path: Path, opts, m: dict, hands: int, seconds: float) -> None:
+def write_card(path: Path, opts, m: dict, sizes: dict, seconds: float) -> None:
     from whist_sim.core.bid_features import BID_FEATURES_TABLE
 
+    tables = ", ".join(f"`{t}` (seed {seed}, {n:,} hands)" for t, (seed, n) in sizes.items())
     lines = [
         "# The `learned` bidder's contract model: data card",
         "",
@@ -209,15 +276,16 @@ def write_card(path: Path, opts, m: dict, hands: int, seconds: float) -> None:
         "| --- | --- |",
         "| teacher | every legal contract of a hand played on the same sampled deals, its value "
         "the mean score (`whist-sim bid-chart --no-check`) |",
-        f"| hands | {hands:,} (`--min-hands {opts.min_hands}`), {opts.deals} deals each, "
-        f"seed {opts.seed}; four players, rule-book defaults |",
-        "| table | `heuristic` bidding at the other seats, `learned` play everywhere |",
+        f"| hands | {sum(n for _, n in sizes.values()):,} (`--min-hands {opts.min_hands}` per "
+        f"chart), {opts.deals} deals each; four players, rule-book defaults, `learned` play |",
+        f"| tables | one chart per table, every seat bidding: {tables} |",
+        f"| rounds | {opts.rounds}: round 1 fits the hand-written tables; each later round charts "
+        "the `learned` table with the weights of the round before and fits every table again |",
         f"| fit | softmax over the legal contracts (temperature {opts.tau} points), expected "
-        f"regret + {opts.l2} x squared weights, L-BFGS; {1 - HELD_OUT:.0%} of the hands, the "
-        f"other {HELD_OUT:.0%} held out (split by the seed) |",
-        f"| training time | {seconds:.0f} s on two cores ("
-        + ("the fit; the labels, a bid chart of these sizes, about a minute more) |"
-           if opts.hands else "the labels and the fit) |"),
+        f"regret + {opts.l2} x squared weights, L-BFGS with the gradient written out, at most "
+        f"{opts.maxiter} steps; {1 - HELD_OUT:.0%} of each table's hands, the other "
+        f"{HELD_OUT:.0%} held out (split by the seed) |",
+        f"| training time | {seconds:.0f} s on two cores (the charts and the fits) |",
         "| what it decides | the contract; auction calls and Frisch passes are the heuristic's |",
         "| trained on | four players, default rules; other rule sets use the same weights, "
         "with their own scoring numbers and trick counts (not measured yet) |",
@@ -236,42 +304,100 @@ def write_card(path: Path, opts, m: dict, hands: int, seconds: float) -> None:
     ]
     for name, (n, mr, hr) in m["classes"].items():
         lines.append(f"| {name}: `learned` / `heuristic` | {n:,} | {mr:.2f} / {hr:.2f} | |")
+    for name, t in m["tables"].items():
+        lines.append(f"| table `{name}`: `learned` / `heuristic` | {t['hands']:,} | "
+                     f"{t['model_regret']:.2f} / {t['heuristic_regret']:.2f} | |")
     lines += ["", "## Features", "", "| feature | holds |", "| --- | --- |"]
     lines += [f"| `{f.name}` | {f.doc} |" for f in BID_FEATURES_TABLE]
     lines.append("")
     Path(path).write_text("\n".join(lines))
 
 
+class Labels:
+    """One table's labelled hands (the arrays of :func:`table`) and their split."""
+
+    def __init__(self, name: str, seed: int, path: Path, split_seed: int):
+        self.name, self.seed = name, seed
+        self.arrays = table(path)
+        n = len(self.arrays[0])
+        perm = np.random.default_rng(split_seed).permutation(n)
+        cut = int((1 - HELD_OUT) * n)
+        self.train, self.test = np.sort(perm[:cut]), np.sort(perm[cut:])
+
+
+def joined(labels: list[Labels]):
+    """The tables' arrays end to end, with the training and held-out rows of each (offsets)."""
+    arrays = tuple(np.concatenate([lab.arrays[i] for lab in labels]) for i in range(6))
+    train, test, spans, off = [], [], {}, 0
+    for lab in labels:
+        train.append(lab.train + off)
+        test.append(lab.test + off)
+        spans[lab.name] = lab.test + off
+        off += len(lab.arrays[0])
+    return arrays, np.concatenate(train), np.concatenate(test), spans
+
+
+def rounded(theta: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    from whist_sim.core.bid_features import SCALE
+
+    return tuple(tuple(int(round(x * SCALE)) for x in row) for row in theta.reshape(3, -1))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tables", default="heuristic,learned",
+                    help="bidding strategies whose tables label hands (one chart each)")
+    ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--min-hands", type=int, default=50)
     ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--hands", type=Path, help="a bid chart's hands.parquet to fit (skips the "
-                    "chart run)")
+    ap.add_argument("--hands", type=Path, help="the first table's hands.parquet of a bid chart "
+                    "(skips that chart run)")
     ap.add_argument("--tau", type=float, default=2.0)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--maxiter", type=int, default=300)
     ap.add_argument("--model", type=Path, default=MODEL)
     ap.add_argument("--card", type=Path, default=CARD)
     opts = ap.parse_args(argv)
-    from whist_sim.core.bid_features import SCALE
+    tables = [t.strip() for t in opts.tables.split(",") if t.strip()]
+    fixed = [t for t in tables if t != "learned"]
+    if not fixed or len(set(tables)) != len(tables):
+        ap.error("--tables: distinct bidding strategies, at least one hand-written one (round 1 "
+                 "fits those)")
+    if opts.rounds < 1:
+        ap.error("--rounds: at least 1")
+    if "learned" in tables and opts.model.resolve() != MODEL.resolve():
+        ap.error("--model: a `learned` table is charted with the package's model file; write "
+                 "to it, or leave `learned` out of --tables")
 
     t0 = time.perf_counter()
-    path = opts.hands or chart_hands(opts.seed, opts.min_hands, opts.deals)
-    F, cls, over, legal, ev, heur = table(path)
-    perm = np.random.default_rng(opts.seed).permutation(len(F))
-    cut = int((1 - HELD_OUT) * len(F))
-    train, test = np.sort(perm[:cut]), np.sort(perm[cut:])
-    theta = fit(F, cls, over, legal, ev, train, opts.tau, opts.l2, opts.maxiter)
-    weights = tuple(tuple(int(round(x * SCALE)) for x in row) for row in theta.reshape(3, -1))
+    seeds = {t: opts.seed + i for i, t in enumerate(tables)}
+    labels = [Labels(t, seeds[t], opts.hands if opts.hands and t == tables[0] else
+                     chart_hands(seeds[t], opts.min_hands, opts.deals, t), opts.seed)
+              for t in fixed]
+    rounds = opts.rounds if "learned" in tables else 1
+    weights = None
+    for r in range(1, rounds + 1):
+        if r > 1:
+            write_model(opts.model, weights, f"round {r - 1} of seed {opts.seed}")
+            labels = [lab for lab in labels if lab.name != "learned"]
+            labels.append(Labels("learned", seeds["learned"], chart_hands(
+                seeds["learned"], opts.min_hands, opts.deals, "learned"), opts.seed))
+        (F, cls, over, legal, ev, heur), train, _, _ = joined(labels)
+        weights = rounded(fit(F, cls, over, legal, ev, train, opts.tau, opts.l2, opts.maxiter))
+        print(f"round {r}: fitted on {len(train):,} hands of {len(labels)} table(s)", flush=True)
     seconds = time.perf_counter() - t0
+    (F, cls, over, legal, ev, heur), _, test, spans = joined(labels)
     m = measure(weights, F, cls, over, legal, ev, heur, test)
+    m["tables"] = {name: measure(weights, F, cls, over, legal, ev, heur, idx)
+                   for name, idx in spans.items()}
     print(f"held out: learned regret {m['model_regret']:.2f}, heuristic "
           f"{m['heuristic_regret']:.2f} points per decision ({m['hands']} hands)")
-    write_model(opts.model, weights, f"seed {opts.seed}, {len(F)} hands of a bid chart, "
-                f"{opts.deals} deals each")
-    write_card(opts.card, opts, m, len(F), seconds)
+    sizes = {lab.name: (lab.seed, len(lab.arrays[0])) for lab in labels}
+    write_model(opts.model, weights, f"seed {opts.seed}, {rounds} round(s), tables "
+                + ", ".join(f"{t} ({n} hands)" for t, (_, n) in sizes.items())
+                + f", {opts.deals} deals each")
+    write_card(opts.card, opts, m, sizes, seconds)
     return 0
 
 

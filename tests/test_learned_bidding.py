@@ -13,17 +13,24 @@ import pytest
 from whist_sim.compiled.entry.batch import play_batch, play_traces
 from whist_sim.compiled.strategies.bidding.learned import contract_features as kernel_features
 from whist_sim.core.bid_features import (
+    B_HCP,
     B_SHORT,
     BID_FEATURES,
     CLASS_DECLARER,
     CLASS_LAST,
     CLASS_MIDDLE,
+    COL_LOG_SPREAD,
+    COL_OVER,
+    COL_STEER,
+    COL_T,
+    COL_Z,
     N_BID_FEATURES,
     ROW_LENGTH,
     SCALE,
     position_class,
+    weight_rows,
 )
-from whist_sim.core.bid_model import WEIGHTS
+from whist_sim.core.bid_features import FITTED_ROWS as WEIGHTS
 from whist_sim.core.rules import Rules
 from whist_sim.core.spec import parse_seat
 from whist_sim.engine.learned_bidding import contract_features, contract_values
@@ -53,6 +60,24 @@ def test_the_weights_have_a_row_per_position_class_and_a_column_per_feature():
     assert ROW_LENGTH == 2 * N_BID_FEATURES + 3 and len(set(BID_FEATURES)) == N_BID_FEATURES
 
 
+def test_a_model_fitted_with_fewer_features_weighs_the_new_ones_zero():
+    """A feature added to the table does not edit the model by hand: the rows of a model fitted
+    without it are laid out in today's columns with a 0 for it; a feature the table does not
+    have, or a row of the wrong length, is refused."""
+    old = ("one", "hcp")  # trick weights, steer, log spread, zero weights, over share
+    rows = weight_rows([(1, 2, 3, 4, 5, 6, 7)] * 3, old)
+    row = rows[0]
+    assert row[COL_T + BID_FEATURES.index("one")] == 1 and row[COL_T + B_HCP] == 2
+    assert (row[COL_STEER], row[COL_LOG_SPREAD]) == (3, 4)
+    assert row[COL_Z + BID_FEATURES.index("one")] == 5 and row[COL_Z + B_HCP] == 6
+    assert row[COL_OVER] == 7
+    assert sum(abs(x) for x in row) == 28  # every other column 0
+    with pytest.raises(ValueError, match="does not have: suits"):
+        weight_rows([(0,) * 7] * 3, ("one", "suits"))
+    with pytest.raises(ValueError, match="rows of 7 columns"):
+        weight_rows([(0,) * 6] * 3, old)
+
+
 def test_position_classes():
     assert position_class(True, 0, 4) == CLASS_DECLARER
     assert position_class(False, 1, 4) == CLASS_MIDDLE
@@ -66,9 +91,10 @@ def test_both_engines_compute_the_same_hand_features():
     seen = set()
     for k, hand in enumerate(hands):
         trump = k % 5
-        earlier = k % 11
+        earlier = [(k + j) % 4 for j in range(k % 4)]  # 0 to 3 contracts, zeros among them
         ref = contract_features(hand, trump, earlier, est_q(hand, trump, rules), rules)
-        mine = kernel_features(np.uint64(hand), trump, earlier, est_q(hand, trump, rules), 0)
+        mine = kernel_features(np.uint64(hand), trump, sum(earlier), len(earlier),
+                               earlier.count(0), est_q(hand, trump, rules), 0)
         assert tuple(int(x) for x in mine) == tuple(ref), (hand, trump)
         seen.update((i, v) for i, v in enumerate(ref))
     for i in range(N_BID_FEATURES):  # every feature took two values at least
@@ -79,7 +105,7 @@ def test_no_suit_deck_counts_no_void_in_the_missing_suit():
     """RULES §7: the no_suit deck has no clubs; a hand without clubs is not short in them."""
     rules = Rules(players=3, three_player_deck="no_suit")
     hand = sum(1 << (13 * s + r) for s in (1, 2, 3) for r in range(4))  # no clubs
-    assert contract_features(hand, 3, 0, 0, rules)[B_SHORT] == 0
+    assert contract_features(hand, 3, [], 0, rules)[B_SHORT] == 0
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(zero_under=100, made_bonus=20),
@@ -135,7 +161,7 @@ def test_the_value_of_a_contract_follows_the_scoring():
     """RULES §6: a larger made bonus raises every non-zero contract's value by the chance of
     making it times the extra points (20 here); a zero's value does not move."""
     hand = _hands(1, 3)[0]
-    feats = contract_features(hand, 2, 3, est_q(hand, 2, Rules()), Rules())
+    feats = contract_features(hand, 2, [3], est_q(hand, 2, Rules()), Rules())
     legal = list(range(14))
     a = contract_values(feats, CLASS_MIDDLE, legal, 13, -1, Rules())
     b = contract_values(feats, CLASS_MIDDLE, legal, 13, -1, Rules(made_bonus=30))
@@ -151,7 +177,7 @@ def test_the_trainer_values_contracts_as_the_reference_does():
     spec.loader.exec_module(mod)
     rules = Rules()
     hands = _hands(12, 5)
-    feats = np.array([contract_features(h, k % 5, k, est_q(h, k % 5, rules), rules)
+    feats = np.array([contract_features(h, k % 5, [k % 4] * (k % 3), est_q(h, k % 5, rules), rules)
                       for k, h in enumerate(hands)], dtype=float)
     cls = np.array([k % 3 for k in range(12)])
     over = np.where(cls == CLASS_LAST, np.arange(12) % 2, -1)
@@ -161,3 +187,36 @@ def test_the_trainer_values_contracts_as_the_reference_does():
         ref = contract_values([int(x) for x in feats[k]], int(cls[k]), list(range(14)), 13,
                               int(over[k]), rules)
         assert np.allclose([ref[b] for b in range(14)], mine[k], atol=1e-9), k
+
+
+def test_the_trainers_gradient_is_the_derivative_of_its_loss():
+    """The fit follows the gradient written out in the trainer: it must be the loss's slope
+    (central differences), for every weight of every position class."""
+    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rules = Rules()
+    hands = _hands(30, 7)
+    feats = np.array([contract_features(h, k % 5, [k % 3] * (k % 4), est_q(h, k % 5, rules),
+                                        rules)
+                      for k, h in enumerate(hands)], dtype=float)
+    cls = np.array([k % 3 for k in range(30)])
+    over = np.where(cls == CLASS_LAST, np.arange(30) % 2, -1)
+    over[1] = -1  # a middle seat: the zero's over share counts
+    regret = np.random.default_rng(3).uniform(0.0, 20.0, (30, 14))
+    theta = np.array(WEIGHTS, dtype=float).ravel() / SCALE
+
+    def loss(th):
+        v = mod.values(th, feats, cls, over, 13) / 2.0
+        p = np.exp(v - v.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        e = (p * regret).sum(1)
+        dv = p * (regret - e[:, None]) / (2.0 * len(e))
+        return e.mean(), mod.values(th, feats, cls, over, 13, grad=dv)[1]
+
+    _, grad = loss(theta)
+    for i in range(theta.size):
+        d = np.zeros_like(theta)
+        d[i] = 1e-6
+        slope = (loss(theta + d)[0] - loss(theta - d)[0]) / 2e-6
+        assert abs(slope - grad[i]) < 1e-5 * max(1.0, abs(slope)), i

@@ -9,7 +9,8 @@ weights: :mod:`whist_sim.core.bid_model`; the data card: docs/BID_MODEL.md):
   hooked: the contracts may not sum to the tricks of the deal, RULES §4); one row of weights
   each;
 * the **hand features** of :data:`BID_FEATURES_TABLE`, integers read from the seat's own hand,
-  the trump strain and the earlier contracts, blind to suit names;
+  the trump strain and the earlier contracts (their sum, how many, how many zeros), blind to
+  suit names;
 * a **trick estimate** ``t = sum_i W[T + i] x_i / SCALE`` (tricks) and a spread
   ``s = exp(W[LOG_SPREAD] / SCALE)`` (tricks);
 * for a contract ``b > 0``: the tricks taken are spread as a normal of mean
@@ -31,7 +32,11 @@ features and the columns of a row through the constants below, never by bare num
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
+
+from .bid_model import FEATURES as _FITTED_FEATURES
+from .bid_model import WEIGHTS as _FITTED_WEIGHTS
 
 
 class BidFeature(NamedTuple):
@@ -53,6 +58,8 @@ BID_FEATURES_TABLE: tuple[BidFeature, ...] = (
     BidFeature("short", "2 per side suit void and 1 per side singleton (0 at No Trump)"),
     BidFeature("earlier", "the sum of the contracts bid before the seat's"),
     BidFeature("no_trump", "1 at No Trump"),
+    BidFeature("n_earlier", "the contracts bid before the seat's"),
+    BidFeature("earlier_zeros", "the zeros among the contracts bid before the seat's"),
 )
 
 #: the feature names, in the order of a row's weights
@@ -61,7 +68,7 @@ N_BID_FEATURES = len(BID_FEATURES_TABLE)
 
 # The index of each feature (plain ints: compiled code reads them as constants).
 (B_ONE, B_ESTIMATE_Q, B_HCP, B_TRUMPS, B_TRUMP_TOP, B_SIDE_ACES, B_SHORT, B_EARLIER,
- B_NO_TRUMP) = range(N_BID_FEATURES)
+ B_NO_TRUMP, B_N_EARLIER, B_EARLIER_ZEROS) = range(N_BID_FEATURES)
 
 #: the columns of a row of weights: the trick weights (one per feature), the steer, the log of
 #: the spread, the zero weights (one per feature), the over share of a zero's score
@@ -93,6 +100,40 @@ def position_class(is_declarer: bool, n_earlier: int, players: int) -> int:
     return CLASS_LAST if n_earlier == players - 1 else CLASS_MIDDLE
 
 
+def weight_rows(weights: Sequence[Sequence[int]], features: Sequence[str]
+                ) -> tuple[tuple[int, ...], ...]:
+    """Rows of weights fitted with the features ``features`` (their columns in that order), laid
+    out in the columns of today's table: a feature the fit did not have weighs 0, so that adding
+    a feature does not edit a model by hand. A feature the table no longer has, or a row of
+    another length, is an error (the model is out of date: ``make train``)."""
+    unknown = [f for f in features if f not in BID_FEATURES]
+    if unknown:
+        raise ValueError(f"the learned bidder's model names features the table does not have: "
+                         f"{', '.join(unknown)} (retrain it: make train)")
+    n = len(features)
+    rows = []
+    for row in weights:
+        if len(row) != 2 * n + 3:
+            raise ValueError(f"the learned bidder's weights must be rows of {2 * n + 3} columns "
+                             f"for {n} features, got {len(row)}")
+        out = [0] * ROW_LENGTH
+        for i, name in enumerate(features):
+            j = BID_FEATURES.index(name)
+            out[COL_T + j] = int(row[i])
+            out[COL_Z + j] = int(row[n + 2 + i])
+        out[COL_STEER] = int(row[n])
+        out[COL_LOG_SPREAD] = int(row[n + 1])
+        out[COL_OVER] = int(row[2 * n + 2])
+        rows.append(tuple(out))
+    if len(rows) != len(CLASSES):
+        raise ValueError(f"the learned bidder's model must have {len(CLASSES)} rows (one per "
+                         f"position class), got {len(rows)}")
+    return tuple(rows)
+
+
+#: the trained weights (:mod:`whist_sim.core.bid_model`) in the columns of today's table
+FITTED_ROWS: tuple[tuple[int, ...], ...] = weight_rows(_FITTED_WEIGHTS, _FITTED_FEATURES)
+
 __all__ = [
     "BID_FEATURES",
     "BID_FEATURES_TABLE",
@@ -111,8 +152,12 @@ __all__ = [
     "SCALE",
     "TAIL",
     "ZERO_FAIL_EXTRA",
+    "FITTED_ROWS",
     "position_class",
+    "weight_rows",
     "B_EARLIER",
+    "B_EARLIER_ZEROS",
+    "B_N_EARLIER",
     "B_ESTIMATE_Q",
     "B_HCP",
     "B_NO_TRUMP",

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 
 from ..core.bid_features import (
     B_EARLIER,
+    B_EARLIER_ZEROS,
     B_ESTIMATE_Q,
     B_HCP,
+    B_N_EARLIER,
     B_NO_TRUMP,
     B_ONE,
     B_SHORT,
@@ -27,25 +29,27 @@ from ..core.bid_features import (
     N_BID_FEATURES,
     ZERO_FAIL_EXTRA,
 )
+from ..core.bid_features import FITTED_ROWS as BID_WEIGHTS
 from ..core.bid_features import SCALE as BID_SCALE
 from ..core.bid_features import TAIL as BID_TAIL
-from ..core.bid_model import WEIGHTS as BID_WEIGHTS
 from ..core.cards import ACE, KING, NT, QUEEN, hcp, suit_length
 from ..core.rules import Rules
 from ..core.scoring import score
 
 
-def contract_features(hand: int, trump: int, earlier: int, q: int, rules: Rules | None = None
-                      ) -> list[int]:
+def contract_features(hand: int, trump: int, earlier: Sequence[int], q: int,
+                      rules: Rules | None = None) -> list[int]:
     """The hand features of the ``learned`` contract model (:data:`BID_FEATURES_TABLE`, in its
-    order) of ``hand`` with ``trump`` (0..3, 4 = NT), ``earlier`` (the sum of the contracts bid
-    before the seat's) and ``q`` (the heuristic's estimate in the trump strain,
+    order) of ``hand`` with ``trump`` (0..3, 4 = NT), ``earlier`` (the contracts bid before the
+    seat's) and ``q`` (the heuristic's estimate in the trump strain,
     :func:`whist_sim.engine.policies.est_q`); ``rules``: the deck (default four players)."""
     f = [0] * N_BID_FEATURES
     f[B_ONE] = 1
     f[B_ESTIMATE_Q] = q
     f[B_HCP] = hcp(hand)
-    f[B_EARLIER] = earlier
+    f[B_EARLIER] = sum(earlier)
+    f[B_N_EARLIER] = len(earlier)
+    f[B_EARLIER_ZEROS] = sum(1 for c in earlier if c == 0)
     aces = sum(hand >> (13 * s + ACE) & 1 for s in range(4))
     if trump == NT:
         f[B_SIDE_ACES] = aces

@@ -770,7 +770,7 @@ def learned_contract(state: DealState) -> int:
         over_known = 1 if sum(earlier) > n else 0
     hand = state.hand(seat)
     q = est_q(hand, state.trump, state.rules)
-    feats = contract_features(hand, state.trump, sum(earlier), q, state.rules)
+    feats = contract_features(hand, state.trump, earlier, q, state.rules)
     values = contract_values(feats, cls, state.legal_actions(), n, over_known, state.rules)
     return max(values, key=values.__getitem__)  # the first of the largest: the smaller number
 

@@ -15,8 +15,10 @@ import numpy as np
 
 from ....core.bid_features import (
     B_EARLIER,
+    B_EARLIER_ZEROS,
     B_ESTIMATE_Q,
     B_HCP,
+    B_N_EARLIER,
     B_NO_TRUMP,
     B_ONE,
     B_SHORT,
@@ -31,13 +33,13 @@ from ....core.bid_features import (
     COL_STEER,
     COL_T,
     COL_Z,
+    FITTED_ROWS,
     N_BID_FEATURES,
     ROW_LENGTH,
     SCALE,
     TAIL,
     ZERO_FAIL_EXTRA,
 )
-from ....core.bid_model import WEIGHTS
 from ...ground._numba import jit
 from ...ground.bits import popcount
 from ...ground.layout import (
@@ -61,7 +63,7 @@ _ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
 
 
 def _weights() -> np.ndarray:
-    rows = np.array(WEIGHTS, dtype=np.int64)
+    rows = np.array(FITTED_ROWS, dtype=np.int64)
     if rows.shape != (3, ROW_LENGTH):
         raise ValueError(f"the learned bidder's weights must be 3 rows of {ROW_LENGTH} "
                          f"columns, got {rows.shape}")
@@ -71,7 +73,7 @@ def _weights() -> np.ndarray:
 _W = _weights()
 #: the features in the order :func:`contract_features` writes them; a reordered table fails here
 _ORDER = (B_ONE, B_ESTIMATE_Q, B_HCP, B_TRUMPS, B_TRUMP_TOP, B_SIDE_ACES, B_SHORT, B_EARLIER,
-          B_NO_TRUMP)
+          B_NO_TRUMP, B_N_EARLIER, B_EARLIER_ZEROS)
 if _ORDER != tuple(range(N_BID_FEATURES)):
     raise ImportError("the learned bidder's features are written in another order than "
                       "whist_sim.core.bid_features names them")
@@ -80,10 +82,11 @@ _SQRT2 = math.sqrt(2.0)
 
 
 @jit
-def contract_features(hand, trump, earlier, q, low_strain):
+def contract_features(hand, trump, earlier, n_earlier, zeros, q, low_strain):
     """The model's hand features (a tuple of ints in the order of the table, no allocation) of
-    ``hand`` with ``trump`` (4 = NT), ``earlier`` (the contracts' sum before the seat's), ``q``
-    (the heuristic's estimate in the trump strain) and ``low_strain`` (the deck's lowest suit)."""
+    ``hand`` with ``trump`` (4 = NT), ``earlier`` (the contracts' sum before the seat's),
+    ``n_earlier`` (how many), ``zeros`` (how many of them are zeros), ``q`` (the heuristic's
+    estimate in the trump strain) and ``low_strain`` (the deck's lowest suit)."""
     aces = 0
     points = 0
     for s in range(4):
@@ -113,7 +116,8 @@ def contract_features(hand, trump, earlier, q, low_strain):
                     short += 1
     # in the order of the table (checked at import: _ORDER)
     return (np.int64(1), np.int64(q), np.int64(points), np.int64(trumps), np.int64(top),
-            np.int64(side_aces), np.int64(short), np.int64(earlier), np.int64(no_trump))
+            np.int64(side_aces), np.int64(short), np.int64(earlier), np.int64(no_trump),
+            np.int64(n_earlier), np.int64(zeros))
 
 
 @jit
@@ -181,11 +185,14 @@ def learned_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     trump = st[S_TRUMP]
     earlier = 0
     n_earlier = 0
+    zeros = 0
     for s in range(players):
         c = st[S_CONTRACT + s]
         if c >= 0:
             earlier += c
             n_earlier += 1
+            if c == 0:
+                zeros += 1
     if seat == st[S_DECLARER]:
         cls = CLASS_DECLARER
     elif n_earlier == players - 1:
@@ -196,8 +203,8 @@ def learned_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     if cls == CLASS_LAST:
         over_known = 1 if earlier > n_tricks else 0
     q = st[cached_q(st, hm, rp, seat, nt_hcp) + trump]
-    terms = model_terms(contract_features(hm[H_HAND + seat], trump, earlier, q,
-                                          rp[R_LOW_STRAIN]), cls)
+    terms = model_terms(contract_features(hm[H_HAND + seat], trump, earlier, n_earlier, zeros,
+                                          q, rp[R_LOW_STRAIN]), cls)
     best = -1
     best_value = 0.0
     for b in range(lo, n_tricks + 1):
