@@ -43,30 +43,40 @@ CARD = ROOT / "docs" / "BID_MODEL.md"
 HELD_OUT = 0.2
 
 
-def chart_hands(seed: int, min_hands: int, deals: int, bid: str = "heuristic") -> Path:
-    """Run the bid chart that labels the hands of a table where every seat bids ``bid``; return
-    its ``hands.parquet``."""
+def deck_rules(deck: str):
+    """The rules of a deck of :data:`~whist_sim.core.bid_features.DECKS` (rule-book defaults
+    otherwise) and the chart's options that set them."""
+    from whist_sim.core.rules import Rules
+
+    if deck == "four":
+        return Rules(), []
+    return (Rules(players=3, three_player_deck=deck),
+            ["--players", "3", "--three-player-deck", deck])
+
+
+def chart_hands(seed: int, min_hands: int, deals: int, bid: str = "heuristic",
+                deck: str = "four") -> Path:
+    """Run the bid chart that labels the hands of a table of ``deck`` where every seat bids
+    ``bid``; return its ``hands.parquet``."""
     out = Path(tempfile.mkdtemp(prefix="train-bidding-"))
     cmd = [sys.executable, "-m", "whist_sim", "bid-chart", "--min-hands", str(min_hands),
            "--deals", str(deals), "--no-check", "--seed", str(seed), "--bid", bid,
-           "--no-progress", "--out", str(out)]
+           *deck_rules(deck)[1], "--no-progress", "--out", str(out)]
     print("labels:", " ".join(cmd[2:]), flush=True)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return out / "hands.parquet"
 
 
-def table(path: Path):
-    """The hands of a chart as arrays: features, position class, over known, legal mask,
-    values (NaN: illegal), and the heuristic's contract."""
+def table(path: Path, rules):
+    """The hands of a chart of ``rules`` as arrays: features, position class, over known, legal
+    mask, values (NaN: illegal), and the heuristic's contract."""
     import pandas as pd
 
     from whist_sim.core.bid_features import CLASS_DECLARER, CLASS_LAST, position_class
-    from whist_sim.core.rules import Rules
     from whist_sim.engine.learned_bidding import contract_features
     from whist_sim.engine.policies import contract_from_estimate, est_q
 
     h = pd.read_parquet(path)
-    rules = Rules()
     n_tricks = rules.n_tricks
     players = rules.players
     ev = h[[f"ev_{b}" for b in range(n_tricks + 1)]].to_numpy(float)
@@ -88,7 +98,7 @@ def table(path: Path):
 
 
 def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, n: int,
-           grad: np.ndarray | None = None):
+           grad: np.ndarray | None = None, rules=None):
     """Every contract's model value (hands x contracts), the formula of
     :func:`whist_sim.engine.learned_bidding.contract_values` at the default scoring, vectorised;
     ``theta``: the rows of weights in real units (3 x row length). With ``grad`` (the loss's
@@ -108,7 +118,7 @@ def values(theta: np.ndarray, F: np.ndarray, cls: np.ndarray, over: np.ndarray, 
     from whist_sim.core.rules import Rules
     from whist_sim.core.scoring import score
 
-    r = Rules()
+    r = rules if rules is not None else Rules()
     rows = theta.reshape(3, -1)
     W = rows[cls]
     t = (F * W[:, COL_T:COL_T + N_BID_FEATURES]).sum(1)
@@ -181,11 +191,15 @@ def start() -> np.ndarray:
     return w.ravel()
 
 
-def fit(F, cls, over, legal, ev, idx, tau: float, l2: float, maxiter: int) -> np.ndarray:
+def fit(F, cls, over, legal, ev, idx, tau: float, l2: float, maxiter: int, rules=None,
+        starts: tuple = ()) -> np.ndarray:
     """The weights (real units) minimising the softmax-expected regret on hands ``idx``, by
     L-BFGS with the loss's gradient written out (:func:`values`). The search runs over the
     weights times each feature's spread over the hands (a step in every direction then moves
-    the values alike), the penalty on the weights themselves."""
+    the values alike), the penalty on the weights themselves. The loss is not convex: the
+    search starts from :func:`start` and from each of ``starts`` (weights in real units) and
+    keeps the lowest loss. ``rules``: the scoring and deck of the hands (default: the rule
+    book's)."""
     from scipy.optimize import minimize
 
     from whist_sim.core.bid_features import COL_T, COL_Z, N_BID_FEATURES
@@ -204,7 +218,7 @@ def fit(F, cls, over, legal, ev, idx, tau: float, l2: float, maxiter: int) -> np
 
     def loss(scaled):
         theta = scaled / unit
-        v = values(theta, F, cls, over, n)
+        v = values(theta, F, cls, over, n, rules=rules)
         s = np.where(ok, v / tau, -np.inf)
         s -= s.max(1, keepdims=True)
         p = np.exp(s)
@@ -212,23 +226,25 @@ def fit(F, cls, over, legal, ev, idx, tau: float, l2: float, maxiter: int) -> np
         expected = (p * regret).sum(1)
         # d loss / d value: p (regret - expected regret) / (tau * hands)
         dv = p * (regret - expected[:, None]) / (tau * h)
-        _, g = values(theta, F, cls, over, n, grad=dv)
+        _, g = values(theta, F, cls, over, n, grad=dv, rules=rules)
         return (expected.mean() + l2 * (theta ** 2).sum(),
                 (g + 2.0 * l2 * theta) / unit)
 
-    r = minimize(loss, start() * unit, jac=True, method="L-BFGS-B",
-                 options={"maxiter": maxiter})
-    return r.x / unit
+    best = None
+    for begin in (start(), *starts):
+        r = minimize(loss, np.asarray(begin, dtype=float) * unit, jac=True, method="L-BFGS-B",
+                     options={"maxiter": maxiter})
+        if best is None or r.fun < best.fun:
+            best = r
+    return best.x / unit
 
 
-def measure(weights, F, cls, over, legal, ev, heur, idx) -> dict:
+def measure(weights, F, cls, over, legal, ev, heur, idx, rules) -> dict:
     """Held-out regret and agreement with each hand's own best of the rounded ``weights`` (by
     the reference engine's formula) and of the heuristic's contracts, overall and per class."""
     from whist_sim.core.bid_features import CLASSES
-    from whist_sim.core.rules import Rules
     from whist_sim.engine.learned_bidding import contract_values
 
-    rules = Rules()
     chosen = []
     for i in idx:
         lg = [b for b in range(legal.shape[1]) if legal[i, b]]
@@ -250,63 +266,110 @@ def measure(weights, F, cls, over, legal, ev, heur, idx) -> dict:
     return out
 
 
-def write_model(path: Path, weights, note: str) -> None:
-    rows = "\n".join("    (" + ", ".join(str(int(x)) for x in row) + ")," for row in weights)
+def read_model(path: Path) -> tuple[dict, dict]:
+    """The models of a model file by deck, in today's columns, and their notes ({} when the
+    file does not exist)."""
+    from whist_sim.core.bid_features import weight_rows
+
+    if not Path(path).exists():
+        return {}, {}
+    space: dict = {}
+    exec(compile(Path(path).read_text(), str(path), "exec"), space)  # our own data file
+    models = {d: weight_rows(rows, space["FEATURES"]) for d, rows in space["MODELS"].items()}
+    return models, dict(space.get("NOTES", {}))
+
+
+def write_model(path: Path, deck: str, weights, note: str) -> None:
+    """Write ``weights`` as the model of ``deck`` into the model file, keeping the other decks'
+    models (a deck never trained gets the four-player weights, its note says so)."""
+    from whist_sim.core.bid_features import BID_FEATURES, DECKS
+
+    models, notes = read_model(path)
+    models[deck] = weights
+    notes[deck] = note
+    for d in DECKS:
+        if d not in models:
+            models[d] = models.get("four", weights)
+        notes.setdefault(d, "not trained yet: the four-player weights")
     doc = Path(path).read_text().split('"""')[1] if Path(path).exists() else (
         "The weights of the ``learned`` bidder's contract model.")
-    from whist_sim.core.bid_features import BID_FEATURES
-
     names = ", ".join(f'"{f}"' for f in BID_FEATURES)
-    Path(path).write_text(f'"""{doc}"""\n\n#: the features the weights were fitted with, in the '
-                          f"order of their columns\nFEATURES: tuple[str, ...] = ({names})\n"
-                          f"#: {note}\nWEIGHTS: tuple[tuple[int, ...], ...] = (\n{rows}\n)\n")
+    body = []
+    for d in DECKS:
+        rows = "\n".join("        (" + ", ".join(str(int(x)) for x in row) + "),"
+                         for row in models[d])
+        body.append(f'    "{d}": (\n{rows}\n    ),')
+    note_lines = "\n".join(f'    "{d}": "{notes[d]}",' for d in DECKS)
+    Path(path).write_text(
+        f'"""{doc}"""\n\n#: the features the weights were fitted with, in the order of their '
+        f"columns\nFEATURES: tuple[str, ...] = ({names})\n#: how each deck's model was "
+        f"trained\nNOTES: dict[str, str] = {{\n{note_lines}\n}}\n"
+        "MODELS: dict[str, tuple[tuple[int, ...], ...]] = {\n" + "\n".join(body) + "\n}\n")
 
 
-def write_card(path: Path, opts, m: dict, sizes: dict, seconds: float) -> None:
+DECK_WORDS = {"four": "four players", "no_suit": "three players, `no_suit` deck",
+              "no_low": "three players, `no_low` deck",
+              "one_random": "three players, `one_random` deck"}
+
+
+def write_card(path: Path, opts, results: dict, seconds: float) -> None:
+    """The data card: what every deck's model was fitted on, and its held-out figures
+    (``results``: deck -> (measures, table sizes))."""
     from whist_sim.core.bid_features import BID_FEATURES_TABLE
 
-    tables = ", ".join(f"`{t}` (seed {seed}, {n:,} hands)" for t, (seed, n) in sizes.items())
     lines = [
         "# The `learned` bidder's contract model: data card",
         "",
         "Written by `scripts/train_bidding.py` (`make train`); the model is stated in",
-        "`whist_sim/core/bid_features.py`, its weights are `whist_sim/core/bid_model.py`.",
+        "`whist_sim/core/bid_features.py`, its weights are `whist_sim/core/bid_model.py` (one "
+        "model per deck: four players, and three with each deck option).",
         "",
         "| | |",
         "| --- | --- |",
         "| teacher | every legal contract of a hand played on the same sampled deals, its value "
         "the mean score (`whist-sim bid-chart --no-check`) |",
-        f"| hands | {sum(n for _, n in sizes.values()):,} (`--min-hands {opts.min_hands}` per "
-        f"chart), {opts.deals} deals each; four players, rule-book defaults, `learned` play |",
-        f"| tables | one chart per table, every seat bidding: {tables} |",
+        f"| hands | `--min-hands {opts.min_hands}` per chart, {opts.deals} deals each; rule-book "
+        "defaults but the deck, `learned` play |",
+        f"| tables | one chart per table, every seat bidding one strategy: {opts.tables} "
+        f"(table `i` charted with seed {opts.seed} + `i`) |",
         f"| rounds | {opts.rounds}: round 1 fits the hand-written tables; each later round charts "
         "the `learned` table with the weights of the round before and fits every table again |",
         f"| fit | softmax over the legal contracts (temperature {opts.tau} points), expected "
         f"regret + {opts.l2} x squared weights, L-BFGS with the gradient written out, at most "
         f"{opts.maxiter} steps; {1 - HELD_OUT:.0%} of each table's hands, the other "
         f"{HELD_OUT:.0%} held out (split by the seed) |",
-        f"| training time | {seconds:.0f} s on two cores (the charts and the fits) |",
+        f"| training time | {seconds:.0f} s on two cores (the charts and the fits of "
+        f"{len(results)} deck(s)) |",
         "| what it decides | the contract; auction calls and Frisch passes are the heuristic's |",
-        "| trained on | four players, default rules; other rule sets use the same weights, "
-        "with their own scoring numbers and trick counts (not measured yet) |",
+        "| the rules | the deck picks the model; the scoring numbers are read from the rules of "
+        "the deal; the other options (Frisch, bid order, redeal) use the deck's model as "
+        "fitted at the defaults |",
         "",
         "## Held-out figures",
         "",
         "Regret: the hand's own best value less the value of the contract chosen, points per "
         "decision; own best: how often the contract chosen is the hand's own best.",
-        "",
-        "| contracts by | hands | regret | own best |",
-        "| --- | ---: | ---: | ---: |",
-        f"| `learned` (rounded weights) | {m['hands']:,} | {m['model_regret']:.2f} | "
-        f"{m['model_own']:.1%} |",
-        f"| `heuristic` | {m['hands']:,} | {m['heuristic_regret']:.2f} | "
-        f"{m['heuristic_own']:.1%} |",
     ]
-    for name, (n, mr, hr) in m["classes"].items():
-        lines.append(f"| {name}: `learned` / `heuristic` | {n:,} | {mr:.2f} / {hr:.2f} | |")
-    for name, t in m["tables"].items():
-        lines.append(f"| table `{name}`: `learned` / `heuristic` | {t['hands']:,} | "
-                     f"{t['model_regret']:.2f} / {t['heuristic_regret']:.2f} | |")
+    for deck, (m, sizes) in results.items():
+        tables = ", ".join(f"`{t}` (seed {seed}, {n:,} hands)" for t, (seed, n) in sizes.items())
+        lines += [
+            "",
+            f"### {DECK_WORDS[deck]}",
+            "",
+            f"Tables: {tables}.",
+            "",
+            "| contracts by | hands | regret | own best |",
+            "| --- | ---: | ---: | ---: |",
+            f"| `learned` (rounded weights) | {m['hands']:,} | {m['model_regret']:.2f} | "
+            f"{m['model_own']:.1%} |",
+            f"| `heuristic` | {m['hands']:,} | {m['heuristic_regret']:.2f} | "
+            f"{m['heuristic_own']:.1%} |",
+        ]
+        for name, (n, mr, hr) in m["classes"].items():
+            lines.append(f"| {name}: `learned` / `heuristic` | {n:,} | {mr:.2f} / {hr:.2f} | |")
+        for name, t in m["tables"].items():
+            lines.append(f"| table `{name}`: `learned` / `heuristic` | {t['hands']:,} | "
+                         f"{t['model_regret']:.2f} / {t['heuristic_regret']:.2f} | |")
     lines += ["", "## Features", "", "| feature | holds |", "| --- | --- |"]
     lines += [f"| `{f.name}` | {f.doc} |" for f in BID_FEATURES_TABLE]
     lines.append("")
@@ -316,9 +379,9 @@ def write_card(path: Path, opts, m: dict, sizes: dict, seconds: float) -> None:
 class Labels:
     """One table's labelled hands (the arrays of :func:`table`) and their split."""
 
-    def __init__(self, name: str, seed: int, path: Path, split_seed: int):
+    def __init__(self, name: str, seed: int, path: Path, split_seed: int, rules):
         self.name, self.seed = name, seed
-        self.arrays = table(path)
+        self.arrays = table(path, rules)
         n = len(self.arrays[0])
         perm = np.random.default_rng(split_seed).permutation(n)
         cut = int((1 - HELD_OUT) * n)
@@ -343,16 +406,62 @@ def rounded(theta: np.ndarray) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(round(x * SCALE)) for x in row) for row in theta.reshape(3, -1))
 
 
+def train_deck(deck: str, opts, tables: list[str]) -> tuple[dict, dict]:
+    """Fit the model of ``deck`` in rounds (module doc), write it into the model file; its
+    held-out measures and the tables' (seed, hands)."""
+    from whist_sim.core.bid_features import SCALE
+
+    rules, _ = deck_rules(deck)
+    seeds = {t: opts.seed + i for i, t in enumerate(tables)}
+    fixed = [t for t in tables if t != "learned"]
+    labels = [Labels(t, seeds[t], opts.hands if opts.hands and deck == "four"
+                     and t == tables[0] else
+                     chart_hands(seeds[t], opts.min_hands, opts.deals, t, deck), opts.seed, rules)
+              for t in fixed]
+    rounds = opts.rounds if "learned" in tables else 1
+    weights = None
+    # a three-player deck's search also starts from the four-player model (fitted first in the
+    # same run: DECKS order), whose weights were a better start than the fixed one on no_low
+    four = read_model(opts.model)[0].get("four") if deck != "four" else None
+    starts = (np.array(four, dtype=float).ravel() / SCALE,) if four else ()
+    for r in range(1, rounds + 1):
+        if r > 1:
+            write_model(opts.model, deck, weights, f"round {r - 1} of seed {opts.seed}")
+            labels = [lab for lab in labels if lab.name != "learned"]
+            labels.append(Labels("learned", seeds["learned"], chart_hands(
+                seeds["learned"], opts.min_hands, opts.deals, "learned", deck), opts.seed, rules))
+        (F, cls, over, legal, ev, heur), train, _, _ = joined(labels)
+        weights = rounded(fit(F, cls, over, legal, ev, train, opts.tau, opts.l2, opts.maxiter,
+                              rules, starts))
+        print(f"{deck}, round {r}: fitted on {len(train):,} hands of {len(labels)} table(s)",
+              flush=True)
+    (F, cls, over, legal, ev, heur), _, test, spans = joined(labels)
+    m = measure(weights, F, cls, over, legal, ev, heur, test, rules)
+    m["tables"] = {name: measure(weights, F, cls, over, legal, ev, heur, idx, rules)
+                   for name, idx in spans.items()}
+    print(f"{deck}: held out, learned regret {m['model_regret']:.2f}, heuristic "
+          f"{m['heuristic_regret']:.2f} points per decision ({m['hands']} hands)", flush=True)
+    sizes = {lab.name: (lab.seed, len(lab.arrays[0])) for lab in labels}
+    write_model(opts.model, deck, weights, f"seed {opts.seed}, {rounds} round(s), tables "
+                + ", ".join(f"{t} ({n} hands)" for t, (_, n) in sizes.items())
+                + f", {opts.deals} deals each")
+    return m, sizes
+
+
 def main(argv: list[str] | None = None) -> int:
+    from whist_sim.core.bid_features import DECKS
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decks", default=",".join(DECKS),
+                    help="the decks to fit a model for: " + ", ".join(DECKS))
     ap.add_argument("--tables", default="heuristic,learned",
                     help="bidding strategies whose tables label hands (one chart each)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--min-hands", type=int, default=50)
     ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--hands", type=Path, help="the first table's hands.parquet of a bid chart "
-                    "(skips that chart run)")
+    ap.add_argument("--hands", type=Path, help="the four-player first table's hands.parquet of "
+                    "a bid chart (skips that chart run)")
     ap.add_argument("--tau", type=float, default=2.0)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--maxiter", type=int, default=300)
@@ -360,8 +469,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--card", type=Path, default=CARD)
     opts = ap.parse_args(argv)
     tables = [t.strip() for t in opts.tables.split(",") if t.strip()]
-    fixed = [t for t in tables if t != "learned"]
-    if not fixed or len(set(tables)) != len(tables):
+    decks = [d.strip() for d in opts.decks.split(",") if d.strip()]
+    if not decks or any(d not in DECKS for d in decks) or len(set(decks)) != len(decks):
+        ap.error(f"--decks: distinct decks of {', '.join(DECKS)}")
+    if not [t for t in tables if t != "learned"] or len(set(tables)) != len(tables):
         ap.error("--tables: distinct bidding strategies, at least one hand-written one (round 1 "
                  "fits those)")
     if opts.rounds < 1:
@@ -369,35 +480,10 @@ def main(argv: list[str] | None = None) -> int:
     if "learned" in tables and opts.model.resolve() != MODEL.resolve():
         ap.error("--model: a `learned` table is charted with the package's model file; write "
                  "to it, or leave `learned` out of --tables")
-
+    opts.tables = ", ".join(f"`{t}`" for t in tables)
     t0 = time.perf_counter()
-    seeds = {t: opts.seed + i for i, t in enumerate(tables)}
-    labels = [Labels(t, seeds[t], opts.hands if opts.hands and t == tables[0] else
-                     chart_hands(seeds[t], opts.min_hands, opts.deals, t), opts.seed)
-              for t in fixed]
-    rounds = opts.rounds if "learned" in tables else 1
-    weights = None
-    for r in range(1, rounds + 1):
-        if r > 1:
-            write_model(opts.model, weights, f"round {r - 1} of seed {opts.seed}")
-            labels = [lab for lab in labels if lab.name != "learned"]
-            labels.append(Labels("learned", seeds["learned"], chart_hands(
-                seeds["learned"], opts.min_hands, opts.deals, "learned"), opts.seed))
-        (F, cls, over, legal, ev, heur), train, _, _ = joined(labels)
-        weights = rounded(fit(F, cls, over, legal, ev, train, opts.tau, opts.l2, opts.maxiter))
-        print(f"round {r}: fitted on {len(train):,} hands of {len(labels)} table(s)", flush=True)
-    seconds = time.perf_counter() - t0
-    (F, cls, over, legal, ev, heur), _, test, spans = joined(labels)
-    m = measure(weights, F, cls, over, legal, ev, heur, test)
-    m["tables"] = {name: measure(weights, F, cls, over, legal, ev, heur, idx)
-                   for name, idx in spans.items()}
-    print(f"held out: learned regret {m['model_regret']:.2f}, heuristic "
-          f"{m['heuristic_regret']:.2f} points per decision ({m['hands']} hands)")
-    sizes = {lab.name: (lab.seed, len(lab.arrays[0])) for lab in labels}
-    write_model(opts.model, weights, f"seed {opts.seed}, {rounds} round(s), tables "
-                + ", ".join(f"{t} ({n} hands)" for t, (_, n) in sizes.items())
-                + f", {opts.deals} deals each")
-    write_card(opts.card, opts, m, sizes, seconds)
+    results = {deck: train_deck(deck, opts, tables) for deck in decks}
+    write_card(opts.card, opts, results, time.perf_counter() - t0)
     return 0
 
 

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from whist_sim.compiled.entry.batch import play_batch, play_traces
+from whist_sim.compiled.ground.layout import rules_array
 from whist_sim.compiled.strategies.bidding.learned import contract_features as kernel_features
+from whist_sim.compiled.strategies.bidding.learned import deck_row
 from whist_sim.core.bid_features import (
     B_HCP,
     B_SHORT,
@@ -24,13 +26,17 @@ from whist_sim.core.bid_features import (
     COL_STEER,
     COL_T,
     COL_Z,
+    DECKS,
+    FITTED,
     N_BID_FEATURES,
     ROW_LENGTH,
     SCALE,
+    deck_of,
     position_class,
     weight_rows,
 )
 from whist_sim.core.bid_features import FITTED_ROWS as WEIGHTS
+from whist_sim.core.bid_model import NOTES
 from whist_sim.core.rules import Rules
 from whist_sim.core.spec import parse_seat
 from whist_sim.engine.learned_bidding import contract_features, contract_values
@@ -101,6 +107,20 @@ def test_both_engines_compute_the_same_hand_features():
         assert len({v for j, v in seen if j == i}) >= (1 if i == 0 else 2), BID_FEATURES[i]
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, three_player_deck="no_suit"),
+                                   Rules(players=3, three_player_deck="no_low"),
+                                   Rules(players=3, three_player_deck="one_random")], ids=str)
+def test_each_deck_bids_with_its_own_trained_model(rules):
+    """RULES §7: three players play another deck; the bidder reads the model fitted on it, the
+    same one in both engines, and no deck stands in for another."""
+    deck = deck_of(rules.players, rules.three_player_deck)
+    for cls in (CLASS_DECLARER, CLASS_MIDDLE, CLASS_LAST):
+        assert deck_row(rules_array(rules), cls) == 3 * deck + cls
+    assert "not trained" not in NOTES[DECKS[deck]]
+    others = [FITTED[d] for d in range(len(DECKS)) if d != deck]
+    assert all(FITTED[deck] != o for o in others)
+
+
 def test_no_suit_deck_counts_no_void_in_the_missing_suit():
     """RULES §7: the no_suit deck has no clubs; a hand without clubs is not short in them."""
     rules = Rules(players=3, three_player_deck="no_suit")
@@ -111,6 +131,7 @@ def test_no_suit_deck_counts_no_void_in_the_missing_suit():
 @pytest.mark.parametrize("rules", [Rules(), Rules(zero_under=100, made_bonus=20),
                                    Rules(miss_per_trick=5, zero_fail_first=-80),
                                    Rules(players=3, three_player_deck="no_low"),
+                                   Rules(players=3, three_player_deck="no_suit"),
                                    Rules(players=3, three_player_deck="one_random",
                                          after_third_frisch="redeal")],
                          ids=str)
@@ -220,3 +241,19 @@ def test_the_trainers_gradient_is_the_derivative_of_its_loss():
         d[i] = 1e-6
         slope = (loss(theta + d)[0] - loss(theta - d)[0]) / 2e-6
         assert abs(slope - grad[i]) < 1e-5 * max(1.0, abs(slope)), i
+
+
+def test_the_trainer_writes_one_decks_model_and_keeps_the_others(tmp_path):
+    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    path = tmp_path / "bid_model.py"
+    four = tuple(tuple(range(k, k + ROW_LENGTH)) for k in range(3))
+    mod.write_model(path, "four", four, "four's note")
+    models, notes = mod.read_model(path)
+    assert models["no_low"] == four and "not trained" in notes["no_low"]
+    low = tuple(tuple(-x for x in row) for row in four)
+    mod.write_model(path, "no_low", low, "no_low's note")
+    models, notes = mod.read_model(path)
+    assert (models["four"], models["no_low"], notes["four"], notes["no_low"]) == (
+        four, low, "four's note", "no_low's note")

@@ -32,11 +32,11 @@ features and the columns of a row through the constants below, never by bare num
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .bid_model import FEATURES as _FITTED_FEATURES
-from .bid_model import WEIGHTS as _FITTED_WEIGHTS
+from .bid_model import MODELS as _FITTED_MODELS
 
 
 class BidFeature(NamedTuple):
@@ -78,6 +78,10 @@ COL_LOG_SPREAD = N_BID_FEATURES + 1
 COL_Z = N_BID_FEATURES + 2
 COL_OVER = 2 * N_BID_FEATURES + 2
 ROW_LENGTH = 2 * N_BID_FEATURES + 3
+
+#: the decks, one model each (RULES §7): four players, and three with each ``three_player_deck``
+DECKS: tuple[str, ...] = ("four", "no_suit", "no_low", "one_random")
+DECK_FOUR, DECK_NO_SUIT, DECK_NO_LOW, DECK_ONE_RANDOM = range(len(DECKS))
 
 #: the position classes, one row of weights each
 CLASS_DECLARER, CLASS_MIDDLE, CLASS_LAST = 0, 1, 2
@@ -131,8 +135,27 @@ def weight_rows(weights: Sequence[Sequence[int]], features: Sequence[str]
     return tuple(rows)
 
 
-#: the trained weights (:mod:`whist_sim.core.bid_model`) in the columns of today's table
-FITTED_ROWS: tuple[tuple[int, ...], ...] = weight_rows(_FITTED_WEIGHTS, _FITTED_FEATURES)
+def deck_of(players: int, three_player_deck: str) -> int:
+    """The index in :data:`DECKS` of the model for a deal of ``players`` with that deck option
+    (which counts only with three players)."""
+    return DECK_FOUR if players == 4 else DECKS.index(three_player_deck)
+
+
+def fitted_models(models: Mapping[str, Sequence[Sequence[int]]], features: Sequence[str]
+                  ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The rows of every deck's model (in the order of :data:`DECKS`) in today's columns
+    (:func:`weight_rows`); a deck with no model is an error, not a silent stand-in."""
+    missing = [d for d in DECKS if d not in models]
+    if missing:
+        raise ValueError(f"the learned bidder's model has no weights for the deck(s) "
+                         f"{', '.join(missing)} (make train)")
+    return tuple(weight_rows(models[d], features) for d in DECKS)
+
+
+#: the trained weights (:mod:`whist_sim.core.bid_model`) of every deck, in today's columns
+FITTED: tuple[tuple[tuple[int, ...], ...], ...] = fitted_models(_FITTED_MODELS, _FITTED_FEATURES)
+#: the four-player model's rows
+FITTED_ROWS = FITTED[DECK_FOUR]
 
 __all__ = [
     "BID_FEATURES",
@@ -152,7 +175,15 @@ __all__ = [
     "SCALE",
     "TAIL",
     "ZERO_FAIL_EXTRA",
+    "DECKS",
+    "DECK_FOUR",
+    "DECK_NO_LOW",
+    "DECK_NO_SUIT",
+    "DECK_ONE_RANDOM",
+    "FITTED",
     "FITTED_ROWS",
+    "deck_of",
+    "fitted_models",
     "position_class",
     "weight_rows",
     "B_EARLIER",

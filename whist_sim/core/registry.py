@@ -320,8 +320,9 @@ BID_POLICIES: dict[str, PolicyInfo] = {
         "contracts the number a model fitted to search values highest: a trick estimate from "
         "suit-blind hand features, the earlier contracts and its position (declarer, middle, "
         "last), spread into a chance of each trick count and scored by the deal's own scoring "
-        "(docs/BID_MODEL.md); its auction calls and Frisch passes are the heuristic's, and "
-        "nt, nt_hcp the heuristic's NT rule (the model was fitted at the defaults)",
+        "(docs/BID_MODEL.md; one model per deck); its auction calls and Frisch passes are the "
+        "heuristic's, and nt, nt_hcp the heuristic's NT rule (the models were fitted at the "
+        "defaults)",
         NT_PARAMS,
         decide=_bidder("learned", "learned_decide_call", "learned_decide_frisch",
                        "learned_decide_contract"),

@@ -26,10 +26,11 @@ from ..core.bid_features import (
     COL_STEER,
     COL_T,
     COL_Z,
+    FITTED,
     N_BID_FEATURES,
     ZERO_FAIL_EXTRA,
+    deck_of,
 )
-from ..core.bid_features import FITTED_ROWS as BID_WEIGHTS
 from ..core.bid_features import SCALE as BID_SCALE
 from ..core.bid_features import TAIL as BID_TAIL
 from ..core.cards import ACE, KING, NT, QUEEN, hcp, suit_length
@@ -72,13 +73,15 @@ def _normal_below(x: float, mean: float, spread: float) -> float:
 
 
 def contract_values(feats: list[int], cls: int, legal: list[int], n_tricks: int, over_known: int,
-                    rules: Rules, weights: Sequence[Sequence[int]] = BID_WEIGHTS
+                    rules: Rules, weights: Sequence[Sequence[int]] | None = None
                     ) -> dict[int, float]:
     """The model's value, in points, of each contract of ``legal`` (ascending) for a seat of
     position class ``cls`` with hand features ``feats`` (:mod:`whist_sim.core.bid_features`);
     ``over_known``: 1 (0) when the deal is over (under) with a zero of the seat's, -1 when the
-    seat does not know it yet; ``weights``: the model's rows (default: the trained ones). The
-    compiled kernel computes the same, in the same order."""
+    seat does not know it yet; ``weights``: the model's rows (default: the trained ones of the
+    deck of ``rules``). The compiled kernel computes the same, in the same order."""
+    if weights is None:
+        weights = FITTED[deck_of(rules.players, rules.three_player_deck)]
     w = weights[cls]
     t = 0.0
     z = 0.0

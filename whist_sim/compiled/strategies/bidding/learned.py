@@ -33,7 +33,12 @@ from ....core.bid_features import (
     COL_STEER,
     COL_T,
     COL_Z,
-    FITTED_ROWS,
+    DECK_FOUR,
+    DECK_NO_LOW,
+    DECK_NO_SUIT,
+    DECK_ONE_RANDOM,
+    DECKS,
+    FITTED,
     N_BID_FEATURES,
     ROW_LENGTH,
     SCALE,
@@ -46,6 +51,7 @@ from ...ground.layout import (
     H_HAND,
     R_LOW_STRAIN,
     R_NTRICKS,
+    R_ONE_RANDOM,
     R_PLAYERS,
     S_CONTRACT,
     S_DECLARER,
@@ -63,11 +69,12 @@ _ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
 
 
 def _weights() -> np.ndarray:
-    rows = np.array(FITTED_ROWS, dtype=np.int64)
-    if rows.shape != (3, ROW_LENGTH):
-        raise ValueError(f"the learned bidder's weights must be 3 rows of {ROW_LENGTH} "
-                         f"columns, got {rows.shape}")
-    return rows
+    """Every deck's rows, one after the other: row ``3 * deck + class``."""
+    rows = np.array(FITTED, dtype=np.int64)
+    if rows.shape != (len(DECKS), 3, ROW_LENGTH):
+        raise ValueError(f"the learned bidder's weights must be {len(DECKS)} decks of 3 rows of "
+                         f"{ROW_LENGTH} columns, got {rows.shape}")
+    return rows.reshape(len(DECKS) * 3, ROW_LENGTH)
 
 
 _W = _weights()
@@ -126,11 +133,26 @@ def _below(x, mean, spread):
     return 0.5 * math.erfc((mean - x) / (spread * _SQRT2))
 
 
+@jit(inline="always")
+def deck_row(rp, cls):
+    """The row of weights of position class ``cls`` in the model of the deck of ``rp``
+    (:data:`~whist_sim.core.bid_features.DECKS`, read from the rules array)."""
+    if rp[R_PLAYERS] == 4:
+        deck = DECK_FOUR
+    elif rp[R_LOW_STRAIN] != 0:
+        deck = DECK_NO_SUIT
+    elif rp[R_ONE_RANDOM] != 0:
+        deck = DECK_ONE_RANDOM
+    else:
+        deck = DECK_NO_LOW
+    return 3 * deck + cls
+
+
 @jit
 def model_terms(f, cls):
     """The model's terms of a decision, computed once for all its contracts: the trick estimate
-    ``t`` and the zero's logit ``z`` of features ``f`` in position class ``cls``, the steer and
-    the spread (tricks)."""
+    ``t`` and the zero's logit ``z`` of features ``f`` in row ``cls`` (:func:`deck_row`), the
+    steer and the spread (tricks)."""
     t = 0.0
     z = 0.0
     for i in range(N_BID_FEATURES):
@@ -142,9 +164,10 @@ def model_terms(f, cls):
 
 @jit
 def contract_value(terms, cls, b, n_tricks, over_known, rp):
-    """The model's value in points of contract ``b`` with the decision's :func:`model_terms`
-    (``over_known``: 1/0 when the seat knows the deal over/under with its zero, else -1); the
-    reference's ``contract_values`` in the same order of operations."""
+    """The model's value in points of contract ``b`` with the decision's :func:`model_terms` of
+    row ``cls`` (:func:`deck_row`; ``over_known``: 1/0 when the seat knows the deal over/under
+    with its zero, else -1); the reference's ``contract_values`` in the same order of
+    operations."""
     t, z, steer, spread = terms
     if b == 0:
         p0 = 1.0 / (1.0 + math.exp(-z))
@@ -202,15 +225,16 @@ def learned_contract(st, hm, rp, seat, lo, forbidden, nt_hcp):
     over_known = -1
     if cls == CLASS_LAST:
         over_known = 1 if earlier > n_tricks else 0
+    row = deck_row(rp, cls)
     q = st[cached_q(st, hm, rp, seat, nt_hcp) + trump]
     terms = model_terms(contract_features(hm[H_HAND + seat], trump, earlier, n_earlier, zeros,
-                                          q, rp[R_LOW_STRAIN]), cls)
+                                          q, rp[R_LOW_STRAIN]), row)
     best = -1
     best_value = 0.0
     for b in range(lo, n_tricks + 1):
         if b == forbidden:
             continue
-        v = contract_value(terms, cls, b, n_tricks, over_known, rp)
+        v = contract_value(terms, row, b, n_tricks, over_known, rp)
         if best < 0 or v > best_value:
             best = b
             best_value = v
