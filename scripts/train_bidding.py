@@ -336,7 +336,9 @@ def write_card(path: Path, opts, results: dict, seconds: float) -> None:
         "the `learned` table with the weights of the round before and fits every table again |",
         f"| fit | softmax over the legal contracts (temperature {opts.tau} points), expected "
         f"regret + {opts.l2} x squared weights, L-BFGS with the gradient written out, at most "
-        f"{opts.maxiter} steps; {1 - HELD_OUT:.0%} of each table's hands, the other "
+        f"{opts.maxiter} steps from fixed weights (a three-player deck: also from the "
+        "four-player model, the lower loss kept); "
+        f"{1 - HELD_OUT:.0%} of each table's hands, the other "
         f"{HELD_OUT:.0%} held out (split by the seed) |",
         f"| training time | {seconds:.0f} s on two cores (the charts and the fits of "
         f"{len(results)} deck(s)) |",
