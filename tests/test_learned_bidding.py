@@ -257,3 +257,14 @@ def test_the_trainer_writes_one_decks_model_and_keeps_the_others(tmp_path):
     models, notes = mod.read_model(path)
     assert (models["four"], models["no_low"], notes["four"], notes["no_low"]) == (
         four, low, "four's note", "no_low's note")
+
+
+def test_bench_measures_the_learned_bidder_against_the_heuristic():
+    from whist_sim.analyses.bench.bidder import bench_bidder
+
+    r = bench_bidder(seconds=0.05)
+    assert set(r) == {"bidder_learned_deals_per_s", "bidder_heuristic_deals_per_s",
+                      "bidder_learned_vs_heuristic"}
+    assert r["bidder_learned_vs_heuristic"] == pytest.approx(
+        r["bidder_learned_deals_per_s"] / r["bidder_heuristic_deals_per_s"])
+    assert all(v > 0 for v in r.values())

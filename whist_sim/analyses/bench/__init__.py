@@ -11,6 +11,8 @@ flat dict; ``whist-sim bench --json`` prints it. Sections, in order:
   (:mod:`whist_sim.analyses.bench.bid_chart`);
 * ``tournament`` - a 4-strategy tournament against the engine
   (:mod:`whist_sim.analyses.bench.tournament`);
+* ``bidder`` - one ``learned`` bidder among ``heuristic`` ones against ``heuristic`` bidders
+  (:mod:`whist_sim.analyses.bench.bidder`);
 * ``cluster`` - ``simulate`` embedded vs. a local Dask cluster
   (:mod:`whist_sim.analyses.bench.cluster`);
 * ``compile_cold`` (only when asked for) - the first ``simulate`` and ``advise`` of a fresh
@@ -35,6 +37,7 @@ from . import engine  # noqa: F401  (compile, compiled, reference)
 from . import advisor  # noqa: F401
 from . import bid_chart  # noqa: F401
 from . import tournament  # noqa: F401
+from . import bidder  # noqa: F401
 from . import cluster  # noqa: F401
 from . import dd  # noqa: F401
 from . import play  # noqa: F401  (not a default section)
