@@ -8,28 +8,10 @@ seat plays the default play in both, so the ratio is the bidder's own cost.
 
 from __future__ import annotations
 
-import time
-
 from ...core.registry import DEFAULT_PLAY
 from ...core.rules import Rules
+from .engine import rate_seating
 from .registry import BenchContext, Result, bench_section
-
-#: deals per call of ``play_batch``
-CHUNK = 20_000
-
-
-def _rate(seconds: float, rules: Rules, bid: tuple[str, ...]) -> float:
-    """Deals per second of ``play_batch`` with the bidders ``bid`` for about ``seconds``."""
-    from ...compiled.entry.batch import play_batch
-
-    play = (DEFAULT_PLAY,) * rules.players
-    play_batch(1, 0, 16, rules, bid, play)  # compile or load
-    deals = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        play_batch(1, deals, CHUNK, rules, bid, play)
-        deals += CHUNK
-    return deals / (time.perf_counter() - t0)
 
 
 def bench_bidder(seconds: float = 2.0, rules: Rules | None = None) -> dict[str, float]:
@@ -39,9 +21,15 @@ def bench_bidder(seconds: float = 2.0, rules: Rules | None = None) -> dict[str, 
     rules = Rules() if rules is None else rules
     if not seconds > 0:
         raise ValueError(f"seconds must be positive, got {seconds!r}")
+    from ...compiled.entry.batch import play_batch
+
     others = ("heuristic",) * (rules.players - 1)
-    learned = _rate(seconds, rules, ("learned", *others))
-    heuristic = _rate(seconds, rules, ("heuristic", *others))
+    play = (DEFAULT_PLAY,) * rules.players
+    rates = []
+    for bid in (("learned", *others), ("heuristic", *others)):
+        play_batch(1, 0, 16, rules, bid, play)  # compile or load
+        rates.append(rate_seating(rules, bid, play, seconds)[0])
+    learned, heuristic = rates
     return {
         "bidder_learned_deals_per_s": learned,
         "bidder_heuristic_deals_per_s": heuristic,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -39,10 +40,17 @@ def _seating(rules: Rules, policy: str) -> tuple[tuple[str, ...], tuple[str, ...
 def rate_single(
     rules: Rules, policy: str, seconds: float, chunk: int = CHUNK
 ) -> tuple[float, float]:
-    """(deals per wall second, deals per CPU second of this thread) of ``play_batch`` in a loop."""
+    """(deals per wall second, deals per CPU second of this thread) of ``play_batch`` in a loop,
+    ``policy`` bidding and playing at every seat."""
+    return rate_seating(rules, *_seating(rules, policy), seconds, chunk)
+
+
+def rate_seating(rules: Rules, bid: Sequence[str], play: Sequence[str], seconds: float,
+                 chunk: int = CHUNK) -> tuple[float, float]:
+    """:func:`rate_single` of the seating ``bid`` / ``play`` (one spec per seat), for about
+    ``seconds``."""
     from ...compiled.entry.batch import play_batch
 
-    bid, play = _seating(rules, policy)
     deals = 0
     w0, c0 = time.perf_counter(), time.thread_time()
     while True:

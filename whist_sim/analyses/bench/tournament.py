@@ -11,6 +11,7 @@ import time
 
 from ...core.rules import Rules
 from ..tournament import TournamentTask, make_entries, make_seatings, run_chunk
+from .engine import rate_seating
 from .registry import BenchContext, Result, bench_section
 
 BENCH_STRATEGIES = ("heuristic", "hcp", "ltc", "cautious")
@@ -45,12 +46,7 @@ def bench_tournament(seconds: float = 2.0, rules: Rules | None = None) -> dict[s
         plays += run_chunk(task, i).count * n_seat
         i += 1
     t_rate = plays / (time.perf_counter() - t0)
-    deals = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        play_batch(1, deals, 20_000, rules, heur, heur)
-        deals += 20_000
-    h_rate = deals / (time.perf_counter() - t0)
+    h_rate = rate_seating(rules, heur, heur, seconds)[0]
     return {
         "tournament_seatings_per_s": t_rate,
         "tournament_heuristic_deals_per_s": h_rate,
