@@ -149,6 +149,30 @@ def rule_slot(name: str) -> int:
     return R_SCORING + names.index(name)
 
 
+# the scoring numbers of Rules, each at its rule slot
+_MADE_BONUS = rule_slot("made_bonus")
+_MISS_PER_TRICK = rule_slot("miss_per_trick")
+_ZERO_UNDER = rule_slot("zero_under")
+_ZERO_OVER = rule_slot("zero_over")
+_ZERO_FAIL_FIRST = rule_slot("zero_fail_first")
+_ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
+
+
+@jit(inline="always")
+def contract_score(b, t, over, rp):
+    """The score (RULES §6) of a contract of ``b`` tricks with ``t`` taken, in a deal that is
+    ``over`` (or under), under the scoring numbers of ``rp``: the deal's own score and the
+    learned bidder's values read it, so the rule is written once."""
+    if b > 0:
+        if t == b:
+            return t * t + rp[_MADE_BONUS]
+        d = t - b if t > b else b - t
+        return -rp[_MISS_PER_TRICK] * d
+    if t == 0:
+        return rp[_ZERO_OVER] if over else rp[_ZERO_UNDER]
+    return rp[_ZERO_FAIL_FIRST] + rp[_ZERO_FAIL_REFUND] * (t - 1)
+
+
 @jit(inline="always")
 def call_floor(st, rp, lo, hi, t):
     """The lowest legal level of a bid in strain ``t`` for the seat to call, ``max_level + 1``

@@ -122,7 +122,7 @@ from ..ground.layout import (
     S_TURN,
     S_VOIDS,
     call_floor,
-    rule_slot,
+    contract_score,
 )
 from ..ground.rng import GOLDEN, S32, mix64
 from ..strategies.dispatch import (
@@ -584,34 +584,13 @@ def apply_card(st, hm, rp, seat, card):
     return best_seat
 
 
-# the scoring numbers of Rules, each at its rule slot (layout.rule_slot)
-_MADE_BONUS = rule_slot("made_bonus")
-_MISS_PER_TRICK = rule_slot("miss_per_trick")
-_ZERO_UNDER = rule_slot("zero_under")
-_ZERO_OVER = rule_slot("zero_over")
-_ZERO_FAIL_FIRST = rule_slot("zero_fail_first")
-_ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
-
-
 @jit(inline="always")
 def score(st, rp):
     """Scores of the deal (RULES §6) into ``S_SCORE + seat``; the deal is done."""
     p = rp[R_PLAYERS]
     over = st[S_OVER] != 0
     for s in range(p):
-        b = st[S_CONTRACT + s]
-        t = st[S_TRICKS + s]
-        if b > 0:
-            if t == b:
-                v = t * t + rp[_MADE_BONUS]
-            else:
-                d = t - b if t > b else b - t
-                v = -rp[_MISS_PER_TRICK] * d
-        elif t == 0:
-            v = rp[_ZERO_OVER] if over else rp[_ZERO_UNDER]
-        else:
-            v = rp[_ZERO_FAIL_FIRST] + rp[_ZERO_FAIL_REFUND] * (t - 1)
-        st[S_SCORE + s] = v
+        st[S_SCORE + s] = contract_score(st[S_CONTRACT + s], st[S_TRICKS + s], over, rp)
     st[S_PHASE] = PH_DONE
 
 

@@ -56,16 +56,9 @@ from ...ground.layout import (
     S_CONTRACT,
     S_DECLARER,
     S_TRUMP,
-    rule_slot,
+    contract_score,
 )
 from .heuristic import cached_q, heuristic_call, heuristic_frisch, nt_rule
-
-_MADE_BONUS = rule_slot("made_bonus")
-_MISS_PER_TRICK = rule_slot("miss_per_trick")
-_ZERO_UNDER = rule_slot("zero_under")
-_ZERO_OVER = rule_slot("zero_over")
-_ZERO_FAIL_FIRST = rule_slot("zero_fail_first")
-_ZERO_FAIL_REFUND = rule_slot("zero_fail_refund")
 
 
 def _weights() -> np.ndarray:
@@ -172,11 +165,13 @@ def contract_value(terms, cls, b, n_tricks, over_known, rp):
     if b == 0:
         p0 = 1.0 / (1.0 + math.exp(-z))
         if over_known >= 0:
-            made = float(rp[_ZERO_OVER] if over_known == 1 else rp[_ZERO_UNDER])
+            made = float(contract_score(0, 0, over_known == 1, rp))
         else:
             share = 1.0 / (1.0 + math.exp(-_W[cls, COL_OVER] / SCALE))
-            made = share * rp[_ZERO_OVER] + (1.0 - share) * rp[_ZERO_UNDER]
-        failed = rp[_ZERO_FAIL_FIRST] + rp[_ZERO_FAIL_REFUND] * ZERO_FAIL_EXTRA
+            made = (share * contract_score(0, 0, True, rp)
+                    + (1.0 - share) * contract_score(0, 0, False, rp))
+        first = contract_score(0, 1, False, rp)
+        failed = first + (contract_score(0, 2, False, rp) - first) * ZERO_FAIL_EXTRA
         return p0 * made + (1.0 - p0) * failed
     mean = t + steer * (b - t)
     value = 0.0
@@ -191,10 +186,7 @@ def contract_value(terms, cls, b, n_tricks, over_known, rp):
             upto = _below(x, mean, spread)
         p = upto - below
         below = upto
-        if k == b:
-            value += p * (b * b + rp[_MADE_BONUS])
-        else:
-            value += p * (-rp[_MISS_PER_TRICK] * abs(k - b))
+        value += p * contract_score(b, k, False, rp)  # the same over or under
     return value
 
 
