@@ -66,12 +66,16 @@ docs: install
 dispatch: install
 	$(BIN)/python -m whist_sim.compiled.strategies.generate
 
-# Fit the weights of the learned play policy to the values of search (whist_sim/core/play_model.py)
-# and write its data card (docs/PLAY_MODEL.md), then the learned bidder's contract model
-# (whist_sim/core/bid_model.py, docs/BID_MODEL.md); deterministic from their seeds, about three
-# quarters of an hour on two cores. Then `make test` before committing the weights.
+# Fit the weights of the learned play policy to the values of search (whist_sim/core/play_model.py:
+# four players, then each three-player deck from the four-player weights) and write its data card
+# (docs/PLAY_MODEL.md), then the learned bidder's contract model (whist_sim/core/bid_model.py,
+# docs/BID_MODEL.md); deterministic from their seeds. The time of each part is in its data card.
+# Then `make test` before committing the weights.
 train: install
 	$(BIN)/python scripts/train_play.py
+	$(BIN)/python scripts/train_play.py --deck no_suit
+	$(BIN)/python scripts/train_play.py --deck no_low
+	$(BIN)/python scripts/train_play.py --deck one_random
 	$(BIN)/python scripts/train_bidding.py
 
 clean:

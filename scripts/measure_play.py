@@ -18,6 +18,10 @@ Prints one JSON object (``markdown``: the tables of docs/PLAY_MODEL.md):
   ``heuristic``, ``expert`` and ``learned`` in the same run (``learned`` as a ratio to
   ``heuristic``).
 
+With ``--deck`` (a three-player deck of ``core.rules.DECKS``): ``learned`` against ``expert``
+and against its searcher ``rollout:n=16:base=learned`` on that deck's rules (``--deals`` and
+``--rollout-deals`` deals).
+
 ``scripts/train_play.py`` runs it after training (in a fresh process: the policy compiles with
 the new weights) and puts its tables in the data card.
 """
@@ -35,12 +39,23 @@ from whist_sim.core.rules import Rules
 SEED = 2026
 
 
-def strength(deals: int, plays: tuple[str, ...]) -> dict:
+def deck_rules(deck: str) -> Rules:
+    """The rules of a model's deck (``core.rules.DECKS``): the rule book's four players, or
+    three with that ``three_player_deck``."""
+    return Rules() if deck == "four" else Rules(players=3, three_player_deck=deck)
+
+
+def deck_flags(deck: str) -> str:
+    """The command-line options of a deck (empty for four players)."""
+    return "" if deck == "four" else f" --players 3 --three-player-deck {deck}"
+
+
+def strength(deals: int, plays: tuple[str, ...], deck: str = "four") -> dict:
     entrants = [f"heuristic/{p}" for p in plays]
-    s = tournament(entrants, deals, SEED, rules=Rules(), rotations="all", out=None,
+    s = tournament(entrants, deals, SEED, rules=deck_rules(deck), rotations="all", out=None,
                    threads=None, progress=False,
                    command=f"whist-sim tournament --strategies {','.join(entrants)} --deals "
-                   f"{deals} --seed {SEED}")
+                   f"{deals} --seed {SEED}{deck_flags(deck)}")
     return {"deals": s["deals"], "plays": s["plays"],
             "means": {e["play"]: e["mean"] for e in s["strategies"]},
             "declarer_made": {e["play"]: e["declarer_hit_rate"] for e in s["strategies"]},
@@ -71,12 +86,39 @@ def declarer(deals: int, plays: tuple[str, ...] = ("learned",)) -> dict:
     return out
 
 
+def deck_measure(deck: str, deals: int, search_deals: int) -> dict:
+    """A three-player deck's model: ``learned`` against ``expert`` (``deals`` deals) and against
+    its searcher ``rollout:n=16:base=learned`` (``search_deals`` deals), duplicate, every
+    seating, heuristic bidding, that deck's rules."""
+    st = strength(deals, ("learned", "expert"), deck)
+    ro = strength(search_deals, ("learned", "rollout:n=16:base=learned"), deck)
+    rows = ["| measure | value | command |", "| --- | --- | --- |"]
+    for m in (st, ro):
+        p = m["pairs"][0]
+        a, b = p["a"].split("/", 1)[1], p["b"].split("/", 1)[1]
+        rows.append(
+            f"| `{a}` - `{b}`, points per seat and deal (heuristic bidding, duplicate, every "
+            f"seating, {m['deals']:,} deals) | {p['diff']:+.2f} [{p['ci'][0]:+.2f}, "
+            f"{p['ci'][1]:+.2f}], p = {p['p']:.1e} | `whist-sim tournament --strategies "
+            f"heuristic/{a},heuristic/{b} --deals {m['deals']} --seed {SEED}"
+            f"{deck_flags(deck)}` |")
+    return {"deck": deck, "strength": st, "search": ro, "seed": SEED,
+            "markdown": "\n".join(rows)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=20000)
     ap.add_argument("--rollout-deals", type=int, default=2000)
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--deck", default="four", help="the model's deck (core.rules.DECKS); a "
+                    "three-player deck measures learned against expert and against "
+                    "rollout:n=16:base=learned on that deck")
     args = ap.parse_args()
+    if args.deck != "four":
+        print(json.dumps(deck_measure(args.deck, args.deals, args.rollout_deals),
+                         default=float))
+        return
     rules = Rules()
     speed = {p: play_rate(rules, p, args.seconds, 2000) for p in ("heuristic", "expert", "learned")}
     st = strength(args.deals, ("learned", "expert"))

@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from whist_sim.core.rules import DECKS  # the rules alone: nothing compiles here
+
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "whist_sim" / "core" / "play_model.py"
 CARD = ROOT / "docs" / "PLAY_MODEL.md"
@@ -52,7 +54,7 @@ STEP = 500  # deals per trace batch
 # ------------------------------------------------------------------------------ collection
 
 def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher: str,
-            out: Path) -> None:
+            out: Path, deck: str = "four") -> None:
     """Play deals ``start .. start + count`` of ``seed`` under ``play`` at every seat, value
     every decision with the deals finished by ``finisher``, and write every valued decision's
     rows to ``out`` (``.npz``: ``deal``, ``decision``, ``chosen``,
@@ -61,6 +63,7 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     from whist_sim.compiled.entry.deal import loop_address
     from whist_sim.compiled.entry.decide import KernelSeats
     from whist_sim.compiled.ground.layout import (
+        MAX_HAND,
         PH_AUCTION,
         PH_CONTRACTS,
         PH_FRISCH,
@@ -80,11 +83,11 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     from whist_sim.core.play_features import N_FEATURES
     from whist_sim.core.rules import Rules
 
-    rules = Rules()
+    rules = Rules() if deck == "four" else Rules(players=3, three_player_deck=deck)
     p = rules.players
-    rows = np.zeros((13, 3 + N_FEATURES), np.int64)
-    cands = np.zeros(13, np.int64)
-    totals = np.zeros(13, np.int64)
+    rows = np.zeros((MAX_HAND, 3 + N_FEATURES), np.int64)  # a row per legal card at most
+    cands = np.zeros(MAX_HAND, np.int64)
+    totals = np.zeros(MAX_HAND, np.int64)
     table = loop_address(BASE)
     finish = np.int64(get_info(finisher, "play").id)
     cols: dict[str, list] = {k: [] for k in ("deal", "decision", "chosen", "value", "context",
@@ -129,19 +132,20 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     arrays = {k: np.array(v, dtype=np.int64 if k != "features" else np.int16)
               for k, v in cols.items()}
     np.savez_compressed(out, picks=np.int64(2 * layouts),
-                        key=np.array(collect_key(seed, start, count, play, layouts, finisher)),
+                        key=np.array(collect_key(seed, start, count, play, layouts, finisher,
+                                                deck)),
                         **arrays)
 
 
 def collect_key(seed: int, start: int, count: int, play: str, layouts: int,
-                finisher: str) -> str:
+                finisher: str, deck: str = "four") -> str:
     """What a round's file was collected from: its options and the weights it played with (a
     hash of ``whist_sim/core/play_model.py``). A file is reused only when its key is this."""
     import hashlib
 
     weights = hashlib.sha256(MODEL.read_bytes()).hexdigest()[:16]
     return (f"seed={seed} start={start} count={count} play={play} layouts={layouts} "
-            f"finisher={finisher} w={weights}")
+            f"finisher={finisher} deck={deck} w={weights}")
 
 
 def _reusable(path: Path, key: str) -> bool:
@@ -282,22 +286,53 @@ def fit(data: Decisions, start: np.ndarray, l2: float, maxiter: int) -> np.ndarr
     return r.x.reshape(data.n_contexts, -1)
 
 
-def write_model(path: Path, W: np.ndarray, note: str) -> None:
-    rows = "\n".join("    (" + ", ".join(str(int(x)) for x in r) + ")," for r in W)
-    path.write_text(
-        '"""The weights of the ``learned`` play policy: written by ``scripts/train_play.py``\n'
-        "(``make train``); its data card is docs/PLAY_MODEL.md. Row: a situation (``context``),\n"
-        "column: a card feature, in the order of docs/ENGINE.md §8; the score of a card is the "
-        'sum of\nits features times its row."""\n\n'
-        f"#: {note}\n"
-        "WEIGHTS: tuple[tuple[int, ...], ...] = (\n" + rows + "\n)\n")
+def read_model(path: Path) -> tuple[dict, dict]:
+    """The weights of a model file by deck and their notes ({} when the file does not exist).
+    The first format (one four-player ``WEIGHTS``) reads as the four-player model."""
+    if not Path(path).exists():
+        return {}, {}
+    space: dict = {}
+    exec(compile(Path(path).read_text(), str(path), "exec"), space)  # our own data file
+    if "MODELS" not in space:
+        return {"four": space["WEIGHTS"]}, {"four": space.get("NOTE", "")}
+    return dict(space["MODELS"]), dict(space.get("NOTES", {}))
+
+
+def write_model(path: Path, deck: str, W, note: str) -> None:
+    """Write ``W`` as the weights of ``deck`` into the model file, keeping the other decks'
+    (a deck never trained gets the four-player weights, and its note says so)."""
+    from whist_sim.core.rules import DECKS
+
+    models, notes = read_model(path)
+    models[deck] = tuple(tuple(int(x) for x in row) for row in W)
+    notes[deck] = note
+    for d in DECKS:
+        if d not in models:
+            models[d] = models.get("four", models[deck])
+            notes[d] = "not trained yet: the four-player weights"
+    body = []
+    for d in DECKS:
+        rows = "\n".join("        (" + ", ".join(str(int(x)) for x in row) + "),"
+                         for row in models[d])
+        body.append(f'    "{d}": (\n{rows}\n    ),')
+    note_lines = "\n".join(f'    "{d}": "{notes[d]}",' for d in DECKS)
+    Path(path).write_text(
+        '"""The weights of the ``learned`` play policy, one model per deck (four players, and\n'
+        "three with each ``three_player_deck``: :data:`whist_sim.core.rules.DECKS`): written by\n"
+        "``scripts/train_play.py`` (``make train``); its data card is docs/PLAY_MODEL.md. Row: a\n"
+        "situation (``context``), column: a card feature, in the order of docs/ENGINE.md §8; the\n"
+        'score of a card is the sum of its features times its row."""\n\n'
+        f"#: how each deck's weights were trained\nNOTES: dict[str, str] = {{\n{note_lines}\n}}\n"
+        "MODELS: dict[str, tuple[tuple[int, ...], ...]] = {\n" + "\n".join(body) + "\n}\n"
+        "#: the four-player weights (the name the package had before one model per deck)\n"
+        'WEIGHTS = MODELS["four"]\n')
 
 
 # ------------------------------------------------------------------------------ driver
 
 def run_round(args, r: int, work: Path) -> list[Path]:
     """Collect round ``r``'s decisions in ``--jobs`` fresh processes; returns their files."""
-    play = TEACHER0 if r == 0 else "learned"
+    play = play_of(args, r)
     finisher = finisher_of(args, r)
     seed = args.seed + r
     jobs, files, procs = max(1, args.jobs), [], []
@@ -305,11 +340,11 @@ def run_round(args, r: int, work: Path) -> list[Path]:
         lo, hi = args.deals * k // jobs, args.deals * (k + 1) // jobs
         out = work / f"round{r}_{k}.npz"
         files.append(out)
-        key = collect_key(seed, lo, hi - lo, play, args.layouts, finisher)
+        key = collect_key(seed, lo, hi - lo, play, args.layouts, finisher, args.deck)
         if not args.fresh and _reusable(out, key):
             continue
         cmd = [sys.executable, __file__, "--collect", str(seed), str(lo), str(hi - lo), play,
-               str(args.layouts), finisher, str(out)]
+               str(args.layouts), finisher, str(out), args.deck]
         procs.append(subprocess.Popen(cmd, cwd=ROOT))
     for pr in procs:
         if pr.wait() != 0:
@@ -317,17 +352,33 @@ def run_round(args, r: int, work: Path) -> list[Path]:
     return files
 
 
+def play_of(args, r: int) -> str:
+    """The play of round ``r``'s deals: the teacher ``rollout:n=64`` in round 0 of a training
+    from weights 0, ``learned`` (the weights of the round before, or the start's) otherwise."""
+    return TEACHER0 if r == 0 and args.start == "zero" else "learned"
+
+
 def finisher_of(args, r: int) -> str:
-    """The play policy that finishes the valued deals of round ``r``: ``expert`` in round 0
-    (no weights yet), ``--finisher`` after it."""
-    return "expert" if r == 0 else args.finisher
+    """The play policy that finishes the valued deals of round ``r``: ``expert`` in round 0 of
+    a training from weights 0 (no weights yet), ``--finisher`` otherwise."""
+    return "expert" if r == 0 and args.start == "zero" else args.finisher
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--rounds", type=int, default=4)
-    ap.add_argument("--deals", type=int, default=24000, help="deals per round")
+    ap.add_argument("--deck", choices=DECKS, default="four", help="the deck whose model is "
+                    "trained (its rules: four players, or three with that three_player_deck); "
+                    "the model file keeps the other decks' weights")
+    ap.add_argument("--start", choices=("zero",) + DECKS, default=None, help="the weights the "
+                    "training starts from: zero (round 0 played by rollout:n=64), or a deck's "
+                    "model (every round played by learned) [default: zero for four, four for "
+                    "the three-player decks]")
+    ap.add_argument("--seed", type=int, default=None, help="[default: 11 for four, 21, 31, 41 "
+                    "for no_suit, no_low, one_random]")
+    ap.add_argument("--rounds", type=int, default=None, help="[default: 4 for four, 3 for the "
+                    "three-player decks]")
+    ap.add_argument("--deals", type=int, default=None, help="deals per round [default: 24000 "
+                    "for four, 12000 for the three-player decks]")
     ap.add_argument("--layouts", type=int, default=32, help="layouts per valued decision")
     ap.add_argument("--finisher", choices=("expert", "learned"), default="learned",
                     help="the play that finishes the valued deals after round 0 (learned: the "
@@ -350,40 +401,51 @@ def main() -> None:
     ap.add_argument("--measure-only", action="store_true", help="train nothing: measure the "
                     "weights in place and write the data card with the rounds of the last "
                     "training (--work/rounds.json), after a change of the policy's code")
-    ap.add_argument("--collect", nargs=7, help=argparse.SUPPRESS)
+    ap.add_argument("--collect", nargs=8, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.collect:
-        seed, start, count, play, layouts, finisher, out = args.collect
-        collect(int(seed), int(start), int(count), play, int(layouts), finisher, Path(out))
+        seed, start, count, play, layouts, finisher, out, deck = args.collect
+        collect(int(seed), int(start), int(count), play, int(layouts), finisher, Path(out),
+                deck)
         return
+    _deck_defaults(args)
     if args.measure_only:
         last = json.loads((args.work / "rounds.json").read_text())
         if isinstance(last, list):  # the first format: the rounds alone
             last = {"rounds": last, "minutes": None}
-        args.card.write_text(data_card(args, last["rounds"], measure(args), last["minutes"]))
+        write_card(args, last["rounds"], measure(args), last["minutes"])
         return
     from whist_sim.compiled.strategies.play.learned import N_CONTEXTS
-    from whist_sim.core.play_features import N_FEATURES
+    from whist_sim.core.play_features import N_FEATURES, weight_rows
 
     args.work.mkdir(parents=True, exist_ok=True)
-    W = np.zeros((N_CONTEXTS, N_FEATURES))
-    write_model(args.model, W, "weights 0 (the start of the training)")
+    if args.start == "zero":
+        W = np.zeros((N_CONTEXTS, N_FEATURES))
+        note = "weights 0 (the start of the training)"
+    else:
+        models, _ = read_model(args.model)
+        if args.start not in models:
+            raise SystemExit(f"error: --start {args.start}: {args.model} has no weights for "
+                             f"that deck")
+        W = np.array(weight_rows(models[args.start]), dtype=float) / SCALE
+        note = f"the {args.start} weights (the start of the training)"
+    write_model(args.model, args.deck, np.round(W * SCALE), note)
     train_parts: list[dict] = []
     rounds = []
     t0 = time.time()
     for r in range(args.rounds):
-        print(f"round {r}: collecting", file=sys.stderr, flush=True)
+        print(f"{args.deck}, round {r}: collecting", file=sys.stderr, flush=True)
         parts = [dict(np.load(f)) for f in run_round(args, r, args.work)]
         part = _concat(parts)
         cut = np.quantile(np.unique(part["deal"]), 1 - HELD_OUT)
         train_parts.append(_rows(part, part["deal"] < cut))
         held = Decisions([_rows(part, part["deal"] >= cut)], N_CONTEXTS)
-        print(f"round {r}: fitting {sum(len(p['decision']) for p in train_parts)} rows",
-              file=sys.stderr, flush=True)
+        print(f"{args.deck}, round {r}: fitting {sum(len(p['decision']) for p in train_parts)} "
+              "rows", file=sys.stderr, flush=True)
         W = fit(Decisions(train_parts, N_CONTEXTS), W, args.l2, args.maxiter)
         Wi = np.round(W * SCALE)
         rounds.append({
-            "round": r, "play": TEACHER0 if r == 0 else "learned", "seed": args.seed + r,
+            "round": r, "play": play_of(args, r), "seed": args.seed + r,
             "finisher": finisher_of(args, r),
             "deals": args.deals, "held_out_decisions": held.n,
             "regret_expert": held.expert_regret(),
@@ -393,14 +455,34 @@ def main() -> None:
             "agreement_expert_with_played": held.expert_agreement(),
         })
         print(json.dumps(rounds[-1]), file=sys.stderr, flush=True)
-        write_model(args.model, Wi, f"seed {args.seed}, {r + 1} rounds of {args.deals} deals, "
-                    f"{args.layouts} layouts a decision")
+        start = "" if args.start == "zero" else f" from the {args.start} weights"
+        write_model(args.model, args.deck, Wi, f"seed {args.seed}, {r + 1} rounds of "
+                    f"{args.deals} deals, {args.layouts} layouts a decision{start}")
     minutes = (time.time() - t0) / 60
     (args.work / "rounds.json").write_text(json.dumps({"rounds": rounds, "minutes": minutes},
                                                       indent=1))
     print(f"trained in {minutes:.0f} min; measuring", file=sys.stderr, flush=True)
     measured = {"markdown": "(not measured: --no-measure)"} if args.no_measure else measure(args)
-    args.card.write_text(data_card(args, rounds, measured, minutes))
+    write_card(args, rounds, measured, minutes)
+
+
+#: the options of a deck's training when not given: (seed, rounds, deals per round, start)
+DECK_DEFAULTS = {"four": (11, 4, 24000, "zero"), "no_suit": (21, 3, 12000, "four"),
+                 "no_low": (31, 3, 12000, "four"), "one_random": (41, 3, 12000, "four")}
+
+
+def _deck_defaults(args) -> None:
+    """Fill the options not given with the deck's defaults (:data:`DECK_DEFAULTS`); a
+    three-player deck's rounds are collected under ``--work``/deck."""
+    seed, rounds, deals, start = DECK_DEFAULTS[args.deck]
+    args.seed = seed if args.seed is None else args.seed
+    args.rounds = rounds if args.rounds is None else args.rounds
+    args.deals = deals if args.deals is None else args.deals
+    args.start = start if args.start is None else args.start
+    if args.start == args.deck:
+        raise SystemExit(f"error: --start {args.start}: a deck cannot start from itself")
+    if args.deck != "four":
+        args.work = args.work / args.deck
 
 
 def measure(args) -> dict:
@@ -408,7 +490,8 @@ def measure(args) -> dict:
     place)."""
     return json.loads(subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "measure_play.py"), "--deals",
-         str(args.eval_deals), "--rollout-deals", str(args.rollout_deals)], cwd=ROOT,
+         str(args.eval_deals), "--rollout-deals", str(args.rollout_deals), "--deck", args.deck],
+        cwd=ROOT,
         check=True, stdout=subprocess.PIPE, text=True).stdout)
 
 
@@ -433,6 +516,83 @@ def _concat(parts: list[dict]) -> dict:
     return out
 
 
+def write_card(args, rounds: list[dict], m: dict, minutes: float | None) -> None:
+    """Write the data card: the four-player part (:func:`data_card`) and a section per
+    three-player deck (:func:`deck_section`); the trained deck's part is written anew, the
+    others are kept as the card holds them."""
+    parts = card_parts(args.card.read_text() if args.card.exists() else "")
+    if args.deck == "four":
+        parts["four"] = data_card(args, rounds, m, minutes)
+    else:
+        parts[args.deck] = deck_section(args, rounds, m, minutes)
+    text = parts.get("four", "# The `learned` play policy: data card\n")
+    for d in DECKS[1:]:
+        if d in parts:
+            text = text.rstrip("\n") + "\n\n" + parts[d]
+    args.card.write_text(text.rstrip("\n") + "\n")
+
+
+def card_parts(text: str) -> dict[str, str]:
+    """The parts of a data card by deck: ``four`` (everything before the first deck section)
+    and each three-player deck's section (between its markers, markers included)."""
+    import re
+
+    parts = {}
+    sections = list(re.finditer(r"<!-- deck: (\w+) -->\n.*?<!-- /deck: \1 -->\n?", text,
+                                re.S))
+    head = text[: sections[0].start()] if sections else text
+    if head.strip():
+        parts["four"] = head.rstrip("\n") + "\n"
+    for sec in sections:
+        parts[sec.group(1)] = sec.group(0).rstrip("\n") + "\n"
+    return parts
+
+
+def deck_section(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
+    """The data card's section of a three-player deck's model."""
+    from whist_sim import __version__
+
+    lines = [
+        f"<!-- deck: {args.deck} -->",
+        f"## Three players, the `{args.deck}` deck",
+        "",
+        f"Trained by `python scripts/train_play.py --deck {args.deck}` (`make train`) on deals "
+        f"of three players with `--three-player-deck {args.deck}`; the weights are "
+        f"`MODELS[\"{args.deck}\"]` in the same file.",
+        "",
+        "| item | value |",
+        "| --- | --- |",
+        f"| teacher | as for four players: {args.layouts} layouts a decision, every candidate "
+        f"finished at every seat by `{args.finisher}` with the weights of the round before |",
+        f"| deals | {args.rounds} rounds of {args.deals:,} deals, `heuristic` bidding, every "
+        "round played by `learned` with the weights of the round before (round 0: the start "
+        "weights) |",
+        f"| start | the `{args.start}` weights |" if args.start != "zero" else
+        "| start | weights 0 |",
+        f"| seed | {args.seed} (round r: seed + r) |",
+        f"| fit | as for four players, from the start weights: expected regret + {args.l2:g} x "
+        f"squared weights, at most {args.maxiter} iterations |",
+        f"| training time | {minutes:.0f} min on {args.jobs} cores |" if minutes is not None
+        else "| training time | - |",
+        f"| version | whist-sim {__version__} |",
+        "",
+        "| round | played by | decisions | regret: expert | played | learned | agreement: "
+        "learned | expert |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    lines += [_round_row(r) for r in rounds]
+    lines += ["", m["markdown"], "", f"<!-- /deck: {args.deck} -->"]
+    return "\n".join(lines) + "\n"
+
+
+def _round_row(r: dict) -> str:
+    """A row of the data card's table of rounds."""
+    return (f"| {r['round']} | `{r['play']}` | {r['held_out_decisions']:,} | "
+            f"{r['regret_expert']:.2f} | {r['regret_played']:.2f} | {r['regret_fitted']:.2f} | "
+            f"{100 * r['agreement_fitted_with_played']:.1f} % | "
+            f"{100 * r['agreement_expert_with_played']:.1f} % |")
+
+
 def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
     from whist_sim import __version__
     from whist_sim.compiled.strategies.play.learned import N_CONTEXTS
@@ -442,7 +602,10 @@ def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
         "# The `learned` play policy: data card",
         "",
         "Written by `scripts/train_play.py` (`make train`); the weights are",
-        "`whist_sim/core/play_model.py`, the policy is docs/ENGINE.md §8.",
+        "`whist_sim/core/play_model.py`, the policy is docs/ENGINE.md §8. The file holds one",
+        "model per deck: this part is the four-player model's (`MODELS[\"four\"]`), each",
+        "three-player deck's model has its section at the end (started from the four-player",
+        "weights and fitted on that deck's deals).",
         "",
         "| item | value |",
         "| --- | --- |",
@@ -477,12 +640,7 @@ def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
         "learned | expert |",
         "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for r in rounds:
-        lines.append(
-            f"| {r['round']} | `{r['play']}` | {r['held_out_decisions']:,} | "
-            f"{r['regret_expert']:.2f} | {r['regret_played']:.2f} | {r['regret_fitted']:.2f} | "
-            f"{100 * r['agreement_fitted_with_played']:.1f} % | "
-            f"{100 * r['agreement_expert_with_played']:.1f} % |")
+    lines += [_round_row(r) for r in rounds]
     lines += ["", m["markdown"], ""]
     return "\n".join(lines)
 

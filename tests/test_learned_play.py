@@ -12,29 +12,72 @@ import importlib.util
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from whist_sim.compiled.entry.decide import KernelSeats
+from whist_sim.compiled.ground.layout import R_MODEL_DECK, rules_array
 from whist_sim.compiled.strategies.play import learned as compiled
 from whist_sim.compiled.strategies.registry import PLAY_LEARNED, get_info
 from whist_sim.core import play_features, play_model
 from whist_sim.core.cards import NT, mask_of, parse_card
 from whist_sim.core.play_features import FEATURES, N_FEATURES, index_of, weight_rows
-from whist_sim.core.rules import Rules
+from whist_sim.core.rules import DECKS, Rules
 from whist_sim.engine import policies as ref
+from whist_sim.engine.play import play_deal, resolve_policies
 from whist_sim.engine.state import PASS, DealState, bid_code
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_weights_are_one_integer_row_per_situation_and_feature():
-    w = play_model.WEIGHTS
-    assert len(w) == compiled.N_CONTEXTS == 252
-    assert all(len(row) == N_FEATURES for row in w)
-    assert all(isinstance(x, int) for row in w for x in row)
+def test_the_weights_are_one_integer_row_per_situation_and_feature_for_every_deck():
+    assert set(play_model.MODELS) == set(DECKS)  # four players and each three-player deck
+    assert play_model.WEIGHTS is play_model.MODELS["four"]  # the name kept from one model
+    for w in play_model.MODELS.values():
+        assert len(w) == compiled.N_CONTEXTS == 252
+        assert all(len(row) == N_FEATURES for row in w)
+        assert all(isinstance(x, int) for row in w for x in row)
     assert Path(play_model.__file__).stat().st_size < 1_000_000  # the issue: a small model
+
+
+def test_a_deck_with_no_play_model_is_an_error_not_a_stand_in():
+    models = dict(play_model.MODELS)
+    del models["no_low"]
+    with pytest.raises(ValueError, match="no weights for the deck.*no_low"):
+        play_features.fitted_models(models)
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_each_deck_plays_its_own_model(deck, monkeypatch):
+    # RULES §8: three players play another deck, and `learned` plays the weights fitted on it.
+    # The rules array names the deck's block of weights for the compiled policy; in the
+    # reference, a model whose rows for this deck value a card's rank and whose other decks'
+    # rows value its lowness plays the highest legal rank at every decision
+    rules = Rules() if deck == "four" else Rules(players=3, three_player_deck=deck)
+    assert rules_array(rules)[R_MODEL_DECK] == DECKS.index(deck)
+    rank = index_of("rank")
+    high = tuple(tuple(1 if k == rank else 0 for k in range(N_FEATURES))
+                 for _ in range(compiled.N_CONTEXTS))
+    low = tuple(tuple(-x for x in row) for row in high)
+    monkeypatch.setattr(ref, "FITTED", tuple(high if d == deck else low for d in DECKS))
+    heuristic = resolve_policies("heuristic", rules.players)[0]
+    seen = 0
+
+    def policy(state, rng):
+        nonlocal seen
+        if state.phase != "play":
+            return heuristic(state, rng)
+        card = ref.learned_card(state)
+        assert card % 13 == max(c % 13 for c in state.legal_actions())
+        seen += 1
+        return card
+
+    for d in range(3):
+        play_deal(7, d, rules, policies=[policy] * rules.players)
+    assert seen > 0
+
 
 
 def test_both_engines_name_the_same_features_in_the_same_order():
@@ -95,8 +138,8 @@ def test_the_card_has_the_top_score():
 def test_a_tie_goes_to_the_lower_card_then_the_larger_suit_picture(monkeypatch):
     # ENGINE §8: with every weight 0 every card ties: the lowest card of the suit with the
     # largest suit picture (the lower suit code on equal pictures)
-    monkeypatch.setattr(ref, "WEIGHTS", tuple((0,) * N_FEATURES
-                                              for _ in range(compiled.N_CONTEXTS)))
+    zero = tuple((0,) * N_FEATURES for _ in range(compiled.N_CONTEXTS))
+    monkeypatch.setattr(ref, "FITTED", tuple(zero for _ in DECKS))
     for state in _deals(6, 6):
         while state.phase == "play":
             legal = sorted(state.legal_actions())
@@ -342,3 +385,64 @@ def test_both_engines_compute_the_feature_alike(name, positions):
             assert row[3 + i] == expected, (name, state, int(row[0]))
             values.add(expected)
     assert len(values) >= 2, (name, values)
+
+
+def test_a_collection_is_keyed_by_its_deck(train):
+    # a three-player deck's decisions are never read as another deck's
+    keys = {train.collect_key(21, 0, 100, "learned", 32, "learned", d) for d in DECKS}
+    assert len(keys) == len(DECKS)
+
+
+def test_the_trainer_writes_one_decks_play_model_and_keeps_the_others(train, tmp_path):
+    path = tmp_path / "play_model.py"
+    path.write_text("WEIGHTS = ((1, 2), (3, 4))\n")  # the first format: four players only
+    assert train.read_model(path)[0] == {"four": ((1, 2), (3, 4))}
+    train.write_model(path, "no_low", np.array([[5, 6], [7, 8]]), "trained")
+    models, notes = train.read_model(path)
+    assert models["four"] == ((1, 2), (3, 4)) and models["no_low"] == ((5, 6), (7, 8))
+    assert models["no_suit"] == models["four"] and "not trained" in notes["no_suit"]
+    assert notes["no_low"] == "trained"
+    space: dict = {}
+    exec(path.read_text(), space)
+    assert space["WEIGHTS"] == space["MODELS"]["four"]
+
+
+def test_the_data_card_keeps_the_sections_of_the_decks_not_trained(train, tmp_path):
+    card = tmp_path / "card.md"
+    card.write_text("# card\n\nfour-player part\n\n<!-- deck: no_low -->\nold no_low\n"
+                    "<!-- /deck: no_low -->\n")
+    parts = train.card_parts(card.read_text())
+    assert set(parts) == {"four", "no_low"} and "four-player part" in parts["four"]
+    rounds = [{"round": 0, "play": "learned", "held_out_decisions": 10, "regret_expert": 2.0,
+               "regret_played": 1.5, "regret_fitted": 1.2, "agreement_fitted_with_played": 0.9,
+               "agreement_expert_with_played": 0.5}]
+    args = SimpleNamespace(deck="no_suit", card=card, layouts=4, finisher="learned", rounds=1,
+                           deals=100, start="four", seed=21, l2=1e-5, maxiter=10, jobs=2)
+    train.write_card(args, rounds, {"markdown": "| measured |"}, 1.0)
+    text = card.read_text()
+    assert text.index("four-player part") < text.index("deck: no_suit") < text.index(
+        "deck: no_low")  # the decks in the order of DECKS
+    assert "old no_low" in text and "| measured |" in text and "the `four` weights" in text
+    args.deck = "no_low"
+    train.write_card(args, rounds, {"markdown": "| new |"}, 1.0)
+    text = card.read_text()
+    assert "old no_low" not in text and text.count("<!-- deck: no_low -->") == 1
+    assert "deck: no_suit" in text and "four-player part" in text
+
+
+def test_a_three_player_deck_trains_from_the_four_player_weights_by_default(train, tmp_path):
+    args = SimpleNamespace(deck="one_random", seed=None, rounds=None, deals=None, start=None,
+                           work=tmp_path)
+    train._deck_defaults(args)
+    assert (args.start, args.work) == ("four", tmp_path / "one_random")
+    args.finisher = "learned"
+    assert train.play_of(args, 0) == "learned" and train.finisher_of(args, 0) == "learned"
+    args = SimpleNamespace(deck="four", seed=None, rounds=None, deals=None, start=None,
+                           work=tmp_path, finisher="learned")
+    train._deck_defaults(args)
+    assert (args.seed, args.rounds, args.deals, args.start) == (11, 4, 24000, "zero")
+    assert train.play_of(args, 0) == "rollout:n=64" and train.finisher_of(args, 0) == "expert"
+    assert train.play_of(args, 1) == "learned" and train.finisher_of(args, 1) == "learned"
+    with pytest.raises(SystemExit, match="cannot start from itself"):
+        train._deck_defaults(SimpleNamespace(deck="no_low", seed=None, rounds=None, deals=None,
+                                             start="no_low", work=tmp_path))

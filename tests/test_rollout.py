@@ -170,3 +170,25 @@ def test_a_card_on_the_trick_between_two_of_the_seats_cards_separates_them():
     hm[H_PLAYED] = 0  # the queen unseen (still out): they differ
     n = _candidates(legal, _separators(hm, rp, np.int64(seat)), cands)
     assert cands[:n].tolist() == [jack, king]
+
+
+def test_every_card_of_the_largest_hand_may_be_a_candidate_and_has_a_slot():
+    """RULES §8: with three players and the one_random deck a hand holds 17 cards. At the first
+    lead each of them can be a run of its own (every other card of its suit still out), so a
+    search tries up to 17 candidates: its buffer (MAX_HAND; the kernels do not check bounds)
+    holds the largest hand of every rule set."""
+    from whist_sim.compiled.ground.layout import H_HAND, HM_SIZE, MAX_HAND, R_DECK_MASK
+    from whist_sim.compiled.search.rollout import _candidates, _separators
+
+    sizes = [Rules().hand_size] + [Rules(players=3, three_player_deck=d).hand_size
+                                   for d in ("no_suit", "no_low", "one_random")]
+    assert max(sizes) == 17 == MAX_HAND
+    hm = np.zeros(HM_SIZE, dtype=np.uint64)
+    rp = np.zeros(R_DECK_MASK + 1, dtype=np.int64)
+    rp[R_DECK_MASK] = (1 << 52) - 1
+    picked = [13 * s + r for s in range(4) for r in range(0, 13, 3)][:17]  # every third rank
+    hand = sum(1 << c for c in picked)
+    hm[H_HAND + 0] = hand
+    cands = np.zeros(MAX_HAND, dtype=np.int64)
+    n = _candidates(np.uint64(hand), _separators(hm, rp, np.int64(0)), cands)
+    assert n == len(picked) == 17 and cands[:n].tolist() == sorted(picked)

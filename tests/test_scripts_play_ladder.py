@@ -79,16 +79,21 @@ def test_tiny_ladder_writes_every_output(tmp_path, ladder, capsys):
     assert len(rollouts["seatings"]) == 12 and rollouts["deals"] == 3
     assert [(s["lower"], s["upper"]) for s in data["steps"]] == list(ladder.STEPS)
     # four of the ladder, three of learned (its speed too), the default check's, three of
-    # reading the table
-    assert len(data["checks"]) == 11
+    # reading the table, and learned within reach of its searcher: defaults and five variants
+    assert len(data["checks"]) == 17
+    assert data["matches"]["variant-no_low"]["rules"]["players"] == 3
     readme = (dest / "README.md").read_text()
     for text in ("`heuristic`", "seed 2026", "rollout:n=64", "made: declarer",
                  "What the issue asks to show", "3 duplicate deals x 12 seatings",
-                 "`learned` → `rollout:n=16:base=learned`", "## Terms used in this report"):
+                 "`learned` → `rollout:n=16:base=learned`", "## Terms used in this report",
+                 "## The default play where it was not fitted",
+                 "three players, the `one_random` deck",
+                 "--players 3 --three-player-deck no_suit"):
         assert text in readme, text
     assert readme.index("**In short.**") < readme.index("| step |")  # the summary comes first
-    # a pair per two-entrant match, three for the rollouts, and the five of reading the table
-    assert (dest / "matches.csv").read_text().count("\n") == 1 + 6 + 3 + 5
+    # a pair per two-entrant match, three for the rollouts, the five of reading the table and
+    # one per variant
+    assert (dest / "matches.csv").read_text().count("\n") == 1 + 6 + 3 + 5 + 5
     assert (dest / "ladder.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -167,3 +172,39 @@ def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, monkeypat
     (tmp_path / "play" / "README.md").write_text("# ladder\n")
     index = mod.write_index(tmp_path, mod.ANALYSES).read_text()
     assert "(play/README.md) (`scripts/play_ladder.py`)" in index
+
+
+def test_the_variants_pit_the_default_play_against_its_searcher_with_the_issues_targets(ladder):
+    from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+
+    variants = {m.name: m for m in ladder.VARIANTS}
+    assert set(variants) == {"variant-no_suit", "variant-no_low", "variant-one_random",
+                             "variant-cautious", "variant-ltc"}
+    for m in variants.values():
+        assert m.plays == (DEFAULT_PLAY, ladder.CHECK) and m in ladder.MATCHES
+    three = variants["variant-one_random"]
+    assert three.within == 1.5 and three.rules_value().players == 3
+    assert three.rules_value().three_player_deck == "one_random"
+    assert three.rule_flags() == " --players 3 --three-player-deck one_random"
+    assert variants["variant-ltc"].bid == "ltc" and variants["variant-ltc"].within == 1.0
+    assert variants["variant-ltc"].rules_value() == ladder.Rules()
+    assert ladder.WITHIN_DEFAULTS == 0.4
+
+
+def test_within_holds_when_the_searcher_gains_at_most_the_target(ladder):
+    from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+
+    def match(diff):  # stored as the default play minus its searcher, as a tournament may
+        return {"deals": 2000, "pairs": [{"a": DEFAULT_PLAY, "b": ladder.CHECK, "diff": -diff,
+                                          "ci": [-diff - 0.5, -diff + 0.5], "p": 0.01}]}
+
+    got = {c["match"]: c for c in ladder.within_checks(
+        {"learned-check": match(0.84), "variant-no_suit": match(1.2),
+         "variant-cautious": match(1.3)})}
+    assert not got["learned-check"]["holds"] and got["learned-check"]["within"] == 0.4
+    assert got["variant-no_suit"]["holds"] and got["variant-no_suit"]["diff"] == 1.2
+    assert got["variant-no_suit"]["ci"] == [0.7, 1.7]  # the searcher's gain, sign flipped
+    assert not got["variant-cautious"]["holds"]  # 1.3 over its 1.0
+    assert not got["variant-ltc"]["holds"] and got["variant-ltc"]["deals"] == 0  # not played
+    table = ladder.variants_table(list(got.values()))
+    assert "three players, the `no_suit` deck" in table and "at most 1.5" in table

@@ -37,6 +37,14 @@ from typing import NamedTuple
 
 from .bid_model import FEATURES as _FITTED_FEATURES
 from .bid_model import MODELS as _FITTED_MODELS
+from .rules import (  # the decks are the rules' (the play model reads them too)
+    DECK_FOUR,
+    DECK_NO_LOW,
+    DECK_NO_SUIT,
+    DECK_ONE_RANDOM,
+    DECKS,
+    deck_of,
+)
 
 
 class BidFeature(NamedTuple):
@@ -79,9 +87,6 @@ COL_Z = N_BID_FEATURES + 2
 COL_OVER = 2 * N_BID_FEATURES + 2
 ROW_LENGTH = 2 * N_BID_FEATURES + 3
 
-#: the decks, one model each (RULES §7): four players, and three with each ``three_player_deck``
-DECKS: tuple[str, ...] = ("four", "no_suit", "no_low", "one_random")
-DECK_FOUR, DECK_NO_SUIT, DECK_NO_LOW, DECK_ONE_RANDOM = range(len(DECKS))
 
 #: the position classes, one row of weights each
 CLASS_DECLARER, CLASS_MIDDLE, CLASS_LAST = 0, 1, 2
@@ -133,12 +138,6 @@ def weight_rows(weights: Sequence[Sequence[int]], features: Sequence[str]
         raise ValueError(f"the learned bidder's model must have {len(CLASSES)} rows (one per "
                          f"position class), got {len(rows)}")
     return tuple(rows)
-
-
-def deck_of(players: int, three_player_deck: str) -> int:
-    """The index in :data:`DECKS` of the model for a deal of ``players`` with that deck option
-    (which counts only with three players)."""
-    return DECK_FOUR if players == 4 else DECKS.index(three_player_deck)
 
 
 def fitted_models(models: Mapping[str, Sequence[Sequence[int]]], features: Sequence[str]

@@ -1,8 +1,8 @@
 """The card features of the ``learned`` play policy, named once (docs/ENGINE.md §8).
 
 :data:`FEATURES` is the one table of the features: a name and what the feature holds, in the
-order of a row of weights (:data:`whist_sim.core.play_model.WEIGHTS`). The compiled policy
-(``whist_sim/compiled/strategies/play/learned.py``), its reference twin
+order of a row of weights (:data:`whist_sim.core.play_model.MODELS`, one model per deck). The
+compiled policy (``whist_sim/compiled/strategies/play/learned.py``), its reference twin
 (:func:`whist_sim.engine.policies.learned_features`), the training (``scripts/train_play.py``)
 and the data card (docs/PLAY_MODEL.md) all read this table: a weight is reached by its index
 constant (``w[F_TRUMP]``), never by a bare column number. Every feature is an integer read from
@@ -16,7 +16,11 @@ weights keep working until ``make train`` fits the new column.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
+
+from .play_model import MODELS as _FITTED_MODELS
+from .rules import DECKS
 
 
 class Feature(NamedTuple):
@@ -91,3 +95,24 @@ def weight_rows(weights: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], 
                              f"{N_FEATURES} features")
     return tuple(tuple(row) + (0,) * (N_FEATURES - len(row)) for row in weights)
 
+
+
+def fitted_models(models: Mapping[str, Sequence[Sequence[int]]]
+                  ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The rows of every deck's model, in the order of :data:`~whist_sim.core.rules.DECKS`,
+    padded with zeros (:func:`weight_rows`); a deck with no model, or a model with another
+    number of situations than the four-player one, is an error, never a silent stand-in."""
+    missing = [d for d in DECKS if d not in models]
+    if missing:
+        raise ValueError(f"the learned play model has no weights for the deck(s) "
+                         f"{', '.join(missing)} (make train)")
+    rows = tuple(weight_rows(tuple(tuple(r) for r in models[d])) for d in DECKS)
+    if len({len(r) for r in rows}) != 1:
+        raise ValueError("the learned play model's decks have different numbers of situations: "
+                         + ", ".join(f"{d} {len(r)}" for d, r in zip(DECKS, rows, strict=True)))
+    return rows
+
+
+#: the trained weights (:mod:`whist_sim.core.play_model`) of every deck, padded to today's
+#: features: ``FITTED[deck][context]`` is a row
+FITTED: tuple[tuple[tuple[int, ...], ...], ...] = fitted_models(_FITTED_MODELS)

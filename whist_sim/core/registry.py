@@ -403,7 +403,8 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
         "learned from search: scores every legal card with integer weights "
         "fitted to the values search gives every candidate card on recorded deals, over "
         f"{N_FEATURES} suit-blind features of the card in 252 situations of the seat and the "
-        "trick (ENGINE.md §8); plays at simulation speed",
+        "trick (ENGINE.md §8), one set of weights per deck (four players, and three with each "
+        "three-player deck; docs/PLAY_MODEL.md); plays at simulation speed",
         decide=_player("learned", "learned_decide_card"),
         reference="learned_policy",
     ),

@@ -17,6 +17,10 @@ from typing import Any
 
 DIRECTIONS = ("left", "across", "right")
 THREE_PLAYER_DECKS = ("no_suit", "no_low", "one_random")
+#: the decks a learned model is fitted for, one model each (RULES §8): four players, and three
+#: with each ``three_player_deck``
+DECKS: tuple[str, ...] = ("four",) + THREE_PLAYER_DECKS
+DECK_FOUR, DECK_NO_SUIT, DECK_NO_LOW, DECK_ONE_RANDOM = range(len(DECKS))
 BID_ORDERS = ("number", "suit")  # RULES §2: what a bid must beat
 AFTER_THIRD_FRISCH = ("pass", "redeal")  # RULES §3: four passes after the third Frisch
 FIRST_MIN_LEVEL = 5  # RULES §2: the auction starts at 5
@@ -33,6 +37,12 @@ class RulesError(ValueError):
     def __init__(self, message: str, option: str | None = None) -> None:
         super().__init__(message)
         self.option = option
+
+
+def deck_of(players: int, three_player_deck: str) -> int:
+    """The index in :data:`DECKS` of the model for a deal of ``players`` with that deck option
+    (which counts only with three players)."""
+    return DECK_FOUR if players == 4 else DECKS.index(three_player_deck)
 
 
 #: the widest score of one deal that the compiled engine stores (``int16`` columns): every legal

@@ -57,13 +57,12 @@ from ..core.play_features import (
     F_TRUMP,
     F_WINS,
     FEATURES,
+    FITTED,
     N_FEATURES,
-    weight_rows,
 )
-from ..core.play_model import WEIGHTS
 from ..core.registry import BID_POLICIES, PLAY_POLICIES
 from ..core.rng import DealRng
-from ..core.rules import FRISCH_CARDS, Rules
+from ..core.rules import FRISCH_CARDS, Rules, deck_of
 from .learned_bidding import contract_features, contract_values
 from .state import PASS, DealState, bid_code
 
@@ -627,7 +626,7 @@ def planner_policy(state: DealState, rng: DealRng) -> int:
 
 # --------------------------------------------------------------------------- learned (ENGINE §8)
 
-#: the features of a card, in the order of a row of :data:`whist_sim.core.play_model.WEIGHTS`
+#: the features of a card, in the order of a row of :data:`whist_sim.core.play_features.FITTED`
 #: (docs/ENGINE.md §8): the one table, :data:`whist_sim.core.play_features.FEATURES`
 LEARNED_FEATURES = FEATURES
 
@@ -728,7 +727,8 @@ def learned_scores(state: DealState) -> dict[int, int]:
 
 def _learned_scores(state: DealState, out: int, voids: set[tuple[int, int]]) -> dict[int, int]:
     """:func:`learned_scores` with ``out`` and the voids shown given."""
-    row = weight_rows((WEIGHTS[learned_context(state, out, voids)],))[0]  # padded with zeros
+    model = FITTED[deck_of(state.rules.players, state.rules.three_player_deck)]  # its deck's
+    row = model[learned_context(state, out, voids)]
     return {c: sum(w * f for w, f in zip(row, learned_features(state, c, out, voids),
                                          strict=True))
             for c in state.legal_actions()}

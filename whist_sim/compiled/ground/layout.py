@@ -33,10 +33,21 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.registry import N_PARAMS as N_PARAMS  # per seat and decision kind (the registry's)
-from ...core.rules import BID_ORDERS, FIRST_MIN_LEVEL, MAX_FRISCH, Rules, scoring_names
+from ...core.rules import (
+    BID_ORDERS,
+    FIRST_MIN_LEVEL,
+    MAX_FRISCH,
+    MOST_TRICKS,
+    Rules,
+    deck_of,
+    scoring_names,
+)
 from ._numba import jit
 
 MAX_SEATS = 4
+#: the most cards a hand holds under any rules (three players, the one_random deck: 17): the
+#: size of a buffer with a slot per card of a hand (the kernels do not check bounds)
+MAX_HAND = MOST_TRICKS
 MAX_CALLS = 256  # auction calls of one deal across all rounds; the longest legal deal needs < 200
 MAX_PLAYS = 64  # cards played in one deal (at most 52)
 SCRATCH_PER_SEAT = 16
@@ -135,7 +146,8 @@ R_CALLS_RUN = 18  # 1: the legal bids are every code of lo..hi (bid_order=number
 R_DECK_ADJ_Q = 19  # quarter tricks the deck adds to every estimate: 4 * (N - 13) // P (ENGINE.md
 #   §5); kept here so that the estimates divide by no player count
 R_SHARE_GAP_Q = 20  # a share of the tricks the estimates do not see: 4 * N // P - 13 - R_DECK_ADJ_Q
-R_SCORING = 21  # + i: the i-th scoring number of Rules (core.rules.scoring_names), as declared
+R_MODEL_DECK = 21  # the deck of the learned models (core.rules.DECKS): four, or three players' deck
+R_SCORING = 22  # + i: the i-th scoring number of Rules (core.rules.scoring_names), as declared
 RP_SIZE = R_SCORING + len(scoring_names())
 
 
@@ -231,6 +243,7 @@ def rules_array(rules: Rules) -> np.ndarray:
     rp[R_CALLS_RUN] = int(rules.bid_order == "number" and rules.lowest_strain == 0)
     rp[R_DECK_ADJ_Q] = (4 * (rules.n_tricks - 13)) // rules.players
     rp[R_SHARE_GAP_Q] = (4 * rules.n_tricks) // rules.players - 13 - rp[R_DECK_ADJ_Q]
+    rp[R_MODEL_DECK] = deck_of(rules.players, rules.three_player_deck)
     for i, name in enumerate(scoring_names()):
         rp[R_SCORING + i] = getattr(rules, name)
     return rp

@@ -74,6 +74,7 @@ from ..ground.layout import (
     H_TRICK,
     HM_SIZE,
     MAX_CALLS,
+    MAX_HAND,
     N_PARAMS,
     PH_DONE,
     R_DECK_MASK,
@@ -286,7 +287,7 @@ def rollout_card(pol, par, st, hm, rp, seat, legal, rng):
     z = par[1, seat, 2]
     infer = par[1, seat, 3] != 0.0
     sep = _separators(hm, rp, seat)
-    cands = np.empty(13, dtype=np.int64)
+    cands = np.empty(MAX_HAND, dtype=np.int64)  # a candidate per card at most
     n_cands = _candidates(legal, sep, cands)
     if n_cands == 1 or n_layouts < 1:
         return cands[0]

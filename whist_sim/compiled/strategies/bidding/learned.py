@@ -33,10 +33,6 @@ from ....core.bid_features import (
     COL_STEER,
     COL_T,
     COL_Z,
-    DECK_FOUR,
-    DECK_NO_LOW,
-    DECK_NO_SUIT,
-    DECK_ONE_RANDOM,
     DECKS,
     FITTED,
     N_BID_FEATURES,
@@ -50,8 +46,8 @@ from ...ground.bits import popcount
 from ...ground.layout import (
     H_HAND,
     R_LOW_STRAIN,
+    R_MODEL_DECK,
     R_NTRICKS,
-    R_ONE_RANDOM,
     R_PLAYERS,
     S_CONTRACT,
     S_DECLARER,
@@ -129,16 +125,8 @@ def _below(x, mean, spread):
 @jit(inline="always")
 def deck_row(rp, cls):
     """The row of weights of position class ``cls`` in the model of the deck of ``rp``
-    (:data:`~whist_sim.core.bid_features.DECKS`, read from the rules array)."""
-    if rp[R_PLAYERS] == 4:
-        deck = DECK_FOUR
-    elif rp[R_LOW_STRAIN] != 0:
-        deck = DECK_NO_SUIT
-    elif rp[R_ONE_RANDOM] != 0:
-        deck = DECK_ONE_RANDOM
-    else:
-        deck = DECK_NO_LOW
-    return 3 * deck + cls
+    (:data:`~whist_sim.core.rules.DECKS`, the rules array's ``R_MODEL_DECK``)."""
+    return 3 * rp[R_MODEL_DECK] + cls
 
 
 @jit

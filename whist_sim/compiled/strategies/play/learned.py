@@ -46,9 +46,9 @@ from ....core.play_features import (
     F_SURE,
     F_TRUMP,
     F_WINS,
-    weight_rows,
+    FITTED,
+    N_FEATURES,
 )
-from ....core.play_model import WEIGHTS
 from ...ground._numba import jit
 from ...ground.bits import ALL_ONES, ONE, SUIT_MASK, SUIT_OF, ZERO, ctz, popcount
 from ...ground.layout import (
@@ -56,6 +56,7 @@ from ...ground.layout import (
     H_PLAYED,
     H_TRICK,
     R_DECK_MASK,
+    R_MODEL_DECK,
     R_NTRICKS,
     R_PLAYERS,
     S_BEST_CARD,
@@ -81,9 +82,13 @@ from .planner import _counts, _masters
 N_STATUS = 7
 N_CONTEXTS = 3 * N_STATUS * 3 * 2 * 2
 
-# [N_CONTEXTS, N_FEATURES]: a constant of the compiled code; rows trained before a feature was
+# [decks * N_CONTEXTS, N_FEATURES]: a constant of the compiled code, one block of N_CONTEXTS rows
+# per deck (core.rules.DECKS: the rules array's R_MODEL_DECK); rows trained before a feature was
 # added get weight 0 for it
-_W = np.array(weight_rows(WEIGHTS), dtype=np.int64)
+_W = np.array(FITTED, dtype=np.int64).reshape(-1, N_FEATURES)
+if _W.shape[0] != len(FITTED) * N_CONTEXTS:
+    raise ValueError(f"the learned play model has {_W.shape[0] // len(FITTED)} situations a deck, "
+                     f"the policy {N_CONTEXTS} (make train)")
 
 
 class Shared(NamedTuple):
@@ -278,7 +283,7 @@ def learned_card(st, hm, rp, seat, legal, rng):
     sh = _decision(st, hm, rp, seat)
     hand, out, pos, led, best, trump = sh.hand, sh.out, sh.pos, sh.led, sh.best, sh.trump
     follow, ruff = sh.follow, sh.ruff
-    w = _W[sh.ctx]
+    w = _W[rp[R_MODEL_DECK] * N_CONTEXTS + sh.ctx]
     # one pass: the top score, its first card, and whether a card of another suit ties it
     best_card = -1
     best_suit = -1
