@@ -287,20 +287,28 @@ def fit(data: Decisions, start: np.ndarray, l2: float, maxiter: int) -> np.ndarr
 
 
 def read_model(path: Path) -> tuple[dict, dict]:
-    """The weights of a model file by deck and their notes ({} when the file does not exist).
-    The first format (one four-player ``WEIGHTS``) reads as the four-player model."""
+    """The weights of a model file by deck, a row per situation (rows the file leaves out are
+    zeros), and their notes ({} when the file does not exist). The first format (one
+    four-player ``WEIGHTS``) reads as the four-player model."""
     if not Path(path).exists():
         return {}, {}
     space: dict = {}
     exec(compile(Path(path).read_text(), str(path), "exec"), space)  # our own data file
     if "MODELS" not in space:
-        return {"four": space["WEIGHTS"]}, {"four": space.get("NOTE", "")}
-    return dict(space["MODELS"]), dict(space.get("NOTES", {}))
+        return {"four": tuple(space["WEIGHTS"])}, {"four": space.get("NOTE", "")}
+    models = {}
+    for d, rows in space["MODELS"].items():
+        if isinstance(rows, dict):  # the rows with weights, by situation
+            rows = tuple(rows.get(i, (0,) * space["COLUMNS"]) for i in range(space["SITUATIONS"]))
+        models[d] = tuple(tuple(r) for r in rows)
+    return models, dict(space.get("NOTES", {}))
 
 
 def write_model(path: Path, deck: str, W, note: str) -> None:
-    """Write ``W`` as the weights of ``deck`` into the model file, keeping the other decks'
-    (a deck never trained gets the four-player weights, and its note says so)."""
+    """Write ``W`` (a row per situation) as the weights of ``deck`` into the model file, keeping
+    the other decks' (a deck never trained gets the four-player weights, and its note says so).
+    Only rows with a weight are written (a situation never met in training weighs 0), so the
+    file stays short."""
     from whist_sim.core.rules import DECKS
 
     models, notes = read_model(path)
@@ -310,22 +318,31 @@ def write_model(path: Path, deck: str, W, note: str) -> None:
         if d not in models:
             models[d] = models.get("four", models[deck])
             notes[d] = "not trained yet: the four-player weights"
+    shapes = {(len(m), len(m[0])) for m in models.values()}
+    if len(shapes) != 1:
+        raise SystemExit(f"error: {path}: the decks' models differ in shape: {sorted(shapes)}")
+    situations, columns = shapes.pop()
     body = []
     for d in DECKS:
-        rows = "\n".join("        (" + ", ".join(str(int(x)) for x in row) + "),"
-                         for row in models[d])
-        body.append(f'    "{d}": (\n{rows}\n    ),')
+        rows = "\n".join(f"        {i}: (" + ", ".join(str(int(x)) for x in row) + "),"
+                         for i, row in enumerate(models[d]) if any(row))
+        body.append(f'    "{d}": {{\n{rows}\n    }},')
     note_lines = "\n".join(f'    "{d}": "{notes[d]}",' for d in DECKS)
     Path(path).write_text(
         '"""The weights of the ``learned`` play policy, one model per deck (four players, and\n'
         "three with each ``three_player_deck``: :data:`whist_sim.core.rules.DECKS`): written by\n"
         "``scripts/train_play.py`` (``make train``); its data card is docs/PLAY_MODEL.md. Row: a\n"
         "situation (``context``), column: a card feature, in the order of docs/ENGINE.md §8; the\n"
-        'score of a card is the sum of its features times its row."""\n\n'
+        "score of a card is the sum of its features times its row. A model lists the rows of\n"
+        'the situations that have weights; every other situation weighs 0."""\n\n'
+        f"#: the situations of a model and the columns of its rows (the features it was fitted "
+        f"with)\nSITUATIONS = {situations}\nCOLUMNS = {columns}\n"
         f"#: how each deck's weights were trained\nNOTES: dict[str, str] = {{\n{note_lines}\n}}\n"
-        "MODELS: dict[str, tuple[tuple[int, ...], ...]] = {\n" + "\n".join(body) + "\n}\n"
-        "#: the four-player weights (the name the package had before one model per deck)\n"
-        'WEIGHTS = MODELS["four"]\n')
+        "#: the rows with weights of each deck's model, by situation\n"
+        "MODELS: dict[str, dict[int, tuple[int, ...]]] = {\n" + "\n".join(body) + "\n}\n"
+        "#: the four-player weights, a row per situation (the name the package had before one "
+        "model\n#: per deck)\n"
+        'WEIGHTS = tuple(MODELS["four"].get(i, (0,) * COLUMNS) for i in range(SITUATIONS))\n')
 
 
 # ------------------------------------------------------------------------------ driver

@@ -34,11 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_weights_are_one_integer_row_per_situation_and_feature_for_every_deck():
     assert set(play_model.MODELS) == set(DECKS)  # four players and each three-player deck
-    assert play_model.WEIGHTS is play_model.MODELS["four"]  # the name kept from one model
-    for w in play_model.MODELS.values():
-        assert len(w) == compiled.N_CONTEXTS == 252
-        assert all(len(row) == N_FEATURES for row in w)
+    assert play_model.SITUATIONS == compiled.N_CONTEXTS == 252
+    assert play_model.WEIGHTS == play_features.FITTED[0]  # the name kept from one model
+    for d, w in zip(DECKS, play_features.FITTED, strict=True):
+        assert len(w) == 252 and all(len(row) == N_FEATURES for row in w)
         assert all(isinstance(x, int) for row in w for x in row)
+        # the file lists the rows with weights; a situation it leaves out weighs 0
+        assert all(w[i] == play_model.MODELS[d][i] for i in play_model.MODELS[d])
+        assert all(not any(w[i]) for i in range(252) if i not in play_model.MODELS[d])
     assert Path(play_model.__file__).stat().st_size < 1_000_000  # the issue: a small model
 
 
@@ -46,6 +49,10 @@ def test_a_deck_with_no_play_model_is_an_error_not_a_stand_in():
     models = dict(play_model.MODELS)
     del models["no_low"]
     with pytest.raises(ValueError, match="no weights for the deck.*no_low"):
+        play_features.fitted_models(models)
+    models = dict(play_model.MODELS)
+    models["no_low"] = {252: (1,)}
+    with pytest.raises(ValueError, match="no_low has rows for situations"):
         play_features.fitted_models(models)
 
 
@@ -402,9 +409,12 @@ def test_the_trainer_writes_one_decks_play_model_and_keeps_the_others(train, tmp
     assert models["four"] == ((1, 2), (3, 4)) and models["no_low"] == ((5, 6), (7, 8))
     assert models["no_suit"] == models["four"] and "not trained" in notes["no_suit"]
     assert notes["no_low"] == "trained"
+    train.write_model(path, "no_suit", np.array([[0, 0], [9, 0]]), "trained")  # a row of 0s
     space: dict = {}
     exec(path.read_text(), space)
-    assert space["WEIGHTS"] == space["MODELS"]["four"]
+    assert space["MODELS"]["no_suit"] == {1: (9, 0)}  # only the rows with weights are written
+    assert train.read_model(path)[0]["no_suit"] == ((0, 0), (9, 0))
+    assert space["WEIGHTS"] == ((1, 2), (3, 4)) and space["SITUATIONS"] == 2
 
 
 def test_the_data_card_keeps_the_sections_of_the_decks_not_trained(train, tmp_path):

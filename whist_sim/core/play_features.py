@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .play_model import MODELS as _FITTED_MODELS
+from .play_model import SITUATIONS as _SITUATIONS
 from .rules import DECKS
 
 
@@ -97,20 +98,31 @@ def weight_rows(weights: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], 
 
 
 
-def fitted_models(models: Mapping[str, Sequence[Sequence[int]]]
-                  ) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The rows of every deck's model, in the order of :data:`~whist_sim.core.rules.DECKS`,
-    padded with zeros (:func:`weight_rows`); a deck with no model, or a model with another
-    number of situations than the four-player one, is an error, never a silent stand-in."""
+def fitted_models(models: Mapping[str, Mapping[int, Sequence[int]] | Sequence[Sequence[int]]],
+                  situations: int = _SITUATIONS) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The rows of every deck's model, in the order of :data:`~whist_sim.core.rules.DECKS`, a
+    row per situation padded with zeros (:func:`weight_rows`). A model is a row per situation,
+    or (as the model file writes it) the rows with weights by situation, every other situation
+    weighing 0. A deck with no model, a situation outside ``0 .. situations - 1`` or models of
+    different sizes are errors, never a silent stand-in."""
     missing = [d for d in DECKS if d not in models]
     if missing:
         raise ValueError(f"the learned play model has no weights for the deck(s) "
                          f"{', '.join(missing)} (make train)")
-    rows = tuple(weight_rows(tuple(tuple(r) for r in models[d])) for d in DECKS)
-    if len({len(r) for r in rows}) != 1:
+    out = []
+    for d in DECKS:
+        model = models[d]
+        if isinstance(model, Mapping):
+            bad = [i for i in model if not 0 <= i < situations]
+            if bad:
+                raise ValueError(f"the learned play model of {d} has rows for situations "
+                                 f"{bad[:3]} outside 0..{situations - 1}")
+            model = tuple(tuple(model.get(i, ())) for i in range(situations))
+        out.append(weight_rows(tuple(tuple(r) for r in model)))
+    if len({len(r) for r in out}) != 1:
         raise ValueError("the learned play model's decks have different numbers of situations: "
-                         + ", ".join(f"{d} {len(r)}" for d, r in zip(DECKS, rows, strict=True)))
-    return rows
+                         + ", ".join(f"{d} {len(r)}" for d, r in zip(DECKS, out, strict=True)))
+    return tuple(out)
 
 
 #: the trained weights (:mod:`whist_sim.core.play_model`) of every deck, padded to today's
