@@ -67,7 +67,8 @@ ANALYSES: list[Analysis] = [
         "play_ladder.py",
         "The play ladder: random, heuristic, expert, learned, the default check (the search "
         "over learned) and rollout (n = 8, 16, 64) in duplicate matches of neighbours, heuristic "
-        "bidding, with each policy's speed (seed 2026)",
+        "bidding, with each policy's speed, and the default play against its searcher where it "
+        "was not fitted (three players, other bidders) (seed 2026)",
         report="README.md",
     ),
     Analysis(
