@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -257,6 +258,26 @@ def test_the_trainer_writes_one_decks_model_and_keeps_the_others(tmp_path):
     models, notes = mod.read_model(path)
     assert (models["four"], models["no_low"], notes["four"], notes["no_low"]) == (
         four, low, "four's note", "no_low's note")
+
+
+def test_the_data_card_keeps_the_sections_of_the_decks_not_trained(tmp_path):
+    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    card = tmp_path / "card.md"
+    card.write_text("# card\n\n## Held-out figures\n\n### four players\n\nfour's figures\n\n"
+                    "### three players, `no_low` deck\n\nold no_low\n\n## Features\n")
+    assert set(mod.card_sections(card.read_text())) == {"four", "no_low"}
+    measures = {"hands": 10, "model_regret": 1.0, "model_own": 0.5, "heuristic_regret": 2.0,
+                "heuristic_own": 0.4, "classes": {}, "tables": {}}
+    opts = SimpleNamespace(min_hands=5, deals=10, tables="`heuristic`", seed=0, rounds=1,
+                           tau=2.0, l2=1e-4, maxiter=10)
+    mod.write_card(card, opts, {"no_low": (measures, {"heuristic": (0, 10)})}, 60.0)
+    text = card.read_text()
+    assert "four's figures" in text and "old no_low" not in text  # kept, and written anew
+    assert text.index("### four players") < text.index("### three players, `no_low`") < text.index(
+        "## Features")
+    assert text.count("### three players, `no_low` deck") == 1
 
 
 def test_bench_measures_the_learned_bidder_against_the_heuristic():
