@@ -392,8 +392,8 @@ def main() -> None:
                     "the three-player decks]")
     ap.add_argument("--seed", type=int, default=None, help="[default: 11 for four, 21, 31, 41 "
                     "for no_suit, no_low, one_random]")
-    ap.add_argument("--rounds", type=int, default=None, help="[default: 4 for four, 3 for the "
-                    "three-player decks]")
+    ap.add_argument("--rounds", type=int, default=None, help="[default: 4 for four, 5 for "
+                    "no_low, 3 for no_suit and one_random]")
     ap.add_argument("--deals", type=int, default=None, help="deals per round [default: 24000 "
                     "for four, 12000 for the three-player decks]")
     ap.add_argument("--layouts", type=int, default=32, help="layouts per valued decision")
@@ -485,7 +485,7 @@ def main() -> None:
 
 #: the options of a deck's training when not given: (seed, rounds, deals per round, start)
 DECK_DEFAULTS = {"four": (11, 4, 24000, "zero"), "no_suit": (21, 3, 12000, "four"),
-                 "no_low": (31, 3, 12000, "four"), "one_random": (41, 3, 12000, "four")}
+                 "no_low": (31, 5, 12000, "four"), "one_random": (41, 3, 12000, "four")}
 
 
 def _deck_defaults(args) -> None:
