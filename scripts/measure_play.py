@@ -34,20 +34,15 @@ import json
 from whist_sim.analyses.bench.play import play_rate
 from whist_sim.analyses.tournament import tournament
 from whist_sim.compiled.entry.batch import play_batch
-from whist_sim.core.rules import Rules
+from whist_sim.core.rules import Rules, deck_rules
 
 SEED = 2026
 
 
-def deck_rules(deck: str) -> Rules:
-    """The rules of a model's deck (``core.rules.DECKS``): the rule book's four players, or
-    three with that ``three_player_deck``."""
-    return Rules() if deck == "four" else Rules(players=3, three_player_deck=deck)
-
-
 def deck_flags(deck: str) -> str:
-    """The command-line options of a deck (empty for four players)."""
-    return "" if deck == "four" else f" --players 3 --three-player-deck {deck}"
+    """The command-line options of a deck's rules, with a leading space (empty for four)."""
+    flags = deck_rules(deck).flags()
+    return f" {flags}" if flags else ""
 
 
 def strength(deals: int, plays: tuple[str, ...], deck: str = "four") -> dict:

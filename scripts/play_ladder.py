@@ -93,7 +93,8 @@ class Match:
 
     def rule_flags(self) -> str:
         """The command-line options of :attr:`rules` (`` --players 3 ...``; empty for none)."""
-        return "".join(f" --{k.replace('_', '-')} {v}" for k, v in self.rules)
+        flags = self.rules_value().flags()
+        return f" {flags}" if flags else ""
 
 
 #: The matches and their sizes: the targets' (20,000 deals for heuristic-expert, 2,000 for

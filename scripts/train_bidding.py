@@ -46,12 +46,10 @@ HELD_OUT = 0.2
 def deck_rules(deck: str):
     """The rules of a deck of :data:`~whist_sim.core.bid_features.DECKS` (rule-book defaults
     otherwise) and the chart's options that set them."""
-    from whist_sim.core.rules import Rules
+    from whist_sim.core.rules import deck_rules as rules_of
 
-    if deck == "four":
-        return Rules(), []
-    return (Rules(players=3, three_player_deck=deck),
-            ["--players", "3", "--three-player-deck", deck])
+    rules = rules_of(deck)
+    return rules, rules.flags().split()
 
 
 def chart_hands(seed: int, min_hands: int, deals: int, bid: str = "heuristic",

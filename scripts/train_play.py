@@ -81,9 +81,9 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
     from whist_sim.compiled.strategies.play.learned import decision_rows
     from whist_sim.compiled.strategies.registry import get_info
     from whist_sim.core.play_features import N_FEATURES
-    from whist_sim.core.rules import Rules
+    from whist_sim.core.rules import deck_rules
 
-    rules = Rules() if deck == "four" else Rules(players=3, three_player_deck=deck)
+    rules = deck_rules(deck)
     p = rules.players
     rows = np.zeros((MAX_HAND, 3 + N_FEATURES), np.int64)  # a row per legal card at most
     cands = np.zeros(MAX_HAND, np.int64)

@@ -205,3 +205,19 @@ def test_the_share_gap_eases_the_shift_both_ways(deck):
         same3 = all((runs[0][f"contract_{s}"] == runs[1][f"contract_{s}"]).all() for s in range(3))
         same4 = all((runs[2][f"contract_{s}"] == runs[3][f"contract_{s}"]).all() for s in range(4))
         assert same3 and not same4, name
+
+
+def test_each_deck_names_its_rules_and_its_command_line_options():
+    """§8: the decks a learned model is fitted for are four players and three with each deck
+    option; a deck's rules and deck_of are inverses, and the rules say their own flags."""
+    from whist_sim.core.rules import DECKS, deck_of, deck_rules
+
+    for i, deck in enumerate(DECKS):
+        rules = deck_rules(deck)
+        assert deck_of(rules.players, rules.three_player_deck) == i
+    assert deck_rules("four") == Rules() and Rules().flags() == ""
+    assert deck_rules("no_low").flags() == "--players 3 --three-player-deck no_low"
+    assert deck_rules("no_suit").flags() == "--players 3 --three-player-deck no_suit"  # named
+    assert Rules(frisch=False, zero_over=30).flags() == "--no-frisch --zero-over 30"
+    with pytest.raises(ValueError, match="no deck 'five'"):
+        deck_rules("five")

@@ -258,11 +258,38 @@ class Rules:
         base = Rules().to_dict()
         return {k: v for k, v in self.to_dict().items() if base[k] != v}
 
+    def flags(self) -> str:
+        """The command-line options that set these rules (:meth:`changes` as flags:
+        ``--players 3 --three-player-deck no_low``; empty for the rule book's defaults). With
+        three players the deck is always named, its default too, so a reader sees which."""
+        changed = self.changes()
+        return " ".join(_flag_text(k, v) for k, v in self.to_dict().items()
+                        if k in changed or (k == "three_player_deck" and self.players == 3))
+
     def __str__(self) -> str:
         ch = self.changes()
         if not ch:
             return "Rules(rule book defaults)"
         return "Rules(" + ", ".join(f"{k}={v}" for k, v in sorted(ch.items())) + ")"
+
+
+def _flag_text(name: str, value: Any) -> str:
+    """One rule option as a command-line flag with its value (``--no-frisch`` for a false flag;
+    Frisch directions joined by commas)."""
+    opt = name.replace("_", "-")
+    if isinstance(value, bool):
+        return f"--{opt}" if value else f"--no-{opt}"
+    if isinstance(value, (list, tuple)):
+        return f"--{opt} {','.join(map(str, value))}"
+    return f"--{opt} {value}"
+
+
+def deck_rules(deck: str) -> Rules:
+    """The rule book's rules for the deck ``deck`` of :data:`DECKS` (a learned model's deck):
+    four players, or three with that ``three_player_deck``; the inverse of :func:`deck_of`."""
+    if deck not in DECKS:
+        raise ValueError(f"no deck {deck!r}; the decks: {', '.join(DECKS)}")
+    return Rules() if deck == "four" else Rules(players=3, three_player_deck=deck)
 
 
 @dataclass(frozen=True)

@@ -35,15 +35,6 @@ from .options import (
 from .seats import play_help, play_spec
 
 
-def _flag(name: str, value) -> str:
-    opt = name.replace("_", "-")
-    if isinstance(value, bool):
-        return f"--{opt}" if value else f"--no-{opt}"
-    if isinstance(value, (list, tuple)):
-        return f"--{opt} {','.join(map(str, value))}"
-    return f"--{opt} {value}"
-
-
 @click.command("bid-chart")
 @click.option("--hands", type=click.IntRange(min=1), default=None,
               help="hands drawn from the natural distribution and classed (one auction each); "
@@ -137,7 +128,7 @@ def command(o: Parsed) -> None:
     checked = None
     if check_play is not None and len(df):
         checked = _check(df, check_play, check_deals, rules, show_progress(progress), threads)
-    changes = " ".join(_flag(k, v) for k, v in rules.changes().items())
+    changes = rules.flags()
     for note in df.attrs["coverage"]:
         click.echo(f"bid-chart: {note}", err=True)
     command_text = (f"whist-sim bid-chart --hands {df.attrs['hands']} --min-hands {min_hands} "
