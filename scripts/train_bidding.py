@@ -23,7 +23,7 @@ same held-out hands.
 
 Writes ``whist_sim/core/bid_model.py`` (the weights) and ``docs/BID_MODEL.md`` (the data card).
 Deterministic from ``--seed`` and the options. ``make train`` runs it after the play's
-training: about 23 minutes on two cores for the four decks.
+training: about 26 minutes on two cores for the four decks.
 """
 
 from __future__ import annotations

@@ -68,6 +68,9 @@ BID_FEATURES_TABLE: tuple[BidFeature, ...] = (
     BidFeature("no_trump", "1 at No Trump"),
     BidFeature("n_earlier", "the contracts bid before the seat's"),
     BidFeature("earlier_zeros", "the zeros among the contracts bid before the seat's"),
+    BidFeature("long_side", "the length of the longest side suit (the longest suit at No Trump)"),
+    BidFeature("tens_jacks", "tens and jacks"),
+    BidFeature("low_cards", "cards from two to six"),
 )
 
 #: the feature names, in the order of a row's weights
@@ -76,7 +79,8 @@ N_BID_FEATURES = len(BID_FEATURES_TABLE)
 
 # The index of each feature (plain ints: compiled code reads them as constants).
 (B_ONE, B_ESTIMATE_Q, B_HCP, B_TRUMPS, B_TRUMP_TOP, B_SIDE_ACES, B_SHORT, B_EARLIER,
- B_NO_TRUMP, B_N_EARLIER, B_EARLIER_ZEROS) = range(N_BID_FEATURES)
+ B_NO_TRUMP, B_N_EARLIER, B_EARLIER_ZEROS, B_LONG_SIDE, B_TENS_JACKS,
+ B_LOW_CARDS) = range(N_BID_FEATURES)
 
 #: the columns of a row of weights: the trick weights (one per feature), the steer, the log of
 #: the spread, the zero weights (one per feature), the over share of a zero's score

@@ -14,11 +14,14 @@ from ..core.bid_features import (
     B_EARLIER_ZEROS,
     B_ESTIMATE_Q,
     B_HCP,
+    B_LONG_SIDE,
+    B_LOW_CARDS,
     B_N_EARLIER,
     B_NO_TRUMP,
     B_ONE,
     B_SHORT,
     B_SIDE_ACES,
+    B_TENS_JACKS,
     B_TRUMP_TOP,
     B_TRUMPS,
     COL_LOG_SPREAD,
@@ -52,6 +55,10 @@ def contract_features(hand: int, trump: int, earlier: Sequence[int], q: int,
     f[B_N_EARLIER] = len(earlier)
     f[B_EARLIER_ZEROS] = sum(1 for c in earlier if c == 0)
     aces = sum(hand >> (13 * s + ACE) & 1 for s in range(4))
+    low_strain = 0 if rules is None else rules.lowest_strain
+    f[B_LONG_SIDE] = max(suit_length(hand, s) for s in range(low_strain, 4) if s != trump)
+    f[B_TENS_JACKS] = sum(hand >> (13 * s + r) & 1 for s in range(4) for r in (8, 9))
+    f[B_LOW_CARDS] = sum(hand >> (13 * s + r) & 1 for s in range(4) for r in range(5))
     if trump == NT:
         f[B_SIDE_ACES] = aces
         f[B_NO_TRUMP] = 1

@@ -18,11 +18,14 @@ from ....core.bid_features import (
     B_EARLIER_ZEROS,
     B_ESTIMATE_Q,
     B_HCP,
+    B_LONG_SIDE,
+    B_LOW_CARDS,
     B_N_EARLIER,
     B_NO_TRUMP,
     B_ONE,
     B_SHORT,
     B_SIDE_ACES,
+    B_TENS_JACKS,
     B_TRUMP_TOP,
     B_TRUMPS,
     CLASS_DECLARER,
@@ -69,11 +72,13 @@ def _weights() -> np.ndarray:
 _W = _weights()
 #: the features in the order :func:`contract_features` writes them; a reordered table fails here
 _ORDER = (B_ONE, B_ESTIMATE_Q, B_HCP, B_TRUMPS, B_TRUMP_TOP, B_SIDE_ACES, B_SHORT, B_EARLIER,
-          B_NO_TRUMP, B_N_EARLIER, B_EARLIER_ZEROS)
+          B_NO_TRUMP, B_N_EARLIER, B_EARLIER_ZEROS, B_LONG_SIDE, B_TENS_JACKS, B_LOW_CARDS)
 if _ORDER != tuple(range(N_BID_FEATURES)):
     raise ImportError("the learned bidder's features are written in another order than "
                       "whist_sim.core.bid_features names them")
 _SUIT = np.uint64(0x1FFF)
+_TENS_JACKS = np.uint64(0x300)  # ranks T and J of a suit's 13 bits
+_LOW = np.uint64(0x1F)  # ranks 2 to 6
 _SQRT2 = math.sqrt(2.0)
 
 
@@ -85,8 +90,15 @@ def contract_features(hand, trump, earlier, n_earlier, zeros, q, low_strain):
     estimate in the trump strain) and ``low_strain`` (the deck's lowest suit)."""
     aces = 0
     points = 0
+    tens_jacks = 0
+    low = 0
+    long_side = 0
     for s in range(4):
         sb = (hand >> np.uint64(13 * s)) & _SUIT
+        tens_jacks += popcount(sb & _TENS_JACKS)
+        low += popcount(sb & _LOW)
+        if s >= low_strain and s != trump:
+            long_side = max(long_side, popcount(sb))
         a = np.int64((sb >> np.uint64(12)) & np.uint64(1))
         aces += a
         points += 4 * a + 3 * np.int64((sb >> np.uint64(11)) & np.uint64(1)) \
@@ -113,7 +125,8 @@ def contract_features(hand, trump, earlier, n_earlier, zeros, q, low_strain):
     # in the order of the table (checked at import: _ORDER)
     return (np.int64(1), np.int64(q), np.int64(points), np.int64(trumps), np.int64(top),
             np.int64(side_aces), np.int64(short), np.int64(earlier), np.int64(no_trump),
-            np.int64(n_earlier), np.int64(zeros))
+            np.int64(n_earlier), np.int64(zeros), np.int64(long_side), np.int64(tens_jacks),
+            np.int64(low))
 
 
 @jit
