@@ -21,7 +21,10 @@ measured again as rounded, by the reference engine's own
 :func:`~whist_sim.engine.learned_bidding.contract_values`, against the heuristic's contracts on the
 same held-out hands.
 
-Writes ``whist_sim/core/bid_model.py`` (the weights) and ``docs/BID_MODEL.md`` (the data card).
+Writes ``whist_sim/core/bid_model.py`` (the weights) and ``docs/BID_MODEL.md`` (the data card);
+then, unless ``--no-measure``, measures every deck's model in a field of ``heuristic`` bidders
+(``scripts/measure_bidding.py``, a fresh process) and puts the figures in the card's strength
+section (``--measure-only``: that alone, no training).
 Deterministic from ``--seed`` and the options. ``make train`` runs it after the play's
 training: about 26 minutes on two cores for the four decks.
 """
@@ -29,6 +32,7 @@ training: about 26 minutes on two cores for the four decks.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -329,7 +333,9 @@ def write_card(path: Path, opts, results: dict, seconds: float) -> None:
     section as the card holds it (its model is kept in the model file too)."""
     from whist_sim.core.bid_features import BID_FEATURES_TABLE
 
-    kept = card_sections(Path(path).read_text()) if Path(path).exists() else {}
+    before = Path(path).read_text() if Path(path).exists() else ""
+    kept = card_sections(before)
+    strength = strength_section(before)  # kept until measured again
 
     lines = [
         "# The `learned` bidder's contract model: data card",
@@ -394,7 +400,49 @@ def write_card(path: Path, opts, results: dict, seconds: float) -> None:
     lines += ["", "## Features", "", "| feature | holds |", "| --- | --- |"]
     lines += [f"| `{f.name}` | {f.doc} |" for f in BID_FEATURES_TABLE]
     lines.append("")
-    Path(path).write_text("\n".join(lines))
+    text = "\n".join(lines)
+    Path(path).write_text(put_strength(text, strength) if strength else text)
+
+
+STRENGTH = "## Strength at the table"
+
+
+def measured() -> str:
+    """The strength section's table: scripts/measure_bidding.py in a fresh process (the bidder
+    compiles with the weights in place), every deck at its default size and seed."""
+    print("measuring: scripts/measure_bidding.py", flush=True)
+    return json.loads(subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "measure_bidding.py")], cwd=ROOT, check=True,
+        stdout=subprocess.PIPE, text=True).stdout)["markdown"]
+
+
+def strength_section(text: str) -> str | None:
+    """The strength section of a data card's text (its heading to the next section), or None."""
+    import re
+
+    m = re.search(rf"^{re.escape(STRENGTH)}\n.*?(?=^## )", text, flags=re.S | re.M)
+    return m.group(0) if m else None
+
+
+def put_strength(text: str, section: str) -> str:
+    """A data card's ``text`` with the strength ``section`` before its features, in place of
+    the one it held."""
+    old = strength_section(text)
+    if old is not None:
+        text = text.replace(old, "", 1)
+    if "## Features" not in text:
+        raise ValueError("the data card has no '## Features' section to put the strength before")
+    return text.replace("## Features", section + "## Features", 1)
+
+
+def write_strength(path: Path, table: str) -> None:
+    """Put the strength section (``table`` under :data:`STRENGTH`) into the data card at
+    ``path`` (:func:`put_strength`)."""
+    section = (f"{STRENGTH}\n\nOne `learned` bidder among `heuristic` ones, `learned` play at "
+               "every seat, duplicate, the `learned` bidder in each position in turn (`python "
+               "scripts/measure_bidding.py`; sizes and seeds in the table, neither a training "
+               f"seed):\n\n{table}\n\n")
+    Path(path).write_text(put_strength(Path(path).read_text(), section))
 
 
 class Labels:
@@ -488,7 +536,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--maxiter", type=int, default=300)
     ap.add_argument("--model", type=Path, default=MODEL)
     ap.add_argument("--card", type=Path, default=CARD)
+    ap.add_argument("--no-measure", action="store_true",
+                    help="skip the field measurement (scripts/measure_bidding.py) after training")
+    ap.add_argument("--measure-only", action="store_true",
+                    help="no training: measure the package's model and renew the data card's "
+                    "strength section")
     opts = ap.parse_args(argv)
+    if opts.measure_only:
+        write_strength(opts.card, measured())
+        return 0
     tables = [t.strip() for t in opts.tables.split(",") if t.strip()]
     decks = [d.strip() for d in opts.decks.split(",") if d.strip()]
     if not decks or any(d not in DECKS for d in decks) or len(set(decks)) != len(decks):
@@ -505,6 +561,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     results = {deck: train_deck(deck, opts, tables) for deck in decks}
     write_card(opts.card, opts, results, time.perf_counter() - t0)
+    if not opts.no_measure and opts.model.resolve() == MODEL.resolve():
+        write_strength(opts.card, measured())
     return 0
 
 

@@ -289,3 +289,56 @@ def test_bench_measures_the_learned_bidder_against_the_heuristic():
     assert r["bidder_learned_vs_heuristic"] == pytest.approx(
         r["bidder_learned_deals_per_s"] / r["bidder_heuristic_deals_per_s"])
     assert all(v > 0 for v in r.values())
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, SCRIPT.parent / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_field_figure_is_the_tournaments_first_entrant_against_the_heuristic_table(tmp_path):
+    """The data card's strength: one learned bidder among heuristic ones, in each position in
+    turn, minus the all-heuristic table on the same deals, is the tournament's figure."""
+    import pandas as pd
+
+    from whist_sim.analyses.tournament import tournament
+
+    mod = _script("measure_bidding")
+    deals, seed = 40, 5
+    f = mod.field("four", deals, seed)
+    scores = {}
+    for name, entrants in (("mixed", ["learned"] + ["heuristic"] * 3), ("base", ["heuristic"] * 4)):
+        tournament(entrants, deals, seed, rules=Rules(), rotations="4", out=tmp_path / name,
+                   threads=1, progress=False, check=None, command="test")
+        scores[name] = pd.read_parquet(tmp_path / name / "scores" / "part-00000.parquet")
+    per_deal = scores["mixed"].iloc[:, 1] - scores["base"].drop(columns="deal").mean(axis=1)
+    assert f["diff"] == pytest.approx(per_deal.mean())
+    assert f["ci"][0] < f["diff"] < f["ci"][1] and 0.0 <= f["p"] <= 1.0
+    assert 0.0 <= f["zero_heuristic"] <= 1.0 and 0.0 <= f["zero_learned"] <= 1.0
+    assert "--deals 40 --seed 5" in mod.command("four", deals, seed)
+    assert "--players 3 --three-player-deck no_low" in mod.command("no_low", deals, seed)
+
+
+def test_the_strength_section_is_renewed_in_place_and_kept_by_a_new_card(tmp_path):
+    mod = _script("train_bidding")
+    card = tmp_path / "card.md"
+    card.write_text("# card\n\n## Held-out figures\n\n### four players\n\nfour's figures\n\n"
+                    "## Features\n\n| f |\n")
+    mod.write_strength(card, "| old table |")
+    mod.write_strength(card, "| new table |")
+    text = card.read_text()
+    assert text.count(mod.STRENGTH) == 1 and "new table" in text and "old table" not in text
+    assert text.index("four's figures") < text.index(mod.STRENGTH) < text.index("## Features")
+    measures = {"hands": 10, "model_regret": 1.0, "model_own": 0.5, "heuristic_regret": 2.0,
+                "heuristic_own": 0.4, "classes": {}, "tables": {}}
+    opts = SimpleNamespace(min_hands=5, deals=10, tables="`heuristic`", seed=0, rounds=1,
+                           tau=2.0, l2=1e-4, maxiter=10)
+    mod.write_card(card, opts, {"four": (measures, {"heuristic": (0, 10)})}, 60.0)
+    text = card.read_text()  # a card written anew keeps the strength until measured again
+    assert text.count(mod.STRENGTH) == 1 and "new table" in text
+    assert text.index(mod.STRENGTH) < text.index("## Features")
+    card.write_text("# card without features\n")
+    with pytest.raises(ValueError, match="Features"):
+        mod.write_strength(card, "| t |")
