@@ -28,6 +28,8 @@ import json
 
 import numpy as np
 
+from whist_sim.core.rules import DECK_WORDS
+
 #: deals and seed of each deck's field by default
 DEFAULTS = {"four": (20000, 2027)}
 THREE_PLAYER_DEFAULT = (10000, 2029)
@@ -90,11 +92,6 @@ def command(deck: str, deals: int, seed: int) -> str:
     others = ",".join(["heuristic"] * (rules.players - 1))
     return (f"whist-sim tournament --strategies learned,{others} --deals {deals} --seed {seed}"
             + (f" {flags}" if flags else "") + " --no-check")
-
-
-DECK_WORDS = {"four": "four players", "no_suit": "three players, `no_suit` deck",
-              "no_low": "three players, `no_low` deck",
-              "one_random": "three players, `one_random` deck"}
 
 
 def markdown(rows: list[dict]) -> str:

@@ -41,6 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
+from whist_sim.core.rules import DECK_WORDS  # the rules alone: nothing compiles here
+
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "whist_sim" / "core" / "bid_model.py"
 CARD = ROOT / "docs" / "BID_MODEL.md"
@@ -307,11 +309,6 @@ def write_model(path: Path, deck: str, weights, note: str) -> None:
         f"columns\nFEATURES: tuple[str, ...] = ({names})\n#: how each deck's model was "
         f"trained\nNOTES: dict[str, str] = {{\n{note_lines}\n}}\n"
         "MODELS: dict[str, tuple[tuple[int, ...], ...]] = {\n" + "\n".join(body) + "\n}\n")
-
-
-DECK_WORDS = {"four": "four players", "no_suit": "three players, `no_suit` deck",
-              "no_low": "three players, `no_low` deck",
-              "one_random": "three players, `one_random` deck"}
 
 
 def card_sections(text: str) -> dict[str, str]:

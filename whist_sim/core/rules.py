@@ -21,6 +21,9 @@ THREE_PLAYER_DECKS = ("no_suit", "no_low", "one_random")
 #: with each ``three_player_deck``
 DECKS: tuple[str, ...] = ("four",) + THREE_PLAYER_DECKS
 DECK_FOUR, DECK_NO_SUIT, DECK_NO_LOW, DECK_ONE_RANDOM = range(len(DECKS))
+#: each deck in words, as the data cards head its figures
+DECK_WORDS: dict[str, str] = {d: "four players" if d == "four" else f"three players, `{d}` deck"
+                              for d in DECKS}
 BID_ORDERS = ("number", "suit")  # RULES §2: what a bid must beat
 AFTER_THIRD_FRISCH = ("pass", "redeal")  # RULES §3: four passes after the third Frisch
 FIRST_MIN_LEVEL = 5  # RULES §2: the auction starts at 5
