@@ -37,7 +37,7 @@ from whist_sim.analyses.advisor.bidchart import (
 )
 from whist_sim.analyses.advisor.chart_check import check_chart
 from whist_sim.analyses.answer_check import DEFAULT_CHECK_PLAY, add_check_arguments, parsed_check
-from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+from whist_sim.compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 from whist_sim.core.rules import Rules
 from whist_sim.runs.executors import ExecutorError
 
@@ -47,7 +47,7 @@ HANDS = None  # hands classed: None = enough for every class of probability 1e-4
 MIN_HANDS = 400  # hands evaluated per class: about 5 minutes on 2 free cores for both charts
 DEALS_PER_HAND = DEFAULT_DEALS_PER_HAND
 SEED = 2026
-POLICY = "heuristic"  # the bidding strategy of every seat
+POLICY = DEFAULT_BID  # the bidding strategy of every seat (scripts/other_seats.py)
 PLAY = DEFAULT_PLAY  # the play policy of every seat
 
 

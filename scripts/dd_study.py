@@ -28,7 +28,7 @@ from report_default import DPI, FORMATS, command_line, git_revision
 
 from whist_sim.analyses.reports import ReportError, build_report, tally_dataset, write_report
 from whist_sim.analyses.reports.dd_tables import dd_unsolved
-from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+from whist_sim.compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 from whist_sim.core.rules import Rules
 from whist_sim.dd import SOLVER_VERSION
 from whist_sim.runs.dataset import DatasetError
@@ -40,7 +40,7 @@ DATASET = "dd_study"  # the dataset directory, next to the default dataset
 TITLE = "Israeli Whist: contracts against double-dummy bounds"
 DEALS = 2000
 SEED = 2026
-POLICY = "heuristic"  # the bidding strategy of every seat
+POLICY = DEFAULT_BID  # the bidding strategy of every seat (scripts/other_seats.py)
 PLAY = DEFAULT_PLAY  # the play policy of every seat
 
 

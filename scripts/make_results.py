@@ -56,6 +56,13 @@ ANALYSES: list[Analysis] = [
         "filled with 400 hands x 200 deals, paired zero-bid value, learned play, seed 2026",
     ),
     Analysis(
+        "other_seats",
+        "other_seats.py",
+        "Whom the answers assume at the other seats, heuristic or learned bidders: what a wrong "
+        "assumption costs (1,000 contract decisions from a table of each, learned play, seed "
+        "3101), and the default it decides",
+    ),
+    Analysis(
         "tournament",
         "tournament.py",
         "Strategy tournaments: every built-in bidding strategy against a heuristic field and a "

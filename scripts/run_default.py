@@ -48,14 +48,14 @@ from whist_sim.analyses.answer_check import (
     parsed_check,
 )
 from whist_sim.analyses.reports import ReportError
-from whist_sim.compiled.strategies.registry import DEFAULT_PLAY
+from whist_sim.compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 from whist_sim.core.rules import Rules
 from whist_sim.runs.dataset import DatasetError
 from whist_sim.runs.simulate import SimulationError, discard_stale_run, simulate
 
 DEALS = 1_000_000
 SEED = 2026
-POLICY = "heuristic"  # the bidding strategy of every seat
+POLICY = DEFAULT_BID  # the bidding strategy of every seat (scripts/other_seats.py)
 PLAY = DEFAULT_PLAY  # the play policy of every seat
 #: the run's deals per deal of its check run: every seat searches in the check, several hundred
 #: times slower than the compiled default play

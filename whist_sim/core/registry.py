@@ -416,6 +416,13 @@ PLAY_POLICIES: dict[str, PolicyInfo] = {
 #: change it here only, every command and function takes it from this constant.
 DEFAULT_PLAY = "learned"
 
+#: The bidding strategy assumed at the other seats of an answer (``advise --bid-policy``,
+#: ``bid-chart --bid``, the web advisor) and seated at a whole table by default (``simulate``,
+#: ``make run``, ``deal``). A measured decision (``scripts/other_seats.py``, results/other_seats):
+#: the assumption that costs least when the table bids the other way, or, when the two costs
+#: cannot be told apart, the faster one to advise with. Change it here only.
+DEFAULT_BID = "heuristic"
+
 #: parameters whose value names a policy (``rollout:base=heuristic``, ``rollout:model=hcp``):
 #: ``(policy, parameter) -> (kind of the named policy, the word stored as -1 or None)``, read from
 #: the :class:`Param` declarations (``names``, ``word``)
@@ -587,6 +594,7 @@ __all__ = [
     "BID_POLICIES",
     "BID_RANDOM",
     "DECISIONS",
+    "DEFAULT_BID",
     "DEFAULT_PLAY",
     "Decisions",
     "FIRST_SEARCH_WORD",

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compiled.strategies.seating import Seating
+from ..core.registry import DEFAULT_BID
 from ..core.rng import MAX_DEALS
 from ..core.rules import Rules
 from .dataset import min_chunk_size, too_many_chunks
@@ -26,7 +27,7 @@ from .dd_columns import DDColumnsError, check_node_limit, check_players
 from .executors import Executor, check_executor_options
 from .outdir import SimulationError
 
-DEFAULT_POLICY = "heuristic"  # the bidding strategy of every seat by default
+DEFAULT_POLICY = DEFAULT_BID  # the bidding strategy of every seat by default
 MAX_SEED = (1 << 64) - 1
 DEFAULT_CHUNK_SIZE = 250_000
 #: default chunk size with ``dd``: double-dummy solving makes a deal about 10^5 times slower to

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ...compiled.ground.layout import Table, deck_array, rules_array
-from ...compiled.strategies.registry import DEFAULT_PLAY, PolicyError
+from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY, PolicyError
 from ...compiled.strategies.seating import Seating
 from ...compiled.strategies.spec import check_play
 from ...core.cards import NT, STRAINS, SUIT_MASKS
@@ -427,7 +427,7 @@ def hands_frame(raw: dict[str, np.ndarray], rules: Rules) -> pd.DataFrame:
 # --------------------------------------------------------------------------- tables
 
 
-def paired_zero_value(rules: Rules | None = None, bid: str = "heuristic",
+def paired_zero_value(rules: Rules | None = None, bid: str = DEFAULT_BID,
                       play: str = DEFAULT_PLAY, seed: int = 0, hands: int = 300_000,
                       min_hands: int = 30, deals_per_hand: int = 40,
                       threads: int | None = None) -> pd.DataFrame:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ...compiled.strategies.registry import DEFAULT_PLAY
+from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 from ...core.rules import Rules
 from ...runs.executors import Executor
 
@@ -36,7 +36,7 @@ class ChartOptions:
     deals_per_hand: int = DEFAULT_DEALS_PER_HAND
     seed: int = 0
     rules: Rules | None = None
-    bid: str = "heuristic"
+    bid: str = DEFAULT_BID
     play: str = DEFAULT_PLAY
     consistent: bool = False
     chunk_size: int = DEFAULT_CHUNK

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...compiled.strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
+from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY, SEARCHING_PLAY
 from ...compiled.strategies.spec import (
     PlaySpec,
     StrategyError,
@@ -123,7 +123,7 @@ class AdviseOptions:
     known: Mapping[int, Any] | None = None
     rules: Rules | None = None
     play: str | StrategySpec = DEFAULT_PLAY
-    bid_policy: str | StrategySpec = "heuristic"
+    bid_policy: str | StrategySpec = DEFAULT_BID
     deals: int = DEFAULT_DEALS
     seed: int = 0
     infer: bool | None = None

@@ -16,7 +16,7 @@ from ...analyses.advisor.evaluate import planned_check_deals, with_check
 from ...analyses.advisor.options import AdviseOptions, checked_bid_policy, screen_plan
 from ...analyses.advisor.sampling import DEFAULT_EPS
 from ...analyses.advisor.scenario import parse_auction, resolve_scenario
-from ...compiled.strategies.registry import DEFAULT_PLAY, SEARCHING_PLAY
+from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY, SEARCHING_PLAY
 from ...runs.executors import default_threads
 from .options import (
     FiniteFloatRange,
@@ -85,7 +85,7 @@ def _check_auction(auction: str | None, dealer: int | None, rules) -> None:
               "last seat, so seat 0 calls first]")
 @click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",
               help=play_help("play policy of every seat"))
-@click.option("--bid-policy", default="heuristic", show_default=True, metavar="SPEC",
+@click.option("--bid-policy", default=DEFAULT_BID, show_default=True, metavar="SPEC",
               help="bidding strategy assumed for the other seats: NAME[:KEY=VALUE...], NAME one "
               f"of {', '.join(MODEL_BID_POLICIES)}")
 @click.option("--deals", type=click.IntRange(1, 100_000_000), default=DEFAULT_DEALS,

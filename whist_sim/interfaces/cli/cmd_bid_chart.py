@@ -19,7 +19,7 @@ from ...analyses.advisor.bidchart import (
 )
 from ...analyses.advisor.sampling import check_model
 from ...analyses.answer_check import DEFAULT_CHECK_PLAY
-from ...compiled.strategies.registry import DEFAULT_PLAY
+from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 from ...compiled.strategies.spec import StrategyError
 from ...runs.executors import ExecutorError
 from .options import (
@@ -52,7 +52,7 @@ from .seats import play_help, play_spec
 @click.option("--out", required=True, type=NamedPath(file_okay=False),
               help="output directory: report.md, cells.csv, cheat_sheet_<P>p.pdf/.png, "
               "charts/*.png, hands.parquet (overwritten)")
-@click.option("--bid", default="heuristic", show_default=True, metavar="SPEC",
+@click.option("--bid", default=DEFAULT_BID, show_default=True, metavar="SPEC",
               help="bidding strategy of every seat (auction, earlier and later contracts): "
               f"NAME[:KEY=VALUE...], NAME one of {', '.join(MODEL_BID_POLICIES)}")
 @click.option("--play", default=DEFAULT_PLAY, show_default=True, metavar="SPEC",

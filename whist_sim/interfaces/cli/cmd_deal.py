@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ...compiled.strategies.registry import DEFAULT_PLAY
+from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 from ...compiled.strategies.spec import (
     PlaySpec,
     StrategySpec,
@@ -60,7 +60,7 @@ def _readable(bid: StrategySpec, play: PlaySpec) -> bool:
               help="deal index in the run")
 @click.option("--dealer", type=int, default=None,
               help="dealer seat [default: deal % players]")
-@click.option("--policy", "policy", default="heuristic", show_default=True, metavar="SEATS",
+@click.option("--policy", "policy", default=DEFAULT_BID, show_default=True, metavar="SEATS",
               help=bid_help("one seat for all, or one per seat (random,heuristic,random,"
                             "heuristic); a seat BID/PLAY takes its cards from PLAY, e.g. "
                             "heuristic/expert"))

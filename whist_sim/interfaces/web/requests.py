@@ -182,7 +182,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
     from ...analyses.advisor import DEFAULT_DEALS
     from ...analyses.advisor.options import AdviseOptions, check_play_spec, checked_bid_policy
     from ...analyses.advisor.scenario import AdviceError
-    from ...compiled.strategies.registry import DEFAULT_PLAY
+    from ...compiled.strategies.registry import DEFAULT_BID, DEFAULT_PLAY
 
     check_fields(body, ADVICE_FIELDS)
     hand = _text(body, "hand")
@@ -193,7 +193,7 @@ def advice_kwargs(body: Any, max_deals: int) -> dict[str, Any]:
                            "view (--eval dd) is on the command line", "eval")
     deals = _int(body, "deals", 1, max_deals, min(DEFAULT_DEALS, max_deals))
     try:
-        bid_policy = checked_bid_policy(_text(body, "bid_policy", "heuristic") or "heuristic")
+        bid_policy = checked_bid_policy(_text(body, "bid_policy", DEFAULT_BID) or DEFAULT_BID)
     except AdviceError as e:
         raise RequestError(str(e), "bid_policy") from None
     try:
