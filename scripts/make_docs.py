@@ -150,6 +150,15 @@ def tournament_field(root: Path) -> str:
                  out, "rlllllrr")
 
 
+def other_seats(root: Path) -> str:
+    """README: what a wrong assumption about the other seats' bidding costs, and the default it
+    decides, from results/other_seats/summary.json."""
+    data = json.loads((root / "results" / "other_seats" / "summary.json").read_text(
+        encoding="utf-8"))
+    mod = _script("other_seats")
+    return mod.cost_table(data["tables"]) + "\n\n" + mod.decision_text(data["decision"])
+
+
 def _first_table_after(text: str, heading: str) -> tuple[list[str], list[list[str]]]:
     """The header and rows of the first Markdown table after the line starting ``heading``."""
     lines = text.splitlines()
@@ -180,6 +189,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("bidding-strategies", "docs/STRATEGIES.md", "the registry", bidding_strategies),
     Block("play-ladder", "README.md", "results/play/ladder.json", play_ladder),
     Block("tournament-field", "README.md", "results/tournament/report.md", tournament_field),
+    Block("other-seats", "README.md", "results/other_seats/summary.json", other_seats),
 )
 
 

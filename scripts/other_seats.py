@@ -31,6 +31,7 @@ difference's 95 % interval holds 0), the faster assumption to advise with is kep
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import os
@@ -103,32 +104,100 @@ def decisions(table: str, count: int, seed: int) -> list[Decision]:
     return out
 
 
-def advice(d: Decision, model: str, deals: int, seed: int) -> Any:
-    """The unchecked advice for ``d`` assuming the other seats bid ``model``."""
+def advice(d: Decision, model: str, deals: int, seed: int) -> tuple[Any, bool]:
+    """The unchecked advice for ``d`` assuming the other seats bid ``model``, and whether it read
+    the table. Earlier contracts that ``model`` cannot explain (the advisor refuses them as too
+    rare, as ``advise`` would) are advised without reading the table (``--no-infer``)."""
     from whist_sim.analyses.advisor.evaluate import advise
+    from whist_sim.analyses.advisor.scenario import AdviceError
 
-    return advise(d.hand, trump=d.trump, declarer=d.declarer, level=d.level, seat=d.seat,
-                  bids=list(d.bids), bid_policy=model, deals=deals, seed=seed, check=None)
+    def run(infer: bool) -> Any:
+        return advise(d.hand, trump=d.trump, declarer=d.declarer, level=d.level, seat=d.seat,
+                      bids=list(d.bids), bid_policy=model, deals=deals, seed=seed, check=None,
+                      infer=infer)
+
+    try:
+        return run(True), True
+    except AdviceError:
+        return run(False), False
 
 
-def compare(d: Decision, table: str, sizes: tuple[int, int], seed: int,
-            clock: dict[str, float]) -> dict[str, Any]:
+def compare(d: Decision, table: str, sizes: tuple[int, int], seed: int) -> dict[str, Any]:
     """Module doc, steps 2-3 for one decision: the bid chosen under each assumption and, when
-    they differ, their values at ``table`` (``gain``: `learned`'s choice minus `heuristic`'s).
-    ``clock`` adds up the seconds spent advising under each assumption."""
+    they differ, their values at ``table`` (``gain``: `learned`'s choice minus `heuristic`'s),
+    the seconds each assumption's advice took, and the advice that could not read the table
+    (``unread``: the assumptions, and ``value`` for the valuation)."""
     choose, value = sizes
-    chosen = {}
+    row: dict[str, Any] = {"table": table, "position": d.position, "hand": d.hand,
+                           "bids": list(d.bids), "gain": 0.0, "unread": []}
     for m in MODELS:
         t0 = time.perf_counter()
-        chosen[m] = int(advice(d, m, choose, seed + 1).recommended)
-        clock[m] = clock.get(m, 0.0) + time.perf_counter() - t0
-    row: dict[str, Any] = {"position": d.position, "hand": d.hand, "bids": list(d.bids),
-                           "bid_heuristic": chosen["heuristic"], "bid_learned": chosen["learned"],
-                           "gain": 0.0}
-    if chosen["heuristic"] != chosen["learned"]:
-        ev = advice(d, table, value, seed + 2).table["ev"]
-        row["gain"] = float(ev.loc[chosen["learned"]] - ev.loc[chosen["heuristic"]])
+        a, read = advice(d, m, choose, seed + 1)
+        row[f"seconds_{m}"] = time.perf_counter() - t0
+        row[f"bid_{m}"] = int(a.recommended)
+        if not read:
+            row["unread"].append(m)
+    if row["bid_heuristic"] != row["bid_learned"]:
+        a, read = advice(d, table, value, seed + 2)
+        ev = a.table["ev"]
+        row["gain"] = float(ev.loc[row["bid_learned"]] - ev.loc[row["bid_heuristic"]])
+        if not read:
+            row["unread"].append("value")
     return row
+
+
+class Progress:
+    """The decisions made so far, one JSON line each after a first line with the run's options:
+    an interrupted run started again with the same options goes on from where it stopped (a
+    file made with other options is set aside and the run starts over)."""
+
+    def __init__(self, path: Path, options: dict[str, Any]) -> None:
+        self.path, self.rows = path, {}
+        head = json.dumps({"options": options})
+        if path.is_file():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            if lines and lines[0] == head:
+                for line in lines[1:]:
+                    try:
+                        r = json.loads(line)
+                    except json.JSONDecodeError:  # a line cut short by the interruption
+                        break
+                    self.rows[(r["table"], r["i"])] = r
+            else:
+                path.replace(path.with_suffix(".stale"))
+        with path.open("w", encoding="utf-8") as f:
+            f.write(head + "\n")
+            for r in self.rows.values():
+                f.write(json.dumps(r) + "\n")
+
+    def get(self, table: str, i: int) -> dict[str, Any] | None:
+        return self.rows.get((table, i))
+
+    def put(self, table: str, i: int, row: dict[str, Any]) -> dict[str, Any]:
+        row = {"i": i, **row}
+        self.rows[(table, i)] = row
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+        return row
+
+    def finish(self) -> None:
+        self.path.unlink(missing_ok=True)
+        self.path.with_suffix(".stale").unlink(missing_ok=True)
+
+
+def write_decisions(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Every decision, one CSV row: the table, its index, the bidding position, the hand (a
+    mask), the earlier contracts, each assumption's bid, the gain and what could not read the
+    table."""
+    fields = ["table", "i", "position", "hand", "bids", "bid_heuristic", "bid_learned", "gain",
+              "unread"]
+    with path.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(fields)
+        for r in rows:
+            w.writerow([r["table"], r["i"], r["position"], r["hand"],
+                        " ".join(map(str, r["bids"])), r["bid_heuristic"], r["bid_learned"],
+                        f"{r['gain']:.4f}", " ".join(r["unread"])])
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -138,7 +207,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         mean, low, high, p = paired_test(Moments.of([r["gain"] for r in rs]))
         differ = sum(r["bid_heuristic"] != r["bid_learned"] for r in rs)
         return {"n": len(rs), "gain": mean, "ci": [low, high], "p": p,
-                "differ": differ / len(rs) if rs else math.nan}
+                "differ": differ / len(rs) if rs else math.nan,
+                "unread": sum(bool(r["unread"]) for r in rs)}
 
     out = one(rows)
     out["by_position"] = {k: one([r for r in rows if r["position"] == k])
@@ -175,9 +245,24 @@ def _clear(s: dict[str, Any]) -> int:
     return 1 if s["ci"][0] > 0 else (-1 if s["ci"][1] < 0 else 0)
 
 
+def decision_text(verdict: dict[str, Any]) -> str:
+    """The decided default in a sentence, and whether the code's default agrees with it."""
+    cost, choice = verdict["cost"], verdict["choice"]
+    if verdict["apart"]:
+        why = f"the larger cost of a wrong assumption is the smaller with `{choice}`"
+    else:
+        why = (f"the two costs cannot be told apart (their difference is "
+               f"{cost['learned'] - cost['heuristic']:+.2f} ± "
+               f"{verdict['cost_difference_ci_half_width']:.2f} points per decision), and "
+               f"`{verdict['faster']}` is the faster to advise with (advice assuming `learned` "
+               f"takes {verdict['speed_ratio']:.1f} × as long as advice assuming `heuristic`)")
+    agree = "agrees with" if choice == DEFAULT_BID else "**differs from**"
+    return (f"So the default is `{choice}`: {why}. The code's default (`DEFAULT_BID`, "
+            f"`{DEFAULT_BID}`) {agree} this measurement.")
+
+
 def in_short(by_table: dict[str, dict[str, Any]], verdict: dict[str, Any]) -> str:
     """The report's opening sentences, read from the figures."""
-    cost, choice = verdict["cost"], verdict["choice"]
     h, le = by_table["heuristic"], by_table["learned"]
     out = ["`advise` and `bid-chart` value a bid against other seats that bid by one strategy, "
            "and `make run` seats it at the whole table; here the two candidates, `heuristic` "
@@ -196,21 +281,24 @@ def in_short(by_table: dict[str, dict[str, Any]], verdict: dict[str, Any]) -> st
     most = max(pos, key=lambda k: pos[k])
     out.append(f"The answers differ most often for the {bidding_position_name(most, PLAYERS)} "
                f"({share_text(pos[most], 1)} of his decisions, on average over the two tables).")
-    if verdict["apart"]:
-        why = f"the larger cost of a wrong assumption is the smaller with `{choice}`"
-    else:
-        why = (f"the two costs cannot be told apart (their difference is "
-               f"{cost['learned'] - cost['heuristic']:+.2f} ± "
-               f"{verdict['cost_difference_ci_half_width']:.2f} points per decision), and "
-               f"`{verdict['faster']}` is the faster to advise with (advice assuming `learned` "
-               f"takes {verdict['speed_ratio']:.1f} × as long as advice assuming `heuristic`)")
-    agree = "agrees with" if choice == DEFAULT_BID else "**differs from**"
-    out.append(f"So the default is `{choice}`: {why}. The code's default (`DEFAULT_BID`, "
-               f"`{DEFAULT_BID}`) {agree} this measurement.")
+    out.append(decision_text(verdict))
     if _clear(le) > 0:
         out.append("At a table known to bid like `learned`, give `--bid-policy learned` "
                    "(`--bid learned` for `bid-chart`, `--policy learned` for `simulate`).")
     return " ".join(out)
+
+
+def cost_table(by_table: dict[str, dict[str, Any]]) -> str:
+    """The table of what a wrong assumption costs, one row per table (also in the README)."""
+    lines = ["| the table | decisions | answers differ | `learned`'s choice − `heuristic`'s, "
+             "points per decision | p |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for t in MODELS:
+        s = by_table[t]
+        lines.append(f"| {_table_words(t)} | {s['n']:,} | {share_text(s['differ'], 1)} | "
+                     f"{points_interval(s['gain'], s['ci'][0], s['ci'][1], 2, unit='')} | "
+                     f"{_p_text(s['p'])} |")
+    return "\n".join(lines)
 
 
 def markdown(by_table: dict[str, dict[str, Any]], verdict: dict[str, Any],
@@ -227,15 +315,8 @@ def markdown(by_table: dict[str, dict[str, Any]], verdict: dict[str, Any],
         "assuming `heuristic` ones, both valued as the table really bids, points per decision "
         "(95 % interval; 0 where the two answers agree).",
         "",
-        "| the table | decisions | answers differ | `learned`'s choice − `heuristic`'s, points "
-        "per decision | p |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        cost_table(by_table),
     ]
-    for t in MODELS:
-        s = by_table[t]
-        lines.append(f"| {_table_words(t)} | {s['n']:,} | {share_text(s['differ'], 1)} | "
-                     f"{points_interval(s['gain'], s['ci'][0], s['ci'][1], 2, unit='')} | "
-                     f"{_p_text(s['p'])} |")
     lines += ["", "By bidding position:", "",
               "| the table | position | decisions | answers differ | `learned`'s choice − "
               "`heuristic`'s, points per decision |",
@@ -284,28 +365,42 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.seed < 2**64 - 2:
         ap.error(f"--seed must be 0 .. 2**64-3, got {args.seed}")
     t0 = time.perf_counter()
-    clock: dict[str, float] = {}
-    by_table, rows_of = {}, {}
+    out = Path(args.out) / NAME
+    out.mkdir(parents=True, exist_ok=True)
+    options = {"situations": args.situations, "seed": args.seed,
+               "choose_deals": args.choose_deals, "value_deals": args.value_deals,
+               "version": __version__}
+    done = Progress(out / "decisions.partial.jsonl", options)
+    by_table, rows = {}, []
     for table in MODELS:
-        rows = []
+        mine = []
         for i, d in enumerate(decisions(table, args.situations, args.seed)):
-            rows.append(compare(d, table, (args.choose_deals, args.value_deals), args.seed,
-                                clock))
+            row = done.get(table, i)
+            if row is None:
+                row = done.put(table, i, compare(d, table, (args.choose_deals,
+                                                            args.value_deals), args.seed))
+            mine.append(row)
             if not args.no_progress and (i + 1) % 50 == 0:
                 print(f"other_seats: {table} table, {i + 1}/{args.situations} decisions, "
                       f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-        by_table[table], rows_of[table] = summary(rows), rows
+        by_table[table] = summary(mine)
+        rows += mine
+    clock = {m: sum(r[f"seconds_{m}"] for r in rows) for m in MODELS}
     verdict = decide(by_table, clock)
     meta = {"command": f"`{command_line(__file__, argv)}`",
             "tables": f"every seat bidding the table's strategy, `{DEFAULT_PLAY}` play, the rule "
                       f"book's rules, four players; decisions from deals of run {args.seed}",
             "advice": f"{args.choose_deals:,} deals to choose (seed {args.seed + 1}), "
                       f"{args.value_deals:,} to value (seed {args.seed + 2}), no check",
+            "not read": "decisions whose earlier contracts an assumption could not explain (the "
+                        "advisor refuses them as too rare), advised without reading the table "
+                        "under it: " + ", ".join(f"{by_table[t]['unread']} of {by_table[t]['n']:,}"
+                                                 f" at the `{t}` table" for t in MODELS),
             "version": f"whist-sim {__version__}" + (f", code {git_revision()}"
                                                     if git_revision() else ""),
             "time": f"{(time.perf_counter() - t0) / 60:.1f} min on {os.cpu_count()} CPUs"}
-    out = Path(args.out) / NAME
-    out.mkdir(parents=True, exist_ok=True)
+    write_decisions(out / "decisions.csv", rows)
+    done.finish()
     (out / "report.md").write_text(markdown(by_table, verdict, meta), encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(
         {"tables": by_table, "decision": verdict, "meta": meta}, indent=1) + "\n",
