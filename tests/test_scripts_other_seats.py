@@ -57,9 +57,11 @@ def test_costs_that_cannot_be_told_apart_keep_the_faster_assumption(other_seats)
 
 def test_summary_counts_agreeing_answers_as_no_gain(other_seats):
     rows = [{"position": k % 4, "bid_heuristic": 3, "bid_learned": 3 if k % 2 else 4,
-             "gain": 0.0 if k % 2 else 1.0} for k in range(8)]
+             "gain": 0.0 if k % 2 else 1.0, "unread": [] if k else ["learned"]}
+            for k in range(8)]
     s = other_seats.summary(rows)
     assert s["n"] == 8 and s["differ"] == 0.5 and s["gain"] == pytest.approx(0.5)
+    assert s["unread"] == 1
     assert s["by_position"][0]["differ"] == 1.0 and s["by_position"][1]["differ"] == 0.0
 
 
