@@ -162,6 +162,8 @@ def test_the_cards_received_in_a_frisch_are_marked():
 
 def test_opponents_by_level(tmp_path):
     assert list(OPPONENT_LEVELS) == ["beginner", "club player", "strong"]
+    # the strong bots play the search over the default play, the strongest the ladder shows
+    assert OPPONENT_LEVELS["strong"] == "learned/rollout:n=16:base=learned"
     with LocalServer(create_app(workers=2)) as url:
         info = call(url, "/api/info")[1]
         assert info["opponent_levels"] == OPPONENT_LEVELS

@@ -46,6 +46,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ...analyses.answer_check import DEFAULT_CHECK_PLAY
 from ...core.cards import STRAINS, SUIT_SYMBOLS, card_str, cards_of, rank_of, suit_of
 from ...core.rules import Rules
 
@@ -55,10 +56,14 @@ TABLE_ID = re.compile(r"^[0-9a-f]{32}$")
 
 #: The opponents' levels of the play page, weakest first: a plain name -> the ``BID/PLAY`` spec
 #: every bot seat plays (docs/STRATEGIES.md; strength from results/tournament and results/play).
+#: "strong" is the strongest measured pair that answers at once: the `learned` bidder (level with
+#: `montecarlo` in results/tournament's field) and the search over the default play (the default
+#: check, stronger than it on the ladder); docs/WEB.md gives the match against the earlier
+#: `montecarlo/rollout:n=16`.
 OPPONENT_LEVELS: dict[str, str] = {
     "beginner": "heuristic/heuristic",
     "club player": "cautious/expert",
-    "strong": "montecarlo/rollout:n=16",
+    "strong": f"learned/{DEFAULT_CHECK_PLAY}",
 }
 
 
