@@ -37,10 +37,11 @@ def test_every_block_sits_in_its_file_once(make_docs):
         assert text.count(block.begin) == 1 and text.count(block.end) == 1, block.name
 
 
-def _copy(tmp_path: Path) -> Path:
-    """The files the blocks live in and are rendered from, copied under ``tmp_path``."""
-    for name in ("README.md", "docs", "results/play/ladder.json", "results/tournament/report.md",
-                 "whist_sim", "scripts"):
+def _copy(make_docs, tmp_path: Path) -> Path:
+    """The files the blocks live in and are rendered from (every results/ source of a block),
+    copied under ``tmp_path``."""
+    results = [b.source for b in make_docs.BLOCKS if b.source.startswith("results/")]
+    for name in ("README.md", "docs", *results, "whist_sim", "scripts"):
         src, dst = ROOT / name, tmp_path / name
         dst.parent.mkdir(parents=True, exist_ok=True)
         if src.is_dir():
@@ -51,7 +52,7 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def test_an_edited_source_makes_its_block_stale_and_make_docs_renews_it(make_docs, tmp_path):
-    root = _copy(tmp_path)
+    root = _copy(make_docs, tmp_path)
     report = root / "results" / "tournament" / "report.md"
     report.write_text(report.read_text(encoding="utf-8").replace("| 14.07 |", "| 14.08 |", 1),
                       encoding="utf-8")
@@ -62,7 +63,7 @@ def test_an_edited_source_makes_its_block_stale_and_make_docs_renews_it(make_doc
 
 
 def test_a_block_edited_by_hand_is_stale(make_docs, tmp_path):
-    root = _copy(tmp_path)
+    root = _copy(make_docs, tmp_path)
     engine = root / "docs" / "ENGINE.md"
     engine.write_text(engine.read_text(encoding="utf-8").replace("| `wins` |", "| `win` |"),
                       encoding="utf-8")
@@ -70,7 +71,7 @@ def test_a_block_edited_by_hand_is_stale(make_docs, tmp_path):
 
 
 def test_a_missing_marker_is_an_error_naming_the_file(make_docs, tmp_path):
-    root = _copy(tmp_path)
+    root = _copy(make_docs, tmp_path)
     engine = root / "docs" / "ENGINE.md"
     engine.write_text(engine.read_text(encoding="utf-8").replace("<!-- end: learned-features -->",
                                                                  ""), encoding="utf-8")
