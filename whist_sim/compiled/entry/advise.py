@@ -64,7 +64,7 @@ from ..loop.phases import (
     begin_deal,
     deal_cards,
 )
-from ..search.inference import NO_CAP, Replay, forced_mismatches
+from ..search.inference import Replay, forced_mismatches
 from .deal import run_shared
 
 CHART_ATTEMPTS = 64  # deals tried per chart hand until one is not thrown in
@@ -244,27 +244,11 @@ def _sample(table, deal, scratch, smp, d, declarer, trump, level, position, chec
             continue
         if on and (position > 0 or calls.shape[0] > 0):
             k = forced_mismatches(st, hm, rp, me, smp.forced, position,
-                                  Replay(mpol, mpar, scratch.snap_st, scratch.snap_hm, rng),
-                                  refusal_cap(rng, eps))
+                                  Replay(mpol, mpar, scratch.snap_st, scratch.snap_hm, rng))
             if k > 0 and not unit(rng) < eps ** k:
                 continue
         return tries
     return -tries
-
-
-@jit
-def refusal_cap(rng, eps):
-    """The most mismatches a sampled deal can have and still be kept: the deal is kept with
-    probability ``eps ** k`` by the stream's next draw ``u`` (``u < eps ** k``), read here
-    without using it up (the model strategies of the replay do not draw, so the acceptance
-    draw that follows is this one). Counting can stop above it: the same deals are kept."""
-    saved = rng[0]
-    u = unit(rng)
-    rng[0] = saved
-    cap = 0
-    while cap < 64 and u < eps ** (cap + 1):  # as the acceptance test computes it
-        cap += 1
-    return cap if cap < 64 else NO_CAP
 
 
 @jit

@@ -148,20 +148,8 @@ def _set_round_hands(hm, rp, seat, now, rhm, r, nf, p):
         rhm[H_START + o] = h
 
 
-#: no cap on the count of :func:`mismatches_upto`
-NO_CAP = 1 << 30
-
-
 @jit
 def mismatches(st, hm, rp, seat, lay, mpol, mpar, rst, rhm, rrng):
-    """How far the other seats' decisions so far are from the model's: :func:`mismatches_upto`
-    with no cap (the scratch ``rst`` / ``rhm`` / ``rrng`` and the model ``mpol`` / ``mpar`` as a
-    :class:`Replay`)."""
-    return mismatches_upto(st, hm, rp, seat, lay, Replay(mpol, mpar, rst, rhm, rrng), NO_CAP)
-
-
-@jit
-def mismatches_upto(st, hm, rp, seat, lay, replay, cap):
     """How far the other seats' decisions so far are from the model's, had the hands been those
     of the layout ``lay`` (``lay[H_HAND + o]``: seat ``o``'s hand now): one per auction call the
     model would have made otherwise, plus for each contract the tricks by which the model's
@@ -175,12 +163,7 @@ def mismatches_upto(st, hm, rp, seat, lay, replay, cap):
     The scratch starts zeroed (``np.zeros``) for a decision and is reused for all its layouts
     unchanged: the replay rewrites every slot it reads, and the strategies' caches in it are
     keyed by the hand they hold.
-
-    ``cap``: the count stops as soon as it exceeds ``cap`` (a deal already sure to be refused
-    needs no more of the model's decisions) and returns that partial count, above ``cap``;
-    :data:`NO_CAP` counts them all. ``replay``: the model and the scratch (a :class:`Replay`).
     """
-    mpol, mpar, rst, rhm, rrng = replay.pol, replay.par, replay.st, replay.hm, replay.rng
     p = rp[R_PLAYERS]
     phase = st[S_PHASE]
     now = (ZERO, ZERO, ZERO, ZERO)
@@ -204,8 +187,6 @@ def mismatches_upto(st, hm, rp, seat, lay, replay, cap):
             lo, hi = legal_calls(rst, rp, who)
             if base_call(mpol, mpar, rst, rhm, rp, who, lo, hi, rrng) != call:
                 k += 1
-                if k > cap:
-                    return k
         if apply_call(rst, rhm, rp, who, call) and rst[S_PHASE] == PH_FRISCH:
             for _ in range(p):  # the passes are not replayed: the next round's hands are set
                 apply_frisch(rst, rhm, rp, rst[S_TURN], ZERO)
@@ -221,8 +202,6 @@ def mismatches_upto(st, hm, rp, seat, lay, replay, cap):
             lo, forbidden = legal_contracts(rst, rp)
             d = base_contract(mpol, mpar, rst, rhm, rp, who, lo, forbidden, rrng) - c
             k += d if d > 0 else -d
-            if k > cap:
-                return k
         apply_contract(rst, rp, who, c)
     return k
 
@@ -265,15 +244,14 @@ def resample(w, m, n, u, picks):
 
 
 @jit(inline="always")  # one caller (the advisor's sampler): compiled in it, not apart
-def forced_mismatches(st, hm, rp, me, forced, positions, replay, cap):
-    """:func:`mismatches_upto` (``cap``) of the deal in ``st`` / ``hm`` (at the start of its
-    contract phase, the hands all known: a sampled deal of the advisor) once the first
-    ``positions`` bidders have bid their ``forced`` contracts, for the player ``me``, replayed
-    with ``replay`` (a :class:`Replay`). The state is back at the start of the contract phase on
-    return."""
+def forced_mismatches(st, hm, rp, me, forced, positions, replay):
+    """:func:`mismatches` of the deal in ``st`` / ``hm`` (at the start of its contract phase, the
+    hands all known: a sampled deal of the advisor) once the first ``positions`` bidders have bid
+    their ``forced`` contracts, for the player ``me``, replayed with ``replay`` (a
+    :class:`Replay`). The state is back at the start of the contract phase on return."""
     for _ in range(positions):
         seat = st[S_TURN]
         apply_contract(st, rp, seat, forced[seat])
-    k = mismatches_upto(st, hm, rp, me, hm, replay, cap)
+    k = mismatches(st, hm, rp, me, hm, replay.pol, replay.par, replay.st, replay.hm, replay.rng)
     restart_contracts(st, rp)
     return k
