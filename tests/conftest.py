@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -19,6 +21,26 @@ def _chunk_bytes(directory: Path) -> dict[str, bytes]:
 def chunk_bytes() -> Callable[[Path], dict[str, bytes]]:
     """``chunk_bytes(dir)``: the bytes of every ``chunk-*.parquet`` file of a dataset, by name."""
     return _chunk_bytes
+
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+@pytest.fixture
+def load_script(monkeypatch) -> Callable[..., ModuleType]:
+    """``load_script(name, module=name)``: ``scripts/<name>.py`` as the module ``module``, its
+    sibling scripts importable (they import each other by name); undone after the test."""
+    def load(name: str, module: str | None = None) -> ModuleType:
+        module = module or name
+        monkeypatch.syspath_prepend(str(SCRIPTS))
+        spec = importlib.util.spec_from_file_location(module, SCRIPTS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, module, mod)
+        spec.loader.exec_module(mod)
+        return mod
+
+    return load
 
 
 #: the searching strategies and the double-dummy solver, each compiled (or loaded) by a process of

@@ -7,7 +7,6 @@ and each run takes a few seconds.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -22,14 +21,9 @@ TINY = ["--deals", "4", "--node-limit", "2000", "--threads", "1", "--no-progress
 
 
 @pytest.fixture
-def dd_study(monkeypatch):
+def dd_study(load_script):
     """The script as a module (its sibling ``report_default`` importable)."""
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("dd_study", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "dd_study", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("dd_study")
 
 
 def test_dataset_goes_next_to_the_default_dataset(dd_study):

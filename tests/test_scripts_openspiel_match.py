@@ -6,27 +6,16 @@ section of the play ladder's README), not the strength of either side."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "openspiel_match.py"
-
 
 @pytest.fixture
-def match(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("openspiel_match", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "openspiel_match", mod)
-    spec.loader.exec_module(mod)
-    return mod
+def match(load_script):
+    return load_script("openspiel_match")
 
 
 def test_the_openspiel_state_of_a_reference_deal_is_the_same_deal(match):

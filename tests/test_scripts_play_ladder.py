@@ -6,26 +6,15 @@ matches, the steps, the checks of the issue, every output file), not the strengt
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "play_ladder.py"
-
 
 @pytest.fixture
-def ladder(monkeypatch):
+def ladder(load_script):
     """The script as a module (its sibling ``report_default`` importable)."""
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("play_ladder", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "play_ladder", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("play_ladder")
 
 
 def test_sizes_meet_the_issue_and_scale(ladder):
@@ -159,11 +148,8 @@ def test_the_readme_opens_with_a_summary_and_ends_with_its_terms(ladder):
     assert set(ladder.TERMS_USED) <= set(TERMS) | set(ladder.EXTRA_TERMS)
 
 
-def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, monkeypatch):
-    spec = importlib.util.spec_from_file_location("make_results", ROOT / "scripts/make_results.py")
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "make_results", mod)
-    spec.loader.exec_module(mod)
+def test_make_results_runs_the_ladder_and_indexes_its_readme(tmp_path, load_script):
+    mod = load_script("make_results")
     # results/play/: the ladder, then the ISMCTS yardstick (whose section the ladder keeps)
     play, outside = [a for a in mod.ANALYSES if a.name == "play"]
     assert play.script == "play_ladder.py" and play.report == "README.md"

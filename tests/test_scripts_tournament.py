@@ -3,25 +3,13 @@ heuristic beside the same difference under search and its verdict (constructed r
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "tournament.py"
 
 
 @pytest.fixture
-def script(monkeypatch):
+def script(load_script):
     """The script as a module (its sibling ``report_default`` importable)."""
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("tournament_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "tournament_script", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tournament", "tournament_script")
 
 
 def _row(name, mean, check=None):
