@@ -146,6 +146,21 @@ def compare(d: Decision, table: str, sizes: tuple[int, int], seed: int) -> dict[
     return row
 
 
+def whole_row(r: Any) -> bool:
+    """Whether ``r``, read back from the progress file, is a decision as :func:`compare` writes
+    it (with its index): the table, index, position, both bids, a finite gain, the seconds."""
+    def num(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    return (isinstance(r, dict) and r.get("table") in MODELS
+            and isinstance(r.get("i"), int) and r["i"] >= 0
+            and r.get("position") in range(PLAYERS) and isinstance(r.get("hand"), int)
+            and isinstance(r.get("bids"), list) and len(r["bids"]) == r["position"]
+            and all(isinstance(r.get(f"bid_{m}"), int) and 0 <= r[f"bid_{m}"] <= 13
+                    and num(r.get(f"seconds_{m}")) for m in MODELS)
+            and num(r.get("gain")) and isinstance(r.get("unread"), list))
+
+
 class Progress:
     """The decisions made so far, one JSON line each after a first line with the run's options:
     an interrupted run started again with the same options goes on from where it stopped (a
@@ -161,6 +176,8 @@ class Progress:
                     try:
                         r = json.loads(line)
                     except json.JSONDecodeError:  # a line cut short by the interruption
+                        break
+                    if not whole_row(r):  # not what this script writes: redo from here
                         break
                     self.rows[(r["table"], r["i"])] = r
             else:

@@ -7,28 +7,17 @@ run end to end (a few decisions, a few dozen deals each).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from whist_sim.compiled.strategies.registry import DEFAULT_BID
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "other_seats.py"
-
 
 @pytest.fixture
-def other_seats(monkeypatch):
+def other_seats(load_script):
     """The script as a module (its sibling ``report_default`` importable)."""
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("other_seats", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "other_seats", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("other_seats")
 
 
 def _table(gain: float, half: float) -> dict:
@@ -101,3 +90,23 @@ def test_bad_sizes_are_refused_naming_the_option(other_seats, capsys):
     with pytest.raises(SystemExit):
         other_seats.main(["--situations", "1"])
     assert "--situations must be at least 2" in capsys.readouterr().err
+
+
+def test_an_interrupted_run_goes_on_with_the_decisions_read_back_whole(tmp_path, other_seats):
+    path = tmp_path / "decisions.partial.jsonl"
+    options = {"situations": 4, "seed": 1}
+    row = {"table": "heuristic", "position": 1, "hand": 7, "bids": [6], "gain": 0.5,
+           "unread": [], "bid_heuristic": 2, "bid_learned": 3, "seconds_heuristic": 0.1,
+           "seconds_learned": 0.2}
+    done = other_seats.Progress(path, options)
+    done.put("heuristic", 0, row)
+    done.put("heuristic", 1, {**row, "bid_learned": 99})  # not a contract: not trusted
+    done.put("heuristic", 2, row)
+    with path.open("a") as f:
+        f.write('{"table": "heur')  # cut short
+    again = other_seats.Progress(path, options)
+    assert again.get("heuristic", 0) == {"i": 0, **row}
+    assert again.get("heuristic", 1) is None and again.get("heuristic", 2) is None
+    # other options: the file is set aside and nothing is reused
+    assert other_seats.Progress(path, {"situations": 5, "seed": 1}).get("heuristic", 0) is None
+    assert path.with_suffix(".stale").is_file()
