@@ -1,9 +1,11 @@
 """Training: the weights of the ``learned`` play policy, fitted to the values of search.
 
     python scripts/train_play.py [--seed 11] [--rounds 3] [--deals 24000] [--layouts 32]
+                                 [--tables heuristic,learned,cautious,hcp,ltc]
 
-Each round plays ``--deals`` deals (heuristic bidding at every seat) and values every card
-decision of the play with more than one legal card by search
+Each round plays ``--deals`` deals (every seat bidding ``heuristic``, or the ``--tables`` in
+turn by blocks of 500 deals) and values every card decision of the play with more than one
+legal card by search
 (:func:`whist_sim.compiled.search.values.card_values`: every candidate card played on the same
 ``--layouts`` layouts of the unseen cards, drawn with the inference of the calls and contracts,
 and finished with ``--finisher`` at every seat). Round 0 plays ``rollout:n=64`` at every seat and
@@ -45,7 +47,12 @@ ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "whist_sim" / "core" / "play_model.py"
 CARD = ROOT / "docs" / "PLAY_MODEL.md"
 TEACHER0 = "rollout:n=64"
-BID = "heuristic"
+#: the tables the deals are bid at: every seat of a table bids the same strategy, and the
+#: tables take turns by blocks of :data:`STEP` deals (deal ``d`` is bid at
+#: ``tables[d // STEP % len(tables)]``), so that the play does not depend on one way of bidding
+#: (``--tables``; one table of ``heuristic`` bidders by default: a mix of five tables was tried,
+#: docs/JOURNAL.md 2026-12-08)
+TABLES = ("heuristic",)
 HELD_OUT = 0.15  # the share of a round's deals kept out of the fit
 SCALE = 1000  # weights are rounded to integers of 1/SCALE
 STEP = 500  # deals per trace batch
@@ -53,9 +60,26 @@ STEP = 500  # deals per trace batch
 
 # ------------------------------------------------------------------------------ collection
 
+def table_of(deal: int, tables: tuple[str, ...]) -> str:
+    """The bidding strategy of every seat of deal ``deal`` (:data:`TABLES`)."""
+    return tables[deal // STEP % len(tables)]
+
+
+def blocks(start: int, count: int):
+    """``(first deal, deals)`` of the blocks of :data:`STEP` deals that cover ``start ..
+    start + count``, cut at the multiples of STEP (a block is bid at one table, whatever the
+    split of the deals between the processes)."""
+    s0, end = start, start + count
+    while s0 < end:
+        s1 = min(end, (s0 // STEP + 1) * STEP)
+        yield s0, s1 - s0
+        s0 = s1
+
+
 def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher: str,
-            out: Path, deck: str = "four") -> None:
-    """Play deals ``start .. start + count`` of ``seed`` under ``play`` at every seat, value
+            out: Path, deck: str = "four", tables: tuple[str, ...] = TABLES) -> None:
+    """Play deals ``start .. start + count`` of ``seed`` under ``play`` at every seat, each
+    block of deals bid at its table (:func:`table_of`), value
     every decision with the deals finished by ``finisher``, and write every valued decision's
     rows to ``out`` (``.npz``: ``deal``, ``decision``, ``chosen``,
     ``value``, ``context``, ``features``)."""
@@ -94,13 +118,14 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
                                               "expert", "features")}
     n_dec = 0
     t0 = time.time()
-    for s0 in range(start, start + count, STEP):
-        tr = play_traces(seed, s0, min(STEP, start + count - s0), rules, [BID] * p, [play] * p)
+    for s0, n in blocks(start, count):
+        bid = table_of(s0, tables)
+        tr = play_traces(seed, s0, n, rules, [bid] * p, [play] * p)
         for j in range(len(tr["deal"])):
             if tr["thrown_in"][j]:
                 continue
             d = int(tr["deal"][j])
-            ks = KernelSeats(rules, [BID] * p, ["expert"] * p, int(tr["dealer"][j]),
+            ks = KernelSeats(rules, [bid] * p, ["expert"] * p, int(tr["dealer"][j]),
                              [int(x) for x in tr["dealt"][j]], (seed * 1_000_003 + d) % 2**63,
                              int(tr["removed_card"][j]), d)
             ks.st[S_LOOP_TABLE] = table
@@ -126,26 +151,26 @@ def collect(seed: int, start: int, count: int, play: str, layouts: int, finisher
                     break
             if tuple(ks.st[S_SCORE:S_SCORE + p]) != tuple(tr["scores"][j]):
                 raise RuntimeError(f"deal {d}: the replay does not score as the trace")
-        done = min(s0 + STEP, start + count) - start
-        print(f"  deals {done}/{count}: {n_dec} decisions, {time.time() - t0:.0f} s",
+        print(f"  deals {s0 + n - start}/{count} ({bid} table): {n_dec} decisions, "
+              f"{time.time() - t0:.0f} s",
               file=sys.stderr, flush=True)
     arrays = {k: np.array(v, dtype=np.int64 if k != "features" else np.int16)
               for k, v in cols.items()}
     np.savez_compressed(out, picks=np.int64(2 * layouts),
                         key=np.array(collect_key(seed, start, count, play, layouts, finisher,
-                                                deck)),
+                                                deck, tables)),
                         **arrays)
 
 
 def collect_key(seed: int, start: int, count: int, play: str, layouts: int,
-                finisher: str, deck: str = "four") -> str:
+                finisher: str, deck: str = "four", tables: tuple[str, ...] = TABLES) -> str:
     """What a round's file was collected from: its options and the weights it played with (a
     hash of ``whist_sim/core/play_model.py``). A file is reused only when its key is this."""
     import hashlib
 
     weights = hashlib.sha256(MODEL.read_bytes()).hexdigest()[:16]
     return (f"seed={seed} start={start} count={count} play={play} layouts={layouts} "
-            f"finisher={finisher} deck={deck} w={weights}")
+            f"finisher={finisher} deck={deck} tables={','.join(tables)} w={weights}")
 
 
 def _reusable(path: Path, key: str) -> bool:
@@ -357,16 +382,41 @@ def run_round(args, r: int, work: Path) -> list[Path]:
         lo, hi = args.deals * k // jobs, args.deals * (k + 1) // jobs
         out = work / f"round{r}_{k}.npz"
         files.append(out)
-        key = collect_key(seed, lo, hi - lo, play, args.layouts, finisher, args.deck)
+        key = collect_key(seed, lo, hi - lo, play, args.layouts, finisher, args.deck,
+                          args.tables)
         if not args.fresh and _reusable(out, key):
             continue
         cmd = [sys.executable, __file__, "--collect", str(seed), str(lo), str(hi - lo), play,
-               str(args.layouts), finisher, str(out), args.deck]
+               str(args.layouts), finisher, str(out), args.deck, ",".join(args.tables)]
         procs.append(subprocess.Popen(cmd, cwd=ROOT))
     for pr in procs:
         if pr.wait() != 0:
             raise SystemExit(f"error: round {r}: a collecting process failed")
     return files
+
+
+def bidding_text(args) -> str:
+    """How the data card names the training's bidding: "`heuristic` bidding", or the
+    tables in turn."""
+    tables = getattr(args, "tables", TABLES)
+    if len(tables) == 1:
+        return f"`{tables[0]}` bidding"
+    return (f"bid at tables of {', '.join(f'`{t}`' for t in tables)} bidders in turn (blocks of "
+            f"{STEP} deals)")
+
+
+def _tables(text: str) -> tuple[str, ...]:
+    """``--tables``: bidding strategies by name, each known to the registry (a bad one is a
+    one-line error naming the option)."""
+    from whist_sim.core.registry import policy_names
+
+    names = tuple(t.strip() for t in text.split(",") if t.strip())
+    known = policy_names("bid")
+    bad = [t for t in names if t not in known]
+    if not names or bad:
+        raise argparse.ArgumentTypeError(
+            f"{','.join(bad) or 'nothing'}: not a bidding strategy (one of {', '.join(known)})")
+    return names
 
 
 def play_of(args, r: int) -> str:
@@ -418,12 +468,15 @@ def main() -> None:
     ap.add_argument("--measure-only", action="store_true", help="train nothing: measure the "
                     "weights in place and write the data card with the rounds of the last "
                     "training (--work/rounds.json), after a change of the policy's code")
-    ap.add_argument("--collect", nargs=8, help=argparse.SUPPRESS)
+    ap.add_argument("--tables", type=_tables, default=TABLES, help="the bidding strategies "
+                    "of the tables the deals are bid at, comma-separated, taking turns by "
+                    f"blocks of {STEP} deals [default: {','.join(TABLES)}]")
+    ap.add_argument("--collect", nargs=9, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.collect:
-        seed, start, count, play, layouts, finisher, out, deck = args.collect
+        seed, start, count, play, layouts, finisher, out, deck, tables = args.collect
         collect(int(seed), int(start), int(count), play, int(layouts), finisher, Path(out),
-                deck)
+                deck, tuple(tables.split(",")))
         return
     _deck_defaults(args)
     if args.measure_only:
@@ -581,7 +634,7 @@ def deck_section(args, rounds: list[dict], m: dict, minutes: float | None) -> st
         "| --- | --- |",
         f"| teacher | as for four players: {args.layouts} layouts a decision, every candidate "
         f"finished at every seat by `{args.finisher}` with the weights of the round before |",
-        f"| deals | {args.rounds} rounds of {args.deals:,} deals, `heuristic` bidding, every "
+        f"| deals | {args.rounds} rounds of {args.deals:,} deals, {bidding_text(args)}, every "
         "round played by `learned` with the weights of the round before (round 0: the start "
         "weights) |",
         f"| start | the `{args.start}` weights |" if args.start != "zero" else
@@ -633,7 +686,7 @@ def data_card(args, rounds: list[dict], m: dict, minutes: float | None) -> str:
         + ("`expert`" if args.finisher == "expert" else
            "`expert` in round 0, then `learned` with the weights of the round before")
         + " |",
-        f"| deals | {args.rounds} rounds of {args.deals:,} deals, `heuristic` bidding; round 0 "
+        f"| deals | {args.rounds} rounds of {args.deals:,} deals, {bidding_text(args)}; round 0 "
         f"played by `{TEACHER0}` at every seat, each later round by `learned` with the weights "
         "of the round before |",
         f"| seed | {args.seed} (round r: seed + r); every run with the same options writes the "

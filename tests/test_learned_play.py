@@ -8,9 +8,8 @@ ones, and the training's objective has the gradient it claims.
 
 from __future__ import annotations
 
-import importlib.util
+import argparse
 import random
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -162,14 +161,9 @@ def test_a_tie_goes_to_the_lower_card_then_the_larger_suit_picture(monkeypatch):
 # ------------------------------------------------------------------------------ the training
 
 @pytest.fixture
-def train(monkeypatch):
+def train(load_script):
     """scripts/train_play.py as a module."""
-    path = ROOT / "scripts" / "train_play.py"
-    spec = importlib.util.spec_from_file_location("train_play", path)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "train_play", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("train_play")
 
 
 def _decisions(train, rng):
@@ -456,3 +450,33 @@ def test_a_three_player_deck_trains_from_the_four_player_weights_by_default(trai
     with pytest.raises(SystemExit, match="cannot start from itself"):
         train._deck_defaults(SimpleNamespace(deck="no_low", seed=None, rounds=None, deals=None,
                                              start="no_low", work=tmp_path))
+
+
+def test_the_tables_take_turns_by_blocks_of_deals_whatever_the_split(train):
+    # a deal is bid at the same table whichever process collects it: the blocks are cut at
+    # the multiples of STEP, and a block's table is read from its first deal
+    tables = ("heuristic", "learned", "cautious")
+    step = train.STEP
+    for start, count in ((0, 3 * step), (step - 7, 2 * step + 11), (5, 1)):
+        covered = []
+        for s0, n in train.blocks(start, count):
+            assert n >= 1 and (s0 // step) == ((s0 + n - 1) // step)  # within one block
+            covered.extend(range(s0, s0 + n))
+            assert {train.table_of(d, tables) for d in range(s0, s0 + n)} == {
+                train.table_of(s0, tables)}
+        assert covered == list(range(start, start + count))
+    assert [train.table_of(k * step, tables) for k in range(4)] == [
+        "heuristic", "learned", "cautious", "heuristic"]
+
+
+def test_a_collection_is_keyed_by_its_tables_and_a_bad_table_is_named(train):
+    one = train.collect_key(11, 0, 100, "learned", 32, "learned", "four", ("heuristic",))
+    mix = train.collect_key(11, 0, 100, "learned", 32, "learned", "four",
+                            ("heuristic", "cautious"))
+    assert one != mix and train.TABLES == ("heuristic",)
+    assert train._tables("heuristic, ltc") == ("heuristic", "ltc")
+    with pytest.raises(argparse.ArgumentTypeError, match="nosuch: not a bidding strategy"):
+        train._tables("heuristic,nosuch")
+    assert "`heuristic` bidding" == train.bidding_text(SimpleNamespace(tables=("heuristic",)))
+    assert "`ltc` bidders in turn" in train.bidding_text(
+        SimpleNamespace(tables=("heuristic", "ltc")))
