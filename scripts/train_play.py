@@ -343,6 +343,10 @@ def write_model(path: Path, deck: str, W, note: str) -> None:
         if d not in models:
             models[d] = models.get("four", models[deck])
             notes[d] = "not trained yet: the four-player weights"
+    # a deck fitted before a feature was added weighs it 0 (as the policy reads it: the rows
+    # are padded with zeros, whist_sim.core.play_features.weight_rows)
+    columns = max(len(m[0]) for m in models.values())
+    models = {d: tuple(r + (0,) * (columns - len(r)) for r in m) for d, m in models.items()}
     shapes = {(len(m), len(m[0])) for m in models.values()}
     if len(shapes) != 1:
         raise SystemExit(f"error: {path}: the decks' models differ in shape: {sorted(shapes)}")

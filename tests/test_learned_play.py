@@ -480,3 +480,11 @@ def test_a_collection_is_keyed_by_its_tables_and_a_bad_table_is_named(train):
     assert "`heuristic` bidding" == train.bidding_text(SimpleNamespace(tables=("heuristic",)))
     assert "`ltc` bidders in turn" in train.bidding_text(
         SimpleNamespace(tables=("heuristic", "ltc")))
+
+
+def test_a_deck_fitted_before_a_feature_was_added_weighs_it_zero(train, tmp_path):
+    path = tmp_path / "play_model.py"
+    train.write_model(path, "four", np.array([[1, 2], [3, 4]]), "old")
+    train.write_model(path, "no_low", np.array([[5, 6, 7], [8, 9, 1]]), "with a new feature")
+    models, _ = train.read_model(path)
+    assert models["four"] == ((1, 2, 0), (3, 4, 0)) and models["no_low"] == ((5, 6, 7), (8, 9, 1))
