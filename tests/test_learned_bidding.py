@@ -4,8 +4,6 @@ level, the last bidder off the hooked number) and follow the deal's scoring (RUL
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -45,7 +43,6 @@ from whist_sim.engine.play import play_deal
 from whist_sim.engine.policies import est_q, get_policy
 
 SEED = 808
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_bidding.py"
 
 
 def _hands(n: int, seed: int) -> list[int]:
@@ -193,10 +190,8 @@ def test_the_value_of_a_contract_follows_the_scoring():
     assert max(gains) > 0.1
 
 
-def test_the_trainer_values_contracts_as_the_reference_does():
-    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+def test_the_trainer_values_contracts_as_the_reference_does(load_script):
+    mod = load_script("train_bidding")
     rules = Rules()
     hands = _hands(12, 5)
     feats = np.array([contract_features(h, k % 5, [k % 4] * (k % 3), est_q(h, k % 5, rules), rules)
@@ -211,12 +206,10 @@ def test_the_trainer_values_contracts_as_the_reference_does():
         assert np.allclose([ref[b] for b in range(14)], mine[k], atol=1e-9), k
 
 
-def test_the_trainers_gradient_is_the_derivative_of_its_loss():
+def test_the_trainers_gradient_is_the_derivative_of_its_loss(load_script):
     """The fit follows the gradient written out in the trainer: it must be the loss's slope
     (central differences), for every weight of every position class."""
-    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("train_bidding")
     rules = Rules()
     hands = _hands(30, 7)
     feats = np.array([contract_features(h, k % 5, [k % 3] * (k % 4), est_q(h, k % 5, rules),
@@ -244,10 +237,8 @@ def test_the_trainers_gradient_is_the_derivative_of_its_loss():
         assert abs(slope - grad[i]) < 1e-5 * max(1.0, abs(slope)), i
 
 
-def test_the_trainer_writes_one_decks_model_and_keeps_the_others(tmp_path):
-    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+def test_the_trainer_writes_one_decks_model_and_keeps_the_others(tmp_path, load_script):
+    mod = load_script("train_bidding")
     path = tmp_path / "bid_model.py"
     four = tuple(tuple(range(k, k + ROW_LENGTH)) for k in range(3))
     mod.write_model(path, "four", four, "four's note")
@@ -260,10 +251,8 @@ def test_the_trainer_writes_one_decks_model_and_keeps_the_others(tmp_path):
         four, low, "four's note", "no_low's note")
 
 
-def test_the_data_card_keeps_the_sections_of_the_decks_not_trained(tmp_path):
-    spec = importlib.util.spec_from_file_location("train_bidding", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+def test_the_data_card_keeps_the_sections_of_the_decks_not_trained(tmp_path, load_script):
+    mod = load_script("train_bidding")
     card = tmp_path / "card.md"
     card.write_text("# card\n\n## Held-out figures\n\n### four players\n\nfour's figures\n\n"
                     "### three players, `no_low` deck\n\nold no_low\n\n## Features\n")
@@ -291,21 +280,15 @@ def test_bench_measures_the_learned_bidder_against_the_heuristic():
     assert all(v > 0 for v in r.values())
 
 
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, SCRIPT.parent / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_the_field_figure_is_the_tournaments_first_entrant_against_the_heuristic_table(tmp_path):
+def test_the_field_figure_is_the_tournaments_first_entrant_against_the_heuristic_table(
+        tmp_path, load_script):
     """The data card's strength: one learned bidder among heuristic ones, in each position in
     turn, minus the all-heuristic table on the same deals, is the tournament's figure."""
     import pandas as pd
 
     from whist_sim.analyses.tournament import tournament
 
-    mod = _script("measure_bidding")
+    mod = load_script("measure_bidding")
     deals, seed = 40, 5
     f = mod.field("four", deals, seed)
     scores = {}
@@ -321,8 +304,8 @@ def test_the_field_figure_is_the_tournaments_first_entrant_against_the_heuristic
     assert "--players 3 --three-player-deck no_low" in mod.command("no_low", deals, seed)
 
 
-def test_the_strength_section_is_renewed_in_place_and_kept_by_a_new_card(tmp_path):
-    mod = _script("train_bidding")
+def test_the_strength_section_is_renewed_in_place_and_kept_by_a_new_card(tmp_path, load_script):
+    mod = load_script("train_bidding")
     card = tmp_path / "card.md"
     card.write_text("# card\n\n## Held-out figures\n\n### four players\n\nfour's figures\n\n"
                     "## Features\n\n| f |\n")

@@ -8,7 +8,6 @@ the tables, the `whist-sim report` command and the scripts behind `make run` / `
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -169,11 +168,8 @@ def test_run_default_script_without_the_check(tmp_path):
     assert not (tmp_path / "default_check").exists()
 
 
-def test_make_results_runs_the_listed_analyses(tmp_path, monkeypatch):
-    spec = importlib.util.spec_from_file_location("make_results", ROOT / "scripts/make_results.py")
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "make_results", mod)
-    spec.loader.exec_module(mod)
+def test_make_results_runs_the_listed_analyses(tmp_path, load_script):
+    mod = load_script("make_results")
     fake = tmp_path / "fake_analysis.py"
     fake.write_text(
         "import sys, pathlib\n"
